@@ -1,0 +1,62 @@
+import { App, RemovalPolicy, Tags } from 'aws-cdk-lib';
+import { ApiStack } from '../lib/stacks/api-stack';
+import { StatefulStack } from '../lib/stacks/stateful-stack';
+
+/*
+ * CDK app entry. Stacks are environment-agnostic (no lookups), so `cdk synth` works offline and one template
+ * deploys to any account and region. Configuration comes from context (`cdk deploy -c key=value`); values given
+ * on the command line are strings, values from cdk.json may be JSON, so both are accepted.
+ */
+
+const app = new App();
+
+const corsOrigins = contextString('corsOrigins', '*')
+  .split(',')
+  .map((origin) => origin.trim())
+  .filter((origin) => origin.length > 0);
+const registrationOpen = contextChoice('registrationOpen', 'true', ['true', 'false']) === 'true';
+const adminUsername = contextString('adminUsername', 'admin');
+const adminEmail = contextString('adminEmail', 'admin@docservice.local');
+const removalPolicy =
+  contextChoice('removalPolicy', 'retain', ['retain', 'destroy']) === 'destroy'
+    ? RemovalPolicy.DESTROY
+    : RemovalPolicy.RETAIN;
+
+const stateful = new StatefulStack(app, 'DocService-Stateful', {
+  description: 'DocService data: table, documents bucket, OCR queues, secrets',
+  removalPolicy,
+  corsOrigins,
+});
+
+new ApiStack(app, 'DocService-Api', {
+  description: 'DocService APIs: HTTP and WebSocket APIs, Lambda functions, admin bootstrap',
+  table: stateful.table,
+  documentsBucket: stateful.documentsBucket,
+  ocrQueue: stateful.ocrQueue,
+  jwtSecret: stateful.jwtSecret,
+  adminPasswordSecret: stateful.adminPasswordSecret,
+  corsOrigins,
+  registrationOpen,
+  adminUsername,
+  adminEmail,
+  removalPolicy,
+});
+
+Tags.of(app).add('app', 'docservice');
+
+app.synth();
+
+function contextString(key: string, fallback: string): string {
+  const value: unknown = app.node.tryGetContext(key);
+  if (value === undefined || value === null || value === '') return fallback;
+  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') return String(value);
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join(',');
+  throw new Error(`Context "${key}" must be a string, got ${JSON.stringify(value)}`);
+}
+
+function contextChoice<T extends string>(key: string, fallback: T, allowed: readonly T[]): T {
+  const value = contextString(key, fallback).toLowerCase();
+  const choice = allowed.find((option) => option === value);
+  if (!choice) throw new Error(`Context "${key}" must be one of ${allowed.join(', ')}, got "${value}"`);
+  return choice;
+}

@@ -1,0 +1,52 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Import boundaries of DESIGN.md, enforced rather than hoped for. */
+const awsSdkOnlyInAdapters = {
+  patterns: [{ group: ['@aws-sdk/*'], message: 'Only shared/adapters/aws and shared/container/aws.ts talk to the AWS SDK.' }],
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules', 'cdk.out', '.data', 'coverage', 'bench/results'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['shared/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!\\.|node:)', message: 'shared/domain imports no packages.' },
+            { regex: '/(adapters|http|container|local|logger|functions)(/|$)', message: 'shared/domain imports nothing outside itself.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['functions/**/*.ts', 'shared/http/**/*.ts', 'shared/local/**/*.ts', 'shared/container/local.ts', 'shared/container/app-container.ts', 'shared/container/config.ts', 'lib/**/*.ts', 'bin/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', awsSdkOnlyInAdapters] },
+  },
+  {
+    files: ['lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...awsSdkOnlyInAdapters.patterns,
+            { group: ['../../shared/*', '../shared/*'], message: 'lib/ points at functions by path and imports no runtime code.' },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,4 @@
+import { awsAppContainer } from '../../shared/container/aws';
+import { createAuthHandler } from './handler';
+
+export const handler = createAuthHandler(awsAppContainer());

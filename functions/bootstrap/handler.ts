@@ -1,0 +1,24 @@
+import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
+import type { AppContainer } from '../../shared/container/app-container';
+import { ensureAdmin, type AdminAccount } from '../../shared/domain/users/ensure-admin';
+import { logger } from '../../shared/logger';
+
+export interface BootstrapDeps {
+  container: AppContainer;
+  admin: () => Promise<AdminAccount>;
+}
+
+/**
+ * Deploy-time custom resource that creates the first admin from configuration. Create and Update ensure the
+ * admin exists (never resetting a changed password); Delete keeps the user, because users outlive stacks.
+ */
+export const createBootstrapHandler =
+  (deps: BootstrapDeps) =>
+  async (event: CloudFormationCustomResourceEvent): Promise<{ PhysicalResourceId: string }> => {
+    const admin = await deps.admin();
+    const physicalResourceId = `admin-bootstrap-${admin.username}`;
+    if (event.RequestType === 'Delete') return { PhysicalResourceId: physicalResourceId };
+    const created = await ensureAdmin(deps.container, admin);
+    logger.info(created ? 'admin created' : 'admin already exists', { username: admin.username });
+    return { PhysicalResourceId: physicalResourceId };
+  };

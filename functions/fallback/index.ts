@@ -1,0 +1,4 @@
+import { awsCorsOrigins } from '../../shared/container/aws';
+import { createFallbackHandler } from './handler';
+
+export const handler = createFallbackHandler({ corsOrigins: awsCorsOrigins() });

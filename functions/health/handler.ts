@@ -1,0 +1,28 @@
+import { AppError } from '../../shared/domain/errors';
+import { checkHealth, type HealthProbe } from '../../shared/domain/health/health';
+import type { CorsOrigins } from '../../shared/http/cors';
+import { httpHandler } from '../../shared/http/pipeline';
+import { json } from '../../shared/http/responses';
+import { route } from '../../shared/http/route';
+import { version } from '../../package.json';
+
+/** GET /api/health, public: 200 when every dependency answers, 503 naming the ones that do not. */
+export const createHealthHandler = (deps: { healthProbes: HealthProbe[]; corsOrigins: CorsOrigins }) =>
+  httpHandler({
+    corsOrigins: deps.corsOrigins,
+    routes: [
+      route({
+        key: 'GET /api/health',
+        access: 'public',
+        handle: async () => {
+          const report = await checkHealth(deps.healthProbes);
+          if (report.status !== 'ok') {
+            throw new AppError('SERVICE_UNAVAILABLE', 'Some dependencies are not available', {
+              components: report.components,
+            });
+          }
+          return json(200, { ...report, version, timestamp: new Date().toISOString() }, { 'cache-control': 'no-store' });
+        },
+      }),
+    ],
+  });

@@ -1,0 +1,4 @@
+import { awsHealthDependencies } from '../../shared/container/aws';
+import { createHealthHandler } from './handler';
+
+export const handler = createHealthHandler(awsHealthDependencies());

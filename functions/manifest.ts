@@ -1,0 +1,54 @@
+/**
+ * The HTTP surface, as data: which Lambda (endpoint group) serves which API Gateway route key.
+ *
+ * It is the single source for three readers that must agree: the CDK api stack (one Lambda per group, one
+ * route per key), the local gateway (matches a request to a group and route key), and each group's handler
+ * (dispatches on `event.routeKey`). It imports nothing, so `lib/` may read it without pulling runtime code.
+ */
+export const HTTP_ROUTES = {
+  auth: [
+    'POST /api/auth/register',
+    'POST /api/auth/login',
+    'POST /api/auth/logout',
+    'POST /api/auth/refresh',
+    'GET /api/auth/oidc/login',
+  ],
+  users: ['GET /api/users', 'GET /api/users/profile', 'PUT /api/users/profile', 'POST /api/users/change-password'],
+  settings: ['GET /api/settings', 'PUT /api/settings'],
+  health: ['GET /api/health'],
+} as const;
+
+export type HttpGroup = keyof typeof HTTP_ROUTES;
+export type RouteKey = (typeof HTTP_ROUTES)[HttpGroup][number];
+
+/** Route keys answered by the `fallback` function: unknown routes (404 in the P body) and CORS preflights. */
+export const FALLBACK_ROUTE_KEY = '$default';
+
+/** WebSocket route keys, served by the `realtime` function. */
+export const WS_ROUTES = ['$connect', '$disconnect', '$default'] as const;
+
+/** Environment variable names shared by the CDK bind helpers and the AWS composition root. */
+export const ENV = {
+  tableName: 'TABLE_NAME',
+  bucketName: 'BUCKET_NAME',
+  ocrQueueUrl: 'OCR_QUEUE_URL',
+  jwtSecretArn: 'JWT_SECRET_ARN',
+  jwtIssuer: 'JWT_ISSUER',
+  jwtAudience: 'JWT_AUDIENCE',
+  jwtTtlSeconds: 'JWT_TTL_SECONDS',
+  jwtRefreshGraceSeconds: 'JWT_REFRESH_GRACE_SECONDS',
+  registrationOpen: 'REGISTRATION_OPEN',
+  corsOrigins: 'CORS_ORIGINS',
+  adminUsername: 'ADMIN_USERNAME',
+  adminEmail: 'ADMIN_EMAIL',
+  adminPasswordSecretArn: 'ADMIN_PASSWORD_SECRET_ARN',
+  websocketEndpoint: 'WEBSOCKET_ENDPOINT',
+} as const;
+
+/** Key schema of the single application table; the CDK stateful stack and local provisioning both build from it. */
+export const TABLE_SCHEMA = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  indexes: [{ name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+  ttlAttribute: 'ttl',
+} as const;

@@ -1,0 +1,26 @@
+import { getSettings, updateSettings } from '../../shared/domain/settings/settings';
+import type { AppContainer } from '../../shared/container/app-container';
+import { httpHandler } from '../../shared/http/pipeline';
+import { json } from '../../shared/http/responses';
+import { route } from '../../shared/http/route';
+import { updateSettingsBody } from './schemas';
+
+/** GET and PUT /api/settings: each user's own settings, defaults filled in. */
+export const createSettingsHandler = (c: AppContainer) =>
+  httpHandler({
+    corsOrigins: c.corsOrigins,
+    authenticate: c.authenticate,
+    routes: [
+      route({
+        key: 'GET /api/settings',
+        access: 'viewer',
+        handle: async ({ principal }) => json(200, await getSettings(c, principal.userId)),
+      }),
+      route({
+        key: 'PUT /api/settings',
+        access: 'viewer',
+        body: updateSettingsBody,
+        handle: async ({ principal, body }) => json(200, await updateSettings(c, principal.userId, body)),
+      }),
+    ],
+  });

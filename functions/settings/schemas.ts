@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/** A Tesseract-style language code, alone or joined with + (eng, deu, chi_sim, eng+deu). */
+export const ocrLanguageField = z
+  .string()
+  .regex(/^[a-z]{3}(?:_[a-z]+)?(?:\+[a-z]{3}(?:_[a-z]+)?)*$/, 'must be an OCR language code such as eng or eng+deu');
+
+/** Any subset of the P settings fields; at least one, and nothing else. */
+export const updateSettingsBody = z
+  .strictObject({
+    theme: z.enum(['dark', 'light']),
+    language: z.string().regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en or de-CH'),
+    notifications_enabled: z.boolean(),
+    ocr_default_language: ocrLanguageField,
+    items_per_page: z.number().int('must be an integer').min(1, 'must be at least 1').max(100, 'must be at most 100'),
+  })
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, { message: 'give at least one settings field' });

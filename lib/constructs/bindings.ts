@@ -1,0 +1,69 @@
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { ENV } from '../../functions/manifest';
+
+/*
+ * Each helper sets the environment variable the AWS composition root reads and grants exactly the access that
+ * variable is for, so a function never knows a resource it may not use, nor may use one it does not know.
+ */
+
+/** Read-only or read/write data access. */
+export type DataAccess = 'read' | 'readWrite';
+
+/** Sending to a queue, or receiving and deleting from it. */
+export type QueueAccess = 'send' | 'consume';
+
+/** Environment variable names that hold a secret's ARN. */
+export type SecretArnEnvName = typeof ENV.jwtSecretArn | typeof ENV.adminPasswordSecretArn;
+
+/** Sets `TABLE_NAME` and grants data access (items and indexes) on the table. */
+export function bindTable(fn: lambda.Function, table: dynamodb.ITable, access: DataAccess): void {
+  fn.addEnvironment(ENV.tableName, table.tableName);
+  if (access === 'read') table.grantReadData(fn);
+  else table.grantReadWriteData(fn);
+}
+
+/** Sets `BUCKET_NAME` and grants object access on the bucket. */
+export function bindBucket(fn: lambda.Function, bucket: s3.IBucket, access: DataAccess): void {
+  fn.addEnvironment(ENV.bucketName, bucket.bucketName);
+  if (access === 'read') bucket.grantRead(fn);
+  else bucket.grantReadWrite(fn);
+}
+
+/** Sets `OCR_QUEUE_URL` and grants sending to, or consuming from, the queue. */
+export function bindQueue(fn: lambda.Function, queue: sqs.IQueue, access: QueueAccess): void {
+  fn.addEnvironment(ENV.ocrQueueUrl, queue.queueUrl);
+  if (access === 'send') queue.grantSendMessages(fn);
+  else queue.grantConsumeMessages(fn);
+}
+
+/** Sets `envName` to the secret's ARN (never its value) and grants reading the secret. */
+export function bindSecret(fn: lambda.Function, secret: secretsmanager.ISecret, envName: SecretArnEnvName): void {
+  fn.addEnvironment(envName, secret.secretArn);
+  secret.grantRead(fn);
+}
+
+/** The resources a readiness check probes. */
+export interface HealthCheckTargets {
+  readonly table: dynamodb.ITable;
+  readonly bucket: s3.IBucket;
+  readonly queue: sqs.IQueue;
+}
+
+/**
+ * Sets `TABLE_NAME`, `BUCKET_NAME` and `OCR_QUEUE_URL` and grants only the metadata calls a readiness check
+ * needs (DescribeTable, HeadBucket via ListBucket, GetQueueAttributes): the health function reads no data.
+ */
+export function bindHealthChecks(fn: lambda.Function, targets: HealthCheckTargets): void {
+  const { table, bucket, queue } = targets;
+  fn.addEnvironment(ENV.tableName, table.tableName);
+  fn.addEnvironment(ENV.bucketName, bucket.bucketName);
+  fn.addEnvironment(ENV.ocrQueueUrl, queue.queueUrl);
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:DescribeTable'], resources: [table.tableArn] }));
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sqs:GetQueueAttributes'], resources: [queue.queueArn] }));
+}

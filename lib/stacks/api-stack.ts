@@ -1,0 +1,188 @@
+import {
+  ArnFormat,
+  CfnOutput,
+  CrossStackReferences,
+  CustomResource,
+  Duration,
+  ReferenceStrength,
+  RemovalPolicy,
+  Stack,
+  type StackProps,
+} from 'aws-cdk-lib';
+import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Provider } from 'aws-cdk-lib/custom-resources';
+import type { Construct } from 'constructs';
+import { ENV, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
+import { AppFunction } from '../constructs/app-function';
+import { bindHealthChecks, bindSecret, bindTable } from '../constructs/bindings';
+
+/** Name of the WebSocket API stage; part of the `@connections` callback URL. */
+export const WEBSOCKET_STAGE_NAME = 'prod';
+
+/** Every Lambda of the API stack, by the folder name of its entry under `functions/`. */
+export type ApiFunctionName = HttpGroup | 'fallback' | 'realtime' | 'bootstrap';
+
+/** Props of {@link ApiStack}: the stateful resources it binds to and the deployment's configuration. */
+export interface ApiStackProps extends StackProps {
+  readonly table: dynamodb.ITable;
+  readonly documentsBucket: s3.IBucket;
+  readonly ocrQueue: sqs.IQueue;
+  readonly jwtSecret: secretsmanager.ISecret;
+  readonly adminPasswordSecret: secretsmanager.ISecret;
+  /** Origins the functions answer CORS for (`*` allows any). */
+  readonly corsOrigins: string[];
+  /** Whether anyone may register (as a viewer). */
+  readonly registrationOpen: boolean;
+  readonly adminUsername: string;
+  readonly adminEmail: string;
+  /** Removal policy of the function log groups. @default RemovalPolicy.RETAIN */
+  readonly removalPolicy?: RemovalPolicy;
+}
+
+/**
+ * The stateless part: an HTTP API with one Lambda per endpoint group of `HTTP_ROUTES` plus a `$default`
+ * fallback, a WebSocket API served by one `realtime` Lambda, and a deploy-time custom resource that creates the
+ * first admin. Functions answer CORS themselves (the fallback answers preflights), so the HTTP API has no CORS
+ * configuration and no authorizer: auth is the handlers' job, identical in both runtimes.
+ */
+export class ApiStack extends Stack {
+  public readonly httpApi: apigwv2.HttpApi;
+  public readonly webSocketApi: apigwv2.WebSocketApi;
+  public readonly webSocketStage: apigwv2.WebSocketStage;
+  public readonly functions: Readonly<Record<ApiFunctionName, AppFunction>>;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    // Exports/imports: CloudFormation then refuses to delete a table, bucket, queue or secret this stack still uses.
+    CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
+    const logRemovalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    const corsEnvironment = { [ENV.corsOrigins]: props.corsOrigins.join(',') };
+    const jwtEnvironment = {
+      [ENV.jwtIssuer]: 'docservice',
+      [ENV.jwtAudience]: 'docservice-api',
+      [ENV.jwtTtlSeconds]: '3600',
+      [ENV.jwtRefreshGraceSeconds]: '604800',
+    };
+    const httpEnvironment = {
+      ...jwtEnvironment,
+      [ENV.registrationOpen]: String(props.registrationOpen),
+      ...corsEnvironment,
+    };
+    const fn = (name: ApiFunctionName, environment: Record<string, string>, timeout?: Duration): AppFunction =>
+      new AppFunction(this, pascalCase(name), { group: name, environment, timeout, logRemovalPolicy });
+
+    // HTTP API
+    const httpFunctions = {
+      auth: fn('auth', httpEnvironment),
+      users: fn('users', httpEnvironment),
+      settings: fn('settings', httpEnvironment),
+      health: fn('health', httpEnvironment),
+    } satisfies Record<HttpGroup, AppFunction>;
+    for (const group of ['auth', 'users', 'settings'] as const) {
+      bindTable(httpFunctions[group].function, props.table, 'readWrite');
+      bindSecret(httpFunctions[group].function, props.jwtSecret, ENV.jwtSecretArn);
+    }
+    bindHealthChecks(httpFunctions.health.function, {
+      table: props.table,
+      bucket: props.documentsBucket,
+      queue: props.ocrQueue,
+    });
+    const fallback = fn('fallback', corsEnvironment);
+
+    this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
+      apiName: `${this.stackName}-http`,
+      defaultIntegration: new HttpLambdaIntegration('FallbackIntegration', fallback.function),
+    });
+    for (const group of Object.keys(HTTP_ROUTES) as HttpGroup[]) {
+      const integration = new HttpLambdaIntegration(`${pascalCase(group)}Integration`, httpFunctions[group].function);
+      for (const routeKey of HTTP_ROUTES[group]) {
+        const { method, path } = parseRouteKey(routeKey);
+        this.httpApi.addRoutes({ path, methods: [method], integration });
+      }
+    }
+
+    // WebSocket API
+    // Verifies the same access tokens as the HTTP functions, on $connect.
+    const realtime = fn('realtime', jwtEnvironment);
+    bindTable(realtime.function, props.table, 'readWrite');
+    bindSecret(realtime.function, props.jwtSecret, ENV.jwtSecretArn);
+    const realtimeIntegration = new WebSocketLambdaIntegration('RealtimeIntegration', realtime.function);
+    this.webSocketApi = new apigwv2.WebSocketApi(this, 'WebSocketApi', {
+      apiName: `${this.stackName}-ws`,
+    });
+    for (const routeKey of WS_ROUTES) {
+      this.webSocketApi.addRoute(routeKey, { integration: realtimeIntegration });
+    }
+    this.webSocketStage = new apigwv2.WebSocketStage(this, 'WebSocketStage', {
+      webSocketApi: this.webSocketApi,
+      stageName: WEBSOCKET_STAGE_NAME,
+      autoDeploy: true,
+    });
+    realtime.function.addEnvironment(ENV.websocketEndpoint, this.webSocketStage.callbackUrl);
+    // Narrower than WebSocketApi.grantManageConnections (any stage, any method): pushing to clients needs only
+    // POST on this stage.
+    realtime.function.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['execute-api:ManageConnections'],
+        resources: [
+          this.formatArn({
+            service: 'execute-api',
+            resource: this.webSocketApi.apiId,
+            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+            resourceName: `${WEBSOCKET_STAGE_NAME}/POST/@connections/*`,
+          }),
+        ],
+      }),
+    );
+
+    // Admin bootstrap, run by CloudFormation on every deploy that changes its properties.
+    const bootstrap = fn(
+      'bootstrap',
+      { [ENV.adminUsername]: props.adminUsername, [ENV.adminEmail]: props.adminEmail },
+      Duration.seconds(30),
+    );
+    bindTable(bootstrap.function, props.table, 'readWrite');
+    bindSecret(bootstrap.function, props.adminPasswordSecret, ENV.adminPasswordSecretArn);
+    const bootstrapProvider = new Provider(this, 'AdminBootstrapProvider', {
+      onEventHandler: bootstrap.function,
+      logGroup: new logs.LogGroup(this, 'AdminBootstrapProviderLogGroup', {
+        retention: logs.RetentionDays.ONE_MONTH,
+        removalPolicy: logRemovalPolicy,
+      }),
+    });
+    new CustomResource(this, 'AdminBootstrap', {
+      serviceToken: bootstrapProvider.serviceToken,
+      resourceType: 'Custom::AdminBootstrap',
+      properties: { AdminUsername: props.adminUsername, AdminEmail: props.adminEmail },
+    });
+
+    this.functions = { ...httpFunctions, fallback, realtime, bootstrap };
+
+    new CfnOutput(this, 'HttpApiUrl', { value: this.httpApi.apiEndpoint });
+    new CfnOutput(this, 'WebSocketUrl', { value: this.webSocketStage.url });
+    new CfnOutput(this, 'AdminPasswordSecretArn', { value: props.adminPasswordSecret.secretArn });
+    new CfnOutput(this, 'TableName', { value: props.table.tableName });
+    new CfnOutput(this, 'BucketName', { value: props.documentsBucket.bucketName });
+  }
+}
+
+/** Splits a route key such as `GET /api/users` into the pieces `HttpApi.addRoutes` takes. */
+function parseRouteKey(routeKey: string): { method: apigwv2.HttpMethod; path: string } {
+  const [method, path, ...rest] = routeKey.split(' ');
+  const httpMethod = Object.values(apigwv2.HttpMethod).find((m) => m === method);
+  if (!httpMethod || !path?.startsWith('/') || rest.length > 0) {
+    throw new Error(`Invalid route key "${routeKey}": expected "METHOD /path"`);
+  }
+  return { method: httpMethod, path };
+}
+
+function pascalCase(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}

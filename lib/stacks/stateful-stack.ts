@@ -1,0 +1,108 @@
+import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { TABLE_SCHEMA } from '../../functions/manifest';
+
+/** Timeout of the OCR worker Lambda; the queue's visibility timeout is derived from it. */
+export const OCR_WORKER_TIMEOUT = Duration.seconds(120);
+
+/** Props of {@link StatefulStack}. */
+export interface StatefulStackProps extends StackProps {
+  /** `RETAIN` for anything holding real data; `DESTROY` only for throw-away dev stacks. */
+  readonly removalPolicy: RemovalPolicy;
+  /** Origins allowed to PUT/GET objects through presigned URLs (`*` allows any). */
+  readonly corsOrigins: string[];
+}
+
+/**
+ * Everything that holds data or secrets: the application table, the documents bucket, the OCR queue and its
+ * DLQ, and the JWT signing key and admin password secrets. Kept apart from the API stack so that the API can be
+ * replaced or destroyed without touching data.
+ */
+export class StatefulStack extends Stack {
+  /** The single application table (keys from `TABLE_SCHEMA`). */
+  public readonly table: dynamodb.Table;
+  /** Uploaded documents, derived files and thumbnails. */
+  public readonly documentsBucket: s3.Bucket;
+  /** OCR jobs; failed messages move to {@link ocrDeadLetterQueue} after 5 receives. */
+  public readonly ocrQueue: sqs.Queue;
+  /** OCR jobs that failed 5 times, kept 14 days. */
+  public readonly ocrDeadLetterQueue: sqs.Queue;
+  /** JWT signing key: a generated 64-character alphanumeric string. */
+  public readonly jwtSecret: secretsmanager.Secret;
+  /** Password of the bootstrap admin: a generated 24-character string. */
+  public readonly adminPasswordSecret: secretsmanager.Secret;
+
+  constructor(scope: Construct, id: string, props: StatefulStackProps) {
+    super(scope, id, props);
+    const { removalPolicy } = props;
+
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: { name: TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: TABLE_SCHEMA.sortKey, type: dynamodb.AttributeType.STRING },
+      timeToLiveAttribute: TABLE_SCHEMA.ttlAttribute,
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      removalPolicy,
+    });
+    for (const index of TABLE_SCHEMA.indexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+      });
+    }
+
+    this.documentsBucket = new s3.Bucket(this, 'DocumentsBucket', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: false,
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      cors: [
+        {
+          allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],
+          allowedOrigins: props.corsOrigins,
+          allowedHeaders: ['*'],
+          // Browsers need the ETag of each part to complete a multipart upload.
+          exposedHeaders: ['ETag'],
+          maxAge: 3600,
+        },
+      ],
+      removalPolicy,
+      // A non-empty bucket cannot be deleted, so a destroyable stack must empty it first.
+      autoDeleteObjects: removalPolicy === RemovalPolicy.DESTROY,
+    });
+
+    this.ocrDeadLetterQueue = new sqs.Queue(this, 'OcrDeadLetterQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy,
+    });
+    this.ocrQueue = new sqs.Queue(this, 'OcrQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // AWS's guidance for Lambda event sources: at least 6x the function timeout, so retries of a throttled
+      // batch do not make a message visible again while it is still being processed.
+      visibilityTimeout: Duration.seconds(OCR_WORKER_TIMEOUT.toSeconds() * 6),
+      deadLetterQueue: { queue: this.ocrDeadLetterQueue, maxReceiveCount: 5 },
+      removalPolicy,
+    });
+
+    this.jwtSecret = new secretsmanager.Secret(this, 'JwtSecret', {
+      description: 'DocService JWT signing key',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy,
+    });
+    this.adminPasswordSecret = new secretsmanager.Secret(this, 'AdminPasswordSecret', {
+      description: 'DocService bootstrap admin password',
+      generateSecretString: { passwordLength: 24 },
+      removalPolicy,
+    });
+  }
+}

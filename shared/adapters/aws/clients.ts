@@ -1,0 +1,40 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { S3Client } from '@aws-sdk/client-s3';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/**
+ * Where an SDK client points. In the cloud both fields are left out (default credential chain, regional
+ * endpoint); locally the endpoint is an emulator on loopback and the credentials are static.
+ *
+ * One factory per service, so a Lambda bundle carries only the clients its function uses.
+ */
+export interface ClientOptions {
+  endpoint?: string | undefined;
+  region?: string | undefined;
+  credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
+}
+
+const base = ({ endpoint, region, credentials }: ClientOptions) => ({
+  ...(endpoint ? { endpoint } : {}),
+  ...(region ? { region } : {}),
+  ...(credentials ? { credentials } : {}),
+});
+
+export const createDynamoDocumentClient = (options: ClientOptions = {}): DynamoDBDocumentClient =>
+  DynamoDBDocumentClient.from(new DynamoDBClient(base(options)), { marshallOptions: { removeUndefinedValues: true } });
+
+export const createS3Client = (options: ClientOptions = {}): S3Client =>
+  new S3Client({
+    ...base(options),
+    // An emulator on loopback needs path-style URLs and plain checksums (no flexible-checksum trailers).
+    ...(options.endpoint
+      ? { forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
+      : {}),
+  });
+
+export const createSqsClient = (options: ClientOptions = {}): SQSClient => new SQSClient(base(options));
+
+export const createSecretsClient = (options: ClientOptions = {}): SecretsManagerClient =>
+  new SecretsManagerClient(base(options));

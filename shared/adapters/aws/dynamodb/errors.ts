@@ -1,0 +1,11 @@
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+
+export const isConditionFailure = (error: unknown): boolean => error instanceof ConditionalCheckFailedException;
+
+/** Indexes of the transaction items whose condition failed, or null when the error is something else. */
+export function failedConditions(error: unknown): number[] | null {
+  if (!(error instanceof TransactionCanceledException)) return null;
+  return (error.CancellationReasons ?? []).flatMap((reason, index) =>
+    reason.Code === 'ConditionalCheckFailed' ? [index] : [],
+  );
+}

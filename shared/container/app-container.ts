@@ -1,0 +1,66 @@
+import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher';
+import { DynamoRevokedTokenStore } from '../adapters/aws/dynamodb/revoked-token-store';
+import { DynamoSettingsRepository } from '../adapters/aws/dynamodb/settings-repository';
+import { DynamoUserRepository } from '../adapters/aws/dynamodb/user-repository';
+import { JoseTokenService } from '../adapters/jwt/jose-token-service';
+import { authenticate } from '../domain/auth/authenticate';
+import type { Principal } from '../domain/auth/principal';
+import type { PasswordHasher, RevokedTokenStore, TokenService } from '../domain/auth/ports';
+import { systemClock, type Clock } from '../domain/clock';
+import type { HealthProbe } from '../domain/health/health';
+import type { SettingsRepository } from '../domain/settings/settings';
+import type { UserRepository } from '../domain/users/ports';
+import type { CorsOrigins } from '../http/cors';
+import type { CommonEnv } from './config';
+
+/** Everything a handler may use, whichever runtime built it. Handlers receive it; they never build adapters. */
+export interface AppContainer {
+  clock: Clock;
+  users: UserRepository;
+  settings: SettingsRepository;
+  revokedTokens: RevokedTokenStore;
+  passwords: PasswordHasher;
+  tokens: TokenService;
+  registrationOpen: boolean;
+  refreshGraceSeconds: number;
+  corsOrigins: CorsOrigins;
+  healthProbes: HealthProbe[];
+  authenticate(token: string): Promise<Principal>;
+}
+
+export interface ContainerParts {
+  /** The DynamoDB document client, as the repositories take it. */
+  db: ConstructorParameters<typeof DynamoUserRepository>[0];
+  tableName: string;
+  jwtKey: () => Promise<Uint8Array>;
+  env: CommonEnv;
+  healthProbes: HealthProbe[];
+  clock?: Clock;
+}
+
+/** Wires the adapters both runtimes share; the composition roots only differ in where the parts come from. */
+export function buildAppContainer(parts: ContainerParts): AppContainer {
+  const clock = parts.clock ?? systemClock;
+  const users = new DynamoUserRepository(parts.db, parts.tableName);
+  const revokedTokens = new DynamoRevokedTokenStore(parts.db, parts.tableName);
+  const tokens = new JoseTokenService({
+    key: parts.jwtKey,
+    issuer: parts.env.JWT_ISSUER,
+    audience: parts.env.JWT_AUDIENCE,
+    ttlSeconds: parts.env.JWT_TTL_SECONDS,
+    clock,
+  });
+  return {
+    clock,
+    users,
+    settings: new DynamoSettingsRepository(parts.db, parts.tableName),
+    revokedTokens,
+    passwords: new ScryptPasswordHasher(),
+    tokens,
+    registrationOpen: parts.env.REGISTRATION_OPEN,
+    refreshGraceSeconds: parts.env.JWT_REFRESH_GRACE_SECONDS,
+    corsOrigins: parts.env.CORS_ORIGINS,
+    healthProbes: parts.healthProbes,
+    authenticate: (token) => authenticate({ tokens, revokedTokens, users }, token),
+  };
+}

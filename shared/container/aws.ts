@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import {
+  createDynamoDocumentClient,
+  createS3Client,
+  createSecretsClient,
+  createSqsClient,
+} from '../adapters/aws/clients';
+import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-probes';
+import { readSecretString } from '../adapters/aws/secrets';
+import type { HealthProbe } from '../domain/health/health';
+import { buildAppContainer, type AppContainer } from './app-container';
+import { commonEnvSchema, parseEnv } from './config';
+
+/**
+ * The cloud composition root. Each function's index.ts calls the builder it needs once, at module scope, so
+ * clients live across invocations and a bad configuration fails the cold start with the variable's name.
+ * Nothing here does I/O at init: secrets are read on first use.
+ */
+
+const appEnvSchema = commonEnvSchema.extend({
+  TABLE_NAME: z.string().min(1),
+  JWT_SECRET_ARN: z.string().min(1),
+});
+
+/** Users, tokens and settings over DynamoDB, with the JWT key from Secrets Manager. */
+export function awsAppContainer(env: NodeJS.ProcessEnv = process.env): AppContainer {
+  const config = parseEnv(appEnvSchema, env);
+  const db = createDynamoDocumentClient();
+  const secrets = createSecretsClient();
+  return buildAppContainer({
+    db,
+    tableName: config.TABLE_NAME,
+    jwtKey: async () => new TextEncoder().encode(await readSecretString(secrets, config.JWT_SECRET_ARN)),
+    env: config,
+    healthProbes: [tableProbe(db, config.TABLE_NAME)],
+  });
+}
+
+const healthEnvSchema = z.object({
+  TABLE_NAME: z.string().min(1),
+  BUCKET_NAME: z.string().min(1),
+  OCR_QUEUE_URL: z.string().url(),
+  CORS_ORIGINS: commonEnvSchema.shape.CORS_ORIGINS,
+});
+
+/** The probes of the health endpoint: the table, the bucket and the OCR queue. */
+export function awsHealthDependencies(env: NodeJS.ProcessEnv = process.env): {
+  healthProbes: HealthProbe[];
+  corsOrigins: AppContainer['corsOrigins'];
+} {
+  const config = parseEnv(healthEnvSchema, env);
+  return {
+    healthProbes: [
+      tableProbe(createDynamoDocumentClient(), config.TABLE_NAME),
+      bucketProbe(createS3Client(), config.BUCKET_NAME),
+      queueProbe(createSqsClient(), config.OCR_QUEUE_URL),
+    ],
+    corsOrigins: config.CORS_ORIGINS,
+  };
+}
+
+/** CORS settings alone, for the fallback function that answers unknown routes and preflights. */
+export function awsCorsOrigins(env: NodeJS.ProcessEnv = process.env): AppContainer['corsOrigins'] {
+  return parseEnv(z.object({ CORS_ORIGINS: commonEnvSchema.shape.CORS_ORIGINS }), env).CORS_ORIGINS;
+}
+
+const bootstrapEnvSchema = z.object({
+  TABLE_NAME: z.string().min(1),
+  ADMIN_USERNAME: z.string().min(1),
+  ADMIN_EMAIL: z.string().email(),
+  ADMIN_PASSWORD_SECRET_ARN: z.string().min(1),
+});
+
+/** What the deploy-time admin bootstrap needs: the app container and the admin account from its secret. */
+export function awsBootstrapDependencies(env: NodeJS.ProcessEnv = process.env) {
+  const config = parseEnv(bootstrapEnvSchema, env);
+  const db = createDynamoDocumentClient();
+  const secrets = createSecretsClient();
+  const container = buildAppContainer({
+    db,
+    tableName: config.TABLE_NAME,
+    jwtKey: () => Promise.reject(new Error('the bootstrap issues no tokens')),
+    env: parseEnv(commonEnvSchema, env),
+    healthProbes: [],
+  });
+  return {
+    container,
+    admin: async () => ({
+      username: config.ADMIN_USERNAME,
+      email: config.ADMIN_EMAIL,
+      password: await readSecretString(secrets, config.ADMIN_PASSWORD_SECRET_ARN),
+    }),
+  };
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { parseCorsOrigins } from '../http/cors';
+
+/** A boolean environment variable: true/false, 1/0, yes/no. */
+export const envBoolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => ['true', '1', 'yes'].includes(value));
+
+/** Settings read by both runtimes, with their defaults. */
+export const commonEnvSchema = z.object({
+  JWT_ISSUER: z.string().min(1).default('docservice'),
+  JWT_AUDIENCE: z.string().min(1).default('docservice-api'),
+  JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
+  JWT_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(7 * 86_400),
+  REGISTRATION_OPEN: envBoolean.default(true),
+  CORS_ORIGINS: z.string().default('*').transform(parseCorsOrigins),
+});
+
+export type CommonEnv = z.output<typeof commonEnvSchema>;
+
+/**
+ * Parses the environment once, at init. A bad or missing variable stops the process right away with the
+ * variable's name, rather than failing a request later.
+ */
+export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+  throw new Error(`Invalid configuration: ${problems}`);
+}

@@ -1,0 +1,25 @@
+export const ROLES = ['viewer', 'editor', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** A stored user, secrets included. Never leaves the service as is: see {@link toPublicUser}. */
+export interface User {
+  id: string;
+  username: string;
+  email: string;
+  role: Role;
+  display_name: string | null;
+  password_hash: string;
+  /** Bumped when every token issued so far must stop working (password change). */
+  token_version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type PublicUser = Omit<User, 'password_hash' | 'token_version'>;
+
+export const toPublicUser = ({ password_hash: _hash, token_version: _version, ...user }: User): PublicUser => user;
+
+const RANK: Record<Role, number> = { viewer: 1, editor: 2, admin: 3 };
+
+/** Roles are ordered: an admin may do what an editor may, an editor what a viewer may. */
+export const hasRole = (actual: Role, required: Role): boolean => RANK[actual] >= RANK[required];

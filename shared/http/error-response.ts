@@ -1,0 +1,22 @@
+import { AppError } from '../domain/errors';
+import { logger } from '../logger';
+import { json, type HttpResponse } from './responses';
+
+/**
+ * The one place where a failure becomes the P error body. AppErrors are shown as they are; anything else is
+ * logged with its stack under the request id and answered with a message that reveals nothing.
+ */
+export function errorResponse(error: unknown, requestId: string): HttpResponse {
+  const known =
+    error instanceof AppError ? error : new AppError('INTERNAL_ERROR', 'An unexpected error occurred', {});
+  if (!(error instanceof AppError)) logger.error('unhandled error', { request_id: requestId, error });
+  return json(known.status, {
+    error: {
+      code: known.code,
+      message: known.message,
+      details: known.details,
+      timestamp: new Date().toISOString(),
+      request_id: requestId,
+    },
+  });
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** Field rules shared by more than one endpoint group, so that sign-up and profile edits agree. */
+export const usernameField = z
+  .string()
+  .min(3, 'must be at least 3 characters')
+  .max(64, 'must be at most 64 characters')
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'may contain letters, digits, dot, dash and underscore, starting with a letter or digit');
+
+export const emailField = z.email('must be a valid email address').max(254);
+
+/** Bounded above because scrypt's cost grows with the input. */
+export const passwordField = z
+  .string()
+  .min(8, 'must be at least 8 characters')
+  .max(256, 'must be at most 256 characters');
+
+export const displayNameField = z.string().trim().min(1, 'must not be empty').max(100).nullable();
+
+/** page and per_page of P lists: per_page defaults to 20 and may not exceed 100. */
+export const pageQuery = z.strictObject({
+  page: z.coerce.number().int().min(1).default(1),
+  per_page: z.coerce.number().int().min(1).max(100, 'must be at most 100').default(20),
+});

@@ -1,0 +1,101 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { Principal } from '../domain/auth/principal';
+import { AppError, forbidden, unauthorized } from '../domain/errors';
+import { hasRole } from '../domain/users/user';
+import { corsHeaders, preflightResponse, type CorsOrigins } from './cors';
+import { errorResponse } from './error-response';
+import { bearerToken, header, jsonBody } from './request';
+import type { HttpResponse } from './responses';
+import type { Route } from './route';
+import { parseWith } from './validation';
+
+export interface HttpHandlerOptions {
+  routes: Route[];
+  corsOrigins: CorsOrigins;
+  /** Resolves a bearer token to its caller; required when any route is not public. */
+  authenticate?: (token: string) => Promise<Principal>;
+}
+
+export type HttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
+
+type State = {
+  requestId: string;
+};
+
+type Request = middy.Request<APIGatewayProxyEventV2, HttpResponse, Error, Context, State>;
+
+const requestIdOf = (event: APIGatewayProxyEventV2, context: Context): string =>
+  event.requestContext?.requestId ?? context.awsRequestId ?? crypto.randomUUID();
+
+/** Every response, error or not, carries the request id and the CORS headers of the caller's origin. */
+const responseHeaders = (corsOrigins: CorsOrigins): MiddlewareObj<APIGatewayProxyEventV2, HttpResponse, Error, Context> => {
+  const decorate = (request: Request) => {
+    if (!request.response) return;
+    request.response.headers = {
+      ...request.response.headers,
+      ...corsHeaders(corsOrigins, header(request.event, 'origin')),
+      'x-request-id': request.internal.requestId,
+    };
+  };
+  return {
+    before: (request) => {
+      (request as Request).internal.requestId = requestIdOf(request.event, request.context);
+    },
+    after: (request) => decorate(request as Request),
+    onError: (request) => decorate(request as Request),
+  };
+};
+
+/** The error boundary: whatever was thrown becomes the P error body (see errorResponse). */
+const errorBoundary = (): MiddlewareObj<APIGatewayProxyEventV2, HttpResponse, Error, Context> => ({
+  onError: (request) => {
+    request.response = errorResponse(request.error, (request as Request).internal.requestId);
+  },
+});
+
+/**
+ * Builds the Lambda handler of one endpoint group: it dispatches on the API Gateway route key, authorises by
+ * role, parses path, query and body with the route's zod schemas, and shapes every outcome as P expects.
+ * A route key it does not serve (the `$default` route) is a 404, or a CORS preflight for OPTIONS.
+ */
+export function httpHandler(options: HttpHandlerOptions): HttpHandler {
+  const routes = new Map(options.routes.map((r) => [r.key, r]));
+
+  const dispatch = async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResponse> => {
+    const requestId = requestIdOf(event, context);
+    const route = routes.get(event.routeKey);
+    const method = event.requestContext.http.method;
+    if (!route) {
+      if (method === 'OPTIONS') return preflightResponse(options.corsOrigins, header(event, 'origin'));
+      throw new AppError('NOT_FOUND', `No endpoint ${method} ${event.rawPath}`, { method, path: event.rawPath });
+    }
+    const token = bearerToken(event);
+    const principal = await authorise(route, token);
+    return route.handle({
+      params: route.params ? parseWith(route.params, event.pathParameters ?? {}, 'path') : undefined,
+      query: route.query ? parseWith(route.query, event.queryStringParameters ?? {}, 'query') : undefined,
+      body: route.body ? parseWith(route.body, jsonBody(event), 'body') : undefined,
+      principal,
+      bearerToken: token,
+      requestId,
+      event,
+    });
+  };
+
+  const authorise = async (route: Route, token: string | null): Promise<Principal | null> => {
+    if (route.access === 'public') return null;
+    if (!token) throw unauthorized('A bearer token is required');
+    if (!options.authenticate) throw new Error(`Route ${route.key} needs authentication but none is configured`);
+    const principal = await options.authenticate(token);
+    if (!hasRole(principal.role, route.access)) {
+      throw forbidden(`This requires the ${route.access} role`, { required_role: route.access, role: principal.role });
+    }
+    return principal;
+  };
+
+  return middy<APIGatewayProxyEventV2, HttpResponse, Error, Context>()
+    .use(responseHeaders(options.corsOrigins))
+    .use(errorBoundary())
+    .handler(dispatch) as unknown as HttpHandler;
+}

@@ -1,0 +1,57 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { z } from 'zod';
+import type { Principal } from '../domain/auth/principal';
+import type { Role } from '../domain/users/user';
+import type { HttpResponse } from './responses';
+
+/** Who may call a route: anyone, or an authenticated caller with at least this role. */
+export type Access = 'public' | Role;
+
+/** What a route's `handle` gets: the parsed inputs and the caller. */
+export interface RouteContext<Body, Query, Params, Caller extends Principal | null> {
+  body: Body;
+  query: Query;
+  params: Params;
+  principal: Caller;
+  /** The raw bearer token, for routes that act on the token itself (refresh). */
+  bearerToken: string | null;
+  requestId: string;
+  event: APIGatewayProxyEventV2;
+}
+
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface RouteDefinition<
+  A extends Access,
+  B extends z.ZodType | undefined,
+  Q extends z.ZodType | undefined,
+  P extends z.ZodType | undefined,
+> {
+  /** The API Gateway route key, e.g. `POST /api/auth/login` (see functions/manifest.ts). */
+  key: string;
+  access: A;
+  body?: B;
+  query?: Q;
+  params?: P;
+  handle(context: RouteContext<Out<B>, Out<Q>, Out<P>, A extends 'public' ? Principal | null : Principal>): Promise<HttpResponse>;
+}
+
+/** A route with its types erased, as the pipeline stores it. */
+export interface Route {
+  key: string;
+  access: Access;
+  body?: z.ZodType | undefined;
+  query?: z.ZodType | undefined;
+  params?: z.ZodType | undefined;
+  handle(context: RouteContext<unknown, unknown, unknown, Principal | null>): Promise<HttpResponse>;
+}
+
+/** Declares a route; the schemas type the context that `handle` receives. */
+export const route = <
+  A extends Access,
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  P extends z.ZodType | undefined = undefined,
+>(
+  definition: RouteDefinition<A, B, Q, P>,
+): Route => definition as unknown as Route;

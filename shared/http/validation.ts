@@ -1,0 +1,21 @@
+import type { z } from 'zod';
+import { validationError, type AppError, type FieldIssue } from '../domain/errors';
+
+/** Zod issues as P validation details: one {field, reason} per problem, unknown keys named one by one. */
+export function toFieldIssues(error: z.ZodError, location: string): FieldIssue[] {
+  return error.issues.flatMap((issue): FieldIssue[] => {
+    const path = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ field: path ? `${path}.${key}` : key, reason: 'is not a known field' }));
+    }
+    return [{ field: path || location, reason: issue.message }];
+  });
+}
+
+/** Parses `value` with `schema`, or throws a VALIDATION_ERROR naming every offending field. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, location: 'body' | 'query' | 'path'): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const error: AppError = validationError(`The request ${location} is not valid`, toFieldIssues(result.error, location));
+  throw error;
+}

@@ -1,0 +1,64 @@
+import type { HttpHandler } from '../http/pipeline';
+
+/** One API Gateway route and the handler behind it. */
+export interface RouteBinding {
+  routeKey: string;
+  handler: HttpHandler;
+}
+
+export interface RouteMatch extends RouteBinding {
+  pathParameters: Record<string, string>;
+}
+
+interface CompiledRoute extends RouteBinding {
+  method: string;
+  pattern: RegExp;
+  parameterNames: string[];
+  literalSegments: number;
+}
+
+/**
+ * Matches requests to route keys the way API Gateway HTTP APIs do: exact method, `{name}` path segments as
+ * parameters, and literal segments winning over parameters (`/users/profile` before `/users/{id}`).
+ */
+export class RouteTable {
+  private readonly routes: CompiledRoute[];
+
+  constructor(bindings: RouteBinding[]) {
+    this.routes = bindings
+      .map((binding) => compile(binding))
+      .sort((a, b) => b.literalSegments - a.literalSegments);
+  }
+
+  match(method: string, path: string): RouteMatch | null {
+    for (const route of this.routes) {
+      if (route.method !== method) continue;
+      const found = route.pattern.exec(path);
+      if (!found) continue;
+      const pathParameters = Object.fromEntries(
+        route.parameterNames.map((name, index) => [name, decodeURIComponent(found[index + 1] ?? '')]),
+      );
+      return { routeKey: route.routeKey, handler: route.handler, pathParameters };
+    }
+    return null;
+  }
+}
+
+function compile(binding: RouteBinding): CompiledRoute {
+  const [method, path] = binding.routeKey.split(' ') as [string, string];
+  const parameterNames: string[] = [];
+  let literalSegments = 0;
+  const source = path
+    .split('/')
+    .map((segment) => {
+      const parameter = /^\{(\w+)\}$/.exec(segment);
+      if (parameter) {
+        parameterNames.push(parameter[1]!);
+        return '([^/]+)';
+      }
+      if (segment) literalSegments++;
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return { ...binding, method, pattern: new RegExp(`^${source}$`), parameterNames, literalSegments };
+}

@@ -1,0 +1,136 @@
+import { mkdir } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { createAuthHandler } from '../../functions/auth/handler';
+import { createFallbackHandler } from '../../functions/fallback/handler';
+import { createHealthHandler } from '../../functions/health/handler';
+import { HTTP_ROUTES, type HttpGroup } from '../../functions/manifest';
+import { createSettingsHandler } from '../../functions/settings/handler';
+import { createUsersHandler } from '../../functions/users/handler';
+import { createDynamoDocumentClient, createS3Client, createSqsClient } from '../adapters/aws/clients';
+import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../adapters/aws/provisioning';
+import { commonEnvSchema } from '../container/config';
+import { localAppContainer, localClientOptions, type LocalResources } from '../container/local';
+import { ensureAdmin } from '../domain/users/ensure-admin';
+import type { HttpHandler } from '../http/pipeline';
+import { startDynamoDbLocal, type RunningEmulator } from './emulators/dynamodb-local';
+import { startS3Emulator } from './emulators/s3-emulator';
+import { startSqsEmulator } from './emulators/sqs-emulator';
+import { createGateway } from './gateway';
+import { RouteTable } from './route-table';
+import { fileSecret, randomSecret } from './secrets';
+
+/** The local runtime contract (PORT, DATA_DIR, ADMIN_USERNAME, ADMIN_PASSWORD) plus the shared settings. */
+export const localEnvSchema = commonEnvSchema.extend({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  ADMIN_USERNAME: z.string().min(3).default('admin'),
+  ADMIN_PASSWORD: z.string().min(8).optional(),
+  ADMIN_EMAIL: z.email().optional(),
+});
+
+export type LocalEnv = z.output<typeof localEnvSchema>;
+
+/** Fixed resource names: one local deployment per DATA_DIR. */
+const RESOURCE_NAMES = { table: 'docservice', bucket: 'docservice-documents', ocrQueue: 'docservice-ocr' };
+/** Six times the worker's timeout, as in the cloud stack. */
+const OCR_VISIBILITY_TIMEOUT_SECONDS = 720;
+
+export interface LocalRuntime {
+  url: string;
+  admin: { username: string; password: string; generated: boolean; passwordFile: string | null };
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the emulators, provisions what is missing, bootstraps the admin and serves the handlers on PORT.
+ * On any failure it stops what it had started before rethrowing.
+ */
+export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
+  const dataDir = resolve(env.DATA_DIR);
+  const started: RunningEmulator[] = [];
+  let server: Server | undefined;
+  const stop = async () => {
+    if (server) await closeServer(server);
+    await Promise.allSettled(started.reverse().map((emulator) => emulator.stop()));
+  };
+  try {
+    await mkdir(join(dataDir, 's3'), { recursive: true });
+    await mkdir(join(dataDir, 'dynamodb'), { recursive: true });
+    const [dynamodb, s3, sqs] = await Promise.all([
+      startDynamoDbLocal({ dbPath: join(dataDir, 'dynamodb') }).then(track),
+      startS3Emulator({ directory: join(dataDir, 's3') }).then(track),
+      startSqsEmulator().then(track),
+    ]);
+    const resources = await provision({ dynamodb: dynamodb.endpoint, s3: s3.endpoint, sqs: sqs.endpoint });
+    const jwtKey = await fileSecret(join(dataDir, 'secrets', 'jwt-signing-key'), () => randomSecret(64));
+    const container = localAppContainer({ resources, jwtKey: new TextEncoder().encode(jwtKey.value), env });
+    const admin = await bootstrapAdmin(env, dataDir, container);
+
+    const handlers: Record<HttpGroup, HttpHandler> = {
+      auth: createAuthHandler(container),
+      users: createUsersHandler(container),
+      settings: createSettingsHandler(container),
+      health: createHealthHandler(container),
+    };
+    const routes = new RouteTable(
+      (Object.keys(HTTP_ROUTES) as HttpGroup[]).flatMap((group) =>
+        HTTP_ROUTES[group].map((routeKey) => ({ routeKey, handler: handlers[group] })),
+      ),
+    );
+    server = createGateway({ routes, fallback: createFallbackHandler(container) });
+    const listening = server;
+    await new Promise<void>((resolveListen, reject) => {
+      listening.once('error', reject);
+      listening.listen(env.PORT, env.HOST, () => resolveListen());
+    });
+    const { port } = listening.address() as AddressInfo;
+    return { url: `http://${env.HOST}:${port}`, admin, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+
+  function track(emulator: RunningEmulator): RunningEmulator {
+    started.push(emulator);
+    return emulator;
+  }
+}
+
+async function provision(endpoints: LocalResources['endpoints']): Promise<LocalResources> {
+  await ensureTable(createDynamoDocumentClient(localClientOptions(endpoints.dynamodb)), RESOURCE_NAMES.table);
+  await ensureBucket(createS3Client(localClientOptions(endpoints.s3)), RESOURCE_NAMES.bucket);
+  const { queueUrl } = await ensureQueueWithDlq(createSqsClient(localClientOptions(endpoints.sqs)), RESOURCE_NAMES.ocrQueue, {
+    visibilityTimeoutSeconds: OCR_VISIBILITY_TIMEOUT_SECONDS,
+  });
+  return { endpoints, tableName: RESOURCE_NAMES.table, bucketName: RESOURCE_NAMES.bucket, ocrQueueUrl: queueUrl };
+}
+
+/** The first admin: ADMIN_PASSWORD when given, else a generated one kept under DATA_DIR (printed once). */
+async function bootstrapAdmin(env: LocalEnv, dataDir: string, container: Parameters<typeof ensureAdmin>[0]) {
+  const passwordFile = join(dataDir, 'secrets', 'admin-password');
+  const password = env.ADMIN_PASSWORD
+    ? { value: env.ADMIN_PASSWORD, created: false }
+    : await fileSecret(passwordFile, () => randomSecret(18));
+  await ensureAdmin(container, {
+    username: env.ADMIN_USERNAME,
+    email: env.ADMIN_EMAIL ?? `${env.ADMIN_USERNAME}@docservice.local`,
+    password: password.value,
+  });
+  return {
+    username: env.ADMIN_USERNAME,
+    password: password.value,
+    generated: password.created,
+    passwordFile: env.ADMIN_PASSWORD ? null : passwordFile,
+  };
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolveClose) => {
+    server.close(() => resolveClose());
+    server.closeAllConnections();
+  });
+}

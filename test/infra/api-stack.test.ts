@@ -1,0 +1,422 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { ENV, FALLBACK_ROUTE_KEY, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
+import type { ApiFunctionName } from '../../lib/stacks/api-stack';
+import {
+  buildStacks,
+  environmentOf,
+  functionIdOf,
+  grantsOf,
+  logicalIdOf,
+  statementsOf,
+  type BuiltStacks,
+} from './build-stacks';
+
+const stacks = buildStacks();
+const ALL_FUNCTIONS: ApiFunctionName[] = ['auth', 'users', 'settings', 'health', 'fallback', 'realtime', 'bootstrap'];
+const DATA_FUNCTIONS = ['auth', 'users', 'settings'] as const;
+const ROUTES = (Object.keys(HTTP_ROUTES) as HttpGroup[]).flatMap((group) =>
+  HTTP_ROUTES[group].map((routeKey) => [routeKey, group] as const),
+);
+
+const tableRef = (built: BuiltStacks) => ({ Ref: logicalIdOf(built.stateful.table) });
+const tableArn = (built: BuiltStacks) => ({ 'Fn::GetAtt': [logicalIdOf(built.stateful.table), 'Arn'] });
+const jwtSecretRef = (built: BuiltStacks) => ({ Ref: logicalIdOf(built.stateful.jwtSecret) });
+
+/** The function an API Gateway v2 route's integration invokes, as the integration's URI. */
+function integrationUriOfRoute(built: BuiltStacks, apiId: string, routeKey: string): unknown {
+  const routes = built.apiTemplate.findResources('AWS::ApiGatewayV2::Route', {
+    Properties: { ApiId: { Ref: apiId }, RouteKey: routeKey },
+  });
+  const [route, ...others] = Object.values(routes);
+  if (!route || others.length > 0) throw new Error(`Expected exactly one route ${routeKey}`);
+  const target = route.Properties.Target as { 'Fn::Join': [string, [string, { Ref: string }]] };
+  const [prefix, integrationRef] = target['Fn::Join'][1];
+  expect(prefix).toBe('integrations/');
+  const integration = built.apiTemplate.toJSON().Resources[integrationRef.Ref];
+  expect(integration.Type).toBe('AWS::ApiGatewayV2::Integration');
+  return integration.Properties.IntegrationUri;
+}
+
+describe('HTTP API', () => {
+  it.each(ROUTES)('routes %s to the %s function', (routeKey, group) => {
+    // Arrange
+    const apiId = logicalIdOf(stacks.api.httpApi);
+
+    // Act
+    const uri = integrationUriOfRoute(stacks, apiId, routeKey);
+
+    // Assert
+    expect(uri).toEqual({ 'Fn::GetAtt': [functionIdOf(stacks, group), 'Arn'] });
+  });
+
+  it('has exactly one route per route key of HTTP_ROUTES plus $default', () => {
+    // Arrange
+    const apiId = logicalIdOf(stacks.api.httpApi);
+
+    // Act
+    const routeKeys = Object.values(
+      stacks.apiTemplate.findResources('AWS::ApiGatewayV2::Route', { Properties: { ApiId: { Ref: apiId } } }),
+    ).map((route) => route.Properties.RouteKey as string);
+
+    // Assert
+    expect(routeKeys.sort()).toEqual([...ROUTES.map(([routeKey]) => routeKey), FALLBACK_ROUTE_KEY].sort());
+  });
+
+  it('sends the $default route to the fallback function', () => {
+    // Arrange
+    const apiId = logicalIdOf(stacks.api.httpApi);
+
+    // Act
+    const uri = integrationUriOfRoute(stacks, apiId, FALLBACK_ROUTE_KEY);
+
+    // Assert
+    expect(uri).toEqual({ 'Fn::GetAtt': [functionIdOf(stacks, 'fallback'), 'Arn'] });
+  });
+
+  it('leaves CORS preflights to the functions', () => {
+    // Arrange
+    const apiId = logicalIdOf(stacks.api.httpApi);
+
+    // Act
+    const api = stacks.apiTemplate.toJSON().Resources[apiId];
+
+    // Assert
+    expect(api.Properties.ProtocolType).toBe('HTTP');
+    expect(api.Properties.CorsConfiguration).toBeUndefined();
+  });
+});
+
+describe('functions', () => {
+  it.each(ALL_FUNCTIONS)('runs the %s function on nodejs22.x and arm64 with active tracing', (name) => {
+    // Arrange
+    const id = functionIdOf(stacks, name);
+
+    // Act
+    const fn = stacks.apiTemplate.toJSON().Resources[id];
+
+    // Assert
+    expect(fn.Properties).toMatchObject({
+      Runtime: 'nodejs22.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      TracingConfig: { Mode: 'Active' },
+    });
+  });
+
+  it.each(ALL_FUNCTIONS)('logs the %s function to its own log group kept 30 days', (name) => {
+    // Arrange
+    const id = functionIdOf(stacks, name);
+    const logGroupId = logicalIdOf(stacks.api.functions[name].logGroup);
+
+    // Act
+    const fn = stacks.apiTemplate.toJSON().Resources[id];
+
+    // Assert
+    expect(fn.Properties.LoggingConfig.LogGroup).toEqual({ Ref: logGroupId });
+    expect(stacks.apiTemplate.toJSON().Resources[logGroupId].Properties.RetentionInDays).toBe(30);
+  });
+
+  it('keeps every log group of the API stack for 30 days', () => {
+    // Arrange
+    const logGroups = Object.values(stacks.apiTemplate.findResources('AWS::Logs::LogGroup'));
+
+    // Act
+    const retentions = logGroups.map((logGroup) => logGroup.Properties.RetentionInDays);
+
+    // Assert
+    expect(retentions.length).toBeGreaterThanOrEqual(ALL_FUNCTIONS.length);
+    expect(new Set(retentions)).toEqual(new Set([30]));
+  });
+
+  it('gives HTTP functions 512 MB and 10 s by default', () => {
+    // Arrange
+    const id = functionIdOf(stacks, 'users');
+
+    // Act
+    const fn = stacks.apiTemplate.toJSON().Resources[id];
+
+    // Assert
+    expect(fn.Properties).toMatchObject({ MemorySize: 512, Timeout: 10 });
+  });
+
+  it('enables source maps in every function', () => {
+    // Arrange
+    const names = ALL_FUNCTIONS;
+
+    // Act
+    const nodeOptions = names.map((name) => environmentOf(stacks, name).NODE_OPTIONS);
+
+    // Assert
+    expect(new Set(nodeOptions)).toEqual(new Set(['--enable-source-maps']));
+  });
+});
+
+describe('environment bindings', () => {
+  it.each(DATA_FUNCTIONS)('points TABLE_NAME of the %s function at the table', (name) => {
+    // Arrange
+    const expected = tableRef(stacks);
+
+    // Act
+    const environment = environmentOf(stacks, name);
+
+    // Assert
+    expect(environment[ENV.tableName]).toEqual(expected);
+  });
+
+  it.each(DATA_FUNCTIONS)('points JWT_SECRET_ARN of the %s function at the JWT secret', (name) => {
+    // Arrange
+    const expected = jwtSecretRef(stacks);
+
+    // Act
+    const environment = environmentOf(stacks, name);
+
+    // Assert
+    expect(environment[ENV.jwtSecretArn]).toEqual(expected);
+  });
+
+  it('passes the JWT settings, REGISTRATION_OPEN and CORS_ORIGINS to the HTTP functions', () => {
+    // Arrange
+    const built = buildStacks({ registrationOpen: false, corsOrigins: ['https://a.example', 'https://b.example'] });
+
+    // Act
+    const environment = environmentOf(built, 'auth');
+
+    // Assert
+    expect(environment).toMatchObject({
+      [ENV.jwtIssuer]: 'docservice',
+      [ENV.jwtAudience]: 'docservice-api',
+      [ENV.jwtTtlSeconds]: '3600',
+      [ENV.jwtRefreshGraceSeconds]: '604800',
+      [ENV.registrationOpen]: 'false',
+      [ENV.corsOrigins]: 'https://a.example,https://b.example',
+    });
+  });
+
+  it('gives the fallback function CORS_ORIGINS and nothing about data or secrets', () => {
+    // Arrange
+    const name = 'fallback';
+
+    // Act
+    const environment = environmentOf(stacks, name);
+
+    // Assert
+    expect(environment).toEqual({ NODE_OPTIONS: '--enable-source-maps', [ENV.corsOrigins]: '*' });
+  });
+
+  it('points the health function at the table, the bucket and the OCR queue', () => {
+    // Arrange
+    const { stateful } = stacks;
+
+    // Act
+    const environment = environmentOf(stacks, 'health');
+
+    // Assert
+    expect(environment).toMatchObject({
+      [ENV.tableName]: { Ref: logicalIdOf(stateful.table) },
+      [ENV.bucketName]: { Ref: logicalIdOf(stateful.documentsBucket) },
+      [ENV.ocrQueueUrl]: { Ref: logicalIdOf(stateful.ocrQueue) },
+    });
+  });
+});
+
+describe('IAM', () => {
+  it('lets the auth function read and write the table and its indexes', () => {
+    // Arrange
+    const arn = tableArn(stacks);
+
+    // Act
+    const dynamo = grantsOf(stacks, 'auth').filter((s) => s.Action.some((a) => a.startsWith('dynamodb:')));
+
+    // Assert
+    const actions = dynamo.flatMap((s) => s.Action);
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query']));
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:UpdateItem', 'dynamodb:DeleteItem']));
+    for (const statement of dynamo) {
+      expect(statement.Resource).toEqual([arn, { 'Fn::Join': ['', [arn, '/index/*']] }]);
+    }
+  });
+
+  it('lets the auth function read the JWT secret and no other secret', () => {
+    // Arrange
+    const secret = jwtSecretRef(stacks);
+
+    // Act
+    const secrets = grantsOf(stacks, 'auth').filter((s) => s.Action.some((a) => a.startsWith('secretsmanager:')));
+
+    // Assert
+    expect(secrets.flatMap((s) => s.Action)).toContain('secretsmanager:GetSecretValue');
+    expect(secrets.flatMap((s) => s.Resource)).toEqual(secrets.flatMap(() => [secret]));
+    expect(secrets.length).toBeGreaterThan(0);
+  });
+
+  it('gives the fallback function no permission beyond tracing', () => {
+    // Arrange
+    const name = 'fallback';
+
+    // Act
+    const statements = statementsOf(stacks, name);
+
+    // Assert
+    expect(statements.flatMap((s) => s.Action).filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
+    expect(grantsOf(stacks, name)).toEqual([]);
+  });
+
+  it('lets the health function only describe the table, list the bucket and read queue attributes', () => {
+    // Arrange
+    const { stateful } = stacks;
+
+    // Act
+    const grants = grantsOf(stacks, 'health');
+
+    // Assert
+    expect(grants).toEqual([
+      { Effect: 'Allow', Action: ['dynamodb:DescribeTable'], Resource: [tableArn(stacks)] },
+      {
+        Effect: 'Allow',
+        Action: ['s3:ListBucket'],
+        Resource: [{ 'Fn::GetAtt': [logicalIdOf(stateful.documentsBucket), 'Arn'] }],
+      },
+      {
+        Effect: 'Allow',
+        Action: ['sqs:GetQueueAttributes'],
+        Resource: [{ 'Fn::GetAtt': [logicalIdOf(stateful.ocrQueue), 'Arn'] }],
+      },
+    ]);
+  });
+
+  it('lets the bootstrap function read the admin password secret, not the JWT secret', () => {
+    // Arrange
+    const adminSecret = { Ref: logicalIdOf(stacks.stateful.adminPasswordSecret) };
+
+    // Act
+    const secrets = grantsOf(stacks, 'bootstrap').filter((s) => s.Action.some((a) => a.startsWith('secretsmanager:')));
+
+    // Assert
+    expect(secrets.length).toBeGreaterThan(0);
+    expect(secrets.flatMap((s) => s.Resource)).toEqual(secrets.flatMap(() => [adminSecret]));
+  });
+});
+
+describe('WebSocket API', () => {
+  it.each(WS_ROUTES)('routes %s to the realtime function', (routeKey) => {
+    // Arrange
+    const apiId = logicalIdOf(stacks.api.webSocketApi);
+
+    // Act
+    const uri = JSON.stringify(integrationUriOfRoute(stacks, apiId, routeKey));
+
+    // Assert
+    expect(uri).toContain(JSON.stringify({ 'Fn::GetAtt': [functionIdOf(stacks, 'realtime'), 'Arn'] }));
+  });
+
+  it('deploys the prod stage automatically', () => {
+    // Arrange
+    const apiId = logicalIdOf(stacks.api.webSocketApi);
+
+    // Act & Assert
+    stacks.apiTemplate.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      ApiId: { Ref: apiId },
+      StageName: 'prod',
+      AutoDeploy: true,
+    });
+  });
+
+  it("scopes ManageConnections to POST on the connections of this API's prod stage", () => {
+    // Arrange
+    const apiRef = { Ref: logicalIdOf(stacks.api.webSocketApi) };
+
+    // Act
+    const manage = statementsOf(stacks, 'realtime').filter((s) => s.Action.includes('execute-api:ManageConnections'));
+
+    // Assert
+    expect(manage).toHaveLength(1);
+    const [resource, ...others] = manage[0]?.Resource ?? [];
+    expect(others).toEqual([]);
+    expect(resource).not.toBe('*');
+    const parts = (resource as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
+    expect(parts).toContainEqual(apiRef);
+    expect(parts.at(-1)).toBe('/prod/POST/@connections/*');
+  });
+
+  it('tells the realtime function the stage callback URL', () => {
+    // Arrange
+    const apiRef = { Ref: logicalIdOf(stacks.api.webSocketApi) };
+
+    // Act
+    const endpoint = environmentOf(stacks, 'realtime')[ENV.websocketEndpoint];
+
+    // Assert
+    expect(endpoint).toEqual({
+      'Fn::Join': ['', ['https://', apiRef, '.execute-api.', { Ref: 'AWS::Region' }, '.', { Ref: 'AWS::URLSuffix' }, '/prod']],
+    });
+  });
+
+  it('binds the realtime function to the table and the JWT secret', () => {
+    // Arrange
+    const expected = { [ENV.tableName]: tableRef(stacks), [ENV.jwtSecretArn]: jwtSecretRef(stacks) };
+
+    // Act
+    const environment = environmentOf(stacks, 'realtime');
+
+    // Assert
+    expect(environment).toMatchObject(expected);
+  });
+});
+
+describe('admin bootstrap', () => {
+  it('runs the bootstrap function through a custom resource provider', () => {
+    // Arrange
+    const bootstrapArn = { 'Fn::GetAtt': [functionIdOf(stacks, 'bootstrap'), 'Arn'] };
+    const [providerId] = Object.keys(
+      stacks.apiTemplate.findResources('AWS::Lambda::Function', {
+        Properties: { Environment: { Variables: { USER_ON_EVENT_FUNCTION_ARN: bootstrapArn } } },
+      }),
+    );
+
+    // Act
+    const resources = stacks.apiTemplate.findResources('Custom::AdminBootstrap');
+
+    // Assert
+    expect(providerId).toBeDefined();
+    expect(Object.values(resources)).toHaveLength(1);
+    expect(Object.values(resources)[0]?.Properties.ServiceToken).toEqual({ 'Fn::GetAtt': [providerId, 'Arn'] });
+  });
+
+  it('re-runs the bootstrap when the admin username changes', () => {
+    // Arrange
+    const built = buildStacks({ adminUsername: 'root' });
+
+    // Act & Assert
+    built.apiTemplate.hasResourceProperties('Custom::AdminBootstrap', { AdminUsername: 'root' });
+  });
+
+  it('gives the bootstrap function the admin username, email and password secret ARN', () => {
+    // Arrange
+    const built = buildStacks({ adminUsername: 'root', adminEmail: 'root@example.com' });
+
+    // Act
+    const environment = environmentOf(built, 'bootstrap');
+
+    // Assert
+    expect(environment).toMatchObject({
+      [ENV.adminUsername]: 'root',
+      [ENV.adminEmail]: 'root@example.com',
+      [ENV.adminPasswordSecretArn]: { Ref: logicalIdOf(built.stateful.adminPasswordSecret) },
+      [ENV.tableName]: tableRef(built),
+    });
+  });
+});
+
+describe('outputs', () => {
+  it.each(['HttpApiUrl', 'WebSocketUrl', 'AdminPasswordSecretArn', 'TableName', 'BucketName'])(
+    'outputs %s',
+    (name) => {
+      // Arrange
+      const template = stacks.apiTemplate;
+
+      // Act & Assert
+      template.hasOutput(name, { Value: Match.anyValue() });
+    },
+  );
+});

@@ -1,0 +1,140 @@
+import { App, RemovalPolicy, Stack, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { ApiStack, type ApiFunctionName } from '../../lib/stacks/api-stack';
+import { StatefulStack } from '../../lib/stacks/stateful-stack';
+
+/** The deployment configuration `bin/app.ts` reads from context, as the stacks take it. */
+export interface InfraConfig {
+  corsOrigins: string[];
+  registrationOpen: boolean;
+  adminUsername: string;
+  adminEmail: string;
+  removalPolicy: RemovalPolicy;
+}
+
+export const DEFAULT_CONFIG: InfraConfig = {
+  corsOrigins: ['*'],
+  registrationOpen: true,
+  adminUsername: 'admin',
+  adminEmail: 'admin@docservice.local',
+  removalPolicy: RemovalPolicy.RETAIN,
+};
+
+export interface BuiltStacks {
+  stateful: StatefulStack;
+  api: ApiStack;
+  statefulTemplate: Template;
+  apiTemplate: Template;
+}
+
+/** Builds both stacks the way `bin/app.ts` does, without running esbuild. */
+export function buildStacks(overrides: Partial<InfraConfig> = {}): BuiltStacks {
+  const config = { ...DEFAULT_CONFIG, ...overrides };
+  // An empty bundling-stacks list makes NodejsFunction skip bundling: tests only read templates.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stateful = new StatefulStack(app, 'DocService-Stateful', {
+    removalPolicy: config.removalPolicy,
+    corsOrigins: config.corsOrigins,
+  });
+  const api = new ApiStack(app, 'DocService-Api', {
+    table: stateful.table,
+    documentsBucket: stateful.documentsBucket,
+    ocrQueue: stateful.ocrQueue,
+    jwtSecret: stateful.jwtSecret,
+    adminPasswordSecret: stateful.adminPasswordSecret,
+    corsOrigins: config.corsOrigins,
+    registrationOpen: config.registrationOpen,
+    adminUsername: config.adminUsername,
+    adminEmail: config.adminEmail,
+    removalPolicy: config.removalPolicy,
+  });
+  return { stateful, api, statefulTemplate: Template.fromStack(stateful), apiTemplate: Template.fromStack(api) };
+}
+
+/** Logical ID of a construct's CloudFormation resource (the construct itself or its default child). */
+export function logicalIdOf(construct: IConstruct): string {
+  const element = (construct.node.defaultChild ?? construct) as CfnElement;
+  return Stack.of(element).getLogicalId(element);
+}
+
+/** Logical ID of the AWS::Lambda::Function of one of the API stack's functions. */
+export function functionIdOf(stacks: BuiltStacks, name: ApiFunctionName): string {
+  return logicalIdOf(stacks.api.functions[name].function);
+}
+
+/** Environment variables of one of the API stack's functions, cross-stack imports resolved. */
+export function environmentOf(stacks: BuiltStacks, name: ApiFunctionName): Record<string, unknown> {
+  const resource = stacks.apiTemplate.toJSON().Resources[functionIdOf(stacks, name)];
+  return resolveImports(stacks, resource.Properties.Environment.Variables) as Record<string, unknown>;
+}
+
+export interface PolicyStatement {
+  Effect: string;
+  Action: string[];
+  Resource: unknown[];
+}
+
+/** Every IAM statement of a template (identity policies and inline role policies), with Action/Resource as arrays. */
+export function allStatementsOf(template: Template): PolicyStatement[] {
+  const documents = [
+    ...Object.values(template.findResources('AWS::IAM::Policy')).map((policy) => policy.Properties.PolicyDocument),
+    ...Object.values(template.findResources('AWS::IAM::ManagedPolicy')).map((policy) => policy.Properties.PolicyDocument),
+    ...Object.values(template.findResources('AWS::IAM::Role')).flatMap((role) =>
+      ((role.Properties.Policies ?? []) as { PolicyDocument: unknown }[]).map((policy) => policy.PolicyDocument),
+    ),
+  ] as { Statement: Record<string, unknown>[] }[];
+  return documents.flatMap((document) => document.Statement.map(normalizeStatement));
+}
+
+/** IAM statements attached to one function's role, cross-stack imports resolved. */
+export function statementsOf(stacks: BuiltStacks, name: ApiFunctionName): PolicyStatement[] {
+  const role = stacks.api.functions[name].function.role;
+  if (!role) throw new Error(`Function ${name} has no role`);
+  const roleRef = { Ref: logicalIdOf(role) };
+  const policies = Object.values(stacks.apiTemplate.findResources('AWS::IAM::Policy')).filter((policy) =>
+    (policy.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify(roleRef)),
+  );
+  return policies.flatMap((policy) =>
+    (policy.Properties.PolicyDocument.Statement as Record<string, unknown>[]).map((statement) =>
+      normalizeStatement(resolveImports(stacks, statement) as Record<string, unknown>),
+    ),
+  );
+}
+
+/** Statements of a function's role without the X-Ray statement every traced function gets. */
+export function grantsOf(stacks: BuiltStacks, name: ApiFunctionName): PolicyStatement[] {
+  return statementsOf(stacks, name).filter((statement) => !statement.Action.every((a) => a.startsWith('xray:')));
+}
+
+/**
+ * Replaces every `Fn::ImportValue` in an API stack value by the value the stateful stack exports under that
+ * name, so that assertions can compare against `{ Ref: <table> }` instead of generated export names.
+ */
+export function resolveImports(stacks: BuiltStacks, value: unknown): unknown {
+  const outputs = stacks.statefulTemplate.toJSON().Outputs as Record<string, { Value: unknown; Export?: { Name: string } }>;
+  const resolve = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(resolve);
+    if (node && typeof node === 'object') {
+      const entries = Object.entries(node);
+      const [first] = entries;
+      if (entries.length === 1 && first && first[0] === 'Fn::ImportValue') {
+        const exported = Object.values(outputs).find((output) => output.Export?.Name === first[1]);
+        if (!exported) throw new Error(`No export named ${JSON.stringify(first[1])}`);
+        return exported.Value;
+      }
+      return Object.fromEntries(entries.map(([key, child]) => [key, resolve(child)]));
+    }
+    return node;
+  };
+  return resolve(value);
+}
+
+function normalizeStatement(statement: Record<string, unknown>): PolicyStatement {
+  const asArray = (value: unknown): unknown[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+  return {
+    Effect: String(statement.Effect),
+    Action: asArray(statement.Action).map(String),
+    Resource: asArray(statement.Resource),
+  };
+}

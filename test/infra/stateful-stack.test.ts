@@ -1,0 +1,278 @@
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { TABLE_SCHEMA } from '../../functions/manifest';
+import { buildStacks, logicalIdOf } from './build-stacks';
+
+const stacks = buildStacks();
+const resourceOf = (id: string) => stacks.statefulTemplate.toJSON().Resources[id];
+
+describe('table', () => {
+  it('has the key schema of TABLE_SCHEMA with string keys', () => {
+    // Arrange
+    const id = logicalIdOf(stacks.stateful.table);
+
+    // Act
+    const { Properties } = resourceOf(id);
+
+    // Assert
+    expect(Properties.KeySchema).toEqual([
+      { AttributeName: TABLE_SCHEMA.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE_SCHEMA.sortKey, KeyType: 'RANGE' },
+    ]);
+    expect(Properties.AttributeDefinitions).toEqual(
+      expect.arrayContaining([
+        { AttributeName: TABLE_SCHEMA.partitionKey, AttributeType: 'S' },
+        { AttributeName: TABLE_SCHEMA.sortKey, AttributeType: 'S' },
+      ]),
+    );
+  });
+
+  it.each(TABLE_SCHEMA.indexes.map((index) => [index.name, index] as const))(
+    'has the global secondary index %s from TABLE_SCHEMA',
+    (_name, index) => {
+      // Arrange
+      const id = logicalIdOf(stacks.stateful.table);
+
+      // Act
+      const { Properties } = resourceOf(id);
+
+      // Assert
+      expect(Properties.GlobalSecondaryIndexes).toContainEqual({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      });
+      expect(Properties.AttributeDefinitions).toEqual(
+        expect.arrayContaining([
+          { AttributeName: index.partitionKey, AttributeType: 'S' },
+          { AttributeName: index.sortKey, AttributeType: 'S' },
+        ]),
+      );
+    },
+  );
+
+  it('has exactly the indexes of TABLE_SCHEMA', () => {
+    // Arrange
+    const id = logicalIdOf(stacks.stateful.table);
+
+    // Act
+    const names = (resourceOf(id).Properties.GlobalSecondaryIndexes as { IndexName: string }[]).map((i) => i.IndexName);
+
+    // Assert
+    expect(names).toEqual(TABLE_SCHEMA.indexes.map((index) => index.name));
+  });
+
+  it('expires items by the TTL attribute of TABLE_SCHEMA', () => {
+    // Arrange
+    const id = logicalIdOf(stacks.stateful.table);
+
+    // Act
+    const { Properties } = resourceOf(id);
+
+    // Assert
+    expect(Properties.TimeToLiveSpecification).toEqual({ AttributeName: TABLE_SCHEMA.ttlAttribute, Enabled: true });
+  });
+
+  it('bills per request with point-in-time recovery and encryption at rest', () => {
+    // Arrange
+    const id = logicalIdOf(stacks.stateful.table);
+
+    // Act
+    const { Properties } = resourceOf(id);
+
+    // Assert
+    expect(Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+    });
+  });
+
+  it('is retained by default', () => {
+    // Arrange
+    const id = logicalIdOf(stacks.stateful.table);
+
+    // Act
+    const table = resourceOf(id);
+
+    // Assert
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.UpdateReplacePolicy).toBe('Retain');
+  });
+
+  it('is deleted with the stack when the removal policy is destroy', () => {
+    // Arrange
+    const built = buildStacks({ removalPolicy: RemovalPolicy.DESTROY });
+
+    // Act
+    const table = built.statefulTemplate.toJSON().Resources[logicalIdOf(built.stateful.table)];
+
+    // Assert
+    expect(table.DeletionPolicy).toBe('Delete');
+  });
+});
+
+describe('documents bucket', () => {
+  it('blocks all public access', () => {
+    // Arrange
+    const id = logicalIdOf(stacks.stateful.documentsBucket);
+
+    // Act
+    const { Properties } = resourceOf(id);
+
+    // Assert
+    expect(Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+  });
+
+  it('encrypts objects with S3-managed keys', () => {
+    // Arrange
+    const id = logicalIdOf(stacks.stateful.documentsBucket);
+
+    // Act
+    const { Properties } = resourceOf(id);
+
+    // Assert
+    expect(Properties.BucketEncryption).toEqual({
+      ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+    });
+  });
+
+  it('denies every request that does not use TLS', () => {
+    // Arrange
+    const bucketRef = { Ref: logicalIdOf(stacks.stateful.documentsBucket) };
+
+    // Act & Assert
+    stacks.statefulTemplate.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: bucketRef,
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Principal: { AWS: '*' },
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it('aborts incomplete multipart uploads after one day and keeps no versions', () => {
+    // Arrange
+    const id = logicalIdOf(stacks.stateful.documentsBucket);
+
+    // Act
+    const { Properties } = resourceOf(id);
+
+    // Assert
+    expect(Properties.LifecycleConfiguration.Rules).toContainEqual({
+      AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
+      Status: 'Enabled',
+    });
+    expect(Properties.VersioningConfiguration).toBeUndefined();
+  });
+
+  it('allows presigned PUT and GET from the configured origins', () => {
+    // Arrange
+    const built = buildStacks({ corsOrigins: ['https://app.example'] });
+
+    // Act
+    const bucket = built.statefulTemplate.toJSON().Resources[logicalIdOf(built.stateful.documentsBucket)];
+
+    // Assert
+    expect(bucket.Properties.CorsConfiguration.CorsRules).toEqual([
+      expect.objectContaining({ AllowedMethods: ['PUT', 'GET'], AllowedOrigins: ['https://app.example'] }),
+    ]);
+  });
+});
+
+describe('OCR queues', () => {
+  it('moves a message to the DLQ after 5 receives', () => {
+    // Arrange
+    const queueId = logicalIdOf(stacks.stateful.ocrQueue);
+    const dlqId = logicalIdOf(stacks.stateful.ocrDeadLetterQueue);
+
+    // Act
+    const { Properties } = resourceOf(queueId);
+
+    // Assert
+    expect(Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      maxReceiveCount: 5,
+    });
+  });
+
+  it('hides a received message for 6 times the 120 s worker timeout', () => {
+    // Arrange
+    const queueId = logicalIdOf(stacks.stateful.ocrQueue);
+
+    // Act
+    const { Properties } = resourceOf(queueId);
+
+    // Assert
+    expect(Properties.VisibilityTimeout).toBe(720);
+  });
+
+  it('keeps dead letters for 14 days', () => {
+    // Arrange
+    const dlqId = logicalIdOf(stacks.stateful.ocrDeadLetterQueue);
+
+    // Act
+    const { Properties } = resourceOf(dlqId);
+
+    // Assert
+    expect(Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+  });
+
+  it.each(['ocrQueue', 'ocrDeadLetterQueue'] as const)('encrypts the %s and denies requests without TLS', (name) => {
+    // Arrange
+    const id = logicalIdOf(stacks.stateful[name]);
+
+    // Act
+    const { Properties } = resourceOf(id);
+
+    // Assert
+    expect(Properties.SqsManagedSseEnabled).toBe(true);
+    stacks.statefulTemplate.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: id }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+});
+
+describe('secrets', () => {
+  it('generates a 64-character JWT signing key without punctuation', () => {
+    // Arrange
+    const id = logicalIdOf(stacks.stateful.jwtSecret);
+
+    // Act
+    const { Properties } = resourceOf(id);
+
+    // Assert
+    expect(Properties.GenerateSecretString).toEqual({ PasswordLength: 64, ExcludePunctuation: true });
+  });
+
+  it('generates a 24-character admin password', () => {
+    // Arrange
+    const id = logicalIdOf(stacks.stateful.adminPasswordSecret);
+
+    // Act
+    const { Properties } = resourceOf(id);
+
+    // Assert
+    expect(Properties.GenerateSecretString).toEqual({ PasswordLength: 24 });
+  });
+});

@@ -1,0 +1,34 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Four projects, one command. unit: pure code, no I/O. integration: adapters against DynamoDB Local and the
+ * emulators (started once by the global setup). infra: CDK assertions. e2e: the local runtime as a process,
+ * driven over HTTP like a client.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/integration/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 90_000,
+        },
+      },
+      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
