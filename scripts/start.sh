@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Starts the service locally on PORT (default 8080) with its data under DATA_DIR (default ./.data).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-deps.sh
+exec node --import tsx bin/local.ts

@@ -1,0 +1,73 @@
+/** A minimal HTTP client for e2e tests: JSON in, JSON out, the way a real client calls the API. */
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export class ApiClient {
+  constructor(
+    readonly baseUrl: string,
+    private token: string | null = null,
+  ) {}
+
+  withToken(token: string | null): ApiClient {
+    return new ApiClient(this.baseUrl, token);
+  }
+
+  get(path: string) {
+    return this.request('GET', path);
+  }
+
+  post(path: string, body?: unknown) {
+    return this.request('POST', path, body);
+  }
+
+  put(path: string, body?: unknown) {
+    return this.request('PUT', path, body);
+  }
+
+  delete(path: string) {
+    return this.request('DELETE', path);
+  }
+
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    init: { headers?: Record<string, string>; rawBody?: string } = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...init.headers };
+    if (this.token) headers['authorization'] = `Bearer ${this.token}`;
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      ...(init.rawBody !== undefined ? { body: init.rawBody } : body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Not JSON: the raw text is what the test gets.
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T };
+  }
+
+  /** Registers a user with a unique name and logs in as them. */
+  async signUp(prefix = 'user'): Promise<{ client: ApiClient; user: { id: string; username: string; email: string }; password: string }> {
+    const suffix = Math.random().toString(36).slice(2, 10);
+    const username = `${prefix}_${suffix}`;
+    const password = `pw-${suffix}-secret`;
+    const registered = await this.post('/api/auth/register', { username, email: `${username}@example.com`, password });
+    if (registered.status !== 201) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
+    return { client: await this.login(username, password), user: registered.body, password };
+  }
+
+  async login(username: string, password: string): Promise<ApiClient> {
+    const response = await this.post('/api/auth/login', { username, password });
+    if (response.status !== 200) throw new Error(`login failed: ${JSON.stringify(response.body)}`);
+    return this.withToken(response.body.token);
+  }
+}

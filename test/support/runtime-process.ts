@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../../shared/local/emulators/ports';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface RuntimeProcess {
+  baseUrl: string;
+  dataDir: string;
+  child: ChildProcess;
+  output(): string;
+  /** Sends SIGTERM and resolves with the exit code once the process is gone. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `bin/local.ts` as the README's start command does, and waits until /api/health answers 200. */
+export async function startRuntimeProcess(
+  options: { dataDir?: string; env?: Record<string, string> } = {},
+): Promise<RuntimeProcess> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'docservice-e2e-')));
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the local runtime exited early:\n${output}`);
+    const healthy = await fetch(`${baseUrl}/api/health`).then((r) => r.status === 200, () => false);
+    if (healthy) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the local runtime did not become healthy:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    baseUrl,
+    dataDir,
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}

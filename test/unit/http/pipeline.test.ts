@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { Principal } from '../../../shared/domain/auth/principal';
+import { AppError, unauthorized } from '../../../shared/domain/errors';
+import { httpHandler } from '../../../shared/http/pipeline';
+import { json } from '../../../shared/http/responses';
+import { route } from '../../../shared/http/route';
+import { httpEvent, lambdaTestContext } from '../../support/http-events';
+
+const viewer: Principal = {
+  userId: 'u-1',
+  username: 'vera',
+  email: 'vera@example.com',
+  role: 'viewer',
+  jti: 'j-1',
+  tokenExpiresAt: new Date(Date.now() + 60_000),
+};
+
+const handler = httpHandler({
+  corsOrigins: ['https://app.example.com'],
+  authenticate: async (token) => {
+    if (token === 'viewer-token') return viewer;
+    throw unauthorized('The token is not valid');
+  },
+  routes: [
+    route({
+      key: 'POST /api/things',
+      access: 'public',
+      body: z.strictObject({ name: z.string().min(1), count: z.number().int().max(100) }),
+      handle: async ({ body }) => json(201, body),
+    }),
+    route({
+      key: 'GET /api/things',
+      access: 'public',
+      query: z.strictObject({ page: z.coerce.number().int().min(1).default(1) }),
+      handle: async ({ query }) => json(200, query),
+    }),
+    route({ key: 'GET /api/mine', access: 'viewer', handle: async ({ principal }) => json(200, { user: principal.username }) }),
+    route({ key: 'GET /api/admin-only', access: 'admin', handle: async () => json(200, {}) }),
+    route({
+      key: 'GET /api/broken',
+      access: 'public',
+      handle: async () => {
+        throw new Error('database password is hunter2 at /srv/secret.ts:12');
+      },
+    }),
+    route({
+      key: 'GET /api/missing',
+      access: 'public',
+      handle: async () => {
+        throw new AppError('NOT_FOUND', 'Thing not found', { id: 'x' });
+      },
+    }),
+  ],
+});
+
+const call = async (...args: Parameters<typeof httpEvent>) => {
+  const event = httpEvent(...args);
+  const response = await handler(event, lambdaTestContext);
+  return { event, response, body: response.body ? JSON.parse(response.body) : undefined };
+};
+
+describe('HTTP pipeline', () => {
+  it('answers a valid JSON request through the route with its parsed body', async () => {
+    const { response, body } = await call('POST /api/things', { body: { name: 'a', count: 2 } });
+
+    expect(response.statusCode).toBe(201);
+    expect(body).toEqual({ name: 'a', count: 2 });
+  });
+
+  it('returns the request id as a header and in the error body', async () => {
+    const { event, response, body } = await call('GET /api/missing');
+
+    expect(response.headers['x-request-id']).toBe(event.requestContext.requestId);
+    expect(body.error.request_id).toBe(event.requestContext.requestId);
+  });
+
+  it('shapes domain errors as the P error body with code, message, details and timestamp', async () => {
+    const { response, body } = await call('GET /api/missing');
+
+    expect(response.statusCode).toBe(404);
+    expect(body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Thing not found', details: { id: 'x' } });
+    expect(new Date(body.error.timestamp).toString()).not.toBe('Invalid Date');
+  });
+
+  it('answers an unknown route with 404 NOT_FOUND naming the method and path', async () => {
+    const { response, body } = await call('$default', { path: '/api/nowhere' });
+
+    expect(response.statusCode).toBe(404);
+    expect(body.error).toMatchObject({ code: 'NOT_FOUND', details: { method: 'GET', path: '/api/nowhere' } });
+  });
+
+  it('refuses malformed JSON with 400 VALIDATION_ERROR on the body field', async () => {
+    const { response, body } = await call('POST /api/things', {
+      rawBody: '{"name": "a",',
+      headers: { 'content-type': 'application/json' },
+    });
+
+    expect(response.statusCode).toBe(400);
+    expect(body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'body', reason: 'is not valid JSON' } });
+  });
+
+  it('refuses a body of another content type with 400 naming content-type', async () => {
+    const { response, body } = await call('POST /api/things', {
+      rawBody: 'name=a',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+
+    expect(response.statusCode).toBe(400);
+    expect(body.error.details.field).toBe('content-type');
+  });
+
+  it('refuses a missing body with 400 naming the body', async () => {
+    const { response, body } = await call('POST /api/things', { headers: { 'content-type': 'application/json' } });
+
+    expect(response.statusCode).toBe(400);
+    expect(body.error.details).toMatchObject({ field: 'body', reason: 'is missing' });
+  });
+
+  it('lists every invalid and unknown field in the validation details', async () => {
+    const { response, body } = await call('POST /api/things', { body: { name: '', count: 500, colour: 'red' } });
+
+    expect(response.statusCode).toBe(400);
+    const fields = body.error.details.issues.map((issue: { field: string }) => issue.field);
+    expect(fields).toEqual(expect.arrayContaining(['name', 'count', 'colour']));
+  });
+
+  it('validates and coerces query parameters', async () => {
+    const ok = await call('GET /api/things', { query: { page: '3' } });
+    const bad = await call('GET /api/things', { query: { page: 'zero' } });
+
+    expect(ok.body).toEqual({ page: 3 });
+    expect(bad.response.statusCode).toBe(400);
+    expect(bad.body.error.details.field).toBe('page');
+  });
+
+  it('answers 401 UNAUTHORIZED on a protected route without a bearer token', async () => {
+    const { response, body } = await call('GET /api/mine');
+
+    expect(response.statusCode).toBe(401);
+    expect(body.error.code).toBe('UNAUTHORIZED');
+  });
+
+  it('answers 401 UNAUTHORIZED when the token is refused', async () => {
+    const { response } = await call('GET /api/mine', { headers: { authorization: 'Bearer forged' } });
+
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('passes the authenticated caller to the route', async () => {
+    const { body } = await call('GET /api/mine', { headers: { authorization: 'Bearer viewer-token' } });
+
+    expect(body).toEqual({ user: 'vera' });
+  });
+
+  it('answers 403 FORBIDDEN when the caller lacks the required role', async () => {
+    const { response, body } = await call('GET /api/admin-only', { headers: { authorization: 'Bearer viewer-token' } });
+
+    expect(response.statusCode).toBe(403);
+    expect(body.error).toMatchObject({ code: 'FORBIDDEN', details: { required_role: 'admin', role: 'viewer' } });
+  });
+
+  it('answers an unexpected failure with 500 INTERNAL_ERROR that reveals nothing of it', async () => {
+    const { response } = await call('GET /api/broken');
+
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toMatch(/hunter2|secret\.ts|Error:/);
+    expect(JSON.parse(response.body!).error).toMatchObject({ code: 'INTERNAL_ERROR', details: {} });
+  });
+
+  it('adds CORS headers for an allowed origin and none for another', async () => {
+    const allowed = await call('GET /api/things', { headers: { origin: 'https://app.example.com' } });
+    const other = await call('GET /api/things', { headers: { origin: 'https://evil.example.com' } });
+
+    expect(allowed.response.headers['access-control-allow-origin']).toBe('https://app.example.com');
+    expect(other.response.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('answers a CORS preflight on an unknown route key with 204 and the allowed methods', async () => {
+    const event = httpEvent('$default', { path: '/api/things', headers: { origin: 'https://app.example.com' } });
+    event.requestContext.http.method = 'OPTIONS';
+
+    const response = await handler(event, lambdaTestContext);
+
+    expect(response.statusCode).toBe(204);
+    expect(response.headers['access-control-allow-methods']).toContain('PUT');
+  });
+});
