@@ -118,7 +118,8 @@ export class ApiStack extends Stack {
       apiName: `${this.stackName}-ws`,
     });
     for (const routeKey of WS_ROUTES) {
-      this.webSocketApi.addRoute(routeKey, { integration: realtimeIntegration });
+      // $default answers each client message (auth outcome, errors) through the route response.
+      this.webSocketApi.addRoute(routeKey, { integration: realtimeIntegration, returnResponse: routeKey === '$default' });
     }
     this.webSocketStage = new apigwv2.WebSocketStage(this, 'WebSocketStage', {
       webSocketApi: this.webSocketApi,

@@ -2,12 +2,14 @@ import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import type { WebSocketServer } from 'ws';
 import { z } from 'zod';
 import { createAuthHandler } from '../../functions/auth/handler';
 import { createFallbackHandler } from '../../functions/fallback/handler';
 import { createHealthHandler } from '../../functions/health/handler';
 import { HTTP_ROUTES, type HttpGroup } from '../../functions/manifest';
 import { createSettingsHandler } from '../../functions/settings/handler';
+import { createRealtimeHandler } from '../../functions/realtime/handler';
 import { createUsersHandler } from '../../functions/users/handler';
 import { createDynamoDocumentClient, createS3Client, createSqsClient } from '../adapters/aws/clients';
 import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../adapters/aws/provisioning';
@@ -20,6 +22,7 @@ import { startS3Emulator } from './emulators/s3-emulator';
 import { startSqsEmulator } from './emulators/sqs-emulator';
 import { createGateway } from './gateway';
 import { RouteTable } from './route-table';
+import { attachWebSocketGateway } from './websocket-gateway';
 import { fileSecret, randomSecret } from './secrets';
 
 /** The local runtime contract (PORT, DATA_DIR, ADMIN_USERNAME, ADMIN_PASSWORD) plus the shared settings. */
@@ -53,7 +56,9 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
   const dataDir = resolve(env.DATA_DIR);
   const started: RunningEmulator[] = [];
   let server: Server | undefined;
+  let sockets: WebSocketServer | undefined;
   const stop = async () => {
+    for (const client of sockets?.clients ?? []) client.terminate();
     if (server) await closeServer(server);
     await Promise.allSettled(started.reverse().map((emulator) => emulator.stop()));
   };
@@ -82,6 +87,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       ),
     );
     server = createGateway({ routes, fallback: createFallbackHandler(container) });
+    sockets = attachWebSocketGateway(server, createRealtimeHandler(container));
     const listening = server;
     await new Promise<void>((resolveListen, reject) => {
       listening.once('error', reject);

@@ -5,7 +5,7 @@ import { ApiClient } from '../support/api-client';
 
 const anonymous = new ApiClient(inject('baseUrl'));
 
-const expectValidationOf = (response: { status: number; body: any }, field: string) => {
+const expectValidationOf = (response: ApiResponse, field: string) => {
   expect(response.status).toBe(400);
   expect(response.body.error.code).toBe('VALIDATION_ERROR');
   expect(response.body.error.details.issues.map((issue: { field: string }) => issue.field)).toContain(field);

@@ -1,4 +1,6 @@
 /** A minimal HTTP client for e2e tests: JSON in, JSON out, the way a real client calls the API. */
+// Response bodies are whatever the API sent: tests assert on their shape.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
@@ -8,7 +10,7 @@ export interface ApiResponse<T = any> {
 export class ApiClient {
   constructor(
     readonly baseUrl: string,
-    private token: string | null = null,
+    readonly token: string | null = null,
   ) {}
 
   withToken(token: string | null): ApiClient {
@@ -31,6 +33,7 @@ export class ApiClient {
     return this.request('DELETE', path);
   }
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async request<T = any>(
     method: string,
     path: string,

@@ -1,0 +1,266 @@
+/**
+ * Lambda bundles: size and cold import time of every `functions/<group>/index.ts`, bundled the way the CDK
+ * bundles it (lib/constructs/app-function.ts).
+ *
+ *   npx tsx bench/lambda-bundles.ts        (or: npm run bench:bundles)
+ *
+ * Size is the `.mjs` file alone; the source map the CDK also writes (`.mjs.map`) is not counted.
+ * Cold import is `await import(bundle)` timed with performance.now() inside a fresh node process per sample,
+ * so it leaves out node's own start-up. The bench reports; it exits non-zero only when it crashes itself.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, type Metafile } from 'esbuild';
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const FUNCTIONS_DIR = path.join(REPO_ROOT, 'functions');
+const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', 'lambda-bundles.json');
+
+const TARGET_KB = 400;
+const TARGET_MS = 80;
+const SAMPLES = 7;
+/** Samples run first and thrown away, so the first measured one does not pay for a cold disk cache. */
+const WARMUP_SAMPLES = 1;
+
+/** Copied from lib/constructs/app-function.ts (not exported there, and lib/ pulls in aws-cdk-lib). */
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __docserviceCreateRequire } from 'node:module'; " +
+  'const require = __docserviceCreateRequire(import.meta.url);';
+
+/** Dummy but valid configuration: every function's zod parsing passes, and nothing here is reachable. */
+const BENCH_ENV: Record<string, string> = {
+  TABLE_NAME: 'bench-table',
+  BUCKET_NAME: 'bench-bucket',
+  OCR_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench',
+  JWT_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:bench',
+  ADMIN_USERNAME: 'admin',
+  ADMIN_EMAIL: 'admin@example.com',
+  ADMIN_PASSWORD_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:admin',
+  WEBSOCKET_ENDPOINT: 'https://example.execute-api.us-east-1.amazonaws.com/prod',
+  AWS_REGION: 'us-east-1',
+  CORS_ORIGINS: '*',
+};
+
+/**
+ * Runs in each fresh process: imports the bundle, checks that it exports `handler`, and prints one JSON line.
+ * `pending` lists the libuv resources still open right after the import (a TCP socket or DNS request there
+ * would mean the module does network I/O at init).
+ */
+const CHILD_SCRIPT = `
+const url = process.argv[1];
+const before = new Set(process.getActiveResourcesInfo());
+try {
+  const start = performance.now();
+  const mod = await import(url);
+  const ms = performance.now() - start;
+  const pending = process.getActiveResourcesInfo().filter((name) => !before.has(name));
+  if (typeof mod.handler !== 'function') throw new Error('the bundle does not export a handler function');
+  console.log(JSON.stringify({ ms, pending }));
+} catch (error) {
+  console.log(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
+  process.exitCode = 1;
+}
+`;
+
+interface ImportSample {
+  ms: number;
+  pending: string[];
+}
+
+interface PackageShare {
+  name: string;
+  kb: number;
+}
+
+interface FunctionResult {
+  function: string;
+  bundleKb: number;
+  coldImportMedianMs: number | null;
+  coldImportMinMs: number | null;
+  samplesMs: number[];
+  withinTargets: boolean;
+  /** Largest contributors to the minified output, by package (or `(project)` for this repository's code). */
+  topPackages: PackageShare[];
+  /** Resources left open by the import (see CHILD_SCRIPT); empty when the import does no I/O. */
+  pendingAfterImport: string[];
+  error?: string;
+}
+
+const round1 = (value: number): number => Math.round(value * 10) / 10;
+const toKb = (bytes: number): number => round1(bytes / 1024);
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** Folders under functions/ with an index.ts, and those without one (skipped). */
+async function findGroups(): Promise<{ groups: string[]; skipped: string[] }> {
+  const entries = await readdir(FUNCTIONS_DIR, { withFileTypes: true });
+  const folders = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const hasIndex = (name: string) => existsSync(path.join(FUNCTIONS_DIR, name, 'index.ts'));
+  return { groups: folders.filter(hasIndex), skipped: folders.filter((name) => !hasIndex(name)) };
+}
+
+/** Bundles one function with the options of AppFunction's `bundling` (esbuild, as NodejsFunction runs it). */
+async function bundle(group: string, outDir: string): Promise<{ file: string; metafile: Metafile }> {
+  const file = path.join(outDir, group, 'index.mjs');
+  const result = await build({
+    entryPoints: [path.join(FUNCTIONS_DIR, group, 'index.ts')],
+    outfile: file,
+    absWorkingDir: REPO_ROOT,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    minify: true,
+    sourcemap: true, // as the CDK: a separate .map file and a sourceMappingURL comment; the size ignores the map
+    mainFields: ['module', 'main'],
+    banner: { js: ESM_REQUIRE_BANNER },
+    external: [], // bundleAwsSDK: true
+    logLevel: 'warning',
+    metafile: true,
+  });
+  return { file, metafile: result.metafile };
+}
+
+/** Output bytes per package: the innermost node_modules/<name> (or @scope/name) of each input. */
+function packageShares(metafile: Metafile, outFile: string, limit = 5): PackageShare[] {
+  const output = Object.entries(metafile.outputs).find(([name]) => path.resolve(REPO_ROOT, name) === outFile)?.[1];
+  if (!output) return [];
+  const bytes = new Map<string, number>();
+  for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const match = /.*node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+    const name = match?.[1] ?? '(project)';
+    bytes.set(name, (bytes.get(name) ?? 0) + bytesInOutput);
+  }
+  return [...bytes.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([name, size]) => ({ name, kb: toKb(size) }));
+}
+
+/** One cold import in a fresh node process, with only the bench configuration in its environment. */
+function importOnce(file: string): Promise<ImportSample> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', CHILD_SCRIPT, pathToFileURL(file).href],
+      { env: { PATH: process.env.PATH ?? '', ...BENCH_ENV }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = stdout.trim().split('\n').at(-1) ?? '';
+      let parsed: { ms?: number; pending?: string[]; error?: string };
+      try {
+        parsed = JSON.parse(line) as typeof parsed;
+      } catch {
+        reject(new Error(`import exited with ${code}: ${(stderr || stdout).trim().slice(0, 500)}`));
+        return;
+      }
+      if (parsed.error !== undefined || typeof parsed.ms !== 'number') {
+        reject(new Error(parsed.error ?? `import exited with ${code} and no timing`));
+        return;
+      }
+      resolve({ ms: parsed.ms, pending: parsed.pending ?? [] });
+    });
+  });
+}
+
+async function measure(group: string, outDir: string): Promise<FunctionResult> {
+  const { file, metafile } = await bundle(group, outDir);
+  const bundleKb = toKb((await stat(file)).size);
+  const base = { function: group, bundleKb, topPackages: packageShares(metafile, file) };
+  const samples: ImportSample[] = [];
+  try {
+    for (let i = 0; i < WARMUP_SAMPLES + SAMPLES; i++) {
+      const sample = await importOnce(file);
+      if (i >= WARMUP_SAMPLES) samples.push(sample);
+    }
+  } catch (error) {
+    return {
+      ...base,
+      coldImportMedianMs: null,
+      coldImportMinMs: null,
+      samplesMs: [],
+      withinTargets: false,
+      pendingAfterImport: [],
+      error: error instanceof Error ? error.message : String(error),
+    };
+  }
+  const samplesMs = samples.map((sample) => round1(sample.ms));
+  const medianMs = round1(median(samplesMs));
+  return {
+    ...base,
+    coldImportMedianMs: medianMs,
+    coldImportMinMs: Math.min(...samplesMs),
+    samplesMs,
+    withinTargets: bundleKb < TARGET_KB && medianMs < TARGET_MS,
+    pendingAfterImport: [...new Set(samples.flatMap((sample) => sample.pending))],
+  };
+}
+
+function markdownTable(results: readonly FunctionResult[]): string {
+  const rows = results.map((result) => {
+    const ms = (value: number | null) => (value === null ? 'n/a' : value.toFixed(1));
+    const verdict = result.error
+      ? `no (import failed: ${result.error.replaceAll('|', '\\|').replaceAll('\n', ' ')})`
+      : result.withinTargets
+        ? 'yes'
+        : 'no';
+    return `| ${result.function} | ${result.bundleKb.toFixed(1)} | ${ms(result.coldImportMedianMs)} | ${ms(result.coldImportMinMs)} | ${verdict} |`;
+  });
+  return [
+    `| function | bundle KB | cold import median ms | min ms | within targets (< ${TARGET_KB} KB, < ${TARGET_MS} ms) |`,
+    '| --- | ---: | ---: | ---: | --- |',
+    ...rows,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const { groups, skipped } = await findGroups();
+  const outDir = await mkdtemp(path.join(os.tmpdir(), 'lambda-bundles-'));
+  try {
+    const results: FunctionResult[] = [];
+    for (const group of groups) {
+      process.stderr.write(`bundling and importing ${group}...\n`);
+      results.push(await measure(group, outDir));
+    }
+
+    console.log(markdownTable(results));
+    console.log();
+    console.log(
+      `Bundle KB: the .mjs alone (1 KB = 1024 bytes, source map not counted). Cold import: median and min of ` +
+        `${SAMPLES} fresh node ${process.version} processes (after ${WARMUP_SAMPLES} discarded), ${os.cpus().length} cores.`,
+    );
+    if (skipped.length > 0) console.log(`Skipped (no index.ts): ${skipped.join(', ')}.`);
+    for (const result of results.filter((r) => r.pendingAfterImport.length > 0)) {
+      console.log(`Note: ${result.function} left resources open after import: ${result.pendingAfterImport.join(', ')}.`);
+    }
+
+    await mkdir(path.dirname(RESULTS_FILE), { recursive: true });
+    const report = {
+      measuredAt: new Date().toISOString(),
+      machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cores: os.cpus().length },
+      targets: { bundleKb: TARGET_KB, coldImportMs: TARGET_MS },
+      samplesPerFunction: SAMPLES,
+      skipped,
+      results,
+    };
+    await writeFile(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`Written: ${path.relative(REPO_ROOT, RESULTS_FILE)}`);
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+await main();
