@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { ApiClient } from '../support/api-client';
+import { ApiClient, type ApiResponse } from '../support/api-client';
 
 const anonymous = new ApiClient(inject('baseUrl'));
 

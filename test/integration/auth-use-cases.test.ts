@@ -1,0 +1,113 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { commonEnvSchema, parseEnv } from '../../shared/container/config';
+import { buildAppContainer, type AppContainer } from '../../shared/container/app-container';
+import { login } from '../../shared/domain/auth/login';
+import { logout } from '../../shared/domain/auth/logout';
+import { refreshSession } from '../../shared/domain/auth/refresh';
+import { changePassword } from '../../shared/domain/users/change-password';
+import { ensureAdmin } from '../../shared/domain/users/ensure-admin';
+import { registerUser } from '../../shared/domain/users/register';
+import { freshTable } from '../support/aws-resources';
+import { ManualClock } from '../support/builders';
+
+const TTL = 3600;
+const GRACE = 86_400;
+
+/** The auth use cases over the real repositories, token service and hasher, with a clock the test moves. */
+describe('authentication use cases', () => {
+  let c: AppContainer;
+  let clock: ManualClock;
+  const alice = { username: 'alice', email: 'alice@example.com', password: 'alice-password' };
+
+  beforeEach(async () => {
+    const { db, tableName } = await freshTable();
+    clock = new ManualClock(new Date());
+    c = buildAppContainer({
+      db,
+      tableName,
+      jwtKey: async () => new TextEncoder().encode('k'.repeat(64)),
+      env: parseEnv(commonEnvSchema, { JWT_TTL_SECONDS: String(TTL), JWT_REFRESH_GRACE_SECONDS: String(GRACE) }),
+      healthProbes: [],
+      clock,
+    });
+    await registerUser(c, alice);
+  });
+
+  it('refuses registration while it is closed', async () => {
+    const closed = { ...c, registrationOpen: false };
+
+    await expect(registerUser(closed, { ...alice, username: 'bob', email: 'bob@example.com' })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+  });
+
+  it('issues a token that authenticates its user until it expires', async () => {
+    const session = await login(c, alice);
+
+    expect((await c.authenticate(session.token)).username).toBe('alice');
+    clock.advanceSeconds(TTL + 1);
+    await expect(c.authenticate(session.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('refreshes a token that expired within the grace window', async () => {
+    const session = await login(c, alice);
+    clock.advanceSeconds(TTL + GRACE - 60);
+
+    const fresh = await refreshSession(c, session.token);
+
+    expect((await c.authenticate(fresh.token)).username).toBe('alice');
+  });
+
+  it('refuses to refresh a token that expired beyond the grace window', async () => {
+    const session = await login(c, alice);
+    clock.advanceSeconds(TTL + GRACE + 60);
+
+    await expect(refreshSession(c, session.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('lets only one of two concurrent refreshes of a token succeed', async () => {
+    const session = await login(c, alice);
+
+    const outcomes = await Promise.allSettled([refreshSession(c, session.token), refreshSession(c, session.token)]);
+
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+  });
+
+  it('refuses to refresh a logged-out token even after it expired', async () => {
+    const session = await login(c, alice);
+    await logout(c, await c.authenticate(session.token));
+    clock.advanceSeconds(TTL + 10);
+
+    await expect(refreshSession(c, session.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('ends every older token of the user on a password change', async () => {
+    const first = await login(c, alice);
+    const second = await login(c, alice);
+    const caller = await c.authenticate(first.token);
+
+    const fresh = await changePassword(c, caller.userId, { current_password: alice.password, new_password: 'new-password' });
+
+    await expect(c.authenticate(first.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(c.authenticate(second.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect((await c.authenticate(fresh.token)).userId).toBe(caller.userId);
+  });
+
+  it('answers an unknown user and a wrong password with the same error', async () => {
+    const unknown = await login(c, { username: 'mallory', password: 'x' }).catch((e: unknown) => e);
+    const wrong = await login(c, { username: 'alice', password: 'x' }).catch((e: unknown) => e);
+
+    expect(unknown).toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(wrong).toEqual(unknown);
+  });
+
+  it('creates the configured admin once and never resets its password', async () => {
+    const admin = { username: 'root', email: 'root@example.com', password: 'first-admin-password' };
+
+    const created = await ensureAdmin(c, admin);
+    const again = await ensureAdmin(c, { ...admin, password: 'other-password' });
+
+    expect([created, again]).toEqual([true, false]);
+    expect((await login(c, admin)).user.role).toBe('admin');
+  });
+});

@@ -1,0 +1,33 @@
+import type { Clock } from '../../shared/domain/clock';
+import type { User } from '../../shared/domain/users/user';
+
+/** A stored user with unique username and email; override what the test is about. */
+export function aUser(overrides: Partial<User> = {}): User {
+  const suffix = Math.random().toString(36).slice(2, 10);
+  const now = new Date().toISOString();
+  return {
+    id: crypto.randomUUID(),
+    username: `user_${suffix}`,
+    email: `user_${suffix}@example.com`,
+    role: 'viewer',
+    display_name: null,
+    password_hash: 'scrypt$1$1$1$c2FsdA$a2V5',
+    token_version: 0,
+    created_at: now,
+    updated_at: now,
+    ...overrides,
+  };
+}
+
+/** A clock the test moves by hand. */
+export class ManualClock implements Clock {
+  constructor(private current = new Date('2026-01-01T00:00:00Z')) {}
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  advanceSeconds(seconds: number): void {
+    this.current = new Date(this.current.getTime() + seconds * 1000);
+  }
+}
