@@ -2,7 +2,8 @@
  * Lambda bundles: size and cold import time of every `functions/<group>/index.ts`, bundled the way the CDK
  * bundles it (lib/constructs/app-function.ts).
  *
- *   npx tsx bench/lambda-bundles.ts        (or: npm run bench:bundles)
+ *   npx tsx bench/lambda-bundles.ts                  (or: npm run bench:bundles)
+ *   npx tsx bench/lambda-bundles.ts --source-maps    imports with --enable-source-maps, as the Lambdas run
  *
  * Size is the `.mjs` file alone; the source map the CDK also writes (`.mjs.map`) is not counted.
  * Cold import is `await import(bundle)` timed with performance.now() inside a fresh node process per sample,
@@ -18,7 +19,16 @@ import { build, type Metafile } from 'esbuild';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FUNCTIONS_DIR = path.join(REPO_ROOT, 'functions');
-const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', 'lambda-bundles.json');
+
+/** AppFunction sets NODE_OPTIONS=--enable-source-maps; node then reads and parses the .map at import. */
+const WITH_SOURCE_MAPS = process.argv.includes('--source-maps');
+const NODE_FLAGS = WITH_SOURCE_MAPS ? ['--enable-source-maps'] : [];
+const RESULTS_FILE = path.join(
+  REPO_ROOT,
+  'bench',
+  'results',
+  WITH_SOURCE_MAPS ? 'lambda-bundles.source-maps.json' : 'lambda-bundles.json',
+);
 
 const TARGET_KB = 400;
 const TARGET_MS = 80;
@@ -47,19 +57,19 @@ const BENCH_ENV: Record<string, string> = {
 
 /**
  * Runs in each fresh process: imports the bundle, checks that it exports `handler`, and prints one JSON line.
- * `pending` lists the libuv resources still open right after the import (a TCP socket or DNS request there
- * would mean the module does network I/O at init).
+ * `network` lists the sockets and DNS requests open right after the import: any would mean the module starts
+ * network I/O at init. (Other resources, such as the loader's file handles, are left out.)
  */
 const CHILD_SCRIPT = `
 const url = process.argv[1];
-const before = new Set(process.getActiveResourcesInfo());
 try {
   const start = performance.now();
   const mod = await import(url);
   const ms = performance.now() - start;
-  const pending = process.getActiveResourcesInfo().filter((name) => !before.has(name));
+  const network = process.getActiveResourcesInfo()
+    .filter((name) => /TCP|TLS|UDP|PipeConnect|GetAddrInfo|GetNameInfo|QueryReqWrap/.test(name));
   if (typeof mod.handler !== 'function') throw new Error('the bundle does not export a handler function');
-  console.log(JSON.stringify({ ms, pending }));
+  console.log(JSON.stringify({ ms, network }));
 } catch (error) {
   console.log(JSON.stringify({ error: error instanceof Error ? error.message : String(error) }));
   process.exitCode = 1;
@@ -68,7 +78,7 @@ try {
 
 interface ImportSample {
   ms: number;
-  pending: string[];
+  network: string[];
 }
 
 interface PackageShare {
@@ -85,8 +95,8 @@ interface FunctionResult {
   withinTargets: boolean;
   /** Largest contributors to the minified output, by package (or `(project)` for this repository's code). */
   topPackages: PackageShare[];
-  /** Resources left open by the import (see CHILD_SCRIPT); empty when the import does no I/O. */
-  pendingAfterImport: string[];
+  /** Sockets and DNS requests open right after the import (see CHILD_SCRIPT); empty when it does no network I/O. */
+  networkAfterImport: string[];
   error?: string;
 }
 
@@ -150,7 +160,7 @@ function importOnce(file: string): Promise<ImportSample> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--input-type=module', '-e', CHILD_SCRIPT, pathToFileURL(file).href],
+      [...NODE_FLAGS, '--input-type=module', '-e', CHILD_SCRIPT, pathToFileURL(file).href],
       { env: { PATH: process.env.PATH ?? '', ...BENCH_ENV }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';
@@ -160,7 +170,7 @@ function importOnce(file: string): Promise<ImportSample> {
     child.on('error', reject);
     child.on('close', (code) => {
       const line = stdout.trim().split('\n').at(-1) ?? '';
-      let parsed: { ms?: number; pending?: string[]; error?: string };
+      let parsed: { ms?: number; network?: string[]; error?: string };
       try {
         parsed = JSON.parse(line) as typeof parsed;
       } catch {
@@ -171,7 +181,7 @@ function importOnce(file: string): Promise<ImportSample> {
         reject(new Error(parsed.error ?? `import exited with ${code} and no timing`));
         return;
       }
-      resolve({ ms: parsed.ms, pending: parsed.pending ?? [] });
+      resolve({ ms: parsed.ms, network: parsed.network ?? [] });
     });
   });
 }
@@ -193,7 +203,7 @@ async function measure(group: string, outDir: string): Promise<FunctionResult> {
       coldImportMinMs: null,
       samplesMs: [],
       withinTargets: false,
-      pendingAfterImport: [],
+      networkAfterImport: [],
       error: error instanceof Error ? error.message : String(error),
     };
   }
@@ -205,7 +215,7 @@ async function measure(group: string, outDir: string): Promise<FunctionResult> {
     coldImportMinMs: Math.min(...samplesMs),
     samplesMs,
     withinTargets: bundleKb < TARGET_KB && medianMs < TARGET_MS,
-    pendingAfterImport: [...new Set(samples.flatMap((sample) => sample.pending))],
+    networkAfterImport: [...new Set(samples.flatMap((sample) => sample.network))],
   };
 }
 
@@ -240,17 +250,19 @@ async function main(): Promise<void> {
     console.log();
     console.log(
       `Bundle KB: the .mjs alone (1 KB = 1024 bytes, source map not counted). Cold import: median and min of ` +
-        `${SAMPLES} fresh node ${process.version} processes (after ${WARMUP_SAMPLES} discarded), ${os.cpus().length} cores.`,
+        `${SAMPLES} fresh node ${process.version} processes (after ${WARMUP_SAMPLES} discarded), ${os.cpus().length} cores` +
+        (WITH_SOURCE_MAPS ? ', with --enable-source-maps.' : ', without source maps (run with --source-maps as deployed).'),
     );
     if (skipped.length > 0) console.log(`Skipped (no index.ts): ${skipped.join(', ')}.`);
-    for (const result of results.filter((r) => r.pendingAfterImport.length > 0)) {
-      console.log(`Note: ${result.function} left resources open after import: ${result.pendingAfterImport.join(', ')}.`);
+    for (const result of results.filter((r) => r.networkAfterImport.length > 0)) {
+      console.log(`Warning: ${result.function} starts network I/O at import: ${result.networkAfterImport.join(', ')}.`);
     }
 
     await mkdir(path.dirname(RESULTS_FILE), { recursive: true });
     const report = {
       measuredAt: new Date().toISOString(),
       machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cores: os.cpus().length },
+      nodeFlags: NODE_FLAGS,
       targets: { bundleKb: TARGET_KB, coldImportMs: TARGET_MS },
       samplesPerFunction: SAMPLES,
       skipped,

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { HTTP_ROUTES, type HttpGroup } from '../../../functions/manifest';
+import type { HttpHandler } from '../../../shared/http/pipeline';
+import { RouteTable } from '../../../shared/local/route-table';
+
+const handler = (async () => ({ statusCode: 200, headers: {} })) as HttpHandler;
+
+describe('RouteTable', () => {
+  it('matches method and path to the route key', () => {
+    const table = new RouteTable([{ routeKey: 'GET /api/settings', handler }, { routeKey: 'PUT /api/settings', handler }]);
+
+    expect(table.match('PUT', '/api/settings')?.routeKey).toBe('PUT /api/settings');
+    expect(table.match('DELETE', '/api/settings')).toBeNull();
+    expect(table.match('GET', '/api/settings/extra')).toBeNull();
+  });
+
+  it('extracts and decodes path parameters', () => {
+    const table = new RouteTable([{ routeKey: 'GET /api/documents/{id}/thumbnail', handler }]);
+
+    expect(table.match('GET', '/api/documents/a%20b/thumbnail')?.pathParameters).toEqual({ id: 'a b' });
+  });
+
+  it('prefers a literal segment over a parameter, whatever the declaration order', () => {
+    const table = new RouteTable([{ routeKey: 'GET /api/users/{id}', handler }, { routeKey: 'GET /api/users/profile', handler }]);
+
+    expect(table.match('GET', '/api/users/profile')?.routeKey).toBe('GET /api/users/profile');
+    expect(table.match('GET', '/api/users/42')?.routeKey).toBe('GET /api/users/{id}');
+  });
+
+  it('serves every route key of the manifest exactly once', () => {
+    const keys = (Object.keys(HTTP_ROUTES) as HttpGroup[]).flatMap((group) => [...HTTP_ROUTES[group]]);
+    const table = new RouteTable(keys.map((routeKey) => ({ routeKey, handler })));
+
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const key of keys) {
+      const [method, path] = key.split(' ') as [string, string];
+      expect(table.match(method, path)?.routeKey).toBe(key);
+    }
+  });
+});
