@@ -310,6 +310,18 @@ describe('WebSocket API', () => {
     expect(uri).toContain(JSON.stringify({ 'Fn::GetAtt': [functionIdOf(stacks, 'realtime'), 'Arn'] }));
   });
 
+  it('sends the realtime function\'s answer to $default messages back to the client', () => {
+    // Arrange
+    const apiId = logicalIdOf(stacks.api.webSocketApi);
+
+    // Act & Assert
+    stacks.apiTemplate.hasResourceProperties('AWS::ApiGatewayV2::Route', {
+      ApiId: { Ref: apiId },
+      RouteKey: '$default',
+      RouteResponseSelectionExpression: '$default',
+    });
+  });
+
   it('deploys the prod stage automatically', () => {
     // Arrange
     const apiId = logicalIdOf(stacks.api.webSocketApi);
