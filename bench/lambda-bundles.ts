@@ -130,6 +130,7 @@ async function bundle(group: string, outDir: string): Promise<{ file: string; me
     target: 'node22',
     minify: true,
     sourcemap: true, // as the CDK: a separate .map file and a sourceMappingURL comment; the size ignores the map
+    sourcesContent: false,
     mainFields: ['module', 'main'],
     banner: { js: ESM_REQUIRE_BANNER },
     external: [], // bundleAwsSDK: true

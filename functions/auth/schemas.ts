@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { displayNameField, emailField, passwordField, usernameField } from '../../shared/http/fields';
 
 export const registerBody = z.strictObject({

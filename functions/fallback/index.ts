@@ -1,4 +1,4 @@
-import { awsCorsOrigins } from '../../shared/container/aws';
+import { corsOriginsFromEnv } from '../../shared/container/config';
 import { createFallbackHandler } from './handler';
 
-export const handler = createFallbackHandler({ corsOrigins: awsCorsOrigins() });
+export const handler = createFallbackHandler({ corsOrigins: corsOriginsFromEnv() });

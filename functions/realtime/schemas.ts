@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Client messages of the P WebSocket channel. */
 export const clientMessage = z.discriminatedUnion('type', [

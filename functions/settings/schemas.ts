@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A Tesseract-style language code, alone or joined with + (eng, deu, chi_sim, eng+deu). */
 export const ocrLanguageField = z

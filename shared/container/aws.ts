@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   createDynamoDocumentClient,
   createS3Client,
@@ -57,11 +57,6 @@ export function awsHealthDependencies(env: NodeJS.ProcessEnv = process.env): {
     ],
     corsOrigins: config.CORS_ORIGINS,
   };
-}
-
-/** CORS settings alone, for the fallback function that answers unknown routes and preflights. */
-export function awsCorsOrigins(env: NodeJS.ProcessEnv = process.env): AppContainer['corsOrigins'] {
-  return parseEnv(z.object({ CORS_ORIGINS: commonEnvSchema.shape.CORS_ORIGINS }), env).CORS_ORIGINS;
 }
 
 const bootstrapEnvSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseCorsOrigins } from '../http/cors';
 
 /** A boolean environment variable: true/false, 1/0, yes/no. */
@@ -28,3 +28,10 @@ export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv 
   const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
   throw new Error(`Invalid configuration: ${problems}`);
 }
+
+/**
+ * CORS_ORIGINS alone: what the fallback function needs. It lives here rather than in the AWS composition root
+ * so that the fallback bundle carries no SDK client.
+ */
+export const corsOriginsFromEnv = (env: NodeJS.ProcessEnv = process.env): CommonEnv['CORS_ORIGINS'] =>
+  parseEnv(z.object({ CORS_ORIGINS: commonEnvSchema.shape.CORS_ORIGINS }), env).CORS_ORIGINS;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Field rules shared by more than one endpoint group, so that sign-up and profile edits agree. */
 export const usernameField = z

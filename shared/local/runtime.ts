@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { WebSocketServer } from 'ws';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createAuthHandler } from '../../functions/auth/handler';
 import { createFallbackHandler } from '../../functions/fallback/handler';
 import { createHealthHandler } from '../../functions/health/handler';

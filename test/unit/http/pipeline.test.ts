@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Principal } from '../../../shared/domain/auth/principal';
 import { AppError, unauthorized } from '../../../shared/domain/errors';
 import { httpHandler } from '../../../shared/http/pipeline';
