@@ -6,6 +6,18 @@ import { ManualClock } from '../../support/builders';
 const key = new TextEncoder().encode('s'.repeat(64));
 const subject = { userId: 'user-1', role: 'editor' as const, tokenVersion: 3 };
 
+/** A token with the service's issuer and audience, signed as the test says. */
+const foreignToken = (claims: Record<string, unknown>, alg = 'HS256') =>
+  new SignJWT(claims)
+    .setProtectedHeader({ alg })
+    .setSubject('user-1')
+    .setJti('j')
+    .setIssuer('docservice')
+    .setAudience('docservice-api')
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(key);
+
 const service = (clock = new ManualClock(new Date()), overrides: Partial<ConstructorParameters<typeof JoseTokenService>[0]> = {}) =>
   new JoseTokenService({ key: async () => key, issuer: 'docservice', audience: 'docservice-api', ttlSeconds: 3600, clock, ...overrides });
 
@@ -60,29 +72,13 @@ describe('JoseTokenService', () => {
   });
 
   it('refuses a token signed with an algorithm outside the allow-list', async () => {
-    const hs512 = await new SignJWT({ role: 'admin', tv: 0 })
-      .setProtectedHeader({ alg: 'HS512' })
-      .setSubject('user-1')
-      .setJti('j')
-      .setIssuer('docservice')
-      .setAudience('docservice-api')
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(key);
+    const hs512 = await foreignToken({ role: 'admin', tv: 0 }, 'HS512');
 
     await expect(service().verify(hs512)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
   it('refuses a token whose role is not one of the service', async () => {
-    const odd = await new SignJWT({ role: 'superuser', tv: 0 })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject('user-1')
-      .setJti('j')
-      .setIssuer('docservice')
-      .setAudience('docservice-api')
-      .setIssuedAt()
-      .setExpirationTime('1h')
-      .sign(key);
+    const odd = await foreignToken({ role: 'superuser', tv: 0 });
 
     await expect(service().verify(odd)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
