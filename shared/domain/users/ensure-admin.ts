@@ -1,5 +1,4 @@
-import type { RegisterDeps } from './register';
-import { createUser } from './register';
+import { createUser, type RegisterDeps } from './register';
 
 export interface AdminAccount {
   username: string;
