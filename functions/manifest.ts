@@ -15,6 +15,17 @@ export const HTTP_ROUTES = {
   ],
   users: ['GET /api/users', 'GET /api/users/profile', 'PUT /api/users/profile', 'POST /api/users/change-password'],
   settings: ['GET /api/settings', 'PUT /api/settings'],
+  documents: [
+    'POST /api/documents/upload',
+    'POST /api/documents/bulk-upload',
+    'GET /api/documents',
+    'GET /api/documents/{id}',
+    'PUT /api/documents/{id}',
+    'DELETE /api/documents/{id}',
+    'GET /api/documents/{id}/download',
+    'GET /api/documents/{id}/thumbnail',
+  ],
+  labels: ['GET /api/labels', 'POST /api/labels', 'PUT /api/labels/{id}', 'DELETE /api/labels/{id}', 'POST /api/labels/{id}/assign'],
   health: ['GET /api/health'],
 } as const;
 

@@ -1,9 +1,5 @@
 import * as z from 'zod';
-
-/** A Tesseract-style language code, alone or joined with + (eng, deu, chi_sim, eng+deu). */
-export const ocrLanguageField = z
-  .string()
-  .regex(/^[a-z]{3}(?:_[a-z]+)?(?:\+[a-z]{3}(?:_[a-z]+)?)*$/, 'must be an OCR language code such as eng or eng+deu');
+import { ocrLanguageField } from '../../shared/http/fields';
 
 /** Any subset of the P settings fields; at least one, and nothing else. */
 export const updateSettingsBody = z

@@ -21,7 +21,7 @@ import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { ENV, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
 import { AppFunction } from '../constructs/app-function';
-import { bindHealthChecks, bindSecret, bindTable } from '../constructs/bindings';
+import { bindBucket, bindHealthChecks, bindQueue, bindSecret, bindTable } from '../constructs/bindings';
 
 /** Name of the WebSocket API stage; part of the `@connections` callback URL. */
 export const WEBSOCKET_STAGE_NAME = 'prod';
@@ -83,12 +83,23 @@ export class ApiStack extends Stack {
       auth: fn('auth', httpEnvironment),
       users: fn('users', httpEnvironment),
       settings: fn('settings', httpEnvironment),
+      // Uploads, downloads and thumbnail rendering hold whole files in memory.
+      documents: new AppFunction(this, 'Documents', {
+        group: 'documents',
+        environment: httpEnvironment,
+        memorySize: 1536,
+        timeout: Duration.seconds(30),
+        logRemovalPolicy,
+      }),
+      labels: fn('labels', httpEnvironment),
       health: fn('health', httpEnvironment),
     } satisfies Record<HttpGroup, AppFunction>;
-    for (const group of ['auth', 'users', 'settings'] as const) {
+    for (const group of ['auth', 'users', 'settings', 'documents', 'labels'] as const) {
       bindTable(httpFunctions[group].function, props.table, 'readWrite');
       bindSecret(httpFunctions[group].function, props.jwtSecret, ENV.jwtSecretArn);
     }
+    bindBucket(httpFunctions.documents.function, props.documentsBucket, 'readWrite');
+    bindQueue(httpFunctions.documents.function, props.ocrQueue, 'send');
     bindHealthChecks(httpFunctions.health.function, {
       table: props.table,
       bucket: props.documentsBucket,

@@ -2,12 +2,17 @@ import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher'
 import { DynamoRevokedTokenStore } from '../adapters/aws/dynamodb/revoked-token-store';
 import { DynamoSettingsRepository } from '../adapters/aws/dynamodb/settings-repository';
 import { DynamoUserRepository } from '../adapters/aws/dynamodb/user-repository';
+import { DynamoDocumentRepository } from '../adapters/aws/dynamodb/document-repository';
+import { DynamoLabelRepository } from '../adapters/aws/dynamodb/label-repository';
 import { JoseTokenService } from '../adapters/jwt/jose-token-service';
 import { authenticate } from '../domain/auth/authenticate';
 import type { Principal } from '../domain/auth/principal';
 import type { PasswordHasher, RevokedTokenStore, TokenService } from '../domain/auth/ports';
 import { systemClock, type Clock } from '../domain/clock';
+import type { DocumentRepository, FileStore, OcrJobQueue } from '../domain/documents/ports';
+import type { ThumbnailRenderer } from '../domain/documents/thumbnails';
 import type { HealthProbe } from '../domain/health/health';
+import type { LabelRepository } from '../domain/labels/label';
 import type { SettingsRepository } from '../domain/settings/settings';
 import type { UserRepository } from '../domain/users/ports';
 import type { CorsOrigins } from '../http/cors';
@@ -18,6 +23,8 @@ export interface AppContainer {
   clock: Clock;
   users: UserRepository;
   settings: SettingsRepository;
+  documents: DocumentRepository;
+  labels: LabelRepository;
   revokedTokens: RevokedTokenStore;
   passwords: PasswordHasher;
   tokens: TokenService;
@@ -54,6 +61,8 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     clock,
     users,
     settings: new DynamoSettingsRepository(parts.db, parts.tableName),
+    documents: new DynamoDocumentRepository(parts.db, parts.tableName),
+    labels: new DynamoLabelRepository(parts.db, parts.tableName),
     revokedTokens,
     passwords: new ScryptPasswordHasher(),
     tokens,
@@ -63,4 +72,12 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     healthProbes: parts.healthProbes,
     authenticate: (token) => authenticate({ tokens, revokedTokens, users }, token),
   };
+}
+
+/** What the document endpoints need beyond the app container: file storage, the OCR queue, thumbnails. */
+export interface DocumentServices {
+  files: FileStore;
+  ocrQueue: OcrJobQueue;
+  thumbnails: ThumbnailRenderer;
+  sha256(bytes: Uint8Array): string;
 }

@@ -7,8 +7,12 @@ import {
 } from '../adapters/aws/clients';
 import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-probes';
 import { readSecretString } from '../adapters/aws/secrets';
+import { S3FileStore } from '../adapters/aws/s3-file-store';
+import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
+import { sha256 } from '../adapters/crypto/sha256';
+import { WasmThumbnailRenderer } from '../adapters/imaging/thumbnail-renderer';
 import type { HealthProbe } from '../domain/health/health';
-import { buildAppContainer, type AppContainer } from './app-container';
+import { buildAppContainer, type AppContainer, type DocumentServices } from './app-container';
 import { commonEnvSchema, parseEnv } from './config';
 
 /**
@@ -34,6 +38,23 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env): AppContai
     env: config,
     healthProbes: [tableProbe(db, config.TABLE_NAME)],
   });
+}
+
+const documentsEnvSchema = z.object({
+  BUCKET_NAME: z.string().min(1),
+  OCR_QUEUE_URL: z.string().url(),
+});
+
+/** The app container plus file storage in S3, the OCR queue in SQS and the thumbnail renderer. */
+export function awsDocumentsContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & DocumentServices {
+  const config = parseEnv(documentsEnvSchema, env);
+  return {
+    ...awsAppContainer(env),
+    files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
+    ocrQueue: new SqsOcrJobQueue(createSqsClient(), config.OCR_QUEUE_URL),
+    thumbnails: new WasmThumbnailRenderer(),
+    sha256,
+  };
 }
 
 const healthEnvSchema = z.object({

@@ -1,7 +1,11 @@
 import { createDynamoDocumentClient, createS3Client, createSqsClient, type ClientOptions } from '../adapters/aws/clients';
 import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-probes';
+import { S3FileStore } from '../adapters/aws/s3-file-store';
+import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
+import { sha256 } from '../adapters/crypto/sha256';
+import { WasmThumbnailRenderer } from '../adapters/imaging/thumbnail-renderer';
 import type { Clock } from '../domain/clock';
-import { buildAppContainer, type AppContainer } from './app-container';
+import { buildAppContainer, type AppContainer, type DocumentServices } from './app-container';
 import type { CommonEnv } from './config';
 
 /** Where the emulators listen and what the local runtime provisioned in them. */
@@ -34,10 +38,12 @@ export function localAppContainer(options: {
   jwtKey: Uint8Array;
   env: CommonEnv;
   clock?: Clock;
-}): AppContainer {
+}): AppContainer & DocumentServices {
   const { resources } = options;
   const db = createDynamoDocumentClient(localClientOptions(resources.endpoints.dynamodb));
-  return buildAppContainer({
+  const s3 = createS3Client(localClientOptions(resources.endpoints.s3));
+  const sqs = createSqsClient(localClientOptions(resources.endpoints.sqs));
+  const app = buildAppContainer({
     db,
     tableName: resources.tableName,
     jwtKey: async () => options.jwtKey,
@@ -45,8 +51,15 @@ export function localAppContainer(options: {
     ...(options.clock ? { clock: options.clock } : {}),
     healthProbes: [
       tableProbe(db, resources.tableName),
-      bucketProbe(createS3Client(localClientOptions(resources.endpoints.s3)), resources.bucketName),
-      queueProbe(createSqsClient(localClientOptions(resources.endpoints.sqs)), resources.ocrQueueUrl),
+      bucketProbe(s3, resources.bucketName),
+      queueProbe(sqs, resources.ocrQueueUrl),
     ],
   });
+  return {
+    ...app,
+    files: new S3FileStore(s3, resources.bucketName),
+    ocrQueue: new SqsOcrJobQueue(sqs, resources.ocrQueueUrl),
+    thumbnails: new WasmThumbnailRenderer(),
+    sha256,
+  };
 }

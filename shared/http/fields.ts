@@ -22,3 +22,8 @@ export const pageQuery = z.strictObject({
   page: z.coerce.number().int().min(1).default(1),
   per_page: z.coerce.number().int().min(1).max(100, 'must be at most 100').default(20),
 });
+
+/** A Tesseract-style language code, alone or joined with + (eng, deu, chi_sim, eng+deu). */
+export const ocrLanguageField = z
+  .string()
+  .regex(/^[a-z]{3}(?:_[a-z]+)?(?:\+[a-z]{3}(?:_[a-z]+)?)*$/, 'must be an OCR language code such as eng or eng+deu');

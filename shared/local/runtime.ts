@@ -5,8 +5,10 @@ import { join, resolve } from 'node:path';
 import type { WebSocketServer } from 'ws';
 import * as z from 'zod';
 import { createAuthHandler } from '../../functions/auth/handler';
+import { createDocumentsHandler } from '../../functions/documents/handler';
 import { createFallbackHandler } from '../../functions/fallback/handler';
 import { createHealthHandler } from '../../functions/health/handler';
+import { createLabelsHandler } from '../../functions/labels/handler';
 import { HTTP_ROUTES, type HttpGroup } from '../../functions/manifest';
 import { createSettingsHandler } from '../../functions/settings/handler';
 import { createRealtimeHandler } from '../../functions/realtime/handler';
@@ -79,6 +81,8 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       auth: createAuthHandler(container),
       users: createUsersHandler(container),
       settings: createSettingsHandler(container),
+      documents: createDocumentsHandler(container),
+      labels: createLabelsHandler(container),
       health: createHealthHandler(container),
     };
     const routes = new RouteTable(

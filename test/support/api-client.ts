@@ -58,6 +58,25 @@ export class ApiClient {
     return { status: response.status, headers: response.headers, body: parsed as T };
   }
 
+  /** Sends a multipart/form-data body, as a browser form would. */
+  async upload(path: string, form: FormData): Promise<ApiResponse> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method: 'POST',
+      headers: this.token ? { authorization: `Bearer ${this.token}` } : {},
+      body: form,
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  }
+
+  /** The raw bytes of a response, for downloads and images. */
+  async bytes(path: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      headers: this.token ? { authorization: `Bearer ${this.token}` } : {},
+    });
+    return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+  }
+
   /** Registers a user with a unique name and logs in as them. */
   async signUp(prefix = 'user'): Promise<{ client: ApiClient; user: { id: string; username: string; email: string }; password: string }> {
     const suffix = Math.random().toString(36).slice(2, 10);

@@ -6,6 +6,15 @@ export const keys = {
   emailLock: (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'LOCK' }),
   settings: (userId: string) => ({ pk: `USER#${userId}`, sk: 'SETTINGS' }),
   revokedToken: (jti: string) => ({ pk: `REVOKED#${jti}`, sk: 'TOKEN' }),
+  document: (id: string) => ({ pk: `DOC#${id}`, sk: 'META' }),
+  documentContent: (id: string) => ({ pk: `DOC#${id}`, sk: 'CONTENT' }),
+  documentsIndex: 'DOCS',
+  documentCounter: { pk: 'COUNTERS', sk: 'DOCUMENTS' },
+  label: (id: string) => ({ pk: `LABEL#${id}`, sk: 'META' }),
+  labelsIndex: 'LABELS',
+  labelNameLock: (name: string) => ({ pk: `LABELNAME#${name.toLowerCase()}`, sk: 'LOCK' }),
+  /** One item per document carrying the label: the label's members, and what document_count counts. */
+  labelMember: (labelId: string, documentId: string) => ({ pk: `LABEL#${labelId}`, sk: `DOC#${documentId}` }),
 } as const;
 
 /** DynamoDB TTL wants epoch seconds. */
@@ -13,6 +22,6 @@ export const ttlOf = (date: Date): number => Math.ceil(date.getTime() / 1000);
 
 /** Strips the table's own attributes from an item so that only the entity's fields remain. */
 export function withoutKeys<T>(item: Record<string, unknown>): T {
-  const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, ttl: _ttl, ...entity } = item;
+  const { pk: _pk, sk: _sk, gsi1pk: _gpk, gsi1sk: _gsk, ttl: _ttl, version: _version, ...entity } = item;
   return entity as T;
 }

@@ -1,0 +1,159 @@
+import type { AppContainer, DocumentServices } from '../../shared/container/app-container';
+import { deleteDocument, updateDocument } from '../../shared/domain/documents/document-changes';
+import { downloadDocument, getDocument, listDocuments } from '../../shared/domain/documents/document-queries';
+import { documentThumbnail } from '../../shared/domain/documents/document-thumbnail';
+import { uploadDocument } from '../../shared/domain/documents/upload-document';
+import { AppError, validationError } from '../../shared/domain/errors';
+import { attachmentDisposition } from '../../shared/http/content-disposition';
+import { parseMultipart } from '../../shared/http/multipart';
+import { httpHandler } from '../../shared/http/pipeline';
+import { json, noContent, type HttpResponse } from '../../shared/http/responses';
+import { route } from '../../shared/http/route';
+import { parseWith } from '../../shared/http/validation';
+import {
+  bulkUploadFields,
+  documentIdParams,
+  listDocumentsQuery,
+  MAX_BULK_FILES,
+  thumbnailQuery,
+  updateDocumentBody,
+  uploadFields,
+} from './schemas';
+
+const binary = (bytes: Uint8Array, headers: Record<string, string>): HttpResponse => ({
+  statusCode: 200,
+  headers,
+  body: Buffer.from(bytes).toString('base64'),
+  isBase64Encoded: true,
+});
+
+/** The P document endpoints: upload (single and bulk), list, read, edit, delete, download, thumbnail. */
+export const createDocumentsHandler = (c: AppContainer & DocumentServices) =>
+  httpHandler({
+    corsOrigins: c.corsOrigins,
+    authenticate: c.authenticate,
+    routes: [
+      route({
+        key: 'POST /api/documents/upload',
+        access: 'editor',
+        handle: async ({ event, principal }) => {
+          const form = await parseMultipart(event, { maxFiles: 1, fileFields: ['file'], textFields: Object.keys(uploadFields.shape) });
+          const fields = parseWith(uploadFields, form.fields, 'body');
+          const [file] = form.files;
+          if (!file) throw validationError('A file is required', [{ field: 'file', reason: 'is missing' }]);
+          const result = await uploadDocument(c, {
+            filename: file.filename,
+            bytes: file.bytes,
+            title: fields.title,
+            labels: fields.labels,
+            ocrEnabled: fields.ocr_enabled,
+            language: fields.language,
+            createdBy: principal.userId,
+          });
+          return json(201, result);
+        },
+      }),
+      route({
+        key: 'POST /api/documents/bulk-upload',
+        access: 'editor',
+        handle: async ({ event, principal }) => {
+          const form = await parseMultipart(event, {
+            maxFiles: MAX_BULK_FILES,
+            fileFields: ['files', 'files[]'],
+            textFields: Object.keys(bulkUploadFields.shape),
+          });
+          const fields = parseWith(bulkUploadFields, form.fields, 'body');
+          if (!form.files.length) throw validationError('At least one file is required', [{ field: 'files', reason: 'is missing' }]);
+          const documents = [];
+          for (const file of form.files) {
+            try {
+              const result = await uploadDocument(c, {
+                filename: file.filename,
+                bytes: file.bytes,
+                labels: fields.default_labels,
+                ocrEnabled: fields.ocr_enabled,
+                language: fields.language,
+                createdBy: principal.userId,
+              });
+              documents.push({ filename: file.filename, status: 'uploaded' as const, ...result });
+            } catch (error) {
+              if (!(error instanceof AppError)) throw error;
+              documents.push({
+                filename: file.filename,
+                status: 'failed' as const,
+                error: { code: error.code, message: error.message, details: error.details },
+              });
+            }
+          }
+          const uploaded = documents.filter((d) => d.status === 'uploaded').length;
+          return json(201, { uploaded, failed: documents.length - uploaded, documents });
+        },
+      }),
+      route({
+        key: 'GET /api/documents',
+        access: 'viewer',
+        query: listDocumentsQuery,
+        handle: async ({ query }) =>
+          json(
+            200,
+            await listDocuments(c, {
+              page: query.page,
+              perPage: query.per_page,
+              sort: query.sort,
+              order: query.order,
+              status: query.status,
+              sourceId: query.source_id,
+              labelIds: query.label_ids,
+              createdFrom: query.date_from,
+              createdTo: query.date_to,
+            }),
+          ),
+      }),
+      route({
+        key: 'GET /api/documents/{id}',
+        access: 'viewer',
+        params: documentIdParams,
+        handle: async ({ params }) => json(200, await getDocument(c, params.id)),
+      }),
+      route({
+        key: 'PUT /api/documents/{id}',
+        access: 'editor',
+        params: documentIdParams,
+        body: updateDocumentBody,
+        handle: async ({ params, body }) => json(200, await updateDocument(c, params.id, body)),
+      }),
+      route({
+        key: 'DELETE /api/documents/{id}',
+        access: 'editor',
+        params: documentIdParams,
+        handle: async ({ params }) => {
+          await deleteDocument(c, params.id);
+          return noContent();
+        },
+      }),
+      route({
+        key: 'GET /api/documents/{id}/download',
+        access: 'viewer',
+        params: documentIdParams,
+        handle: async ({ params }) => {
+          const download = await downloadDocument(c, params.id);
+          if (download.kind === 'redirect') return { statusCode: 302, headers: { location: download.url } };
+          return binary(download.bytes, {
+            'content-type': download.mimeType,
+            'content-disposition': attachmentDisposition(download.filename),
+            'x-content-type-options': 'nosniff',
+          });
+        },
+      }),
+      route({
+        key: 'GET /api/documents/{id}/thumbnail',
+        access: 'viewer',
+        params: documentIdParams,
+        query: thumbnailQuery,
+        handle: async ({ params, query }) => {
+          const image = await documentThumbnail(c, params.id, { width: query.width, height: query.height });
+          return binary(image.bytes, { 'content-type': image.mimeType, 'cache-control': 'private, max-age=3600' });
+        },
+      }),
+    ],
+  });

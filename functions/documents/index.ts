@@ -1,0 +1,4 @@
+import { awsDocumentsContainer } from '../../shared/container/aws';
+import { createDocumentsHandler } from './handler';
+
+export const handler = createDocumentsHandler(awsDocumentsContainer());

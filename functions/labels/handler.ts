@@ -1,0 +1,45 @@
+import type { AppContainer } from '../../shared/container/app-container';
+import { assignLabel, createLabel, deleteLabel, listLabels, updateLabel } from '../../shared/domain/labels/use-cases';
+import { httpHandler } from '../../shared/http/pipeline';
+import { json, noContent } from '../../shared/http/responses';
+import { route } from '../../shared/http/route';
+import { assignLabelBody, createLabelBody, labelIdParams, updateLabelBody } from './schemas';
+
+/** The P label endpoints: viewers list, editors create, change, delete and assign. */
+export const createLabelsHandler = (c: AppContainer) =>
+  httpHandler({
+    corsOrigins: c.corsOrigins,
+    authenticate: c.authenticate,
+    routes: [
+      route({ key: 'GET /api/labels', access: 'viewer', handle: async () => json(200, await listLabels(c)) }),
+      route({
+        key: 'POST /api/labels',
+        access: 'editor',
+        body: createLabelBody,
+        handle: async ({ principal, body }) => json(201, await createLabel(c, principal, body)),
+      }),
+      route({
+        key: 'PUT /api/labels/{id}',
+        access: 'editor',
+        params: labelIdParams,
+        body: updateLabelBody,
+        handle: async ({ params, body }) => json(200, await updateLabel(c, params.id, body)),
+      }),
+      route({
+        key: 'DELETE /api/labels/{id}',
+        access: 'editor',
+        params: labelIdParams,
+        handle: async ({ params }) => {
+          await deleteLabel(c, params.id);
+          return noContent();
+        },
+      }),
+      route({
+        key: 'POST /api/labels/{id}/assign',
+        access: 'editor',
+        params: labelIdParams,
+        body: assignLabelBody,
+        handle: async ({ params, body }) => json(200, await assignLabel(c, params.id, body.document_ids)),
+      }),
+    ],
+  });

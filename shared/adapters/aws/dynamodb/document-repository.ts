@@ -1,0 +1,352 @@
+import {
+  BatchGetCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import type { DocumentRecord } from '../../../domain/documents/document';
+import type { DocumentChanges, DocumentQuery, DocumentRepository } from '../../../domain/documents/ports';
+import { validationError } from '../../../domain/errors';
+import { pageOf, type Page } from '../../../domain/pagination';
+import { failedConditions } from './errors';
+import { keys, withoutKeys } from './keys';
+
+type Item = Record<string, unknown>;
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/** Attempts of a write that lost an optimistic-concurrency race (another change of the same document). */
+const ATTEMPTS = 4;
+
+/** A stored document item as the domain sees it: labels as a sorted list, never a DynamoDB set. */
+const toRecord = (item: Item): DocumentRecord => {
+  const record = withoutKeys<DocumentRecord & { labels?: Set<string> | string[] }>(item);
+  return { ...record, labels: [...(record.labels ?? [])].sort() } as DocumentRecord;
+};
+
+/** DynamoDB wants a set with members, or no attribute at all. */
+const labelSet = (labels: string[]) => (labels.length ? new Set(labels) : undefined);
+
+/**
+ * Documents in the application table: the record (`DOC#id / META`, listed newest first through gsi1), the
+ * extracted text apart (`DOC#id / CONTENT`), a document counter, and one membership item per label carried.
+ * Every write that changes labels moves the labels' document_count in the same transaction, conditioned on the
+ * document's version so that concurrent changes retry instead of double counting.
+ */
+export class DynamoDocumentRepository implements DocumentRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async create(document: DocumentRecord): Promise<void> {
+    const { labels, ...rest } = document;
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: {
+                  ...keys.document(document.id),
+                  gsi1pk: keys.documentsIndex,
+                  gsi1sk: `${document.created_at}#${document.id}`,
+                  ...rest,
+                  labels: labelSet(labels),
+                  version: 1,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            this.countDocuments(1),
+            ...labels.flatMap((labelId) => this.joinLabel(labelId, document.id)),
+          ],
+        }),
+      );
+    } catch (error) {
+      if (failedConditions(error)?.length) throw unknownLabels(labels);
+      throw error;
+    }
+  }
+
+  async get(id: string): Promise<DocumentRecord | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.document(id) }));
+    return Item ? toRecord(Item) : null;
+  }
+
+  async getContent(id: string): Promise<string> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.documentContent(id) }));
+    return typeof Item?.['text'] === 'string' ? Item['text'] : '';
+  }
+
+  async list(query: DocumentQuery): Promise<Page<DocumentRecord>> {
+    const filtered = Boolean(query.status || query.sourceId || query.createdFrom || query.createdTo || query.labelIds?.length);
+    if (!filtered && query.sort === 'created_at') return this.newestOrOldestPage(query);
+    const candidates = query.labelIds?.length ? await this.withAllLabels(query.labelIds) : await this.allDocuments();
+    const matching = candidates.filter((document) => matches(document, query)).sort(comparator(query));
+    const start = (query.page - 1) * query.perPage;
+    return pageOf(matching.slice(start, start + query.perPage), query, matching.length);
+  }
+
+  async update(id: string, changes: DocumentChanges, updatedAt: string): Promise<DocumentRecord | null> {
+    for (let attempt = 1; ; attempt++) {
+      const item = await this.rawDocument(id);
+      if (!item) return null;
+      const current = toRecord(item);
+      const next: DocumentRecord = { ...current, ...dropUndefined(changes), updated_at: updatedAt };
+      const added = next.labels.filter((label) => !current.labels.includes(label));
+      const removed = current.labels.filter((label) => !next.labels.includes(label));
+      const names: Record<string, string> = { '#title': 'title', '#metadata': 'metadata', '#updated': 'updated_at', '#labels': 'labels', '#version': 'version' };
+      const values: Record<string, unknown> = { ':title': next.title, ':metadata': next.metadata, ':updated': updatedAt, ':version': item['version'], ':one': 1 };
+      let expression = 'SET #title = :title, #metadata = :metadata, #updated = :updated, #version = #version + :one';
+      if (next.labels.length) {
+        expression += ', #labels = :labels';
+        values[':labels'] = new Set(next.labels);
+      } else expression += ' REMOVE #labels';
+      try {
+        await this.db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: keys.document(id),
+                  UpdateExpression: expression,
+                  ConditionExpression: '#version = :version',
+                  ExpressionAttributeNames: names,
+                  ExpressionAttributeValues: values,
+                },
+              },
+              ...added.flatMap((labelId) => this.joinLabel(labelId, id)),
+              ...removed.flatMap((labelId) => this.leaveLabel(labelId, id)),
+            ],
+          }),
+        );
+        return next;
+      } catch (error) {
+        const failed = failedConditions(error);
+        if (!failed?.length) throw error;
+        const documentChanged = failed.includes(0);
+        if (!documentChanged && failed.some((index) => index > 0)) {
+          // A label vanished between the caller's check and this write.
+          if (await this.labelsGone(added)) throw unknownLabels(added);
+        }
+        if (attempt >= ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  async delete(id: string): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      const item = await this.rawDocument(id);
+      if (!item) return false;
+      const labels = toRecord(item).labels;
+      try {
+        await this.db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Delete: {
+                  TableName: this.tableName,
+                  Key: keys.document(id),
+                  ConditionExpression: 'version = :version',
+                  ExpressionAttributeValues: { ':version': item['version'] },
+                },
+              },
+              { Delete: { TableName: this.tableName, Key: keys.documentContent(id) } },
+              this.countDocuments(-1),
+              ...labels.flatMap((labelId) => this.leaveLabel(labelId, id)),
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        // The document changed, or one of its labels is being deleted: read it again and retry.
+        if (!failedConditions(error)?.length || attempt >= ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  private async rawDocument(id: string): Promise<Item | undefined> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.document(id), ConsistentRead: true }),
+    );
+    return Item;
+  }
+
+  private countDocuments(delta: 1 | -1): TransactItem {
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: keys.documentCounter,
+        UpdateExpression: 'ADD #count :delta',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':delta': delta },
+      },
+    };
+  }
+
+  /** Counts the document in the label, on condition that the label exists. */
+  private joinLabel(labelId: string, documentId: string): TransactItem[] {
+    return [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.label(labelId),
+          UpdateExpression: 'ADD document_count :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+      { Put: { TableName: this.tableName, Item: { ...keys.labelMember(labelId, documentId), document_id: documentId } } },
+    ];
+  }
+
+  /**
+   * Uncounts the document from the label. The membership must exist: when a label delete has already taken the
+   * label off this document, the condition fails and the caller re-reads the document.
+   */
+  private leaveLabel(labelId: string, documentId: string): TransactItem[] {
+    return [
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: keys.label(labelId),
+          UpdateExpression: 'ADD document_count :minus',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':minus': -1 },
+        },
+      },
+      {
+        Delete: {
+          TableName: this.tableName,
+          Key: keys.labelMember(labelId, documentId),
+          ConditionExpression: 'attribute_exists(pk)',
+        },
+      },
+    ];
+  }
+
+  private async labelsGone(labelIds: string[]): Promise<boolean> {
+    const found = await this.batchGet(labelIds.map((id) => keys.label(id)));
+    return found.length < labelIds.length;
+  }
+
+  /** The default listing: newest (or oldest) first straight from gsi1, reading only as far as the page. */
+  private async newestOrOldestPage(query: DocumentQuery): Promise<Page<DocumentRecord>> {
+    const wanted = query.page * query.perPage;
+    const items: Item[] = [];
+    let cursor: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :documents',
+          ExpressionAttributeValues: { ':documents': keys.documentsIndex },
+          ScanIndexForward: query.order === 'asc',
+          Limit: wanted - items.length,
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor && items.length < wanted);
+    const { Item: counter } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.documentCounter }));
+    const total = Number(counter?.['count'] ?? 0);
+    const start = (query.page - 1) * query.perPage;
+    return pageOf(items.slice(start, wanted).map(toRecord), query, total);
+  }
+
+  private async allDocuments(): Promise<DocumentRecord[]> {
+    const documents: DocumentRecord[] = [];
+    let cursor: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :documents',
+          ExpressionAttributeValues: { ':documents': keys.documentsIndex },
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      documents.push(...(page.Items ?? []).map(toRecord));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return documents;
+  }
+
+  /** Documents carrying every one of the labels: the smallest membership first, intersected with the others. */
+  private async withAllLabels(labelIds: string[]): Promise<DocumentRecord[]> {
+    const memberships = await Promise.all([...new Set(labelIds)].map((labelId) => this.members(labelId)));
+    memberships.sort((a, b) => a.length - b.length);
+    const [smallest = [], ...others] = memberships;
+    const otherSets = others.map((ids) => new Set(ids));
+    const ids = smallest.filter((id) => otherSets.every((set) => set.has(id)));
+    return (await this.batchGet(ids.map((id) => keys.document(id)))).map(toRecord);
+  }
+
+  private async members(labelId: string): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :label AND begins_with(sk, :doc)',
+          ExpressionAttributeValues: { ':label': keys.label(labelId).pk, ':doc': 'DOC#' },
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      ids.push(...(page.Items ?? []).map((item) => item['document_id'] as string));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return ids;
+  }
+
+  private async batchGet(itemKeys: { pk: string; sk: string }[]): Promise<Item[]> {
+    const found: Item[] = [];
+    for (let start = 0; start < itemKeys.length; start += 100) {
+      let pending: Item[] = itemKeys.slice(start, start + 100);
+      while (pending.length) {
+        const { Responses, UnprocessedKeys } = await this.db.send(
+          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending } } }),
+        );
+        found.push(...(Responses?.[this.tableName] ?? []));
+        pending = (UnprocessedKeys?.[this.tableName]?.Keys as Item[] | undefined) ?? [];
+      }
+    }
+    return found;
+  }
+}
+
+function unknownLabels(labelIds: string[]) {
+  return validationError('Some labels do not exist', [{ field: 'labels', reason: `unknown label ids among ${labelIds.join(', ')}` }]);
+}
+
+function dropUndefined<T extends object>(changes: T): Partial<T> {
+  return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+function matches(document: DocumentRecord, query: DocumentQuery): boolean {
+  return (
+    (!query.status || document.status === query.status) &&
+    (!query.sourceId || document.source_id === query.sourceId) &&
+    (!query.createdFrom || document.created_at >= query.createdFrom) &&
+    (!query.createdTo || document.created_at <= query.createdTo) &&
+    (query.labelIds ?? []).every((label) => document.labels.includes(label))
+  );
+}
+
+function comparator(query: DocumentQuery): (a: DocumentRecord, b: DocumentRecord) => number {
+  const direction = query.order === 'asc' ? 1 : -1;
+  return (a, b) => {
+    const x = a[query.sort];
+    const y = b[query.sort];
+    const primary =
+      typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y), 'en', { sensitivity: 'base' });
+    return (primary || a.id.localeCompare(b.id)) * direction;
+  };
+}

@@ -1,0 +1,271 @@
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { duplicate } from '../../../domain/errors';
+import type { AssignmentOutcome, Label, LabelChanges, LabelRepository } from '../../../domain/labels/label';
+import { failedConditions } from './errors';
+import { keys, withoutKeys } from './keys';
+
+type Item = Record<string, unknown>;
+
+/** How many documents are labelled at once during an assign or a label delete. */
+const CONCURRENCY = 8;
+
+/**
+ * Labels in the application table (`LABEL#id / META`, listed by name through gsi1), a lock item per name for
+ * case-insensitive uniqueness, and the membership items shared with DynamoDocumentRepository.
+ */
+export class DynamoLabelRepository implements LabelRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async create(label: Label): Promise<void> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...keys.label(label.id), ...this.indexOf(label), ...label },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...keys.labelNameLock(label.name), label_id: label.id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (failedConditions(error)?.includes(1)) throw duplicate('label', 'name');
+      throw error;
+    }
+  }
+
+  async get(id: string): Promise<Label | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.label(id) }));
+    return Item ? withoutKeys<Label>(Item) : null;
+  }
+
+  async list(): Promise<Label[]> {
+    const labels: Label[] = [];
+    let cursor: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :labels',
+          ExpressionAttributeValues: { ':labels': keys.labelsIndex },
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      labels.push(...(page.Items ?? []).map((item) => withoutKeys<Label>(item)));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return labels;
+  }
+
+  async missing(ids: string[]): Promise<string[]> {
+    const unique = [...new Set(ids)];
+    const found = new Set<string>();
+    for (let start = 0; start < unique.length; start += 100) {
+      let pending: Item[] = unique.slice(start, start + 100).map((id) => keys.label(id));
+      while (pending.length) {
+        const { Responses, UnprocessedKeys } = await this.db.send(
+          new BatchGetCommand({
+            RequestItems: { [this.tableName]: { Keys: pending, ProjectionExpression: 'id' } },
+          }),
+        );
+        for (const item of Responses?.[this.tableName] ?? []) found.add(item['id'] as string);
+        pending = (UnprocessedKeys?.[this.tableName]?.Keys as Item[] | undefined) ?? [];
+      }
+    }
+    return unique.filter((id) => !found.has(id));
+  }
+
+  async update(id: string, changes: LabelChanges, updatedAt: string): Promise<Label | null> {
+    const current = await this.get(id);
+    if (!current) return null;
+    const next: Label = {
+      ...current,
+      ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
+      updated_at: updatedAt,
+    };
+    const renamed = next.name.toLowerCase() !== current.name.toLowerCase();
+    const write = {
+      Put: {
+        TableName: this.tableName,
+        Item: { ...keys.label(id), ...this.indexOf(next), ...next },
+        // document_count moves with assignments: write over it only if it is what was read.
+        ConditionExpression: 'attribute_exists(pk) AND document_count = :count',
+        ExpressionAttributeValues: { ':count': current.document_count },
+      },
+    };
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: renamed
+            ? [
+                write,
+                { Delete: { TableName: this.tableName, Key: keys.labelNameLock(current.name) } },
+                {
+                  Put: {
+                    TableName: this.tableName,
+                    Item: { ...keys.labelNameLock(next.name), label_id: id },
+                    ConditionExpression: 'attribute_not_exists(pk)',
+                  },
+                },
+              ]
+            : [write],
+        }),
+      );
+      return next;
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (failed?.includes(2)) throw duplicate('label', 'name');
+      // The count moved while we wrote: try again on fresh data.
+      if (failed?.includes(0)) return this.update(id, changes, updatedAt);
+      throw error;
+    }
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const label = await this.get(id);
+    if (!label) return false;
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: this.tableName, Key: keys.label(id), ConditionExpression: 'attribute_exists(pk)' } },
+            { Delete: { TableName: this.tableName, Key: keys.labelNameLock(label.name) } },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (failedConditions(error)?.length) return false;
+      throw error;
+    }
+    // The label is gone, so no assign can add members any more; take it off the documents that carry it.
+    const members = await this.members(id);
+    await inBatches(members, CONCURRENCY, (documentId) => this.unlabel(id, documentId));
+    return true;
+  }
+
+  async assign(id: string, documentIds: string[], updatedAt: string): Promise<AssignmentOutcome | null> {
+    if (!(await this.get(id))) return null;
+    const outcome: AssignmentOutcome = { assigned: [], already_assigned: [], not_found: [] };
+    let labelGone = false;
+    await inBatches(documentIds, CONCURRENCY, async (documentId) => {
+      const result = await this.label(id, documentId, updatedAt);
+      if (result === 'label_gone') labelGone = true;
+      else outcome[result].push(documentId);
+    });
+    return labelGone ? null : outcome;
+  }
+
+  private indexOf(label: Label) {
+    return { gsi1pk: keys.labelsIndex, gsi1sk: `${label.name.toLowerCase()}#${label.id}` };
+  }
+
+  /** Adds the label to one document, counting it once. */
+  private async label(labelId: string, documentId: string, updatedAt: string): Promise<keyof AssignmentOutcome | 'label_gone'> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.document(documentId),
+                UpdateExpression: 'ADD labels :label, version :one SET updated_at = :now',
+                ConditionExpression: 'attribute_exists(pk) AND NOT contains(labels, :id)',
+                ExpressionAttributeValues: { ':label': new Set([labelId]), ':id': labelId, ':one': 1, ':now': updatedAt },
+              },
+            },
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: keys.label(labelId),
+                  UpdateExpression: 'ADD document_count :one',
+                  ConditionExpression: 'attribute_exists(pk)',
+                  ExpressionAttributeValues: { ':one': 1 },
+                },
+              },
+              { Put: { TableName: this.tableName, Item: { ...keys.labelMember(labelId, documentId), document_id: documentId } } },
+            ],
+          }),
+        );
+        return 'assigned';
+      } catch (error) {
+        const failed = failedConditions(error);
+        if (!failed?.length) throw error;
+        if (failed.includes(1)) return 'label_gone';
+        const { Item } = await this.db.send(
+          new GetCommand({ TableName: this.tableName, Key: keys.document(documentId), ProjectionExpression: 'id' }),
+        );
+        return Item ? 'already_assigned' : 'not_found';
+      }
+  }
+
+  /** Takes a deleted label off one document; a document deleted meanwhile needs nothing more. */
+  private async unlabel(labelId: string, documentId: string): Promise<void> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.document(documentId),
+                UpdateExpression: 'DELETE labels :label ADD version :one',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':label': new Set([labelId]), ':one': 1 },
+              },
+            },
+              { Delete: { TableName: this.tableName, Key: keys.labelMember(labelId, documentId) } },
+            ],
+          }),
+        );
+    } catch (error) {
+      if (!failedConditions(error)?.length) throw error;
+      await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.labelMember(labelId, documentId) }));
+    }
+  }
+
+  private async members(labelId: string): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :label AND begins_with(sk, :doc)',
+          ExpressionAttributeValues: { ':label': keys.label(labelId).pk, ':doc': 'DOC#' },
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      ids.push(...(page.Items ?? []).map((item) => item['document_id'] as string));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return ids;
+  }
+}
+
+async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
+  for (let start = 0; start < items.length; start += size) {
+    await Promise.all(items.slice(start, start + size).map(work));
+  }
+}

@@ -1,0 +1,36 @@
+import type { Clock } from '../clock';
+import { AppError, notFound } from '../errors';
+import type { LabelRepository } from '../labels/label';
+import { fileKeys, toSummary, type DocumentSummary } from './document';
+import type { DocumentChanges, DocumentRepository, FileStore } from './ports';
+
+/** Changes title, labels (replacing them) and metadata; labels must exist. */
+export async function updateDocument(
+  deps: { documents: DocumentRepository; labels: Pick<LabelRepository, 'missing'>; clock: Clock },
+  id: string,
+  changes: DocumentChanges,
+): Promise<DocumentSummary> {
+  if (changes.labels) {
+    const unknown = await deps.labels.missing(changes.labels);
+    if (unknown.length) {
+      throw new AppError('VALIDATION_ERROR', 'Some labels do not exist', {
+        field: 'labels',
+        reason: 'unknown label ids',
+        unknown_label_ids: unknown,
+      });
+    }
+  }
+  const updated = await deps.documents.update(
+    id,
+    { ...changes, ...(changes.labels ? { labels: [...new Set(changes.labels)] } : {}) },
+    deps.clock.now().toISOString(),
+  );
+  if (!updated) throw notFound('Document', id);
+  return toSummary(updated);
+}
+
+/** Deletes the document, its files (original and thumbnails) and its place in label counts. */
+export async function deleteDocument(deps: { documents: DocumentRepository; files: FileStore }, id: string): Promise<void> {
+  if (!(await deps.documents.delete(id))) throw notFound('Document', id);
+  await deps.files.deletePrefix(fileKeys.prefix(id));
+}

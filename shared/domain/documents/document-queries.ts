@@ -1,0 +1,43 @@
+import { notFound } from '../errors';
+import type { Page } from '../pagination';
+import { fileKeys, toSummary, type DocumentSummary, type DocumentView } from './document';
+import type { DocumentQuery, DocumentRepository, FileStore } from './ports';
+
+/** One page of documents, without their text. */
+export async function listDocuments(
+  deps: { documents: DocumentRepository },
+  query: DocumentQuery,
+): Promise<Page<DocumentSummary>> {
+  const page = await deps.documents.list(query);
+  return { ...page, data: page.data.map(toSummary) };
+}
+
+/** A document with its extracted text. */
+export async function getDocument(deps: { documents: DocumentRepository }, id: string): Promise<DocumentView> {
+  const [record, content] = await Promise.all([deps.documents.get(id), deps.documents.getContent(id)]);
+  if (!record) throw notFound('Document', id);
+  return { ...toSummary(record), content };
+}
+
+/** Responses above this go out as a redirect to a presigned URL: Lambda answers at most 6 MB, base64 included. */
+export const INLINE_DOWNLOAD_LIMIT = 4 * 1024 * 1024;
+
+export type Download =
+  | { kind: 'inline'; bytes: Uint8Array; filename: string; mimeType: string }
+  | { kind: 'redirect'; url: string };
+
+/** The original file: its bytes when small, a short-lived URL when large. */
+export async function downloadDocument(
+  deps: { documents: DocumentRepository; files: FileStore },
+  id: string,
+): Promise<Download> {
+  const record = await deps.documents.get(id);
+  if (!record) throw notFound('Document', id);
+  const key = fileKeys.original(id);
+  if (record.size > INLINE_DOWNLOAD_LIMIT) {
+    return { kind: 'redirect', url: await deps.files.downloadUrl(key, record.filename, record.mime_type) };
+  }
+  const bytes = await deps.files.get(key);
+  if (!bytes) throw notFound('Document file', id);
+  return { kind: 'inline', bytes, filename: record.filename, mimeType: record.mime_type };
+}

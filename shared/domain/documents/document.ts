@@ -1,0 +1,59 @@
+export const DOCUMENT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
+/** Flat key/value metadata: no nesting, bounded in keys and size (see the PUT schema). */
+export type Metadata = Record<string, string | number | boolean | null>;
+
+/** A stored document, without its extracted text (kept apart so that lists stay small). */
+export interface DocumentRecord {
+  id: string;
+  title: string;
+  filename: string;
+  mime_type: string;
+  size: number;
+  sha256: string;
+  status: DocumentStatus;
+  ocr_enabled: boolean;
+  language: string;
+  ocr_confidence: number | null;
+  labels: string[];
+  metadata: Metadata;
+  source_id: string | null;
+  failure_reason: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The P Document of a list row: everything but the extracted text, which a list never carries. */
+export type DocumentSummary = Omit<DocumentRecord, 'ocr_enabled' | 'failure_reason' | 'created_by'> & {
+  failure_reason?: string | null;
+};
+
+/** The P Document: the record and its extracted text as `content`. */
+export type DocumentView = DocumentSummary & { content: string };
+
+export const toSummary = (record: DocumentRecord): DocumentSummary => ({
+  id: record.id,
+  title: record.title,
+  filename: record.filename,
+  mime_type: record.mime_type,
+  size: record.size,
+  sha256: record.sha256,
+  status: record.status,
+  language: record.language,
+  ocr_confidence: record.ocr_confidence,
+  labels: record.labels,
+  metadata: record.metadata,
+  source_id: record.source_id,
+  created_at: record.created_at,
+  updated_at: record.updated_at,
+  ...(record.status === 'failed' ? { failure_reason: record.failure_reason } : {}),
+});
+
+/** Object keys of a document's files in the bucket. */
+export const fileKeys = {
+  original: (id: string) => `documents/${id}/original`,
+  thumbnail: (id: string, width: number, height: number) => `documents/${id}/thumbnails/${width}x${height}`,
+  prefix: (id: string) => `documents/${id}/`,
+};

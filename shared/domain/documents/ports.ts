@@ -1,0 +1,62 @@
+import type { Page, PageRequest } from '../pagination';
+import type { DocumentRecord, DocumentStatus, Metadata } from './document';
+
+export const DOCUMENT_SORT_FIELDS = ['created_at', 'updated_at', 'title', 'size', 'filename'] as const;
+export type DocumentSortField = (typeof DOCUMENT_SORT_FIELDS)[number];
+
+export interface DocumentQuery extends PageRequest {
+  sort: DocumentSortField;
+  order: 'asc' | 'desc';
+  status?: DocumentStatus | undefined;
+  sourceId?: string | undefined;
+  /** Documents carrying all of these labels. */
+  labelIds?: string[] | undefined;
+  /** Bounds on created_at, inclusive. */
+  createdFrom?: string | undefined;
+  createdTo?: string | undefined;
+}
+
+export interface DocumentChanges {
+  title?: string | undefined;
+  labels?: string[] | undefined;
+  metadata?: Metadata | undefined;
+}
+
+/**
+ * Documents and their label memberships. Writes that touch labels keep every label's document_count exact:
+ * a label is counted once per document that carries it, in the same transaction as the change.
+ */
+export interface DocumentRepository {
+  /** Stores a new document and counts it in its labels; throws NOT_FOUND naming any label that does not exist. */
+  create(document: DocumentRecord): Promise<void>;
+  get(id: string): Promise<DocumentRecord | null>;
+  /** The extracted text, '' while there is none. */
+  getContent(id: string): Promise<string>;
+  list(query: DocumentQuery): Promise<Page<DocumentRecord>>;
+  /** Applies the changes (labels replace the document's labels); null when the document does not exist. */
+  update(id: string, changes: DocumentChanges, updatedAt: string): Promise<DocumentRecord | null>;
+  /** Removes the document, its text and its label memberships; false when it did not exist. */
+  delete(id: string): Promise<boolean>;
+}
+
+/** Files of documents in object storage. */
+export interface FileStore {
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** The object's bytes, or null when there is none. */
+  get(key: string): Promise<Uint8Array | null>;
+  /** Deletes every object whose key starts with the prefix. */
+  deletePrefix(prefix: string): Promise<void>;
+  /** A short-lived URL that downloads the object as an attachment named `filename`. */
+  downloadUrl(key: string, filename: string, contentType: string): Promise<string>;
+}
+
+/** A request to OCR one document; the worker finds everything else on the document. */
+export interface OcrJob {
+  documentId: string;
+  language: string;
+  priority: 'normal' | 'high';
+}
+
+export interface OcrJobQueue {
+  enqueue(job: OcrJob): Promise<void>;
+}

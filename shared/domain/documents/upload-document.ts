@@ -1,0 +1,110 @@
+import type { Clock } from '../clock';
+import { AppError, validationError } from '../errors';
+import type { LabelRepository } from '../labels/label';
+import { fileKeys, type DocumentRecord } from './document';
+import { detectMimeType, SUPPORTED_MIME_TYPES } from './file-type';
+import type { DocumentRepository, FileStore, OcrJobQueue } from './ports';
+
+export interface UploadDeps {
+  documents: DocumentRepository;
+  labels: Pick<LabelRepository, 'missing'>;
+  files: FileStore;
+  ocrQueue: OcrJobQueue;
+  clock: Clock;
+  sha256(bytes: Uint8Array): string;
+}
+
+export interface UploadInput {
+  filename: string;
+  bytes: Uint8Array;
+  title?: string | undefined;
+  labels: string[];
+  ocrEnabled: boolean;
+  language: string;
+  createdBy: string;
+  sourceId?: string | null | undefined;
+}
+
+export interface UploadResult {
+  id: string;
+  message: string;
+  ocr_queued: boolean;
+}
+
+/** A filename safe to store and to send back in Content-Disposition: no path, no control characters. */
+export function safeFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').replace(/^\.+/, '').trim().slice(0, 255);
+  return cleaned || 'document';
+}
+
+/**
+ * Stores an uploaded file and its document. The type comes from the bytes; labels must exist; the file is
+ * written first and removed again if the record cannot be written, so a failure leaves nothing behind. With OCR
+ * enabled the document starts pending and a job is queued; a job that cannot be queued leaves it pending for
+ * the stuck-document sweep rather than failing the upload.
+ */
+export async function uploadDocument(deps: UploadDeps, input: UploadInput): Promise<UploadResult> {
+  if (input.bytes.byteLength === 0) {
+    throw validationError('The file is empty', [{ field: 'file', reason: 'is empty (0 bytes)' }]);
+  }
+  const mimeType = detectMimeType(input.bytes);
+  if (!mimeType) {
+    throw validationError('This file type is not supported', [
+      { field: 'file', reason: `content is not one of ${SUPPORTED_MIME_TYPES.join(', ')}` },
+    ]);
+  }
+  const unknownLabels = await deps.labels.missing(input.labels);
+  if (unknownLabels.length) {
+    throw new AppError('VALIDATION_ERROR', 'Some labels do not exist', {
+      field: 'labels',
+      reason: 'unknown label ids',
+      unknown_label_ids: unknownLabels,
+    });
+  }
+  const now = deps.clock.now().toISOString();
+  const filename = safeFilename(input.filename);
+  const document: DocumentRecord = {
+    id: crypto.randomUUID(),
+    title: input.title?.trim() || filename.replace(/\.[^.]+$/, '') || filename,
+    filename,
+    mime_type: mimeType,
+    size: input.bytes.byteLength,
+    sha256: deps.sha256(input.bytes),
+    status: input.ocrEnabled ? 'pending' : 'completed',
+    ocr_enabled: input.ocrEnabled,
+    language: input.language,
+    ocr_confidence: null,
+    labels: [...new Set(input.labels)],
+    metadata: {},
+    source_id: input.sourceId ?? null,
+    failure_reason: null,
+    created_by: input.createdBy,
+    created_at: now,
+    updated_at: now,
+  };
+  const key = fileKeys.original(document.id);
+  await deps.files.put(key, input.bytes, mimeType);
+  try {
+    await deps.documents.create(document);
+  } catch (error) {
+    await deps.files.deletePrefix(fileKeys.prefix(document.id)).catch(() => undefined);
+    throw error;
+  }
+  const queued = input.ocrEnabled && (await enqueue(deps.ocrQueue, document));
+  return {
+    id: document.id,
+    message: input.ocrEnabled ? 'Document uploaded; OCR queued' : 'Document uploaded',
+    ocr_queued: queued,
+  };
+}
+
+async function enqueue(queue: OcrJobQueue, document: DocumentRecord): Promise<boolean> {
+  try {
+    await queue.enqueue({ documentId: document.id, language: document.language, priority: 'normal' });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,83 @@
+import Busboy from 'busboy';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { AppError, validationError } from '../domain/errors';
+import { header } from './request';
+
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  bytes: Uint8Array;
+}
+
+export interface MultipartBody {
+  fields: Record<string, string>;
+  files: UploadedFile[];
+}
+
+export interface MultipartLimits {
+  /** More files than this is refused, naming the limit. */
+  maxFiles: number;
+  /** The form fields a route knows; any other field is refused by name. */
+  fileFields: string[];
+  textFields: string[];
+}
+
+/** Lambda refuses a request above 6 MB (base64 included); the local gateway mirrors API Gateway's 10 MB. */
+export const LAMBDA_MAX_PAYLOAD_BYTES = 6 * 1024 * 1024;
+
+/**
+ * Reads a multipart/form-data body into fields and files. Unknown fields, repeated text fields and more files
+ * than allowed are 400 with details; a body too large for Lambda is 413 pointing to the presigned upload.
+ */
+export async function parseMultipart(event: APIGatewayProxyEventV2, limits: MultipartLimits): Promise<MultipartBody> {
+  const contentType = header(event, 'content-type') ?? '';
+  if (!/^multipart\/form-data;/i.test(contentType)) {
+    throw validationError('The body must be sent as multipart/form-data', [
+      { field: 'content-type', reason: `must be multipart/form-data, got ${contentType || 'none'}` },
+    ]);
+  }
+  const body = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+  if (body.length > LAMBDA_MAX_PAYLOAD_BYTES) {
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      'This upload is too large for a multipart request: use POST /api/documents/upload-url to upload it directly to storage',
+      { limit_bytes: LAMBDA_MAX_PAYLOAD_BYTES, received_bytes: body.length, use: 'POST /api/documents/upload-url' },
+    );
+  }
+  return new Promise((resolve, reject) => {
+    const fields: Record<string, string> = {};
+    const files: UploadedFile[] = [];
+    const problems: { field: string; reason: string }[] = [];
+    let parser: Busboy.Busboy;
+    try {
+      // Browsers send filenames as raw UTF-8 in the part headers.
+      parser = Busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: { files: limits.maxFiles + 1, fields: 50, fieldSize: 64 * 1024 } });
+    } catch {
+      reject(validationError('The multipart body is malformed', [{ field: 'content-type', reason: 'has no boundary' }]));
+      return;
+    }
+    parser.on('file', (field, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if (!limits.fileFields.includes(field)) problems.push({ field, reason: 'is not a known file field' });
+        else files.push({ field, filename: info.filename ?? '', bytes: Buffer.concat(chunks) });
+      });
+    });
+    parser.on('field', (field, value) => {
+      if (!limits.textFields.includes(field)) problems.push({ field, reason: 'is not a known field' });
+      else if (field in fields) problems.push({ field, reason: 'is given more than once' });
+      else fields[field] = value;
+    });
+    parser.on('filesLimit', () => problems.push({ field: 'files', reason: `at most ${limits.maxFiles} files per request` }));
+    parser.on('error', () => reject(validationError('The multipart body is malformed', [{ field: 'body', reason: 'is not valid multipart/form-data' }])));
+    parser.on('close', () => {
+      if (files.length > limits.maxFiles && !problems.some((p) => p.field === 'files')) {
+        problems.push({ field: 'files', reason: `at most ${limits.maxFiles} files per request` });
+      }
+      if (problems.length) reject(validationError('The upload is not valid', problems));
+      else resolve({ fields, files });
+    });
+    parser.end(body);
+  });
+}
