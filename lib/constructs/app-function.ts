@@ -17,6 +17,15 @@ const ESM_REQUIRE_BANNER =
   'const require = __docserviceCreateRequire(import.meta.url);';
 
 /** Props of {@link AppFunction}. */
+/**
+ * The thumbnail renderer runs MuPDF in a worker thread: the worker is bundled on its own and ships with the
+ * WebAssembly modules it loads from beside it.
+ */
+export const thumbnailRendererFiles = (root: string, assetDir: string): string[] => [
+  `"${root}/node_modules/.bin/esbuild" "${root}/shared/adapters/imaging/render-worker.ts" --bundle --platform=node --format=esm --target=node22 --minify --main-fields=module,main --sourcemap --sources-content=false --log-level=warning --outfile="${assetDir}/thumbnail-worker.mjs"`,
+  `cp "${root}/node_modules/mupdf/dist/mupdf-wasm.wasm" "${root}/node_modules/@jsquash/webp/codec/dec/webp_dec.wasm" "${assetDir}/"`,
+];
+
 export interface AppFunctionProps {
   /** Folder under `functions/` whose `index.ts` exports `handler`, e.g. `auth`. */
   readonly group: string;
@@ -28,6 +37,11 @@ export interface AppFunctionProps {
   readonly environment?: Record<string, string>;
   /** Removal policy of the function's log group. @default RemovalPolicy.RETAIN */
   readonly logRemovalPolicy?: RemovalPolicy;
+  /**
+   * Shell commands run after esbuild, with the repository root and the asset folder, for files the bundle loads
+   * at run time (a worker script, WebAssembly modules). They run locally and offline, like esbuild itself.
+   */
+  readonly afterBundling?: (repositoryRoot: string, assetDir: string) => string[];
 }
 
 /**
@@ -74,6 +88,15 @@ export class AppFunction extends Construct {
         mainFields: ['module', 'main'],
         banner: ESM_REQUIRE_BANNER,
         logLevel: LogLevel.WARNING,
+        ...(props.afterBundling
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: props.afterBundling,
+              },
+            }
+          : {}),
       },
     });
   }

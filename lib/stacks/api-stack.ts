@@ -20,7 +20,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { ENV, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
-import { AppFunction } from '../constructs/app-function';
+import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
 import { bindBucket, bindHealthChecks, bindQueue, bindSecret, bindTable } from '../constructs/bindings';
 
 /** Name of the WebSocket API stage; part of the `@connections` callback URL. */
@@ -90,6 +90,7 @@ export class ApiStack extends Stack {
         memorySize: 1536,
         timeout: Duration.seconds(30),
         logRemovalPolicy,
+        afterBundling: thumbnailRendererFiles,
       }),
       labels: fn('labels', httpEnvironment),
       health: fn('health', httpEnvironment),

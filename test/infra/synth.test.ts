@@ -38,4 +38,19 @@ describe('cdk synth', () => {
     expect(functionAssets.length).toBeGreaterThanOrEqual(7);
     for (const asset of functionAssets) expect(readdirSync(join(out, asset))).toContain('index.mjs');
   });
+
+  it('ships the thumbnail worker and its WebAssembly modules with the documents function only', () => {
+    const template = JSON.parse(readFileSync(join(out, 'DocService-Api.template.json'), 'utf8'));
+    type Resource = { Type: string; Properties: { Handler?: string }; Metadata?: Record<string, string> };
+    const assetOf = (logicalIdPrefix: string) =>
+      Object.entries<Resource>(template.Resources).find(
+        ([id, resource]) => id.startsWith(logicalIdPrefix) && resource.Type === 'AWS::Lambda::Function',
+      )?.[1].Metadata?.['aws:asset:path'];
+
+    const documents = readdirSync(join(out, assetOf('DocumentsFunction')!));
+    const auth = readdirSync(join(out, assetOf('AuthFunction')!));
+
+    expect(documents).toEqual(expect.arrayContaining(['index.mjs', 'thumbnail-worker.mjs', 'mupdf-wasm.wasm', 'webp_dec.wasm']));
+    expect(auth).not.toContain('mupdf-wasm.wasm');
+  });
 });
