@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { ensureBucket } from '../../shared/adapters/aws/provisioning';
+import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
+import { testClients, uniqueName } from '../support/aws-resources';
+
+describe('S3FileStore', () => {
+  const store = async () => {
+    const { s3 } = testClients();
+    const bucket = uniqueName('files');
+    await ensureBucket(s3, bucket);
+    return new S3FileStore(s3, bucket);
+  };
+
+  it('returns the bytes it stored, and null for a missing key', async () => {
+    const files = await store();
+    const bytes = new Uint8Array([0, 1, 2, 255]);
+
+    await files.put('documents/a/original', bytes, 'application/octet-stream');
+
+    expect(await files.get('documents/a/original')).toEqual(bytes);
+    expect(await files.get('documents/missing/original')).toBeNull();
+  });
+
+  it('deletes every object under a prefix and nothing else', async () => {
+    const files = await store();
+    await files.put('documents/a/original', new Uint8Array([1]), 'image/png');
+    await files.put('documents/a/thumbnails/200x200', new Uint8Array([2]), 'image/png');
+    await files.put('documents/ab/original', new Uint8Array([3]), 'image/png');
+
+    await files.deletePrefix('documents/a/');
+
+    expect(await files.get('documents/a/original')).toBeNull();
+    expect(await files.get('documents/a/thumbnails/200x200')).toBeNull();
+    expect(await files.get('documents/ab/original')).toEqual(new Uint8Array([3]));
+  });
+
+  it('makes a download URL that serves the bytes as a named attachment', async () => {
+    const files = await store();
+    await files.put('documents/u/original', new Uint8Array([7, 8, 9]), 'application/pdf');
+
+    const url = await files.downloadUrl('documents/u/original', 'report (final).pdf', 'application/pdf');
+    const response = await fetch(url);
+
+    expect(response.status).toBe(200);
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(new Uint8Array([7, 8, 9]));
+    expect(response.headers.get('content-disposition')).toContain('filename*=UTF-8');
+  });
+});
