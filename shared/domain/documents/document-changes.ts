@@ -1,5 +1,6 @@
 import type { Clock } from '../clock';
-import { AppError, notFound } from '../errors';
+import { notFound } from '../errors';
+import { requireLabels } from '../labels/use-cases';
 import type { LabelRepository } from '../labels/label';
 import { fileKeys, toSummary, type DocumentSummary } from './document';
 import type { DocumentChanges, DocumentRepository, FileStore } from './ports';
@@ -10,16 +11,7 @@ export async function updateDocument(
   id: string,
   changes: DocumentChanges,
 ): Promise<DocumentSummary> {
-  if (changes.labels) {
-    const unknown = await deps.labels.missing(changes.labels);
-    if (unknown.length) {
-      throw new AppError('VALIDATION_ERROR', 'Some labels do not exist', {
-        field: 'labels',
-        reason: 'unknown label ids',
-        unknown_label_ids: unknown,
-      });
-    }
-  }
+  if (changes.labels) await requireLabels(deps.labels, changes.labels);
   const updated = await deps.documents.update(
     id,
     { ...changes, ...(changes.labels ? { labels: [...new Set(changes.labels)] } : {}) },

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock';
-import { AppError, validationError } from '../errors';
+import { validationError } from '../errors';
+import { requireLabels } from '../labels/use-cases';
 import type { LabelRepository } from '../labels/label';
 import { fileKeys, type DocumentRecord } from './document';
 import { detectMimeType, SUPPORTED_MIME_TYPES } from './file-type';
@@ -55,14 +56,7 @@ export async function uploadDocument(deps: UploadDeps, input: UploadInput): Prom
       { field: 'file', reason: `content is not one of ${SUPPORTED_MIME_TYPES.join(', ')}` },
     ]);
   }
-  const unknownLabels = await deps.labels.missing(input.labels);
-  if (unknownLabels.length) {
-    throw new AppError('VALIDATION_ERROR', 'Some labels do not exist', {
-      field: 'labels',
-      reason: 'unknown label ids',
-      unknown_label_ids: unknownLabels,
-    });
-  }
+  await requireLabels(deps.labels, input.labels);
   const now = deps.clock.now().toISOString();
   const filename = safeFilename(input.filename);
   const document: DocumentRecord = {

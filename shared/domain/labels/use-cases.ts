@@ -1,5 +1,5 @@
 import type { Clock } from '../clock';
-import { notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import type { Principal } from '../auth/principal';
 import type { AssignmentOutcome, Label, LabelChanges, LabelRepository } from './label';
 
@@ -50,4 +50,16 @@ export async function assignLabel(deps: LabelDeps, id: string, documentIds: stri
   const outcome = await deps.labels.assign(id, [...new Set(documentIds)], deps.clock.now().toISOString());
   if (!outcome) throw notFound('Label', id);
   return outcome;
+}
+
+/** Refuses label ids that name no label, listing them, before anything is written. */
+export async function requireLabels(labels: Pick<LabelRepository, 'missing'>, ids: string[]): Promise<void> {
+  const unknown = await labels.missing(ids);
+  if (unknown.length) {
+    throw new AppError('VALIDATION_ERROR', 'Some labels do not exist', {
+      field: 'labels',
+      reason: 'unknown label ids',
+      unknown_label_ids: unknown,
+    });
+  }
 }

@@ -1,16 +1,11 @@
-import {
-  BatchGetCommand,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DocumentRecord } from '../../../domain/documents/document';
 import type { DocumentChanges, DocumentQuery, DocumentRepository } from '../../../domain/documents/ports';
 import { validationError } from '../../../domain/errors';
 import { pageOf, type Page } from '../../../domain/pagination';
 import { failedConditions } from './errors';
 import { keys, withoutKeys } from './keys';
+import { batchGetAll, indexPartition, labelMembers } from './queries';
 
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
@@ -229,7 +224,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
   }
 
   private async labelsGone(labelIds: string[]): Promise<boolean> {
-    const found = await this.batchGet(labelIds.map((id) => keys.label(id)));
+    const found = await batchGetAll(this.db, this.tableName, labelIds.map((id) => keys.label(id)), 'id');
     return found.length < labelIds.length;
   }
 
@@ -260,65 +255,17 @@ export class DynamoDocumentRepository implements DocumentRepository {
   }
 
   private async allDocuments(): Promise<DocumentRecord[]> {
-    const documents: DocumentRecord[] = [];
-    let cursor: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :documents',
-          ExpressionAttributeValues: { ':documents': keys.documentsIndex },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      documents.push(...(page.Items ?? []).map(toRecord));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return documents;
+    return (await indexPartition(this.db, this.tableName, keys.documentsIndex)).map(toRecord);
   }
 
   /** Documents carrying every one of the labels: the smallest membership first, intersected with the others. */
   private async withAllLabels(labelIds: string[]): Promise<DocumentRecord[]> {
-    const memberships = await Promise.all([...new Set(labelIds)].map((labelId) => this.members(labelId)));
+    const memberships = await Promise.all([...new Set(labelIds)].map((labelId) => labelMembers(this.db, this.tableName, labelId)));
     memberships.sort((a, b) => a.length - b.length);
     const [smallest = [], ...others] = memberships;
     const otherSets = others.map((ids) => new Set(ids));
     const ids = smallest.filter((id) => otherSets.every((set) => set.has(id)));
-    return (await this.batchGet(ids.map((id) => keys.document(id)))).map(toRecord);
-  }
-
-  private async members(labelId: string): Promise<string[]> {
-    const ids: string[] = [];
-    let cursor: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :label AND begins_with(sk, :doc)',
-          ExpressionAttributeValues: { ':label': keys.label(labelId).pk, ':doc': 'DOC#' },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      ids.push(...(page.Items ?? []).map((item) => item['document_id'] as string));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return ids;
-  }
-
-  private async batchGet(itemKeys: { pk: string; sk: string }[]): Promise<Item[]> {
-    const found: Item[] = [];
-    for (let start = 0; start < itemKeys.length; start += 100) {
-      let pending: Item[] = itemKeys.slice(start, start + 100);
-      while (pending.length) {
-        const { Responses, UnprocessedKeys } = await this.db.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending } } }),
-        );
-        found.push(...(Responses?.[this.tableName] ?? []));
-        pending = (UnprocessedKeys?.[this.tableName]?.Keys as Item[] | undefined) ?? [];
-      }
-    }
-    return found;
+    return (await batchGetAll(this.db, this.tableName, ids.map((id) => keys.document(id)))).map(toRecord);
   }
 }
 

@@ -1,17 +1,9 @@
-import {
-  BatchGetCommand,
-  DeleteCommand,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { duplicate } from '../../../domain/errors';
 import type { AssignmentOutcome, Label, LabelChanges, LabelRepository } from '../../../domain/labels/label';
 import { failedConditions } from './errors';
 import { keys, withoutKeys } from './keys';
-
-type Item = Record<string, unknown>;
+import { batchGetAll, indexPartition, labelMembers } from './queries';
 
 /** How many documents are labelled at once during an assign or a label delete. */
 const CONCURRENCY = 8;
@@ -60,40 +52,14 @@ export class DynamoLabelRepository implements LabelRepository {
   }
 
   async list(): Promise<Label[]> {
-    const labels: Label[] = [];
-    let cursor: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :labels',
-          ExpressionAttributeValues: { ':labels': keys.labelsIndex },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      labels.push(...(page.Items ?? []).map((item) => withoutKeys<Label>(item)));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return labels;
+    return (await indexPartition(this.db, this.tableName, keys.labelsIndex)).map((item) => withoutKeys<Label>(item));
   }
 
   async missing(ids: string[]): Promise<string[]> {
     const unique = [...new Set(ids)];
-    const found = new Set<string>();
-    for (let start = 0; start < unique.length; start += 100) {
-      let pending: Item[] = unique.slice(start, start + 100).map((id) => keys.label(id));
-      while (pending.length) {
-        const { Responses, UnprocessedKeys } = await this.db.send(
-          new BatchGetCommand({
-            RequestItems: { [this.tableName]: { Keys: pending, ProjectionExpression: 'id' } },
-          }),
-        );
-        for (const item of Responses?.[this.tableName] ?? []) found.add(item['id'] as string);
-        pending = (UnprocessedKeys?.[this.tableName]?.Keys as Item[] | undefined) ?? [];
-      }
-    }
-    return unique.filter((id) => !found.has(id));
+    const found = await batchGetAll(this.db, this.tableName, unique.map((id) => keys.label(id)), 'id');
+    const existing = new Set(found.map((item) => item['id'] as string));
+    return unique.filter((id) => !existing.has(id));
   }
 
   async update(id: string, changes: LabelChanges, updatedAt: string): Promise<Label | null> {
@@ -159,7 +125,7 @@ export class DynamoLabelRepository implements LabelRepository {
       throw error;
     }
     // The label is gone, so no assign can add members any more; take it off the documents that carry it.
-    const members = await this.members(id);
+    const members = await labelMembers(this.db, this.tableName, id);
     await inBatches(members, CONCURRENCY, (documentId) => this.unlabel(id, documentId));
     return true;
   }
@@ -243,24 +209,6 @@ export class DynamoLabelRepository implements LabelRepository {
       if (!failedConditions(error)?.length) throw error;
       await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.labelMember(labelId, documentId) }));
     }
-  }
-
-  private async members(labelId: string): Promise<string[]> {
-    const ids: string[] = [];
-    let cursor: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :label AND begins_with(sk, :doc)',
-          ExpressionAttributeValues: { ':label': keys.label(labelId).pk, ':doc': 'DOC#' },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      ids.push(...(page.Items ?? []).map((item) => item['document_id'] as string));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return ids;
   }
 }
 

@@ -1,9 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { duplicate } from '../../../domain/errors';
 import type { ProfileChanges, UserRepository } from '../../../domain/users/ports';
 import type { User } from '../../../domain/users/user';
 import { failedConditions, isConditionFailure } from './errors';
 import { keys, withoutKeys } from './keys';
+import { indexPartition } from './queries';
 
 /** Retries of an email change that lost a race against another change of the same user. */
 const EMAIL_CHANGE_ATTEMPTS = 3;
@@ -69,22 +70,7 @@ export class DynamoUserRepository implements UserRepository {
   }
 
   async list(): Promise<User[]> {
-    const users: User[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :users',
-          ExpressionAttributeValues: { ':users': keys.usersIndex },
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      users.push(...(page.Items ?? []).map((item) => withoutKeys<User>(item)));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor);
-    return users;
+    return (await indexPartition(this.db, this.tableName, keys.usersIndex)).map((item) => withoutKeys<User>(item));
   }
 
   async updateProfile(id: string, changes: ProfileChanges, updatedAt: string): Promise<User | null> {
