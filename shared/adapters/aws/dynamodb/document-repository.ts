@@ -5,10 +5,10 @@ import { validationError } from '../../../domain/errors';
 import { pageOf, type Page } from '../../../domain/pagination';
 import { failedConditions } from './errors';
 import { keys, withoutKeys } from './keys';
+import { joinLabel, leaveLabel, type TransactItem } from './label-membership';
 import { batchGetAll, indexPartition, labelMembers } from './queries';
 
 type Item = Record<string, unknown>;
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** Attempts of a write that lost an optimistic-concurrency race (another change of the same document). */
 const ATTEMPTS = 4;
@@ -55,7 +55,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
               },
             },
             this.countDocuments(1),
-            ...labels.flatMap((labelId) => this.joinLabel(labelId, document.id)),
+            ...labels.flatMap((labelId) => joinLabel(this.tableName, labelId, document.id)),
           ],
         }),
       );
@@ -113,8 +113,8 @@ export class DynamoDocumentRepository implements DocumentRepository {
                   ExpressionAttributeValues: values,
                 },
               },
-              ...added.flatMap((labelId) => this.joinLabel(labelId, id)),
-              ...removed.flatMap((labelId) => this.leaveLabel(labelId, id)),
+              ...added.flatMap((labelId) => joinLabel(this.tableName, labelId, id)),
+              ...removed.flatMap((labelId) => leaveLabel(this.tableName, labelId, id)),
             ],
           }),
         );
@@ -151,7 +151,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
               },
               { Delete: { TableName: this.tableName, Key: keys.documentContent(id) } },
               this.countDocuments(-1),
-              ...labels.flatMap((labelId) => this.leaveLabel(labelId, id)),
+              ...labels.flatMap((labelId) => leaveLabel(this.tableName, labelId, id)),
             ],
           }),
         );
@@ -180,47 +180,6 @@ export class DynamoDocumentRepository implements DocumentRepository {
         ExpressionAttributeValues: { ':delta': delta },
       },
     };
-  }
-
-  /** Counts the document in the label, on condition that the label exists. */
-  private joinLabel(labelId: string, documentId: string): TransactItem[] {
-    return [
-      {
-        Update: {
-          TableName: this.tableName,
-          Key: keys.label(labelId),
-          UpdateExpression: 'ADD document_count :one',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':one': 1 },
-        },
-      },
-      { Put: { TableName: this.tableName, Item: { ...keys.labelMember(labelId, documentId), document_id: documentId } } },
-    ];
-  }
-
-  /**
-   * Uncounts the document from the label. The membership must exist: when a label delete has already taken the
-   * label off this document, the condition fails and the caller re-reads the document.
-   */
-  private leaveLabel(labelId: string, documentId: string): TransactItem[] {
-    return [
-      {
-        Update: {
-          TableName: this.tableName,
-          Key: keys.label(labelId),
-          UpdateExpression: 'ADD document_count :minus',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':minus': -1 },
-        },
-      },
-      {
-        Delete: {
-          TableName: this.tableName,
-          Key: keys.labelMember(labelId, documentId),
-          ConditionExpression: 'attribute_exists(pk)',
-        },
-      },
-    ];
   }
 
   private async labelsGone(labelIds: string[]): Promise<boolean> {

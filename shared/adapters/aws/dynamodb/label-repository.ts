@@ -3,7 +3,11 @@ import { duplicate } from '../../../domain/errors';
 import type { AssignmentOutcome, Label, LabelChanges, LabelRepository } from '../../../domain/labels/label';
 import { failedConditions } from './errors';
 import { keys, withoutKeys } from './keys';
+import { joinLabel } from './label-membership';
 import { batchGetAll, indexPartition, labelMembers } from './queries';
+
+/** Attempts of a label edit that keeps losing the race against assignments moving its count. */
+const UPDATE_ATTEMPTS = 4;
 
 /** How many documents are labelled at once during an assign or a label delete. */
 const CONCURRENCY = 8;
@@ -62,7 +66,7 @@ export class DynamoLabelRepository implements LabelRepository {
     return unique.filter((id) => !existing.has(id));
   }
 
-  async update(id: string, changes: LabelChanges, updatedAt: string): Promise<Label | null> {
+  async update(id: string, changes: LabelChanges, updatedAt: string, attempt = 1): Promise<Label | null> {
     const current = await this.get(id);
     if (!current) return null;
     const next: Label = {
@@ -103,7 +107,7 @@ export class DynamoLabelRepository implements LabelRepository {
       const failed = failedConditions(error);
       if (failed?.includes(2)) throw duplicate('label', 'name');
       // The count moved while we wrote: try again on fresh data.
-      if (failed?.includes(0)) return this.update(id, changes, updatedAt);
+      if (failed?.includes(0) && attempt < UPDATE_ATTEMPTS) return this.update(id, changes, updatedAt, attempt + 1);
       throw error;
     }
   }
@@ -161,33 +165,25 @@ export class DynamoLabelRepository implements LabelRepository {
                 ExpressionAttributeValues: { ':label': new Set([labelId]), ':id': labelId, ':one': 1, ':now': updatedAt },
               },
             },
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: keys.label(labelId),
-                  UpdateExpression: 'ADD document_count :one',
-                  ConditionExpression: 'attribute_exists(pk)',
-                  ExpressionAttributeValues: { ':one': 1 },
-                },
-              },
-              { Put: { TableName: this.tableName, Item: { ...keys.labelMember(labelId, documentId), document_id: documentId } } },
-            ],
-          }),
-        );
-        return 'assigned';
-      } catch (error) {
-        const failed = failedConditions(error);
-        if (!failed?.length) throw error;
-        if (failed.includes(1)) return 'label_gone';
-        const { Item } = await this.db.send(
-          new GetCommand({ TableName: this.tableName, Key: keys.document(documentId), ProjectionExpression: 'id' }),
-        );
-        return Item ? 'already_assigned' : 'not_found';
-      }
+            ...joinLabel(this.tableName, labelId, documentId),
+          ],
+        }),
+      );
+      return 'assigned';
+    } catch (error) {
+      const failed = failedConditions(error);
+      if (!failed?.length) throw error;
+      if (failed.includes(1)) return 'label_gone';
+      const { Item } = await this.db.send(
+        new GetCommand({ TableName: this.tableName, Key: keys.document(documentId), ProjectionExpression: 'id' }),
+      );
+      return Item ? 'already_assigned' : 'not_found';
+    }
   }
 
   /** Takes a deleted label off one document; a document deleted meanwhile needs nothing more. */
   private async unlabel(labelId: string, documentId: string): Promise<void> {
+    const membership = { TableName: this.tableName, Key: keys.labelMember(labelId, documentId) };
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -201,13 +197,13 @@ export class DynamoLabelRepository implements LabelRepository {
                 ExpressionAttributeValues: { ':label': new Set([labelId]), ':one': 1 },
               },
             },
-              { Delete: { TableName: this.tableName, Key: keys.labelMember(labelId, documentId) } },
-            ],
-          }),
-        );
+            { Delete: membership },
+          ],
+        }),
+      );
     } catch (error) {
       if (!failedConditions(error)?.length) throw error;
-      await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.labelMember(labelId, documentId) }));
+      await this.db.send(new DeleteCommand(membership));
     }
   }
 }
