@@ -17,6 +17,7 @@ export const HTTP_ROUTES = {
   settings: ['GET /api/settings', 'PUT /api/settings'],
   documents: [
     'POST /api/documents/upload',
+    'POST /api/documents/upload-url',
     'POST /api/documents/bulk-upload',
     'GET /api/documents',
     'GET /api/documents/{id}',

@@ -2,6 +2,7 @@ import type { AppContainer, DocumentServices } from '../../shared/container/app-
 import { deleteDocument, updateDocument } from '../../shared/domain/documents/document-changes';
 import { downloadDocument, getDocument, listDocuments } from '../../shared/domain/documents/document-queries';
 import { documentThumbnail } from '../../shared/domain/documents/document-thumbnail';
+import { requestUploadUrl } from '../../shared/domain/documents/large-upload';
 import { uploadDocument } from '../../shared/domain/documents/upload-document';
 import { AppError, validationError } from '../../shared/domain/errors';
 import { attachmentDisposition } from '../../shared/http/content-disposition';
@@ -18,6 +19,7 @@ import {
   thumbnailQuery,
   updateDocumentBody,
   uploadFields,
+  uploadUrlBody,
 } from './schemas';
 
 const binary = (bytes: Uint8Array, headers: Record<string, string>): HttpResponse => ({
@@ -52,6 +54,24 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices) =>
           });
           return json(201, result);
         },
+      }),
+      route({
+        key: 'POST /api/documents/upload-url',
+        access: 'editor',
+        body: uploadUrlBody,
+        handle: async ({ body, principal }) =>
+          json(
+            201,
+            await requestUploadUrl(c, {
+              filename: body.filename,
+              size: body.size,
+              title: body.title,
+              labels: body.labels,
+              ocrEnabled: body.ocr_enabled,
+              language: body.language,
+              createdBy: principal.userId,
+            }),
+          ),
       }),
       route({
         key: 'POST /api/documents/bulk-upload',

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { DOCUMENT_STATUSES } from '../../shared/domain/documents/document';
+import { MAX_DOCUMENT_BYTES } from '../../shared/domain/documents/large-upload';
 import { DOCUMENT_SORT_FIELDS } from '../../shared/domain/documents/ports';
 import { ocrLanguageField, pageQuery } from '../../shared/http/fields';
 
@@ -73,4 +74,17 @@ export const updateDocumentBody = z
 export const thumbnailQuery = z.strictObject({
   width: z.coerce.number().int().min(16).max(1024).default(200),
   height: z.coerce.number().int().min(16).max(1024).default(200),
+});
+
+export const uploadUrlBody = z.strictObject({
+  filename: z.string().trim().min(1).max(1024),
+  size: z
+    .number()
+    .int()
+    .min(1, 'must be at least 1 byte: empty files are refused')
+    .max(MAX_DOCUMENT_BYTES, `must be at most ${MAX_DOCUMENT_BYTES} bytes (500 MB)`),
+  title: z.string().trim().max(500).optional(),
+  labels: labelIds.default([]),
+  ocr_enabled: z.boolean().default(true),
+  language: ocrLanguageField.default('eng'),
 });

@@ -13,6 +13,7 @@ import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -22,18 +23,21 @@ import type { Construct } from 'constructs';
 import { ENV, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
 import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
 import { bindBucket, bindHealthChecks, bindQueue, bindSecret, bindTable } from '../constructs/bindings';
+import { INGEST_TIMEOUT } from './stateful-stack';
 
 /** Name of the WebSocket API stage; part of the `@connections` callback URL. */
 export const WEBSOCKET_STAGE_NAME = 'prod';
 
 /** Every Lambda of the API stack, by the folder name of its entry under `functions/`. */
-export type ApiFunctionName = HttpGroup | 'fallback' | 'realtime' | 'bootstrap';
+export type ApiFunctionName = HttpGroup | 'fallback' | 'realtime' | 'bootstrap' | 'ingest';
 
 /** Props of {@link ApiStack}: the stateful resources it binds to and the deployment's configuration. */
 export interface ApiStackProps extends StackProps {
   readonly table: dynamodb.ITable;
   readonly documentsBucket: s3.IBucket;
   readonly ocrQueue: sqs.IQueue;
+  /** Object-created events of staged uploads (`uploads/`), sent there by the bucket. */
+  readonly ingestQueue: sqs.IQueue;
   readonly jwtSecret: secretsmanager.ISecret;
   readonly adminPasswordSecret: secretsmanager.ISecret;
   /** Origins the functions answer CORS for (`*` allows any). */
@@ -155,6 +159,14 @@ export class ApiStack extends Stack {
       }),
     );
 
+    // Presigned uploads: the bucket's events reach the ingest function through a queue, with partial batch
+    // failures so one bad event does not redo the others.
+    const ingest = new AppFunction(this, 'Ingest', { group: 'ingest', environment: {}, memorySize: 512, timeout: INGEST_TIMEOUT, logRemovalPolicy });
+    bindTable(ingest.function, props.table, 'readWrite');
+    bindBucket(ingest.function, props.documentsBucket, 'readWrite');
+    bindQueue(ingest.function, props.ocrQueue, 'send');
+    ingest.function.addEventSource(new SqsEventSource(props.ingestQueue, { batchSize: 10, reportBatchItemFailures: true }));
+
     // Admin bootstrap, run by CloudFormation on every deploy that changes its properties.
     const bootstrap = fn(
       'bootstrap',
@@ -176,7 +188,7 @@ export class ApiStack extends Stack {
       properties: { AdminUsername: props.adminUsername, AdminEmail: props.adminEmail },
     });
 
-    this.functions = { ...httpFunctions, fallback, realtime, bootstrap };
+    this.functions = { ...httpFunctions, fallback, realtime, bootstrap, ingest };
 
     new CfnOutput(this, 'HttpApiUrl', { value: this.httpApi.apiEndpoint });
     new CfnOutput(this, 'WebSocketUrl', { value: this.webSocketStage.url });

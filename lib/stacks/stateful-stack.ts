@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as s3 from 'aws-cdk-lib/aws-s3';
+import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
@@ -8,6 +9,10 @@ import { TABLE_SCHEMA } from '../../functions/manifest';
 
 /** Timeout of the OCR worker Lambda; the queue's visibility timeout is derived from it. */
 export const OCR_WORKER_TIMEOUT = Duration.seconds(120);
+/** Timeout of the ingest Lambda, which hashes a staged upload of up to 500 MB as it streams by. */
+export const INGEST_TIMEOUT = Duration.minutes(5);
+/** Key prefix of presigned uploads waiting to be checked; matches the domain's staging prefix. */
+export const STAGING_PREFIX = 'uploads/';
 
 /** Props of {@link StatefulStack}. */
 export interface StatefulStackProps extends StackProps {
@@ -31,6 +36,10 @@ export class StatefulStack extends Stack {
   public readonly ocrQueue: sqs.Queue;
   /** OCR jobs that failed 5 times, kept 14 days. */
   public readonly ocrDeadLetterQueue: sqs.Queue;
+  /** The bucket's object-created events for staged uploads, consumed by the ingest Lambda. */
+  public readonly ingestQueue: sqs.Queue;
+  /** Upload events that failed 5 times, kept 14 days. */
+  public readonly ingestDeadLetterQueue: sqs.Queue;
   /** JWT signing key: a generated 64-character alphanumeric string. */
   public readonly jwtSecret: secretsmanager.Secret;
   /** Password of the bootstrap admin: a generated 24-character string. */
@@ -62,7 +71,11 @@ export class StatefulStack extends Stack {
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       versioned: false,
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        // A staged upload is moved within minutes; one still there after two days was refused or abandoned.
+        { prefix: STAGING_PREFIX, expiration: Duration.days(2) },
+      ],
       cors: [
         {
           allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],
@@ -93,6 +106,27 @@ export class StatefulStack extends Stack {
       deadLetterQueue: { queue: this.ocrDeadLetterQueue, maxReceiveCount: 5 },
       removalPolicy,
     });
+
+    this.ingestDeadLetterQueue = new sqs.Queue(this, 'IngestDeadLetterQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy,
+    });
+    this.ingestQueue = new sqs.Queue(this, 'IngestQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(INGEST_TIMEOUT.toSeconds() * 6),
+      deadLetterQueue: { queue: this.ingestDeadLetterQueue, maxReceiveCount: 5 },
+      removalPolicy,
+    });
+    // Through a queue rather than straight to the Lambda: the notification stays in this stack (no cycle with
+    // the API stack), and a failed ingest is retried and then kept in the DLQ instead of being lost.
+    this.documentsBucket.addEventNotification(
+      s3.EventType.OBJECT_CREATED,
+      new s3n.SqsDestination(this.ingestQueue),
+      { prefix: STAGING_PREFIX },
+    );
 
     this.jwtSecret = new secretsmanager.Secret(this, 'JwtSecret', {
       description: 'DocService JWT signing key',

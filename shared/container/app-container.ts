@@ -4,12 +4,13 @@ import { DynamoSettingsRepository } from '../adapters/aws/dynamodb/settings-repo
 import { DynamoUserRepository } from '../adapters/aws/dynamodb/user-repository';
 import { DynamoDocumentRepository } from '../adapters/aws/dynamodb/document-repository';
 import { DynamoLabelRepository } from '../adapters/aws/dynamodb/label-repository';
+import { DynamoPendingUploadRepository } from '../adapters/aws/dynamodb/pending-upload-repository';
 import { JoseTokenService } from '../adapters/jwt/jose-token-service';
 import { authenticate } from '../domain/auth/authenticate';
 import type { Principal } from '../domain/auth/principal';
 import type { PasswordHasher, RevokedTokenStore, TokenService } from '../domain/auth/ports';
 import { systemClock, type Clock } from '../domain/clock';
-import type { DocumentRepository, FileStore, OcrJobQueue } from '../domain/documents/ports';
+import type { DocumentRepository, FileStore, OcrJobQueue, PendingUploadRepository } from '../domain/documents/ports';
 import type { ThumbnailRenderer } from '../domain/documents/thumbnails';
 import type { HealthProbe } from '../domain/health/health';
 import type { LabelRepository } from '../domain/labels/label';
@@ -24,6 +25,7 @@ export interface AppContainer {
   users: UserRepository;
   settings: SettingsRepository;
   documents: DocumentRepository;
+  uploads: PendingUploadRepository;
   labels: LabelRepository;
   revokedTokens: RevokedTokenStore;
   passwords: PasswordHasher;
@@ -62,6 +64,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     users,
     settings: new DynamoSettingsRepository(parts.db, parts.tableName),
     documents: new DynamoDocumentRepository(parts.db, parts.tableName),
+    uploads: new DynamoPendingUploadRepository(parts.db, parts.tableName, clock),
     labels: new DynamoLabelRepository(parts.db, parts.tableName),
     revokedTokens,
     passwords: new ScryptPasswordHasher(),

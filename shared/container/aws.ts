@@ -11,6 +11,7 @@ import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { sha256 } from '../adapters/crypto/sha256';
 import { WasmThumbnailRenderer } from '../adapters/imaging/thumbnail-renderer';
+import type { IngestDeps } from '../domain/documents/large-upload';
 import type { HealthProbe } from '../domain/health/health';
 import { buildAppContainer, type AppContainer, type DocumentServices } from './app-container';
 import { commonEnvSchema, parseEnv } from './config';
@@ -54,6 +55,29 @@ export function awsDocumentsContainer(env: NodeJS.ProcessEnv = process.env): App
     ocrQueue: new SqsOcrJobQueue(createSqsClient(), config.OCR_QUEUE_URL),
     thumbnails: new WasmThumbnailRenderer(),
     sha256,
+  };
+}
+
+const ingestEnvSchema = z.object({
+  TABLE_NAME: z.string().min(1),
+  BUCKET_NAME: z.string().min(1),
+  OCR_QUEUE_URL: z.string().url(),
+});
+
+/** What the ingest of presigned uploads needs: the repositories, the bucket and the OCR queue; no JWT key. */
+export function awsIngestDependencies(env: NodeJS.ProcessEnv = process.env): IngestDeps {
+  const config = parseEnv(ingestEnvSchema, env);
+  const container = buildAppContainer({
+    db: createDynamoDocumentClient(),
+    tableName: config.TABLE_NAME,
+    jwtKey: () => Promise.reject(new Error('the ingest issues no tokens')),
+    env: parseEnv(commonEnvSchema, env),
+    healthProbes: [],
+  });
+  return {
+    ...container,
+    files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
+    ocrQueue: new SqsOcrJobQueue(createSqsClient(), config.OCR_QUEUE_URL),
   };
 }
 

@@ -14,6 +14,8 @@ export interface LocalResources {
   tableName: string;
   bucketName: string;
   ocrQueueUrl: string;
+  /** Object-created events of staged uploads, as the cloud bucket's notification sends them. */
+  ingestQueueUrl: string;
 }
 
 /**

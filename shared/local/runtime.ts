@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { createAuthHandler } from '../../functions/auth/handler';
 import { createDocumentsHandler } from '../../functions/documents/handler';
 import { createFallbackHandler } from '../../functions/fallback/handler';
+import { createIngestHandler } from '../../functions/ingest/handler';
 import { createHealthHandler } from '../../functions/health/handler';
 import { createLabelsHandler } from '../../functions/labels/handler';
 import { HTTP_ROUTES, type HttpGroup } from '../../functions/manifest';
@@ -15,6 +16,8 @@ import { createRealtimeHandler } from '../../functions/realtime/handler';
 import { createUsersHandler } from '../../functions/users/handler';
 import { createDynamoDocumentClient, createS3Client, createSqsClient } from '../adapters/aws/clients';
 import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../adapters/aws/provisioning';
+import { startQueuePoller, type QueuePoller } from '../adapters/aws/sqs-poller';
+import { jsonMessageSender } from '../adapters/aws/sqs-send';
 import { commonEnvSchema } from '../container/config';
 import { localAppContainer, localClientOptions, type LocalResources } from '../container/local';
 import { ensureAdmin } from '../domain/users/ensure-admin';
@@ -23,6 +26,7 @@ import { startDynamoDbLocal, type RunningEmulator } from './emulators/dynamodb-l
 import { startS3Emulator } from './emulators/s3-emulator';
 import { startSqsEmulator } from './emulators/sqs-emulator';
 import { createGateway } from './gateway';
+import { S3EventForwarder } from './s3-event-forwarder';
 import { RouteTable } from './route-table';
 import { attachWebSocketGateway } from './websocket-gateway';
 import { fileSecret, randomSecret } from './secrets';
@@ -40,9 +44,15 @@ export const localEnvSchema = commonEnvSchema.extend({
 export type LocalEnv = z.output<typeof localEnvSchema>;
 
 /** Fixed resource names: one local deployment per DATA_DIR. */
-const RESOURCE_NAMES = { table: 'docservice', bucket: 'docservice-documents', ocrQueue: 'docservice-ocr' };
+const RESOURCE_NAMES = {
+  table: 'docservice',
+  bucket: 'docservice-documents',
+  ocrQueue: 'docservice-ocr',
+  ingestQueue: 'docservice-ingest',
+};
 /** Six times the worker's timeout, as in the cloud stack. */
 const OCR_VISIBILITY_TIMEOUT_SECONDS = 720;
+const INGEST_VISIBILITY_TIMEOUT_SECONDS = 300;
 
 export interface LocalRuntime {
   url: string;
@@ -59,20 +69,25 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
   const started: RunningEmulator[] = [];
   let server: Server | undefined;
   let sockets: WebSocketServer | undefined;
+  const pollers: QueuePoller[] = [];
   const stop = async () => {
     for (const client of sockets?.clients ?? []) client.terminate();
     if (server) await closeServer(server);
+    await Promise.allSettled(pollers.map((poller) => poller.stop()));
     await Promise.allSettled(started.reverse().map((emulator) => emulator.stop()));
   };
   try {
     await mkdir(join(dataDir, 's3'), { recursive: true });
     await mkdir(join(dataDir, 'dynamodb'), { recursive: true });
+    const s3Events = new S3EventForwarder();
     const [dynamodb, s3, sqs] = await Promise.all([
       startDynamoDbLocal({ dbPath: join(dataDir, 'dynamodb') }).then(track),
-      startS3Emulator({ directory: join(dataDir, 's3') }).then(track),
+      startS3Emulator({ directory: join(dataDir, 's3'), onEvent: (event) => s3Events.forward(event) }).then(track),
       startSqsEmulator().then(track),
     ]);
     const resources = await provision({ dynamodb: dynamodb.endpoint, s3: s3.endpoint, sqs: sqs.endpoint });
+    const sqsClient = createSqsClient(localClientOptions(sqs.endpoint));
+    s3Events.connect(jsonMessageSender(sqsClient, resources.ingestQueueUrl));
     const jwtKey = await fileSecret(join(dataDir, 'secrets', 'jwt-signing-key'), () => randomSecret(64));
     const container = localAppContainer({ resources, jwtKey: new TextEncoder().encode(jwtKey.value), env });
     const admin = await bootstrapAdmin(env, dataDir, container);
@@ -90,6 +105,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
         HTTP_ROUTES[group].map((routeKey) => ({ routeKey, handler: handlers[group] })),
       ),
     );
+    pollers.push(startQueuePoller({ sqs: sqsClient, queueUrl: resources.ingestQueueUrl, handler: createIngestHandler(container) }));
     server = createGateway({ routes, fallback: createFallbackHandler(container) });
     sockets = attachWebSocketGateway(server, createRealtimeHandler(container));
     const listening = server;
@@ -113,10 +129,18 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
 async function provision(endpoints: LocalResources['endpoints']): Promise<LocalResources> {
   await ensureTable(createDynamoDocumentClient(localClientOptions(endpoints.dynamodb)), RESOURCE_NAMES.table);
   await ensureBucket(createS3Client(localClientOptions(endpoints.s3)), RESOURCE_NAMES.bucket);
-  const { queueUrl } = await ensureQueueWithDlq(createSqsClient(localClientOptions(endpoints.sqs)), RESOURCE_NAMES.ocrQueue, {
-    visibilityTimeoutSeconds: OCR_VISIBILITY_TIMEOUT_SECONDS,
-  });
-  return { endpoints, tableName: RESOURCE_NAMES.table, bucketName: RESOURCE_NAMES.bucket, ocrQueueUrl: queueUrl };
+  const sqs = createSqsClient(localClientOptions(endpoints.sqs));
+  const [ocr, ingest] = await Promise.all([
+    ensureQueueWithDlq(sqs, RESOURCE_NAMES.ocrQueue, { visibilityTimeoutSeconds: OCR_VISIBILITY_TIMEOUT_SECONDS }),
+    ensureQueueWithDlq(sqs, RESOURCE_NAMES.ingestQueue, { visibilityTimeoutSeconds: INGEST_VISIBILITY_TIMEOUT_SECONDS }),
+  ]);
+  return {
+    endpoints,
+    tableName: RESOURCE_NAMES.table,
+    bucketName: RESOURCE_NAMES.bucket,
+    ocrQueueUrl: ocr.queueUrl,
+    ingestQueueUrl: ingest.queueUrl,
+  };
 }
 
 /** The first admin: ADMIN_PASSWORD when given, else a generated one kept under DATA_DIR (printed once). */

@@ -8,12 +8,13 @@ import {
   functionIdOf,
   grantsOf,
   logicalIdOf,
+  resolveImports,
   statementsOf,
   type BuiltStacks,
 } from './build-stacks';
 
 const stacks = buildStacks();
-const ALL_FUNCTIONS: ApiFunctionName[] = ['auth', 'users', 'settings', 'health', 'fallback', 'realtime', 'bootstrap'];
+const ALL_FUNCTIONS: ApiFunctionName[] = ['auth', 'users', 'settings', 'health', 'fallback', 'realtime', 'bootstrap', 'ingest'];
 const DATA_FUNCTIONS = ['auth', 'users', 'settings'] as const;
 const ROUTES = (Object.keys(HTTP_ROUTES) as HttpGroup[]).flatMap((group) =>
   HTTP_ROUTES[group].map((routeKey) => [routeKey, group] as const),
@@ -431,4 +432,39 @@ describe('outputs', () => {
       template.hasOutput(name, { Value: Match.anyValue() });
     },
   );
+});
+
+describe('ingest of presigned uploads', () => {
+  it('consumes the ingest queue in batches of 10 with partial batch failures', () => {
+    // Arrange
+    const queueArn = { 'Fn::GetAtt': [logicalIdOf(stacks.stateful.ingestQueue), 'Arn'] };
+
+    // Act
+    const mappings = Object.values(stacks.apiTemplate.findResources('AWS::Lambda::EventSourceMapping')).filter(
+      (mapping) => JSON.stringify(resolveImports(stacks, mapping.Properties.EventSourceArn)) === JSON.stringify(queueArn),
+    );
+
+    // Assert
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]!.Properties).toMatchObject({
+      FunctionName: { Ref: functionIdOf(stacks, 'ingest') },
+      BatchSize: 10,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('binds the ingest function to the table, the bucket and the OCR queue, and to no secret', () => {
+    // Arrange
+    const environment = environmentOf(stacks, 'ingest');
+
+    // Act
+    const secretGrants = grantsOf(stacks, 'ingest').filter((s) => s.Action.some((a) => a.startsWith('secretsmanager:')));
+
+    // Assert
+    expect(Object.keys(environment).sort()).toEqual(
+      expect.arrayContaining([ENV.tableName, ENV.bucketName, ENV.ocrQueueUrl]),
+    );
+    expect(environment).not.toHaveProperty(ENV.jwtSecretArn);
+    expect(secretGrants).toEqual([]);
+  });
 });

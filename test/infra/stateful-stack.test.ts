@@ -2,6 +2,8 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA } from '../../functions/manifest';
+import { STAGING_PREFIX } from '../../lib/stacks/stateful-stack';
+import { fileKeys } from '../../shared/domain/documents/document';
 import { buildStacks, logicalIdOf } from './build-stacks';
 
 const stacks = buildStacks();
@@ -274,5 +276,62 @@ describe('secrets', () => {
 
     // Assert
     expect(Properties.GenerateSecretString).toEqual({ PasswordLength: 24 });
+  });
+});
+
+describe('presigned upload events', () => {
+  it('sends object-created events of the staging prefix, and only those, to the ingest queue', () => {
+    // Arrange
+    const queueArn = { 'Fn::GetAtt': [logicalIdOf(stacks.stateful.ingestQueue), 'Arn'] };
+
+    // Act
+    const notifications = Object.values(stacks.statefulTemplate.findResources('Custom::S3BucketNotifications'));
+
+    // Assert
+    expect(notifications).toHaveLength(1);
+    expect(notifications[0]!.Properties.NotificationConfiguration).toEqual({
+      QueueConfigurations: [
+        {
+          Events: ['s3:ObjectCreated:*'],
+          QueueArn: queueArn,
+          Filter: { Key: { FilterRules: [{ Name: 'prefix', Value: STAGING_PREFIX }] } },
+        },
+      ],
+    });
+  });
+
+  it('uses the staging prefix the domain stages uploads under', () => {
+    // Arrange
+    const id = crypto.randomUUID();
+
+    // Act
+    const key = fileKeys.staged(id);
+
+    // Assert
+    expect(key).toBe(`${STAGING_PREFIX}${id}`);
+  });
+
+  it('moves an upload event to the ingest DLQ after 5 receives', () => {
+    // Arrange
+    const queueId = logicalIdOf(stacks.stateful.ingestQueue);
+    const dlqId = logicalIdOf(stacks.stateful.ingestDeadLetterQueue);
+
+    // Act
+    const { Properties } = resourceOf(queueId);
+
+    // Assert
+    expect(Properties.RedrivePolicy).toEqual({ deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] }, maxReceiveCount: 5 });
+    expect(Properties.VisibilityTimeout).toBe(6 * 300);
+  });
+
+  it('expires staged files left behind after two days', () => {
+    // Arrange
+    const bucketId = logicalIdOf(stacks.stateful.documentsBucket);
+
+    // Act
+    const rules = resourceOf(bucketId).Properties.LifecycleConfiguration.Rules;
+
+    // Assert
+    expect(rules).toEqual(expect.arrayContaining([expect.objectContaining({ Prefix: STAGING_PREFIX, ExpirationInDays: 2, Status: 'Enabled' })]));
   });
 });

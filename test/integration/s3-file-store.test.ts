@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ensureBucket } from '../../shared/adapters/aws/provisioning';
 import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
@@ -44,5 +45,40 @@ describe('S3FileStore', () => {
     expect(response.status).toBe(200);
     expect(new Uint8Array(await response.arrayBuffer())).toEqual(new Uint8Array([7, 8, 9]));
     expect(response.headers.get('content-disposition')).toContain('filename*=UTF-8');
+  });
+
+  it('inspects an object in one pass: size, first bytes and SHA-256', async () => {
+    const files = await store();
+    const bytes = new Uint8Array(3 * 1024 * 1024).map((_, i) => i % 251);
+    await files.put('uploads/x', bytes, 'application/octet-stream');
+
+    const info = await files.inspect('uploads/x', 16);
+
+    expect(info).toEqual({
+      size: bytes.length,
+      head: bytes.subarray(0, 16),
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
+    expect(await files.inspect('uploads/missing', 16)).toBeNull();
+  });
+
+  it('moves an object to another key with the given content type', async () => {
+    const files = await store();
+    await files.put('uploads/m', new Uint8Array([4, 5]), 'application/octet-stream');
+
+    await files.move('uploads/m', 'documents/m/original', 'image/png');
+
+    expect(await files.get('uploads/m')).toBeNull();
+    expect(await files.get('documents/m/original')).toEqual(new Uint8Array([4, 5]));
+  });
+
+  it('makes an upload URL that stores the body of a PUT at the key', async () => {
+    const files = await store();
+
+    const url = await files.uploadUrl('uploads/p', 60);
+    const response = await fetch(url, { method: 'PUT', body: new Uint8Array([1, 2, 3]) });
+
+    expect(response.status).toBe(200);
+    expect(await files.get('uploads/p')).toEqual(new Uint8Array([1, 2, 3]));
   });
 });

@@ -1,4 +1,8 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   ListObjectsV2Command,
@@ -7,7 +11,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { FileStore } from '../../domain/documents/ports';
+import type { FileStore, StoredFileInfo } from '../../domain/documents/ports';
 import { attachmentDisposition } from '../../http/content-disposition';
 
 /** How long a download link works. */
@@ -29,9 +33,53 @@ export class S3FileStore implements FileStore {
       const { Body } = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return Body ? await Body.transformToByteArray() : null;
     } catch (error) {
-      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
+      if (isMissing(error)) return null;
       throw error;
     }
+  }
+
+  async inspect(key: string, headBytes: number): Promise<StoredFileInfo | null> {
+    let body: Readable;
+    try {
+      const object = await this.s3.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      if (!object.Body) return null;
+      body = object.Body as Readable;
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+    // One pass over the stream: a 500 MB file is hashed without ever being held in memory.
+    const hash = createHash('sha256');
+    const head: Buffer[] = [];
+    let headLength = 0;
+    let size = 0;
+    for await (const chunk of body) {
+      const bytes = chunk as Buffer;
+      hash.update(bytes);
+      size += bytes.length;
+      if (headLength < headBytes) {
+        head.push(bytes.subarray(0, headBytes - headLength));
+        headLength += Math.min(bytes.length, headBytes - headLength);
+      }
+    }
+    return { size, head: new Uint8Array(Buffer.concat(head)), sha256: hash.digest('hex') };
+  }
+
+  async move(from: string, to: string, contentType: string): Promise<void> {
+    await this.s3.send(
+      new CopyObjectCommand({
+        Bucket: this.bucket,
+        Key: to,
+        CopySource: `${this.bucket}/${from.split('/').map(encodeURIComponent).join('/')}`,
+        ContentType: contentType,
+        MetadataDirective: 'REPLACE',
+      }),
+    );
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: from }));
+  }
+
+  uploadUrl(key: string, expiresInSeconds: number): Promise<string> {
+    return getSignedUrl(this.s3, new PutObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: expiresInSeconds });
   }
 
   async deletePrefix(prefix: string): Promise<void> {
@@ -61,3 +109,5 @@ export class S3FileStore implements FileStore {
     );
   }
 }
+
+const isMissing = (error: unknown): boolean => error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey';

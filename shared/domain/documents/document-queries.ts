@@ -1,7 +1,8 @@
 import { notFound } from '../errors';
 import type { Page } from '../pagination';
 import { fileKeys, toSummary, type DocumentSummary, type DocumentView } from './document';
-import type { DocumentQuery, DocumentRepository, FileStore } from './ports';
+import { missingDocument } from './large-upload';
+import type { DocumentQuery, DocumentRepository, FileStore, PendingUploadRepository } from './ports';
 
 /** One page of documents, without their text. */
 export async function listDocuments(
@@ -13,9 +14,12 @@ export async function listDocuments(
 }
 
 /** A document with its extracted text. */
-export async function getDocument(deps: { documents: DocumentRepository }, id: string): Promise<DocumentView> {
+export async function getDocument(
+  deps: { documents: DocumentRepository; uploads: PendingUploadRepository },
+  id: string,
+): Promise<DocumentView> {
   const [record, content] = await Promise.all([deps.documents.get(id), deps.documents.getContent(id)]);
-  if (!record) throw notFound('Document', id);
+  if (!record) throw await missingDocument(deps, id);
   return { ...toSummary(record), content };
 }
 

@@ -56,4 +56,18 @@ export const fileKeys = {
   original: (id: string) => `documents/${id}/original`,
   thumbnail: (id: string, width: number, height: number) => `documents/${id}/thumbnails/${width}x${height}`,
   prefix: (id: string) => `documents/${id}/`,
+  /** Where a presigned upload puts the file until it is checked and moved to `original`. */
+  staged: (id: string) => `${STAGING_PREFIX}${id}`,
+};
+
+/** Key prefix of staged uploads; the bucket's object-created events for it drive the ingest. */
+export const STAGING_PREFIX = 'uploads/';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The document id of a staged upload's key, or null for any other key. */
+export const stagedUploadId = (key: string): string | null => {
+  if (!key.startsWith(STAGING_PREFIX)) return null;
+  const id = key.slice(STAGING_PREFIX.length);
+  return UUID.test(id) ? id : null;
 };

@@ -48,6 +48,50 @@ export interface FileStore {
   deletePrefix(prefix: string): Promise<void>;
   /** A short-lived URL that downloads the object as an attachment named `filename`. */
   downloadUrl(key: string, filename: string, contentType: string): Promise<string>;
+  /** A URL valid for `expiresInSeconds` that stores the body of one HTTP PUT at `key`. */
+  uploadUrl(key: string, expiresInSeconds: number): Promise<string>;
+  /**
+   * Reads the object once, streaming: its size, its first `headBytes` bytes (for type detection) and its
+   * SHA-256. Null when there is no such object.
+   */
+  inspect(key: string, headBytes: number): Promise<StoredFileInfo | null>;
+  /** Moves an object to another key, setting its content type (a server-side copy, then a delete). */
+  move(from: string, to: string, contentType: string): Promise<void>;
+}
+
+export interface StoredFileInfo {
+  size: number;
+  head: Uint8Array;
+  sha256: string;
+}
+
+/** An upload announced through a presigned URL, waiting for its file (or refused once the file was seen). */
+export interface PendingUpload {
+  /** The id the document will have. */
+  id: string;
+  filename: string;
+  title: string | null;
+  /** The size the client announced; the stored file must have exactly this size. */
+  size: number;
+  labels: string[];
+  ocr_enabled: boolean;
+  language: string;
+  created_by: string;
+  created_at: string;
+  /** When the upload URL stops working. */
+  expires_at: string;
+  state: 'awaiting_file' | 'rejected';
+  /** Why the file was refused, once it was. */
+  reason: string | null;
+}
+
+/** Announced uploads; each disappears by itself a day after its URL expired. */
+export interface PendingUploadRepository {
+  create(upload: PendingUpload): Promise<void>;
+  get(id: string): Promise<PendingUpload | null>;
+  /** Marks the upload refused, keeping the reason for the client to read. */
+  reject(id: string, reason: string): Promise<void>;
+  delete(id: string): Promise<void>;
 }
 
 /** A request to OCR one document; the worker finds everything else on the document. */

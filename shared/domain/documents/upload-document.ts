@@ -40,32 +40,31 @@ export function safeFilename(name: string): string {
   return cleaned || 'document';
 }
 
-/**
- * Stores an uploaded file and its document. The type comes from the bytes; labels must exist; the file is
- * written first and removed again if the record cannot be written, so a failure leaves nothing behind. With OCR
- * enabled the document starts pending and a job is queued; a job that cannot be queued leaves it pending for
- * the stuck-document sweep rather than failing the upload.
- */
-export async function uploadDocument(deps: UploadDeps, input: UploadInput): Promise<UploadResult> {
-  if (input.bytes.byteLength === 0) {
-    throw validationError('The file is empty', [{ field: 'file', reason: 'is empty (0 bytes)' }]);
-  }
-  const mimeType = detectMimeType(input.bytes);
-  if (!mimeType) {
-    throw validationError('This file type is not supported', [
-      { field: 'file', reason: `content is not one of ${SUPPORTED_MIME_TYPES.join(', ')}` },
-    ]);
-  }
-  await requireLabels(deps.labels, input.labels);
-  const now = deps.clock.now().toISOString();
+/** What a new document is made of, whichever way its file arrived. */
+export interface NewDocument {
+  id: string;
+  filename: string;
+  title?: string | undefined;
+  mimeType: string;
+  size: number;
+  sha256: string;
+  labels: string[];
+  ocrEnabled: boolean;
+  language: string;
+  createdBy: string;
+  sourceId?: string | null | undefined;
+}
+
+/** The record of a new document: pending OCR, or completed at once when OCR is off. */
+export function newDocumentRecord(input: NewDocument, now: string): DocumentRecord {
   const filename = safeFilename(input.filename);
-  const document: DocumentRecord = {
-    id: crypto.randomUUID(),
+  return {
+    id: input.id,
     title: input.title?.trim() || filename.replace(/\.[^.]+$/, '') || filename,
     filename,
-    mime_type: mimeType,
-    size: input.bytes.byteLength,
-    sha256: deps.sha256(input.bytes),
+    mime_type: input.mimeType,
+    size: input.size,
+    sha256: input.sha256,
     status: input.ocrEnabled ? 'pending' : 'completed',
     ocr_enabled: input.ocrEnabled,
     language: input.language,
@@ -78,18 +77,57 @@ export async function uploadDocument(deps: UploadDeps, input: UploadInput): Prom
     created_at: now,
     updated_at: now,
   };
-  const key = fileKeys.original(document.id);
-  await deps.files.put(key, input.bytes, mimeType);
+}
+
+/** The type of a file from its first bytes, or a 400 on `file` naming the accepted types. */
+export function requireSupportedType(head: Uint8Array): string {
+  const mimeType = detectMimeType(head);
+  if (!mimeType) {
+    throw validationError('This file type is not supported', [
+      { field: 'file', reason: `content is not one of ${SUPPORTED_MIME_TYPES.join(', ')}` },
+    ]);
+  }
+  return mimeType;
+}
+
+export const emptyFile = () => validationError('The file is empty', [{ field: 'file', reason: 'is empty (0 bytes)' }]);
+
+/**
+ * Stores an uploaded file and its document. The type comes from the bytes; labels must exist; the file is
+ * written first and removed again if the record cannot be written, so a failure leaves nothing behind. With OCR
+ * enabled the document starts pending and a job is queued; a job that cannot be queued leaves it pending for
+ * the stuck-document sweep rather than failing the upload.
+ */
+export async function uploadDocument(deps: UploadDeps, input: UploadInput): Promise<UploadResult> {
+  if (input.bytes.byteLength === 0) throw emptyFile();
+  const mimeType = requireSupportedType(input.bytes);
+  await requireLabels(deps.labels, input.labels);
+  const document = newDocumentRecord(
+    { ...input, id: crypto.randomUUID(), mimeType, size: input.bytes.byteLength, sha256: deps.sha256(input.bytes) },
+    deps.clock.now().toISOString(),
+  );
+  await deps.files.put(fileKeys.original(document.id), input.bytes, mimeType);
+  return registerDocument(deps, document);
+}
+
+/**
+ * Records a document whose original file is already stored, and queues its OCR. If the record cannot be
+ * written the stored files are removed, so nothing half-written stays behind.
+ */
+export async function registerDocument(
+  deps: Pick<UploadDeps, 'documents' | 'files' | 'ocrQueue'>,
+  document: DocumentRecord,
+): Promise<UploadResult> {
   try {
     await deps.documents.create(document);
   } catch (error) {
     await deps.files.deletePrefix(fileKeys.prefix(document.id)).catch(() => undefined);
     throw error;
   }
-  const queued = input.ocrEnabled && (await enqueue(deps.ocrQueue, document));
+  const queued = document.ocr_enabled && (await enqueue(deps.ocrQueue, document));
   return {
     id: document.id,
-    message: input.ocrEnabled ? 'Document uploaded; OCR queued' : 'Document uploaded',
+    message: document.ocr_enabled ? 'Document uploaded; OCR queued' : 'Document uploaded',
     ocr_queued: queued,
   };
 }

@@ -15,6 +15,7 @@ export const keys = {
   labelNameLock: (name: string) => ({ pk: `LABELNAME#${name.toLowerCase()}`, sk: 'LOCK' }),
   /** One item per document carrying the label: the label's members, and what document_count counts. */
   labelMember: (labelId: string, documentId: string) => ({ pk: `LABEL#${labelId}`, sk: `DOC#${documentId}` }),
+  pendingUpload: (id: string) => ({ pk: `UPLOAD#${id}`, sk: 'PENDING' }),
 } as const;
 
 /** DynamoDB TTL wants epoch seconds. */

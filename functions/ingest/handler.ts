@@ -1,0 +1,42 @@
+import * as z from 'zod';
+import { ingestUploadedFile, type IngestDeps } from '../../shared/domain/documents/large-upload';
+import { logger } from '../../shared/logger';
+import { sqsBatchHandler } from '../../shared/queue/sqs-batch';
+
+/** The part of an S3 event notification the ingest reads; S3's `s3:TestEvent` has no Records and is skipped. */
+const s3Notification = z.object({
+  Records: z
+    .array(z.object({ eventName: z.string(), s3: z.object({ object: z.object({ key: z.string() }) }) }))
+    .default([]),
+});
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** S3 notifications URL-encode keys, with + for spaces. */
+const objectKey = (encoded: string) => decodeURIComponent(encoded.replace(/\+/g, ' '));
+
+/**
+ * Finishes presigned uploads: the bucket sends its object-created events for `uploads/` to a queue, and each
+ * staged file is checked and turned into a document. A malformed message is logged and dropped (retrying it
+ * cannot help); a failing ingest is retried by the queue.
+ */
+export const createIngestHandler = (c: IngestDeps) =>
+  sqsBatchHandler('ingest', async (message) => {
+    const parsed = s3Notification.safeParse(parseJson(message.body));
+    if (!parsed.success) {
+      logger.warn('ingest: not an S3 event notification, dropped', { messageId: message.messageId });
+      return;
+    }
+    for (const record of parsed.data.Records) {
+      if (!record.eventName.startsWith('ObjectCreated:')) continue;
+      const key = objectKey(record.s3.object.key);
+      const outcome = await ingestUploadedFile(c, key);
+      logger.info('ingest: staged upload processed', { key, outcome });
+    }
+  });
