@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { TextractClient } from '@aws-sdk/client-textract';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /**
@@ -38,3 +39,5 @@ export const createSqsClient = (options: ClientOptions = {}): SQSClient => new S
 
 export const createSecretsClient = (options: ClientOptions = {}): SecretsManagerClient =>
   new SecretsManagerClient(base(options));
+
+export const createTextractClient = (options: ClientOptions = {}): TextractClient => new TextractClient(base(options));

@@ -1,0 +1,489 @@
+import { deflateSync } from 'node:zlib';
+import {
+  type Block,
+  DetectDocumentTextCommand,
+  DocumentTooLargeException,
+  GetDocumentTextDetectionCommand,
+  InvalidParameterException,
+  LimitExceededException,
+  ProvisionedThroughputExceededException,
+  StartDocumentTextDetectionCommand,
+  TextractClient,
+  ThrottlingException,
+  UnsupportedDocumentException,
+  BadDocumentException,
+} from '@aws-sdk/client-textract';
+import { mockClient } from 'aws-sdk-client-mock';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  countPdfPages,
+  countTiffPages,
+  TextractOcrEngine,
+  type TextractOcrEngineOptions,
+} from '../../../shared/adapters/aws/textract-ocr-engine';
+import { OcrFailure, type OcrInput, type OcrPageProgress } from '../../../shared/domain/ocr/ports';
+
+const textract = mockClient(TextractClient);
+const BUCKET = 'documents-bucket';
+
+/** A clock that only moves when the engine sleeps, so that waiting costs no time. */
+const fakeTime = () => {
+  const state = { now: 0, slept: [] as number[] };
+  return {
+    state,
+    sleep: async (ms: number) => {
+      state.slept.push(ms);
+      state.now += ms;
+    },
+    now: () => state.now,
+  };
+};
+
+const engine = (options: Partial<TextractOcrEngineOptions> = {}) => {
+  const time = fakeTime();
+  const instance = new TextractOcrEngine({
+    client: new TextractClient({ region: 'eu-west-1' }),
+    bucket: BUCKET,
+    sleep: time.sleep,
+    now: time.now,
+    random: () => 0.5,
+    ...options,
+  });
+  return { engine: instance, time };
+};
+
+const ascii = (text: string) => new TextEncoder().encode(text);
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
+
+/** A minimal PDF whose page tree holds `pages` pages, written as plain objects. */
+const pdf = (pages: number, extra = '') => {
+  const kids = Array.from({ length: pages }, (_, i) => `${i + 3} 0 R`).join(' ');
+  const pageObjects = Array.from(
+    { length: pages },
+    (_, i) => `${i + 3} 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 612 792]>> endobj\n`,
+  ).join('');
+  return ascii(
+    `%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n` +
+      `2 0 obj <</Type /Pages /Count ${pages} /Kids [${kids}]>> endobj\n` +
+      `${pageObjects}trailer <</Root 1 0 R${extra}>>\n%%EOF\n`,
+  );
+};
+
+const input = (overrides: Partial<OcrInput> = {}): OcrInput => ({
+  bytes: PNG,
+  mimeType: 'image/png',
+  language: 'eng',
+  objectKey: 'documents/doc-1/original',
+  ...overrides,
+});
+
+let ids = 0;
+/** One page of blocks: a PAGE listing its LINEs, each LINE listing its WORDs. */
+const page = (pageNumber: number, lines: readonly (readonly [string, number][])[]): Block[] => {
+  const lineBlocks: Block[] = [];
+  const wordBlocks: Block[] = [];
+  for (const words of lines) {
+    const wordIds = words.map(() => `w${++ids}`);
+    words.forEach(([text, confidence], index) =>
+      wordBlocks.push({ BlockType: 'WORD', Id: wordIds[index], Text: text, Confidence: confidence, Page: pageNumber }),
+    );
+    lineBlocks.push({
+      BlockType: 'LINE',
+      Id: `l${++ids}`,
+      Text: words.map(([text]) => text).join(' '),
+      Confidence: 99,
+      Page: pageNumber,
+      Relationships: [{ Type: 'CHILD', Ids: wordIds }],
+    });
+  }
+  return [
+    {
+      BlockType: 'PAGE',
+      Id: `p${++ids}`,
+      Page: pageNumber,
+      Relationships: [{ Type: 'CHILD', Ids: lineBlocks.map((line) => line.Id ?? '') }],
+    },
+    ...lineBlocks,
+    ...wordBlocks,
+  ];
+};
+
+/** A DetectDocumentText answer, or a finished GetDocumentTextDetection answer when `status` is given. */
+const answer = (blocks: Block[], pages = 1, status?: 'SUCCEEDED') => ({
+  ...(status ? { JobStatus: status } : {}),
+  DocumentMetadata: { Pages: pages },
+  Blocks: blocks,
+});
+
+/** What the SDK attaches to every service exception; the mocks need no real one. */
+const metadata = { $metadata: {} };
+const UNSUPPORTED = 'Request has unsupported document format';
+
+const failureOf = async (promise: Promise<unknown>): Promise<OcrFailure> => {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(OcrFailure);
+  return error as OcrFailure;
+};
+
+beforeEach(() => {
+  textract.reset();
+  ids = 0;
+});
+
+describe('TextractOcrEngine', () => {
+  describe('synchronous reading', () => {
+    it('sends a small image inline and returns its lines, one per line of text', async () => {
+      textract.on(DetectDocumentTextCommand).resolves({
+        DocumentMetadata: { Pages: 1 },
+        Blocks: page(1, [[['Hello', 99], ['world', 97]], [['second', 95], ['line', 93]]]),
+      });
+
+      const result = await engine().engine.recognize(input());
+
+      expect(textract.commandCalls(DetectDocumentTextCommand)[0]?.args[0].input).toEqual({ Document: { Bytes: PNG } });
+      expect(result).toEqual({ text: 'Hello world\nsecond line', confidence: 0.96, pages: 1 });
+    });
+
+    it('names an image above 10 MB by its S3 object instead of sending its bytes', async () => {
+      textract.on(DetectDocumentTextCommand).resolves(answer(page(1, [[['big', 90]]]), 1));
+      const bytes = new Uint8Array(10_000_001);
+      bytes.set(PNG);
+
+      await engine().engine.recognize(input({ bytes, mimeType: 'image/jpeg' }));
+
+      expect(textract.commandCalls(DetectDocumentTextCommand)[0]?.args[0].input).toEqual({
+        Document: { S3Object: { Bucket: BUCKET, Name: 'documents/doc-1/original' } },
+      });
+    });
+
+    it('reads a one-page PDF with the synchronous API', async () => {
+      textract.on(DetectDocumentTextCommand).resolves(answer(page(1, [[['one', 90]]]), 1));
+
+      const result = await engine().engine.recognize(input({ bytes: pdf(1), mimeType: 'application/pdf' }));
+
+      expect(result.text).toBe('one');
+      expect(textract.commandCalls(StartDocumentTextDetectionCommand)).toHaveLength(0);
+    });
+
+    it('orders lines as the PAGE block lists them, not as the response happens to', async () => {
+      const blocks = page(1, [[['first', 90]], [['second', 90]]]);
+      const [pageBlock, firstLine, secondLine, ...words] = blocks;
+      textract.on(DetectDocumentTextCommand).resolves({
+        DocumentMetadata: { Pages: 1 },
+        Blocks: [pageBlock, secondLine, firstLine, ...words] as Block[],
+      });
+
+      const result = await engine().engine.recognize(input());
+
+      expect(result.text).toBe('first\nsecond');
+    });
+
+    it('reports the single page as progress once the result is in', async () => {
+      textract.on(DetectDocumentTextCommand).resolves(answer(page(1, [[['x', 90]]]), 1));
+      const progress: OcrPageProgress[] = [];
+
+      await engine().engine.recognize(input({ onProgress: (step) => void progress.push(step) }));
+
+      expect(progress).toEqual([{ done: 1, total: 1 }]);
+    });
+  });
+
+  describe('confidence', () => {
+    it('is the mean of the word confidences as a fraction of 1', async () => {
+      textract.on(DetectDocumentTextCommand).resolves({
+        DocumentMetadata: { Pages: 1 },
+        Blocks: page(1, [[['a', 80], ['b', 90], ['c', 100]]]),
+      });
+
+      const { confidence } = await engine().engine.recognize(input());
+
+      expect(confidence).toBeCloseTo(0.9, 10);
+    });
+
+    it('is 0 when Textract found no words', async () => {
+      textract.on(DetectDocumentTextCommand).resolves({ DocumentMetadata: { Pages: 1 }, Blocks: page(1, []) });
+
+      const result = await engine().engine.recognize(input());
+
+      expect(result).toEqual({ text: '', confidence: 0, pages: 1 });
+    });
+
+    it('stays within 0..1 whatever Textract reports', async () => {
+      textract.on(DetectDocumentTextCommand).resolves(answer(page(1, [[['a', 140]]]), 1));
+
+      const { confidence } = await engine().engine.recognize(input());
+
+      expect(confidence).toBe(1);
+    });
+  });
+
+  describe('asynchronous reading of multi-page documents', () => {
+    it('starts a job on the S3 object and polls it until it succeeds, following NextToken', async () => {
+      textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
+      textract
+        .on(GetDocumentTextDetectionCommand, { JobId: 'job-1', NextToken: undefined })
+        .resolvesOnce({ JobStatus: 'IN_PROGRESS' })
+        .resolves({ ...answer(page(1, [[['page', 95], ['one', 95]]]), 2, 'SUCCEEDED'), NextToken: 't1' })
+        .on(GetDocumentTextDetectionCommand, { JobId: 'job-1', NextToken: 't1' })
+        .resolves(answer(page(2, [[['page', 85], ['two', 85]]]), 2, 'SUCCEEDED'));
+      const { engine: ocr, time } = engine({ pollIntervalMs: 1000 });
+
+      const result = await ocr.recognize(input({ bytes: pdf(2), mimeType: 'application/pdf' }));
+
+      expect(textract.commandCalls(StartDocumentTextDetectionCommand)[0]?.args[0].input).toMatchObject({
+        DocumentLocation: { S3Object: { Bucket: BUCKET, Name: 'documents/doc-1/original' } },
+      });
+      expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(0);
+      expect(result).toEqual({ text: 'page one\n\npage two', confidence: 0.9, pages: 2 });
+      expect(time.state.slept).toEqual([1000, 2000]);
+    });
+
+    it('reports progress for every page once the job is done', async () => {
+      textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
+      textract.on(GetDocumentTextDetectionCommand).resolves({
+        JobStatus: 'SUCCEEDED',
+        DocumentMetadata: { Pages: 3 },
+        Blocks: [...page(1, [[['a', 90]]]), ...page(2, [[['b', 90]]]), ...page(3, [[['c', 90]]])],
+      });
+      const progress: OcrPageProgress[] = [];
+
+      await engine().engine.recognize(
+        input({ bytes: pdf(3), mimeType: 'application/pdf', onProgress: (step) => void progress.push(step) }),
+      );
+
+      expect(progress).toEqual([
+        { done: 1, total: 3 },
+        { done: 2, total: 3 },
+        { done: 3, total: 3 },
+      ]);
+    });
+
+    it('reads a one-page PDF above 10 MB asynchronously, since the synchronous API would refuse it', async () => {
+      textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
+      textract.on(GetDocumentTextDetectionCommand).resolves(answer(page(1, [[['big', 90]]]), 1, 'SUCCEEDED'));
+      const bytes = new Uint8Array(10_000_001);
+      bytes.set(pdf(1));
+
+      const result = await engine().engine.recognize(input({ bytes, mimeType: 'application/pdf' }));
+
+      expect(result.text).toBe('big');
+      expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(0);
+    });
+
+    it('starts the same document with the same request token, so a redelivered job joins the running one', async () => {
+      textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
+      textract.on(GetDocumentTextDetectionCommand).resolves(answer([], 2, 'SUCCEEDED'));
+      const document = input({ bytes: pdf(2), mimeType: 'application/pdf' });
+
+      await engine().engine.recognize(document);
+      await engine().engine.recognize(document);
+
+      const [first, second] = textract
+        .commandCalls(StartDocumentTextDetectionCommand)
+        .map((call) => call.args[0].input.ClientRequestToken);
+      expect(first).toMatch(/^[a-f0-9]{64}$/);
+      expect(second).toBe(first);
+    });
+
+    it('fails with unreadable_file and Textract\'s reason when the job fails', async () => {
+      textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
+      textract
+        .on(GetDocumentTextDetectionCommand)
+        .resolves({ JobStatus: 'FAILED', StatusMessage: 'INVALID_IMAGE_TYPE' });
+
+      const failure = await failureOf(engine().engine.recognize(input({ bytes: pdf(2), mimeType: 'application/pdf' })));
+
+      expect(failure.reason).toBe('unreadable_file');
+      expect(failure.message).toContain('INVALID_IMAGE_TYPE');
+    });
+
+    it('fails with timeout when the job runs longer than maxWaitMs', async () => {
+      textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
+      textract.on(GetDocumentTextDetectionCommand).resolves({ JobStatus: 'IN_PROGRESS' });
+      const { engine: ocr, time } = engine({ pollIntervalMs: 1000, maxWaitMs: 10_000 });
+
+      const failure = await failureOf(ocr.recognize(input({ bytes: pdf(2), mimeType: 'application/pdf' })));
+
+      expect(failure.reason).toBe('timeout');
+      expect(time.state.now).toBe(10_000);
+      expect(time.state.slept).toEqual([1000, 2000, 4000, 3000]);
+    });
+  });
+
+  describe('throttling', () => {
+    it.each([
+      ['ThrottlingException', () => new ThrottlingException({ message: 'Slow down', ...metadata })],
+      [
+        'ProvisionedThroughputExceededException',
+        () => new ProvisionedThroughputExceededException({ message: 'Too many', ...metadata }),
+      ],
+      ['LimitExceededException', () => new LimitExceededException({ message: 'Limit', ...metadata })],
+    ])('retries a call refused with %s, backing off, until it succeeds', async (_name, error) => {
+      textract
+        .on(DetectDocumentTextCommand)
+        .rejectsOnce(error())
+        .rejectsOnce(error())
+        .resolves(answer(page(1, [[['ok', 90]]]), 1));
+      const { engine: ocr, time } = engine({ random: () => 0.5 });
+
+      const result = await ocr.recognize(input());
+
+      expect(result.text).toBe('ok');
+      expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(3);
+      expect(time.state.slept).toEqual([125, 250]);
+    });
+
+    it('gives up after maxAttempts with a plain Error, so that the queue delivers the job again later', async () => {
+      textract.on(DetectDocumentTextCommand).rejects(new ThrottlingException({ message: 'Slow down', ...metadata }));
+
+      const error = await engine({ maxAttempts: 3 }).engine.recognize(input()).catch((caught: unknown) => caught);
+
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(OcrFailure);
+      expect((error as Error).message).toMatch(/throttling/i);
+      expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(3);
+    });
+
+    it('retries a throttled poll of an asynchronous job', async () => {
+      textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
+      textract
+        .on(GetDocumentTextDetectionCommand)
+        .rejectsOnce(new ThrottlingException({ message: 'Slow down', ...metadata }))
+        .resolves({ JobStatus: 'SUCCEEDED', DocumentMetadata: { Pages: 2 }, Blocks: page(1, [[['ok', 90]]]) });
+
+      const result = await engine().engine.recognize(input({ bytes: pdf(2), mimeType: 'application/pdf' }));
+
+      expect(result.text).toBe('ok');
+    });
+  });
+
+  describe('errors Textract answers', () => {
+    it.each([
+      { exception: UnsupportedDocumentException, message: UNSUPPORTED, reason: 'unreadable_file' },
+      { exception: BadDocumentException, message: 'Request has invalid document', reason: 'unreadable_file' },
+      { exception: DocumentTooLargeException, message: 'Request has invalid document size', reason: 'too_large' },
+      { exception: InvalidParameterException, message: 'Request has invalid parameters', reason: 'unreadable_file' },
+      { exception: BadDocumentException, message: 'The document is password protected', reason: 'encrypted' },
+    ] as const)('maps $exception.name saying $message to $reason', async ({ exception, message, reason }) => {
+      textract.on(DetectDocumentTextCommand).rejects(new exception({ message, ...metadata }));
+
+      const failure = await failureOf(engine().engine.recognize(input()));
+
+      expect(failure.reason).toBe(reason);
+    });
+
+    it('reports an encrypted PDF that Textract refuses as encrypted', async () => {
+      const refusal = new UnsupportedDocumentException({ message: UNSUPPORTED, ...metadata });
+      textract.on(DetectDocumentTextCommand).rejects(refusal);
+
+      const failure = await failureOf(
+        engine().engine.recognize(
+          input({ bytes: pdf(1, ' /Encrypt 9 0 R /ID [<01> <01>]'), mimeType: 'application/pdf' }),
+        ),
+      );
+
+      expect(failure.reason).toBe('encrypted');
+    });
+
+    it('leaves other errors as they are, to be retried', async () => {
+      const outage = Object.assign(new Error('We encountered an internal error'), { name: 'InternalServerError' });
+      textract.on(DetectDocumentTextCommand).rejects(outage);
+
+      const error = await engine().engine.recognize(input()).catch((caught: unknown) => caught);
+
+      expect(error).toBe(outage);
+    });
+  });
+
+  describe('what is refused before calling Textract', () => {
+    it('refuses WebP, which Textract does not read, as unsupported_type', async () => {
+      const failure = await failureOf(engine().engine.recognize(input({ mimeType: 'image/webp' })));
+
+      expect(failure.reason).toBe('unsupported_type');
+      expect(textract.calls()).toHaveLength(0);
+    });
+
+    it('refuses a language Textract does not read, even joined with one it reads', async () => {
+      const failure = await failureOf(engine().engine.recognize(input({ language: 'eng+jpn' })));
+
+      expect(failure.reason).toBe('unsupported_language');
+      expect(textract.calls()).toHaveLength(0);
+    });
+
+    it('accepts any combination of the languages it lists', async () => {
+      textract.on(DetectDocumentTextCommand).resolves(answer(page(1, [[['Straße', 90]]]), 1));
+      const ocr = engine().engine;
+
+      const result = await ocr.recognize(input({ language: (await ocr.languages()).join('+') }));
+
+      expect(result.text).toBe('Straße');
+    });
+
+    it('fails a PDF whose page tree is empty with no_pages', async () => {
+      const failure = await failureOf(engine().engine.recognize(input({ bytes: pdf(0), mimeType: 'application/pdf' })));
+
+      expect(failure.reason).toBe('no_pages');
+      expect(textract.calls()).toHaveLength(0);
+    });
+  });
+
+  it('lists the six languages DetectDocumentText reads', async () => {
+    const languages = await engine().engine.languages();
+
+    expect(languages).toEqual(['eng', 'deu', 'fra', 'spa', 'ita', 'por']);
+  });
+});
+
+describe('countPdfPages', () => {
+  it('counts page objects, not the page tree nodes', () => {
+    expect(countPdfPages(pdf(3))).toBe(3);
+  });
+
+  it('counts pages kept in compressed object streams', () => {
+    const objects = '<</Type /Page /Parent 2 0 R>> <</Type/Page/Parent 2 0 R>> <</Type /Pages /Count 2>>';
+    const stream = deflateSync(Buffer.from(objects, 'latin1'));
+    const bytes = Buffer.concat([
+      Buffer.from(
+        `%PDF-1.7\n5 0 obj\n<</Type /ObjStm /N 3 /First 0 /Filter /FlateDecode /Length ${stream.length}>>\nstream\n`,
+        'latin1',
+      ),
+      stream,
+      Buffer.from('\nendstream\nendobj\n%%EOF\n', 'latin1'),
+    ]);
+
+    expect(countPdfPages(bytes)).toBe(2);
+  });
+
+  it('answers 0 for a page tree without pages and null for bytes without a page tree', () => {
+    expect(countPdfPages(pdf(0))).toBe(0);
+    expect(countPdfPages(ascii('%PDF-1.3\nThis is not a valid PDF file\n%%EOF\n'))).toBeNull();
+  });
+});
+
+describe('countTiffPages', () => {
+  /** A little-endian TIFF with `pages` empty IFDs chained one after the other. */
+  const tiff = (pages: number) => {
+    const bytes = new Uint8Array(8 + pages * 6);
+    const view = new DataView(bytes.buffer);
+    bytes.set([0x49, 0x49, 42, 0]);
+    view.setUint32(4, 8, true);
+    for (let i = 0; i < pages; i++) {
+      const offset = 8 + i * 6;
+      view.setUint16(offset, 0, true);
+      view.setUint32(offset + 2, i + 1 < pages ? offset + 6 : 0, true);
+    }
+    return bytes;
+  };
+
+  it('follows the chain of image directories', () => {
+    expect(countTiffPages(tiff(1))).toBe(1);
+    expect(countTiffPages(tiff(4))).toBe(4);
+  });
+
+  it('answers null for bytes that are not a TIFF', () => {
+    expect(countTiffPages(PNG)).toBeNull();
+  });
+});
