@@ -33,6 +33,7 @@ new ApiStack(app, 'DocService-Api', {
   table: stateful.table,
   documentsBucket: stateful.documentsBucket,
   ocrQueue: stateful.ocrQueue,
+  ocrHighQueue: stateful.ocrHighQueue,
   ingestQueue: stateful.ingestQueue,
   jwtSecret: stateful.jwtSecret,
   adminPasswordSecret: stateful.adminPasswordSecret,

@@ -27,6 +27,15 @@ export const HTTP_ROUTES = {
     'GET /api/documents/{id}/thumbnail',
   ],
   labels: ['GET /api/labels', 'POST /api/labels', 'PUT /api/labels/{id}', 'DELETE /api/labels/{id}', 'POST /api/labels/{id}/assign'],
+  ocr: [
+    'POST /api/documents/{id}/retry-ocr',
+    'GET /api/ocr/queue/status',
+    'GET /api/ocr/queue',
+    'PUT /api/ocr/queue/{id}/priority',
+    'DELETE /api/ocr/queue/{id}',
+    'GET /api/metrics/ocr',
+  ],
+  notifications: ['GET /api/notifications', 'PUT /api/notifications/{id}/read', 'PUT /api/notifications/read-all'],
   health: ['GET /api/health'],
 } as const;
 
@@ -44,6 +53,8 @@ export const ENV = {
   tableName: 'TABLE_NAME',
   bucketName: 'BUCKET_NAME',
   ocrQueueUrl: 'OCR_QUEUE_URL',
+  ocrHighQueueUrl: 'OCR_HIGH_QUEUE_URL',
+  ocrWorkers: 'OCR_WORKERS',
   jwtSecretArn: 'JWT_SECRET_ARN',
   jwtIssuer: 'JWT_ISSUER',
   jwtAudience: 'JWT_AUDIENCE',

@@ -7,6 +7,17 @@ cd "$(dirname "$0")/.."
 # Debian packages the local runtime and the tests use, as "command:package" pairs.
 APT_NEEDS=(
   "java:openjdk-17-jre-headless"
+  "tesseract:tesseract-ocr"
+  "pdftoppm:poppler-utils"
+  "pdfinfo:poppler-utils"
+)
+
+# Tesseract language data (not commands), as "code:package" pairs: checked against `tesseract --list-langs`.
+# osd is the orientation data that lets the OCR engine read pages turned by 90 or 180 degrees.
+TESSDATA_NEEDS=(
+  "eng:tesseract-ocr-eng"
+  "deu:tesseract-ocr-deu"
+  "osd:tesseract-ocr-osd"
 )
 
 java_major() {
@@ -24,7 +35,21 @@ for pair in "${APT_NEEDS[@]}"; do
   fi
 done
 
+installed_langs=""
+if command -v tesseract >/dev/null 2>&1; then
+  installed_langs="$(tesseract --list-langs 2>/dev/null | tail -n +2 || true)"
+fi
+for pair in "${TESSDATA_NEEDS[@]}"; do
+  code="${pair%%:*}"
+  pkg="${pair#*:}"
+  if ! grep -qx "$code" <<<"$installed_langs"; then
+    missing+=("$pkg")
+  fi
+done
+
 if [ "${#missing[@]}" -gt 0 ]; then
+  # One package can serve several commands (poppler-utils: pdftoppm and pdfinfo).
+  mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u)
   echo "Installing Debian packages: ${missing[*]}"
   SUDO=""
   if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi

@@ -45,13 +45,13 @@ export const uploadFields = z.strictObject({
   title: z.string().trim().max(500).optional(),
   labels: commaSeparatedLabelIds.default([]),
   ocr_enabled: booleanField.default(true),
-  language: ocrLanguageField.default('eng'),
+  language: ocrLanguageField.optional(),
 });
 
 export const bulkUploadFields = z.strictObject({
   default_labels: commaSeparatedLabelIds.default([]),
   ocr_enabled: booleanField.default(true),
-  language: ocrLanguageField.default('eng'),
+  language: ocrLanguageField.optional(),
 });
 
 const MAX_METADATA_KEYS = 50;
@@ -86,5 +86,5 @@ export const uploadUrlBody = z.strictObject({
   title: z.string().trim().max(500).optional(),
   labels: labelIds.default([]),
   ocr_enabled: z.boolean().default(true),
-  language: ocrLanguageField.default('eng'),
+  language: ocrLanguageField.optional(),
 });

@@ -26,6 +26,11 @@ export const thumbnailRendererFiles = (root: string, assetDir: string): string[]
   `cp "${root}/node_modules/mupdf/dist/mupdf-wasm.wasm" "${root}/node_modules/@jsquash/webp/codec/dec/webp_dec.wasm" "${assetDir}/"`,
 ];
 
+/** `afterBundling` for functions that read PDF text layers with MuPDF in-process: its WebAssembly beside the bundle. */
+export const pdfTextLayerFiles = (root: string, assetDir: string): string[] => [
+  `cp "${root}/node_modules/mupdf/dist/mupdf-wasm.wasm" "${assetDir}/"`,
+];
+
 export interface AppFunctionProps {
   /** Folder under `functions/` whose `index.ts` exports `handler`, e.g. `auth`. */
   readonly group: string;

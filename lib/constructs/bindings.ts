@@ -34,11 +34,31 @@ export function bindBucket(fn: lambda.Function, bucket: s3.IBucket, access: Data
   else bucket.grantReadWrite(fn);
 }
 
-/** Sets `OCR_QUEUE_URL` and grants sending to, or consuming from, the queue. */
-export function bindQueue(fn: lambda.Function, queue: sqs.IQueue, access: QueueAccess): void {
-  fn.addEnvironment(ENV.ocrQueueUrl, queue.queueUrl);
+/** Environment variable names that hold a queue's URL. */
+export type QueueUrlEnvName = typeof ENV.ocrQueueUrl | typeof ENV.ocrHighQueueUrl;
+
+/** Sets `envName` (default `OCR_QUEUE_URL`) and grants sending to, or consuming from, the queue. */
+export function bindQueue(
+  fn: lambda.Function,
+  queue: sqs.IQueue,
+  access: QueueAccess,
+  envName: QueueUrlEnvName = ENV.ocrQueueUrl,
+): void {
+  fn.addEnvironment(envName, queue.queueUrl);
   if (access === 'send') queue.grantSendMessages(fn);
   else queue.grantConsumeMessages(fn);
+}
+
+/** The OCR queues, one per priority. */
+export interface OcrQueues {
+  readonly normal: sqs.IQueue;
+  readonly high: sqs.IQueue;
+}
+
+/** Sets `OCR_QUEUE_URL` and `OCR_HIGH_QUEUE_URL` and grants sending to both: whoever queues OCR picks the priority. */
+export function bindOcrQueues(fn: lambda.Function, queues: OcrQueues): void {
+  bindQueue(fn, queues.normal, 'send', ENV.ocrQueueUrl);
+  bindQueue(fn, queues.high, 'send', ENV.ocrHighQueueUrl);
 }
 
 /** Sets `envName` to the secret's ARN (never its value) and grants reading the secret. */

@@ -12,6 +12,8 @@ import {
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -21,21 +23,25 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { ENV, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
-import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
-import { bindBucket, bindHealthChecks, bindQueue, bindSecret, bindTable } from '../constructs/bindings';
-import { INGEST_TIMEOUT } from './stateful-stack';
+import { AppFunction, pdfTextLayerFiles, thumbnailRendererFiles } from '../constructs/app-function';
+import { bindBucket, bindHealthChecks, bindOcrQueues, bindSecret, bindTable } from '../constructs/bindings';
+import { INGEST_TIMEOUT, OCR_WORKER_TIMEOUT } from './stateful-stack';
 
 /** Name of the WebSocket API stage; part of the `@connections` callback URL. */
 export const WEBSOCKET_STAGE_NAME = 'prod';
 
 /** Every Lambda of the API stack, by the folder name of its entry under `functions/`. */
-export type ApiFunctionName = HttpGroup | 'fallback' | 'realtime' | 'bootstrap' | 'ingest';
+export type ApiFunctionName = HttpGroup | 'fallback' | 'realtime' | 'bootstrap' | 'ingest' | 'ocr-worker' | 'ocr-sweeper';
+
+/** OCR jobs run side by side at most: the worker's concurrency on each queue (high gets more). */
+const OCR_CONCURRENCY = { normal: 3, high: 2 } as const;
 
 /** Props of {@link ApiStack}: the stateful resources it binds to and the deployment's configuration. */
 export interface ApiStackProps extends StackProps {
   readonly table: dynamodb.ITable;
   readonly documentsBucket: s3.IBucket;
   readonly ocrQueue: sqs.IQueue;
+  readonly ocrHighQueue: sqs.IQueue;
   /** Object-created events of staged uploads (`uploads/`), sent there by the bucket. */
   readonly ingestQueue: sqs.IQueue;
   readonly jwtSecret: secretsmanager.ISecret;
@@ -97,14 +103,18 @@ export class ApiStack extends Stack {
         afterBundling: thumbnailRendererFiles,
       }),
       labels: fn('labels', httpEnvironment),
+      ocr: fn('ocr', { ...httpEnvironment, [ENV.ocrWorkers]: String(OCR_CONCURRENCY.normal + OCR_CONCURRENCY.high) }),
+      notifications: fn('notifications', httpEnvironment),
       health: fn('health', httpEnvironment),
     } satisfies Record<HttpGroup, AppFunction>;
-    for (const group of ['auth', 'users', 'settings', 'documents', 'labels'] as const) {
+    const ocrQueues = { normal: props.ocrQueue, high: props.ocrHighQueue };
+    for (const group of ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications'] as const) {
       bindTable(httpFunctions[group].function, props.table, 'readWrite');
       bindSecret(httpFunctions[group].function, props.jwtSecret, ENV.jwtSecretArn);
     }
     bindBucket(httpFunctions.documents.function, props.documentsBucket, 'readWrite');
-    bindQueue(httpFunctions.documents.function, props.ocrQueue, 'send');
+    bindOcrQueues(httpFunctions.documents.function, ocrQueues);
+    bindOcrQueues(httpFunctions.ocr.function, ocrQueues);
     bindHealthChecks(httpFunctions.health.function, {
       table: props.table,
       bucket: props.documentsBucket,
@@ -164,8 +174,46 @@ export class ApiStack extends Stack {
     const ingest = new AppFunction(this, 'Ingest', { group: 'ingest', environment: {}, memorySize: 512, timeout: INGEST_TIMEOUT, logRemovalPolicy });
     bindTable(ingest.function, props.table, 'readWrite');
     bindBucket(ingest.function, props.documentsBucket, 'readWrite');
-    bindQueue(ingest.function, props.ocrQueue, 'send');
+    bindOcrQueues(ingest.function, ocrQueues);
     ingest.function.addEventSource(new SqsEventSource(props.ingestQueue, { batchSize: 10, reportBatchItemFailures: true }));
+
+    // OCR worker: one function on both priority queues, each with its own event source and concurrency, so
+    // high jobs are taken while normal ones queue up. Textract reads the file from the bucket with the
+    // worker's role; MuPDF (WebAssembly, shipped beside the bundle) reads PDF text layers.
+    const ocrWorker = new AppFunction(this, 'OcrWorker', {
+      group: 'ocr-worker',
+      environment: {},
+      memorySize: 1536,
+      timeout: OCR_WORKER_TIMEOUT,
+      logRemovalPolicy,
+      afterBundling: pdfTextLayerFiles,
+    });
+    bindTable(ocrWorker.function, props.table, 'readWrite');
+    bindBucket(ocrWorker.function, props.documentsBucket, 'readWrite');
+    ocrWorker.function.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['textract:DetectDocumentText', 'textract:StartDocumentTextDetection', 'textract:GetDocumentTextDetection'],
+        resources: ['*'],
+      }),
+    );
+    for (const priority of ['normal', 'high'] as const) {
+      ocrWorker.function.addEventSource(
+        new SqsEventSource(ocrQueues[priority], {
+          batchSize: 5,
+          reportBatchItemFailures: true,
+          maxConcurrency: Math.max(2, OCR_CONCURRENCY[priority]),
+        }),
+      );
+    }
+
+    // Stuck-job sweep: jobs whose message was lost or whose worker died are queued again.
+    const ocrSweeper = new AppFunction(this, 'OcrSweeper', { group: 'ocr-sweeper', environment: {}, timeout: Duration.minutes(1), logRemovalPolicy });
+    bindTable(ocrSweeper.function, props.table, 'read');
+    bindOcrQueues(ocrSweeper.function, ocrQueues);
+    new events.Rule(this, 'OcrSweepSchedule', {
+      schedule: events.Schedule.rate(Duration.minutes(10)),
+      targets: [new targets.LambdaFunction(ocrSweeper.function)],
+    });
 
     // Admin bootstrap, run by CloudFormation on every deploy that changes its properties.
     const bootstrap = fn(
@@ -188,7 +236,7 @@ export class ApiStack extends Stack {
       properties: { AdminUsername: props.adminUsername, AdminEmail: props.adminEmail },
     });
 
-    this.functions = { ...httpFunctions, fallback, realtime, bootstrap, ingest };
+    this.functions = { ...httpFunctions, fallback, realtime, bootstrap, ingest, 'ocr-worker': ocrWorker, 'ocr-sweeper': ocrSweeper };
 
     new CfnOutput(this, 'HttpApiUrl', { value: this.httpApi.apiEndpoint });
     new CfnOutput(this, 'WebSocketUrl', { value: this.webSocketStage.url });

@@ -7,8 +7,11 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { TABLE_SCHEMA } from '../../functions/manifest';
 
-/** Timeout of the OCR worker Lambda; the queue's visibility timeout is derived from it. */
-export const OCR_WORKER_TIMEOUT = Duration.seconds(120);
+/**
+ * Timeout of the OCR worker Lambda, Lambda's maximum: a multi-page PDF waits for Textract's asynchronous job.
+ * The queues' visibility timeout is derived from it.
+ */
+export const OCR_WORKER_TIMEOUT = Duration.minutes(15);
 /** Timeout of the ingest Lambda, which hashes a staged upload of up to 500 MB as it streams by. */
 export const INGEST_TIMEOUT = Duration.minutes(5);
 /** Key prefix of presigned uploads waiting to be checked; matches the domain's staging prefix. */
@@ -34,8 +37,10 @@ export class StatefulStack extends Stack {
   public readonly documentsBucket: s3.Bucket;
   /** OCR jobs; failed messages move to {@link ocrDeadLetterQueue} after 5 receives. */
   public readonly ocrQueue: sqs.Queue;
-  /** OCR jobs that failed 5 times, kept 14 days. */
+  /** OCR jobs that failed 5 times, kept 14 days (both priorities). */
   public readonly ocrDeadLetterQueue: sqs.Queue;
+  /** High-priority OCR jobs: a queue of their own, so they never wait behind normal ones. */
+  public readonly ocrHighQueue: sqs.Queue;
   /** The bucket's object-created events for staged uploads, consumed by the ingest Lambda. */
   public readonly ingestQueue: sqs.Queue;
   /** Upload events that failed 5 times, kept 14 days. */
@@ -102,6 +107,13 @@ export class StatefulStack extends Stack {
       enforceSSL: true,
       // AWS's guidance for Lambda event sources: at least 6x the function timeout, so retries of a throttled
       // batch do not make a message visible again while it is still being processed.
+      visibilityTimeout: Duration.seconds(OCR_WORKER_TIMEOUT.toSeconds() * 6),
+      deadLetterQueue: { queue: this.ocrDeadLetterQueue, maxReceiveCount: 5 },
+      removalPolicy,
+    });
+    this.ocrHighQueue = new sqs.Queue(this, 'OcrHighQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
       visibilityTimeout: Duration.seconds(OCR_WORKER_TIMEOUT.toSeconds() * 6),
       deadLetterQueue: { queue: this.ocrDeadLetterQueue, maxReceiveCount: 5 },
       removalPolicy,

@@ -4,13 +4,20 @@ import { DynamoSettingsRepository } from '../adapters/aws/dynamodb/settings-repo
 import { DynamoUserRepository } from '../adapters/aws/dynamodb/user-repository';
 import { DynamoDocumentRepository } from '../adapters/aws/dynamodb/document-repository';
 import { DynamoLabelRepository } from '../adapters/aws/dynamodb/label-repository';
+import { DynamoNotificationRepository } from '../adapters/aws/dynamodb/notification-repository';
+import { DynamoOcrJobRepository } from '../adapters/aws/dynamodb/ocr-job-repository';
 import { DynamoPendingUploadRepository } from '../adapters/aws/dynamodb/pending-upload-repository';
 import { JoseTokenService } from '../adapters/jwt/jose-token-service';
 import { authenticate } from '../domain/auth/authenticate';
 import type { Principal } from '../domain/auth/principal';
 import type { PasswordHasher, RevokedTokenStore, TokenService } from '../domain/auth/ports';
 import { systemClock, type Clock } from '../domain/clock';
-import type { DocumentRepository, FileStore, OcrJobQueue, PendingUploadRepository } from '../domain/documents/ports';
+import type { DocumentRepository, FileStore, PendingUploadRepository } from '../domain/documents/ports';
+import { silentEventPublisher, type EventPublisher } from '../domain/events/ports';
+import type { NotificationRepository } from '../domain/notifications/notification';
+import type { OcrJobQueue, OcrJobRepository } from '../domain/ocr/jobs';
+import type { OcrEngine } from '../domain/ocr/ports';
+import { noSearchIndex, type SearchIndexer } from '../domain/search/ports';
 import type { ThumbnailRenderer } from '../domain/documents/thumbnails';
 import type { HealthProbe } from '../domain/health/health';
 import type { LabelRepository } from '../domain/labels/label';
@@ -27,6 +34,12 @@ export interface AppContainer {
   documents: DocumentRepository;
   uploads: PendingUploadRepository;
   labels: LabelRepository;
+  ocrJobs: OcrJobRepository;
+  notifications: NotificationRepository;
+  /** Real-time events; silent until the realtime channel publishes them. */
+  events: EventPublisher;
+  /** The search index; none until the search issue adds one. */
+  search: SearchIndexer;
   revokedTokens: RevokedTokenStore;
   passwords: PasswordHasher;
   tokens: TokenService;
@@ -65,6 +78,10 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     settings: new DynamoSettingsRepository(parts.db, parts.tableName),
     documents: new DynamoDocumentRepository(parts.db, parts.tableName),
     uploads: new DynamoPendingUploadRepository(parts.db, parts.tableName, clock),
+    ocrJobs: new DynamoOcrJobRepository(parts.db, parts.tableName),
+    notifications: new DynamoNotificationRepository(parts.db, parts.tableName),
+    events: silentEventPublisher,
+    search: noSearchIndex,
     labels: new DynamoLabelRepository(parts.db, parts.tableName),
     revokedTokens,
     passwords: new ScryptPasswordHasher(),
@@ -83,4 +100,14 @@ export interface DocumentServices {
   ocrQueue: OcrJobQueue;
   thumbnails: ThumbnailRenderer;
   sha256(bytes: Uint8Array): string;
+  /** The OCR languages the engine reads, to refuse others at upload. */
+  ocrLanguages: OcrEngine['languages'];
+}
+
+/** What the OCR queue endpoints need beyond the app container. */
+export interface OcrServices {
+  ocrQueue: OcrJobQueue;
+  ocrLanguages: OcrEngine['languages'];
+  /** OCR jobs that run side by side, for the queue's completion estimate. */
+  ocrWorkers: number;
 }

@@ -4,16 +4,22 @@ import {
   createS3Client,
   createSecretsClient,
   createSqsClient,
+  createTextractClient,
 } from '../adapters/aws/clients';
 import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-probes';
 import { readSecretString } from '../adapters/aws/secrets';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
+import { TEXTRACT_LANGUAGES } from '../adapters/aws/textract-languages';
+import { TextractOcrEngine } from '../adapters/aws/textract-ocr-engine';
+import { MupdfTextLayerReader } from '../adapters/imaging/mupdf-text-layer-reader';
+import type { OcrWorkerDeps } from '../domain/ocr/process-ocr-job';
+import type { OcrSweeperDeps } from '../domain/ocr/queue-control';
 import { sha256 } from '../adapters/crypto/sha256';
 import { WasmThumbnailRenderer } from '../adapters/imaging/thumbnail-renderer';
 import type { IngestDeps } from '../domain/documents/large-upload';
 import type { HealthProbe } from '../domain/health/health';
-import { buildAppContainer, type AppContainer, type DocumentServices } from './app-container';
+import { buildAppContainer, type AppContainer, type DocumentServices, type OcrServices } from './app-container';
 import { commonEnvSchema, parseEnv } from './config';
 
 /**
@@ -41,10 +47,20 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env): AppContai
   });
 }
 
-const documentsEnvSchema = z.object({
-  BUCKET_NAME: z.string().min(1),
+const ocrQueuesEnvSchema = z.object({
   OCR_QUEUE_URL: z.string().url(),
+  OCR_HIGH_QUEUE_URL: z.string().url(),
 });
+
+const ocrQueues = (env: NodeJS.ProcessEnv) => {
+  const config = parseEnv(ocrQueuesEnvSchema, env);
+  return new SqsOcrJobQueue(createSqsClient(), { normal: config.OCR_QUEUE_URL, high: config.OCR_HIGH_QUEUE_URL });
+};
+
+/** Textract's languages: the HTTP functions check requests against them without loading the engine. */
+const textractLanguages = async () => TEXTRACT_LANGUAGES;
+
+const documentsEnvSchema = z.object({ BUCKET_NAME: z.string().min(1) });
 
 /** The app container plus file storage in S3, the OCR queue in SQS and the thumbnail renderer. */
 export function awsDocumentsContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & DocumentServices {
@@ -52,32 +68,73 @@ export function awsDocumentsContainer(env: NodeJS.ProcessEnv = process.env): App
   return {
     ...awsAppContainer(env),
     files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
-    ocrQueue: new SqsOcrJobQueue(createSqsClient(), config.OCR_QUEUE_URL),
+    ocrQueue: ocrQueues(env),
     thumbnails: new WasmThumbnailRenderer(),
     sha256,
+    ocrLanguages: textractLanguages,
   };
 }
 
 const ingestEnvSchema = z.object({
   TABLE_NAME: z.string().min(1),
   BUCKET_NAME: z.string().min(1),
-  OCR_QUEUE_URL: z.string().url(),
 });
 
 /** What the ingest of presigned uploads needs: the repositories, the bucket and the OCR queue; no JWT key. */
 export function awsIngestDependencies(env: NodeJS.ProcessEnv = process.env): IngestDeps {
   const config = parseEnv(ingestEnvSchema, env);
-  const container = buildAppContainer({
+  return {
+    ...tokenlessContainer(config.TABLE_NAME, env),
+    files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
+    ocrQueue: ocrQueues(env),
+  };
+}
+
+/** A container for functions that issue no tokens (workers, schedules): the repositories without the JWT key. */
+function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv): AppContainer {
+  return buildAppContainer({
     db: createDynamoDocumentClient(),
-    tableName: config.TABLE_NAME,
-    jwtKey: () => Promise.reject(new Error('the ingest issues no tokens')),
+    tableName,
+    jwtKey: () => Promise.reject(new Error('this function issues no tokens')),
     env: parseEnv(commonEnvSchema, env),
     healthProbes: [],
   });
+}
+
+const ocrEnvSchema = z.object({ OCR_WORKERS: z.coerce.number().int().min(1).default(1) });
+
+/** The OCR queue endpoints: the app container, both OCR queues, Textract's languages and the worker count. */
+export function awsOcrContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & OcrServices {
+  const config = parseEnv(ocrEnvSchema, env);
+  return { ...awsAppContainer(env), ocrQueue: ocrQueues(env), ocrLanguages: textractLanguages, ocrWorkers: config.OCR_WORKERS };
+}
+
+/** A processing job whose heartbeat is older than the worker's timeout plus a minute lost its worker. */
+export const OCR_STALE_AFTER_SECONDS = 16 * 60;
+
+const workerEnvSchema = z.object({ TABLE_NAME: z.string().min(1), BUCKET_NAME: z.string().min(1) });
+
+/** The OCR worker: Textract reading from the bucket, MuPDF for PDF text layers, the repositories. */
+export function awsOcrWorkerDependencies(env: NodeJS.ProcessEnv = process.env): OcrWorkerDeps {
+  const config = parseEnv(workerEnvSchema, env);
+  const container = tokenlessContainer(config.TABLE_NAME, env);
   return {
     ...container,
     files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
-    ocrQueue: new SqsOcrJobQueue(createSqsClient(), config.OCR_QUEUE_URL),
+    engine: new TextractOcrEngine({ client: createTextractClient(), bucket: config.BUCKET_NAME }),
+    textLayer: new MupdfTextLayerReader(),
+    staleAfterSeconds: OCR_STALE_AFTER_SECONDS,
+  };
+}
+
+/** The scheduled sweep of stuck OCR jobs. */
+export function awsOcrSweeperDependencies(env: NodeJS.ProcessEnv = process.env): OcrSweeperDeps {
+  const config = parseEnv(z.object({ TABLE_NAME: z.string().min(1) }), env);
+  return {
+    ...tokenlessContainer(config.TABLE_NAME, env),
+    ocrQueue: ocrQueues(env),
+    queuedForSeconds: 30 * 60,
+    silentForSeconds: OCR_STALE_AFTER_SECONDS,
   };
 }
 

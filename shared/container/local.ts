@@ -5,7 +5,11 @@ import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { sha256 } from '../adapters/crypto/sha256';
 import { WasmThumbnailRenderer } from '../adapters/imaging/thumbnail-renderer';
 import type { Clock } from '../domain/clock';
-import { buildAppContainer, type AppContainer, type DocumentServices } from './app-container';
+import { MupdfTextLayerReader } from '../adapters/imaging/mupdf-text-layer-reader';
+import { TesseractOcrEngine, type TesseractOcrEngineOptions } from '../adapters/local/tesseract-ocr-engine';
+import type { HealthProbe } from '../domain/health/health';
+import type { OcrWorkerDeps } from '../domain/ocr/process-ocr-job';
+import { buildAppContainer, type AppContainer, type DocumentServices, type OcrServices } from './app-container';
 import type { CommonEnv } from './config';
 
 /** Where the emulators listen and what the local runtime provisioned in them. */
@@ -14,6 +18,7 @@ export interface LocalResources {
   tableName: string;
   bucketName: string;
   ocrQueueUrl: string;
+  ocrHighQueueUrl: string;
   /** Object-created events of staged uploads, as the cloud bucket's notification sends them. */
   ingestQueueUrl: string;
 }
@@ -31,6 +36,20 @@ export const localClientOptions = (endpoint: string): ClientOptions => ({
   credentials: LOCAL_CREDENTIALS,
 });
 
+/** OCR jobs the local pollers run side by side (one per priority queue); Tesseract's pool shares the cores. */
+export const LOCAL_OCR_WORKERS = 2;
+/** A processing job silent this long lost its worker (pages take seconds; a page is bounded by its timeout). */
+export const LOCAL_OCR_STALE_AFTER_SECONDS = 300;
+
+/**
+ * Pages are read at 300 dpi and never less (a lower resolution hurts accuracy); a page above 40 megapixels at
+ * 300 dpi (larger than A2, such as the 30-inch page of `enormous.pdf`) is refused as too large.
+ */
+const LOCAL_OCR_LIMITS: TesseractOcrEngineOptions = { dpi: 300, minDpi: 300, maxPagePixels: 40_000_000 };
+
+/** Everything the local runtime's handlers, worker and sweep take. */
+export type LocalContainer = AppContainer & DocumentServices & OcrServices & OcrWorkerDeps;
+
 /**
  * The local composition root: the same adapters as the cloud, with SDK clients pointed at the emulators on
  * loopback and the JWT key read from DATA_DIR instead of Secrets Manager.
@@ -40,11 +59,20 @@ export function localAppContainer(options: {
   jwtKey: Uint8Array;
   env: CommonEnv;
   clock?: Clock;
-}): AppContainer & DocumentServices {
+  /** Tesseract options (concurrency, limits); defaults fit the machine. */
+  ocr?: TesseractOcrEngineOptions;
+}): LocalContainer {
   const { resources } = options;
   const db = createDynamoDocumentClient(localClientOptions(resources.endpoints.dynamodb));
   const s3 = createS3Client(localClientOptions(resources.endpoints.s3));
   const sqs = createSqsClient(localClientOptions(resources.endpoints.sqs));
+  const engine = new TesseractOcrEngine({ ...LOCAL_OCR_LIMITS, ...options.ocr });
+  const ocrEngineProbe: HealthProbe = {
+    name: 'ocr',
+    check: async () => {
+      if (!(await engine.languages()).length) throw new Error('no OCR language installed');
+    },
+  };
   const app = buildAppContainer({
     db,
     tableName: resources.tableName,
@@ -55,13 +83,20 @@ export function localAppContainer(options: {
       tableProbe(db, resources.tableName),
       bucketProbe(s3, resources.bucketName),
       queueProbe(sqs, resources.ocrQueueUrl),
+      ocrEngineProbe,
     ],
   });
+  const files = new S3FileStore(s3, resources.bucketName);
   return {
     ...app,
-    files: new S3FileStore(s3, resources.bucketName),
-    ocrQueue: new SqsOcrJobQueue(sqs, resources.ocrQueueUrl),
+    files,
+    ocrQueue: new SqsOcrJobQueue(sqs, { normal: resources.ocrQueueUrl, high: resources.ocrHighQueueUrl }),
     thumbnails: new WasmThumbnailRenderer(),
     sha256,
+    ocrLanguages: () => engine.languages(),
+    ocrWorkers: LOCAL_OCR_WORKERS,
+    engine,
+    textLayer: new MupdfTextLayerReader(),
+    staleAfterSeconds: LOCAL_OCR_STALE_AFTER_SECONDS,
   };
 }

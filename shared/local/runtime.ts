@@ -8,6 +8,10 @@ import { createAuthHandler } from '../../functions/auth/handler';
 import { createDocumentsHandler } from '../../functions/documents/handler';
 import { createFallbackHandler } from '../../functions/fallback/handler';
 import { createIngestHandler } from '../../functions/ingest/handler';
+import { createNotificationsHandler } from '../../functions/notifications/handler';
+import { createOcrHandler } from '../../functions/ocr/handler';
+import { createOcrSweeperHandler } from '../../functions/ocr-sweeper/handler';
+import { createOcrWorkerHandler } from '../../functions/ocr-worker/handler';
 import { createHealthHandler } from '../../functions/health/handler';
 import { createLabelsHandler } from '../../functions/labels/handler';
 import { HTTP_ROUTES, type HttpGroup } from '../../functions/manifest';
@@ -48,11 +52,15 @@ const RESOURCE_NAMES = {
   table: 'docservice',
   bucket: 'docservice-documents',
   ocrQueue: 'docservice-ocr',
+  ocrHighQueue: 'docservice-ocr-high',
   ingestQueue: 'docservice-ingest',
 };
 /** Six times the worker's timeout, as in the cloud stack. */
 const OCR_VISIBILITY_TIMEOUT_SECONDS = 720;
 const INGEST_VISIBILITY_TIMEOUT_SECONDS = 300;
+/** The local stand-in for the cloud's sweep schedule. */
+const SWEEP_INTERVAL_MS = 60_000;
+const SWEEP_QUEUED_FOR_SECONDS = 15 * 60;
 
 export interface LocalRuntime {
   url: string;
@@ -70,7 +78,9 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
   let server: Server | undefined;
   let sockets: WebSocketServer | undefined;
   const pollers: QueuePoller[] = [];
+  let sweepTimer: NodeJS.Timeout | undefined;
   const stop = async () => {
+    clearInterval(sweepTimer);
     for (const client of sockets?.clients ?? []) client.terminate();
     if (server) await closeServer(server);
     await Promise.allSettled(pollers.map((poller) => poller.stop()));
@@ -98,6 +108,8 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       settings: createSettingsHandler(container),
       documents: createDocumentsHandler(container),
       labels: createLabelsHandler(container),
+      ocr: createOcrHandler(container),
+      notifications: createNotificationsHandler(container),
       health: createHealthHandler(container),
     };
     const routes = new RouteTable(
@@ -106,6 +118,20 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       ),
     );
     pollers.push(startQueuePoller({ sqs: sqsClient, queueUrl: resources.ingestQueueUrl, handler: createIngestHandler(container) }));
+    // The queues live in memory, so on start every unfinished job is queued again; then a periodic sweep
+    // does what the cloud's schedule does.
+    const sweep = createOcrSweeperHandler({ ...container, queuedForSeconds: 0, silentForSeconds: 0, orphaned: true });
+    await sweep();
+    const periodicSweep = createOcrSweeperHandler({
+      ...container,
+      queuedForSeconds: SWEEP_QUEUED_FOR_SECONDS,
+      silentForSeconds: container.staleAfterSeconds,
+    });
+    sweepTimer = setInterval(() => void periodicSweep().catch(() => undefined), SWEEP_INTERVAL_MS);
+    const worker = createOcrWorkerHandler(container);
+    for (const queueUrl of [resources.ocrQueueUrl, resources.ocrHighQueueUrl]) {
+      pollers.push(startQueuePoller({ sqs: sqsClient, queueUrl, handler: worker, batchSize: 1 }));
+    }
     server = createGateway({ routes, fallback: createFallbackHandler(container) });
     sockets = attachWebSocketGateway(server, createRealtimeHandler(container));
     const listening = server;
@@ -130,8 +156,9 @@ async function provision(endpoints: LocalResources['endpoints']): Promise<LocalR
   await ensureTable(createDynamoDocumentClient(localClientOptions(endpoints.dynamodb)), RESOURCE_NAMES.table);
   await ensureBucket(createS3Client(localClientOptions(endpoints.s3)), RESOURCE_NAMES.bucket);
   const sqs = createSqsClient(localClientOptions(endpoints.sqs));
-  const [ocr, ingest] = await Promise.all([
+  const [ocr, ocrHigh, ingest] = await Promise.all([
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.ocrQueue, { visibilityTimeoutSeconds: OCR_VISIBILITY_TIMEOUT_SECONDS }),
+    ensureQueueWithDlq(sqs, RESOURCE_NAMES.ocrHighQueue, { visibilityTimeoutSeconds: OCR_VISIBILITY_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.ingestQueue, { visibilityTimeoutSeconds: INGEST_VISIBILITY_TIMEOUT_SECONDS }),
   ]);
   return {
@@ -139,6 +166,7 @@ async function provision(endpoints: LocalResources['endpoints']): Promise<LocalR
     tableName: RESOURCE_NAMES.table,
     bucketName: RESOURCE_NAMES.bucket,
     ocrQueueUrl: ocr.queueUrl,
+    ocrHighQueueUrl: ocrHigh.queueUrl,
     ingestQueueUrl: ingest.queueUrl,
   };
 }

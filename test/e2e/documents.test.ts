@@ -48,7 +48,7 @@ describe('documents', () => {
         filename: 'scan.png',
         mime_type: 'image/png',
         size: bytes.length,
-        status: 'pending',
+        status: expect.stringMatching(/^(pending|processing|completed)$/),
         content: '',
         labels: [],
         metadata: {},
@@ -163,7 +163,8 @@ describe('documents', () => {
     beforeAll(async () => {
       label = await newLabel();
       for (const [name, size] of [['charlie', 30], ['alpha', 10], ['bravo', 20]] as const) {
-        ids[name] = await upload(`${name}.png`, pngImage(size, size), { title: name, labels: label, ocr_enabled: name === 'bravo' ? 'false' : 'true' });
+        // Without OCR, so that no status changes under the filters while they are tested.
+        ids[name] = await upload(`${name}.png`, pngImage(size, size), { title: name, labels: label, ocr_enabled: 'false' });
       }
     });
 
@@ -186,7 +187,8 @@ describe('documents', () => {
     it('filters by status and by creation date', async () => {
       const bravo = (await editor.get(`/api/documents/${ids['bravo']}`)).body;
 
-      expect(await titles('status=completed')).toEqual(['bravo']);
+      expect(await titles('status=completed&sort=title&order=asc')).toEqual(['alpha', 'bravo', 'charlie']);
+      expect(await titles('status=pending')).toEqual([]);
       expect(await titles(`date_from=${encodeURIComponent(bravo.created_at)}`)).toEqual(['bravo']);
       expect(await titles(`date_to=${encodeURIComponent(bravo.created_at)}&sort=title&order=asc`)).toEqual(['alpha', 'bravo', 'charlie']);
       expect(await titles('date_to=2000-01-01')).toEqual([]);

@@ -14,7 +14,7 @@ import {
 } from './build-stacks';
 
 const stacks = buildStacks();
-const ALL_FUNCTIONS: ApiFunctionName[] = ['auth', 'users', 'settings', 'health', 'fallback', 'realtime', 'bootstrap', 'ingest'];
+const ALL_FUNCTIONS: ApiFunctionName[] = ['auth', 'users', 'settings', 'health', 'fallback', 'realtime', 'bootstrap', 'ingest', 'ocr', 'notifications', 'ocr-worker', 'ocr-sweeper'];
 const DATA_FUNCTIONS = ['auth', 'users', 'settings'] as const;
 const ROUTES = (Object.keys(HTTP_ROUTES) as HttpGroup[]).flatMap((group) =>
   HTTP_ROUTES[group].map((routeKey) => [routeKey, group] as const),
@@ -466,5 +466,97 @@ describe('ingest of presigned uploads', () => {
     );
     expect(environment).not.toHaveProperty(ENV.jwtSecretArn);
     expect(secretGrants).toEqual([]);
+  });
+});
+
+describe('OCR worker and sweep', () => {
+  const queueArn = (queue: { node: unknown }) => ({ 'Fn::GetAtt': [logicalIdOf(queue as never), 'Arn'] });
+  const mappingsOf = (queue: { node: unknown }) =>
+    Object.values(stacks.apiTemplate.findResources('AWS::Lambda::EventSourceMapping')).filter(
+      (mapping) => JSON.stringify(resolveImports(stacks, mapping.Properties.EventSourceArn)) === JSON.stringify(queueArn(queue)),
+    );
+
+  it.each([
+    ['normal', () => stacks.stateful.ocrQueue],
+    ['high', () => stacks.stateful.ocrHighQueue],
+  ])('feeds the worker from the %s-priority queue with partial batch failures and its own concurrency', (_name, queue) => {
+    // Arrange
+    const worker = functionIdOf(stacks, 'ocr-worker');
+
+    // Act
+    const mappings = mappingsOf(queue());
+
+    // Assert
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0]!.Properties).toMatchObject({
+      FunctionName: { Ref: worker },
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: expect.any(Number) },
+    });
+  });
+
+  it('lets the worker call Textract and nothing else on "*"', () => {
+    // Arrange
+    const statements = grantsOf(stacks, 'ocr-worker');
+
+    // Act
+    const onAnyResource = statements.filter((s) => s.Resource.includes('*'));
+
+    // Assert
+    expect(onAnyResource.flatMap((s) => s.Action).sort()).toEqual([
+      'textract:DetectDocumentText',
+      'textract:GetDocumentTextDetection',
+      'textract:StartDocumentTextDetection',
+    ]);
+  });
+
+  it('gives the worker 15 minutes, Lambda\'s maximum, and hides its messages for six times that', () => {
+    // Arrange
+    const worker = stacks.apiTemplate.toJSON().Resources[functionIdOf(stacks, 'ocr-worker')];
+
+    // Act
+    const visibility = stacks.statefulTemplate.toJSON().Resources[logicalIdOf(stacks.stateful.ocrHighQueue)].Properties.VisibilityTimeout;
+
+    // Assert
+    expect(worker.Properties.Timeout).toBe(900);
+    expect(visibility).toBe(5400);
+  });
+
+  it('runs the stuck-job sweep every 10 minutes with read access to the table and send access to both queues', () => {
+    // Arrange
+    const sweeper = functionIdOf(stacks, 'ocr-sweeper');
+
+    // Act
+    const rules = Object.values(stacks.apiTemplate.findResources('AWS::Events::Rule'));
+    const actions = grantsOf(stacks, 'ocr-sweeper').flatMap((s) => s.Action);
+
+    // Assert
+    expect(rules).toContainEqual(
+      expect.objectContaining({
+        Properties: expect.objectContaining({
+          ScheduleExpression: 'rate(10 minutes)',
+          Targets: [expect.objectContaining({ Arn: { 'Fn::GetAtt': [sweeper, 'Arn'] } })],
+        }),
+      }),
+    );
+    expect(actions).toContain('sqs:SendMessage');
+    expect(actions).not.toContain('dynamodb:PutItem');
+    expect(Object.keys(environmentOf(stacks, 'ocr-sweeper'))).toEqual(
+      expect.arrayContaining([ENV.tableName, ENV.ocrQueueUrl, ENV.ocrHighQueueUrl]),
+    );
+  });
+
+  it('lets the documents, OCR and ingest functions send to both OCR queues', () => {
+    // Arrange
+    const senders: ApiFunctionName[] = ['documents', 'ocr', 'ingest'];
+
+    // Act
+    const environments = senders.map((name) => environmentOf(stacks, name));
+
+    // Assert
+    for (const environment of environments) {
+      expect(environment).toHaveProperty(ENV.ocrQueueUrl);
+      expect(environment).toHaveProperty(ENV.ocrHighQueueUrl);
+    }
   });
 });

@@ -41,6 +41,7 @@ export function buildStacks(overrides: Partial<InfraConfig> = {}): BuiltStacks {
     table: stateful.table,
     documentsBucket: stateful.documentsBucket,
     ocrQueue: stateful.ocrQueue,
+  ocrHighQueue: stateful.ocrHighQueue,
     ingestQueue: stateful.ingestQueue,
     jwtSecret: stateful.jwtSecret,
     adminPasswordSecret: stateful.adminPasswordSecret,

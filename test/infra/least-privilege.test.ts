@@ -10,8 +10,14 @@ import { ENV } from '../../functions/manifest';
 import { bindBucket, bindHealthChecks, bindQueue, bindSecret, bindTable } from '../../lib/constructs/bindings';
 import { allStatementsOf, buildStacks, logicalIdOf, type PolicyStatement } from './build-stacks';
 
-/** Actions CDK itself grants on "*" because the service has no resource-level permissions for them. */
-const ALLOWED_ON_ANY_RESOURCE = ['xray:PutTraceSegments', 'xray:PutTelemetryRecords'];
+/** Actions that can only be granted on "*": their services have no resource-level permissions. */
+const ALLOWED_ON_ANY_RESOURCE = [
+  'xray:PutTraceSegments',
+  'xray:PutTelemetryRecords',
+  'textract:DetectDocumentText',
+  'textract:StartDocumentTextDetection',
+  'textract:GetDocumentTextDetection',
+];
 const DATA_SERVICES = ['dynamodb:', 's3:', 'sqs:', 'secretsmanager:'];
 
 function wildcardViolations(statements: PolicyStatement[]): PolicyStatement[] {

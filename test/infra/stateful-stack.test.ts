@@ -213,7 +213,7 @@ describe('OCR queues', () => {
     });
   });
 
-  it('hides a received message for 6 times the 120 s worker timeout', () => {
+  it('hides a received message for 6 times the 15-minute worker timeout', () => {
     // Arrange
     const queueId = logicalIdOf(stacks.stateful.ocrQueue);
 
@@ -221,7 +221,7 @@ describe('OCR queues', () => {
     const { Properties } = resourceOf(queueId);
 
     // Assert
-    expect(Properties.VisibilityTimeout).toBe(720);
+    expect(Properties.VisibilityTimeout).toBe(5400);
   });
 
   it('keeps dead letters for 14 days', () => {

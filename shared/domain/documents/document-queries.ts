@@ -15,11 +15,12 @@ export async function listDocuments(
 
 /** A document with its extracted text. */
 export async function getDocument(
-  deps: { documents: DocumentRepository; uploads: PendingUploadRepository },
+  deps: { documents: DocumentRepository; uploads: PendingUploadRepository; files: FileStore },
   id: string,
 ): Promise<DocumentView> {
-  const [record, content] = await Promise.all([deps.documents.get(id), deps.documents.getContent(id)]);
+  const [record, stored] = await Promise.all([deps.documents.get(id), deps.documents.getContent(id)]);
   if (!record) throw await missingDocument(deps, id);
+  const content = 'text' in stored ? stored.text : new TextDecoder().decode((await deps.files.get(stored.text_object)) ?? new Uint8Array());
   return { ...toSummary(record), content };
 }
 

@@ -4,7 +4,11 @@ import type { LabelRepository } from '../labels/label';
 import { requireLabels } from '../labels/use-cases';
 import { fileKeys, stagedUploadId } from './document';
 import { detectMimeType, SUPPORTED_MIME_TYPES } from './file-type';
-import type { DocumentRepository, FileStore, OcrJobQueue, PendingUpload, PendingUploadRepository } from './ports';
+import type { OcrJobQueue } from '../ocr/jobs';
+import type { OcrEngine } from '../ocr/ports';
+import { ocrLanguageFor, requireOcrLanguage } from '../ocr/queue-control';
+import type { SettingsRepository } from '../settings/settings';
+import type { DocumentRepository, FileStore, PendingUpload, PendingUploadRepository } from './ports';
 import { newDocumentRecord, registerDocument, safeFilename } from './upload-document';
 
 /** The P limit on a document's size. */
@@ -19,6 +23,8 @@ export interface UploadUrlDeps {
   labels: Pick<LabelRepository, 'missing'>;
   files: FileStore;
   clock: Clock;
+  ocrLanguages: OcrEngine['languages'];
+  settings: SettingsRepository;
 }
 
 export interface UploadUrlRequest {
@@ -27,7 +33,8 @@ export interface UploadUrlRequest {
   title?: string | undefined;
   labels: string[];
   ocrEnabled: boolean;
-  language: string;
+  /** OCR languages; the uploader's `ocr_default_language` when not given. */
+  language?: string | undefined;
   createdBy: string;
 }
 
@@ -48,6 +55,8 @@ export interface UploadUrlGrant {
  */
 export async function requestUploadUrl(deps: UploadUrlDeps, request: UploadUrlRequest): Promise<UploadUrlGrant> {
   await requireLabels(deps.labels, request.labels);
+  const language = await ocrLanguageFor(deps, request.createdBy, request.language);
+  if (request.ocrEnabled) await requireOcrLanguage(deps, language);
   const id = crypto.randomUUID();
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + UPLOAD_URL_SECONDS * 1000).toISOString();
@@ -59,7 +68,7 @@ export async function requestUploadUrl(deps: UploadUrlDeps, request: UploadUrlRe
     size: request.size,
     labels: [...new Set(request.labels)],
     ocr_enabled: request.ocrEnabled,
-    language: request.language,
+    language,
     created_by: request.createdBy,
     created_at: now.toISOString(),
     expires_at: expiresAt,

@@ -1,4 +1,5 @@
 import type { Page, PageRequest } from '../pagination';
+import type { OcrJob } from '../ocr/jobs';
 import type { DocumentRecord, DocumentStatus, Metadata } from './document';
 
 export const DOCUMENT_SORT_FIELDS = ['created_at', 'updated_at', 'title', 'size', 'filename'] as const;
@@ -27,17 +28,23 @@ export interface DocumentChanges {
  * a label is counted once per document that carries it, in the same transaction as the change.
  */
 export interface DocumentRepository {
-  /** Stores a new document and counts it in its labels; throws NOT_FOUND naming any label that does not exist. */
-  create(document: DocumentRecord): Promise<void>;
+  /**
+   * Stores a new document, with its queued OCR job when it has one, and counts it in its labels; throws a 400
+   * naming the labels when one does not exist.
+   */
+  create(document: DocumentRecord, ocrJob?: OcrJob): Promise<void>;
   get(id: string): Promise<DocumentRecord | null>;
-  /** The extracted text, '' while there is none. */
-  getContent(id: string): Promise<string>;
+  /** The extracted text, inline or (when too large for the table) as the key of an object holding it. */
+  getContent(id: string): Promise<DocumentContent>;
   list(query: DocumentQuery): Promise<Page<DocumentRecord>>;
   /** Applies the changes (labels replace the document's labels); null when the document does not exist. */
   update(id: string, changes: DocumentChanges, updatedAt: string): Promise<DocumentRecord | null>;
-  /** Removes the document, its text and its label memberships; false when it did not exist. */
+  /** Removes the document, its text, its OCR job and its label memberships; false when it did not exist. */
   delete(id: string): Promise<boolean>;
 }
+
+/** A document's extracted text: inline, or in an object when it is too large for a table item. */
+export type DocumentContent = { text: string } | { text_object: string };
 
 /** Files of documents in object storage. */
 export interface FileStore {
@@ -92,15 +99,4 @@ export interface PendingUploadRepository {
   /** Marks the upload refused, keeping the reason for the client to read. */
   reject(id: string, reason: string): Promise<void>;
   delete(id: string): Promise<void>;
-}
-
-/** A request to OCR one document; the worker finds everything else on the document. */
-export interface OcrJob {
-  documentId: string;
-  language: string;
-  priority: 'normal' | 'high';
-}
-
-export interface OcrJobQueue {
-  enqueue(job: OcrJob): Promise<void>;
 }

@@ -4,7 +4,11 @@ import { requireLabels } from '../labels/use-cases';
 import type { LabelRepository } from '../labels/label';
 import { fileKeys, type DocumentRecord } from './document';
 import { detectMimeType, SUPPORTED_MIME_TYPES } from './file-type';
-import type { DocumentRepository, FileStore, OcrJobQueue } from './ports';
+import { newOcrJob, type OcrJob, type OcrJobQueue } from '../ocr/jobs';
+import type { OcrEngine } from '../ocr/ports';
+import { ocrLanguageFor, requireOcrLanguage } from '../ocr/queue-control';
+import type { SettingsRepository } from '../settings/settings';
+import type { DocumentRepository, FileStore } from './ports';
 
 export interface UploadDeps {
   documents: DocumentRepository;
@@ -13,6 +17,8 @@ export interface UploadDeps {
   ocrQueue: OcrJobQueue;
   clock: Clock;
   sha256(bytes: Uint8Array): string;
+  ocrLanguages: OcrEngine['languages'];
+  settings: SettingsRepository;
 }
 
 export interface UploadInput {
@@ -21,7 +27,8 @@ export interface UploadInput {
   title?: string | undefined;
   labels: string[];
   ocrEnabled: boolean;
-  language: string;
+  /** OCR languages; the uploader's `ocr_default_language` when not given. */
+  language?: string | undefined;
   createdBy: string;
   sourceId?: string | null | undefined;
 }
@@ -102,8 +109,10 @@ export async function uploadDocument(deps: UploadDeps, input: UploadInput): Prom
   if (input.bytes.byteLength === 0) throw emptyFile();
   const mimeType = requireSupportedType(input.bytes);
   await requireLabels(deps.labels, input.labels);
+  const language = await ocrLanguageFor(deps, input.createdBy, input.language);
+  if (input.ocrEnabled) await requireOcrLanguage(deps, language);
   const document = newDocumentRecord(
-    { ...input, id: crypto.randomUUID(), mimeType, size: input.bytes.byteLength, sha256: deps.sha256(input.bytes) },
+    { ...input, language, id: crypto.randomUUID(), mimeType, size: input.bytes.byteLength, sha256: deps.sha256(input.bytes) },
     deps.clock.now().toISOString(),
   );
   await deps.files.put(fileKeys.original(document.id), input.bytes, mimeType);
@@ -111,20 +120,22 @@ export async function uploadDocument(deps: UploadDeps, input: UploadInput): Prom
 }
 
 /**
- * Records a document whose original file is already stored, and queues its OCR. If the record cannot be
- * written the stored files are removed, so nothing half-written stays behind.
+ * Records a document whose original file is already stored, with its OCR job, and queues the job. If the
+ * record cannot be written the stored files are removed, so nothing half-written stays behind. A job that
+ * cannot be queued stays queued in the table, and the stuck-job sweep sends it again.
  */
 export async function registerDocument(
   deps: Pick<UploadDeps, 'documents' | 'files' | 'ocrQueue'>,
   document: DocumentRecord,
 ): Promise<UploadResult> {
+  const job = document.ocr_enabled ? newOcrJob(document, 'normal', document.created_at) : undefined;
   try {
-    await deps.documents.create(document);
+    await deps.documents.create(document, job);
   } catch (error) {
     await deps.files.deletePrefix(fileKeys.prefix(document.id)).catch(() => undefined);
     throw error;
   }
-  const queued = document.ocr_enabled && (await enqueue(deps.ocrQueue, document));
+  const queued = job !== undefined && (await enqueue(deps.ocrQueue, job));
   return {
     id: document.id,
     message: document.ocr_enabled ? 'Document uploaded; OCR queued' : 'Document uploaded',
@@ -132,9 +143,9 @@ export async function registerDocument(
   };
 }
 
-async function enqueue(queue: OcrJobQueue, document: DocumentRecord): Promise<boolean> {
+async function enqueue(queue: OcrJobQueue, job: OcrJob): Promise<boolean> {
   try {
-    await queue.enqueue({ documentId: document.id, language: document.language, priority: 'normal' });
+    await queue.enqueue({ documentId: job.document_id, run: job.run, priority: job.priority });
     return true;
   } catch {
     return false;

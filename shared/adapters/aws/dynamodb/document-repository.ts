@@ -1,11 +1,13 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DocumentRecord } from '../../../domain/documents/document';
-import type { DocumentChanges, DocumentQuery, DocumentRepository } from '../../../domain/documents/ports';
+import type { DocumentChanges, DocumentContent, DocumentQuery, DocumentRepository } from '../../../domain/documents/ports';
+import type { OcrJob } from '../../../domain/ocr/jobs';
 import { validationError } from '../../../domain/errors';
 import { pageOf, type Page } from '../../../domain/pagination';
 import { failedConditions } from './errors';
 import { keys, withoutKeys } from './keys';
 import { joinLabel, leaveLabel, type TransactItem } from './label-membership';
+import { createJobItems, deleteJobItems, toStoredJob, type StoredOcrJob } from './ocr-job-items';
 import { batchGetAll, indexPartition, labelMembers } from './queries';
 
 type Item = Record<string, unknown>;
@@ -24,7 +26,8 @@ const labelSet = (labels: string[]) => (labels.length ? new Set(labels) : undefi
 
 /**
  * Documents in the application table: the record (`DOC#id / META`, listed newest first through gsi1), the
- * extracted text apart (`DOC#id / CONTENT`), a document counter, and one membership item per label carried.
+ * extracted text apart (`DOC#id / CONTENT`), a document counter, one membership item per label carried, and
+ * the document's OCR job (`DOC#id / OCRJOB`, see the OCR job repository) created and deleted with it.
  * Every write that changes labels moves the labels' document_count in the same transaction, conditioned on the
  * document's version so that concurrent changes retry instead of double counting.
  */
@@ -34,7 +37,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
     private readonly tableName: string,
   ) {}
 
-  async create(document: DocumentRecord): Promise<void> {
+  async create(document: DocumentRecord, ocrJob?: OcrJob): Promise<void> {
     const { labels, ...rest } = document;
     try {
       await this.db.send(
@@ -56,6 +59,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
             },
             this.countDocuments(1),
             ...labels.flatMap((labelId) => joinLabel(this.tableName, labelId, document.id)),
+            ...(ocrJob ? createJobItems(this.tableName, ocrJob) : []),
           ],
         }),
       );
@@ -70,9 +74,10 @@ export class DynamoDocumentRepository implements DocumentRepository {
     return Item ? toRecord(Item) : null;
   }
 
-  async getContent(id: string): Promise<string> {
+  async getContent(id: string): Promise<DocumentContent> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.documentContent(id) }));
-    return typeof Item?.['text'] === 'string' ? Item['text'] : '';
+    if (typeof Item?.['text_object'] === 'string') return { text_object: Item['text_object'] };
+    return { text: typeof Item?.['text'] === 'string' ? Item['text'] : '' };
   }
 
   async list(query: DocumentQuery): Promise<Page<DocumentRecord>> {
@@ -134,7 +139,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
 
   async delete(id: string): Promise<boolean> {
     for (let attempt = 1; ; attempt++) {
-      const item = await this.rawDocument(id);
+      const [item, job] = await Promise.all([this.rawDocument(id), this.rawJob(id)]);
       if (!item) return false;
       const labels = toRecord(item).labels;
       try {
@@ -152,6 +157,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
               { Delete: { TableName: this.tableName, Key: keys.documentContent(id) } },
               this.countDocuments(-1),
               ...labels.flatMap((labelId) => leaveLabel(this.tableName, labelId, id)),
+              ...(job ? deleteJobItems(this.tableName, job) : []),
             ],
           }),
         );
@@ -168,6 +174,11 @@ export class DynamoDocumentRepository implements DocumentRepository {
       new GetCommand({ TableName: this.tableName, Key: keys.document(id), ConsistentRead: true }),
     );
     return Item;
+  }
+
+  private async rawJob(id: string): Promise<StoredOcrJob | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.ocrJob(id), ConsistentRead: true }));
+    return Item ? toStoredJob(Item) : null;
   }
 
   private countDocuments(delta: 1 | -1): TransactItem {

@@ -16,6 +16,15 @@ export const keys = {
   /** One item per document carrying the label: the label's members, and what document_count counts. */
   labelMember: (labelId: string, documentId: string) => ({ pk: `LABEL#${labelId}`, sk: `DOC#${documentId}` }),
   pendingUpload: (id: string) => ({ pk: `UPLOAD#${id}`, sk: 'PENDING' }),
+  ocrJob: (documentId: string) => ({ pk: `DOC#${documentId}`, sk: 'OCRJOB' }),
+  /** gsi1 partition of the OCR jobs in one status, high priority first, then oldest first. */
+  ocrJobsIndex: (status: string) => `OCRJOBS#${status}`,
+  ocrQueueCounters: { pk: 'COUNTERS', sk: 'OCRQUEUE' },
+  ocrTotals: { pk: 'COUNTERS', sk: 'OCRTOTALS' },
+  ocrDay: (date: string) => ({ pk: 'OCRSTATS', sk: date }),
+  notification: (userId: string, id: string) => ({ pk: `USER#${userId}`, sk: `NOTIFICATION#${id}` }),
+  /** gsi1 partition of one user's notifications, by creation time. */
+  notificationsIndex: (userId: string) => `NOTIFICATIONS#${userId}`,
 } as const;
 
 /** DynamoDB TTL wants epoch seconds. */

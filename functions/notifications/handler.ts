@@ -1,0 +1,39 @@
+import type { AppContainer } from '../../shared/container/app-container';
+import {
+  listNotifications,
+  markAllNotificationsRead,
+  markNotificationRead,
+} from '../../shared/domain/notifications/use-cases';
+import { httpHandler } from '../../shared/http/pipeline';
+import { json, noContent } from '../../shared/http/responses';
+import { route } from '../../shared/http/route';
+import { listNotificationsQuery, notificationIdParams } from './schemas';
+
+/** The caller's own notifications: list (newest first), mark one read, mark all read. */
+export const createNotificationsHandler = (c: AppContainer) =>
+  httpHandler({
+    corsOrigins: c.corsOrigins,
+    authenticate: c.authenticate,
+    routes: [
+      route({
+        key: 'GET /api/notifications',
+        access: 'viewer',
+        query: listNotificationsQuery,
+        handle: async ({ query, principal }) => json(200, await listNotifications(c, principal.userId, query.unread_only)),
+      }),
+      route({
+        key: 'PUT /api/notifications/{id}/read',
+        access: 'viewer',
+        params: notificationIdParams,
+        handle: async ({ params, principal }) => {
+          await markNotificationRead(c, principal.userId, params.id);
+          return noContent();
+        },
+      }),
+      route({
+        key: 'PUT /api/notifications/read-all',
+        access: 'viewer',
+        handle: async ({ principal }) => json(200, await markAllNotificationsRead(c, principal.userId)),
+      }),
+    ],
+  });

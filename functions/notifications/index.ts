@@ -1,0 +1,4 @@
+import { awsAppContainer } from '../../shared/container/aws';
+import { createNotificationsHandler } from './handler';
+
+export const handler = createNotificationsHandler(awsAppContainer());

@@ -1,0 +1,4 @@
+import { awsOcrSweeperDependencies } from '../../shared/container/aws';
+import { createOcrSweeperHandler } from './handler';
+
+export const handler = createOcrSweeperHandler(awsOcrSweeperDependencies());

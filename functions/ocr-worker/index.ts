@@ -1,0 +1,4 @@
+import { awsOcrWorkerDependencies } from '../../shared/container/aws';
+import { createOcrWorkerHandler } from './handler';
+
+export const handler = createOcrWorkerHandler(awsOcrWorkerDependencies());

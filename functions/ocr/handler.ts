@@ -1,0 +1,60 @@
+import type { AppContainer, OcrServices } from '../../shared/container/app-container';
+import {
+  cancelOcrJob,
+  listOcrQueue,
+  ocrMetrics,
+  ocrQueueStatus,
+  retryOcr,
+  setOcrPriority,
+} from '../../shared/domain/ocr/queue-control';
+import { httpHandler } from '../../shared/http/pipeline';
+import { json } from '../../shared/http/responses';
+import { route } from '../../shared/http/route';
+import { documentIdParams, jobIdParams, priorityBody, queueListQuery, retryOcrBody } from './schemas';
+
+/** OCR queue control and metrics: retry a document, the queue's status and items, priority, cancel, metrics. */
+export const createOcrHandler = (c: AppContainer & OcrServices) =>
+  httpHandler({
+    corsOrigins: c.corsOrigins,
+    authenticate: c.authenticate,
+    routes: [
+      route({
+        key: 'POST /api/documents/{id}/retry-ocr',
+        access: 'editor',
+        params: documentIdParams,
+        body: retryOcrBody,
+        handle: async ({ params, body, principal }) =>
+          json(200, await retryOcr(c, params.id, { language: body.language, priority: body.priority, by: principal.userId })),
+      }),
+      route({
+        key: 'GET /api/ocr/queue/status',
+        access: 'viewer',
+        handle: async () => json(200, await ocrQueueStatus(c)),
+      }),
+      route({
+        key: 'GET /api/ocr/queue',
+        access: 'viewer',
+        query: queueListQuery,
+        handle: async ({ query }) =>
+          json(200, await listOcrQueue(c, { page: query.page, perPage: query.per_page, status: query.status, priority: query.priority })),
+      }),
+      route({
+        key: 'PUT /api/ocr/queue/{id}/priority',
+        access: 'editor',
+        params: jobIdParams,
+        body: priorityBody,
+        handle: async ({ params, body }) => json(200, await setOcrPriority(c, params.id, body.priority)),
+      }),
+      route({
+        key: 'DELETE /api/ocr/queue/{id}',
+        access: 'editor',
+        params: jobIdParams,
+        handle: async ({ params }) => json(200, await cancelOcrJob(c, params.id)),
+      }),
+      route({
+        key: 'GET /api/metrics/ocr',
+        access: 'viewer',
+        handle: async () => json(200, await ocrMetrics(c)),
+      }),
+    ],
+  });

@@ -1,0 +1,84 @@
+import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Notification, NotificationRepository } from '../../../domain/notifications/notification';
+import { isConditionFailure } from './errors';
+import { keys, withoutKeys } from './keys';
+import { queryAll } from './queries';
+
+/**
+ * Notifications under their user's partition (`USER#id / NOTIFICATION#id`), so a key built from the caller's
+ * id can only ever reach the caller's own; listed newest first through gsi1 (`NOTIFICATIONS#<user>`).
+ */
+export class DynamoNotificationRepository implements NotificationRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async create(userId: string, notification: Notification): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          ...keys.notification(userId, notification.id),
+          gsi1pk: keys.notificationsIndex(userId),
+          gsi1sk: `${notification.created_at}#${notification.id}`,
+          ...notification,
+        },
+      }),
+    );
+  }
+
+  async list(userId: string, options: { unreadOnly: boolean; limit: number }): Promise<Notification[]> {
+    const found: Notification[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :user',
+          ...(options.unreadOnly ? { FilterExpression: '#read = :false', ExpressionAttributeNames: { '#read': 'read' } } : {}),
+          ExpressionAttributeValues: { ':user': keys.notificationsIndex(userId), ...(options.unreadOnly ? { ':false': false } : {}) },
+          ScanIndexForward: false,
+          Limit: options.limit,
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      found.push(...(page.Items ?? []).map((item) => withoutKeys<Notification>(item)));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor && found.length < options.limit);
+    return found.slice(0, options.limit);
+  }
+
+  async markRead(userId: string, id: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.notification(userId, id),
+          UpdateExpression: 'SET #read = :true',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#read': 'read' },
+          ExpressionAttributeValues: { ':true': true },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async markAllRead(userId: string): Promise<number> {
+    const unread = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :user',
+      FilterExpression: '#read = :false',
+      ExpressionAttributeNames: { '#read': 'read' },
+      ExpressionAttributeValues: { ':user': keys.notificationsIndex(userId), ':false': false },
+    });
+    await Promise.all(unread.map((item) => this.markRead(userId, String(item['id']))));
+    return unread.length;
+  }
+}

@@ -1,0 +1,404 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DocumentContent } from '../../../domain/documents/ports';
+import type {
+  CancelOutcome,
+  OcrDailyTotals,
+  OcrJob,
+  OcrJobFilter,
+  OcrJobMessage,
+  OcrJobRepository,
+  OcrJobStatus,
+  OcrPriority,
+  OcrQueueCounters,
+  OcrResult,
+  OcrTotals,
+} from '../../../domain/ocr/jobs';
+import { pageOf, type Page } from '../../../domain/pagination';
+import { failedConditions, isConditionFailure } from './errors';
+import { keys } from './keys';
+import type { TransactItem } from './label-membership';
+import { countersMove, jobItem, priorityPrefix, toStoredJob, type StoredOcrJob } from './ocr-job-items';
+import { queryAll } from './queries';
+
+type Item = Record<string, unknown>;
+
+/** The document status that mirrors each job status. */
+const DOCUMENT_STATUS: Record<OcrJobStatus, string> = {
+  queued: 'pending',
+  processing: 'processing',
+  completed: 'completed',
+  failed: 'failed',
+  cancelled: 'failed',
+};
+
+/** Statuses listed when the caller names none: the queue proper, jobs not finished. */
+const ACTIVE: OcrJobStatus[] = ['processing', 'queued'];
+
+/** Attempts of a transition that lost a race with another change of the same job (a heartbeat, a cancel). */
+const ATTEMPTS = 4;
+
+/** Language totals are top-level attributes (`lang_<code>`): ADD cannot create a key inside a missing map. */
+const LANGUAGE_PREFIX = 'lang_';
+
+/**
+ * OCR jobs (`DOC#id / OCRJOB`, listed per status through gsi1), the queue counters (`COUNTERS / OCRQUEUE`) and
+ * the run totals, overall (`COUNTERS / OCRTOTALS`) and per day (`OCRSTATS / <date>`). Every transition is one
+ * transaction: the job (conditioned on its revision), the document's status, the counters and, on completion,
+ * the text.
+ */
+export class DynamoOcrJobRepository implements OcrJobRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async get(documentId: string): Promise<OcrJob | null> {
+    const job = await this.read(documentId);
+    return job ? withoutRev(job) : null;
+  }
+
+  async list(filter: OcrJobFilter): Promise<Page<OcrJob>> {
+    const statuses = filter.status ? [filter.status] : ACTIVE;
+    const wanted = filter.page * filter.perPage;
+    const items: Item[] = [];
+    let total = 0;
+    for (const status of statuses) {
+      const input = {
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: filter.priority ? 'gsi1pk = :p AND begins_with(gsi1sk, :rank)' : 'gsi1pk = :p',
+        ExpressionAttributeValues: {
+          ':p': keys.ocrJobsIndex(status),
+          ...(filter.priority ? { ':rank': priorityPrefix(filter.priority) } : {}),
+        },
+      };
+      const count = await this.count(input);
+      total += count;
+      if (items.length < wanted && count > 0) items.push(...(await this.firstItems(input, wanted - items.length)));
+    }
+    const start = (filter.page - 1) * filter.perPage;
+    return pageOf(items.slice(start, wanted).map((item) => withoutRev(toStoredJob(item))), filter, total);
+  }
+
+  async restart(
+    documentId: string,
+    options: { language: string; priority: OcrPriority; by: string; now: string },
+  ): Promise<OcrJob | 'busy' | null> {
+    for (let attempt = 1; ; attempt++) {
+      const [current, document] = await Promise.all([this.read(documentId), this.documentExists(documentId)]);
+      if (!document) return null;
+      if (current && (current.status === 'queued' || current.status === 'processing')) return 'busy';
+      const next: OcrJob = {
+        id: documentId,
+        document_id: documentId,
+        status: 'queued',
+        priority: options.priority,
+        language: options.language,
+        run: (current?.run ?? 0) + 1,
+        attempts: 0,
+        progress: 0,
+        pages: null,
+        cancel_requested: false,
+        failure_reason: null,
+        created_by: options.by,
+        queued_at: options.now,
+        started_at: null,
+        heartbeat_at: null,
+        finished_at: null,
+        processing_time: null,
+      };
+      const won = await this.transition(current, next, options.now, {
+        SET: { language: options.language, ocr_enabled: true },
+        REMOVE: ['failure_reason'],
+      });
+      if (won) return next;
+      if (attempt >= ATTEMPTS) throw new Error(`OCR job ${documentId} kept changing while being restarted`);
+    }
+  }
+
+  async claim(message: OcrJobMessage, now: string, staleBefore: string): Promise<OcrJob | null> {
+    const current = await this.read(message.documentId);
+    if (!current || current.run !== message.run) return null;
+    const abandoned = current.status === 'processing' && (current.heartbeat_at ?? '') < staleBefore;
+    if (current.status !== 'queued' && !abandoned) return null;
+    const next: OcrJob = {
+      ...withoutRev(current),
+      status: 'processing',
+      attempts: current.attempts + 1,
+      progress: 0,
+      started_at: now,
+      heartbeat_at: now,
+    };
+    return (await this.transition(current, next, now)) ? next : null;
+  }
+
+  async heartbeat(documentId: string, run: number, progress: number, pages: number, now: string): Promise<{ cancelRequested: boolean }> {
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.ocrJob(documentId),
+          UpdateExpression: 'SET progress = :progress, pages = :pages, heartbeat_at = :now',
+          ConditionExpression: '#run = :run AND #status = :processing',
+          ExpressionAttributeNames: { '#run': 'run', '#status': 'status' },
+          ExpressionAttributeValues: { ':progress': progress, ':pages': pages, ':now': now, ':run': run, ':processing': 'processing' },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { cancelRequested: Attributes?.['cancel_requested'] === true };
+    } catch (error) {
+      // The run lost the job (cancelled while queued, deleted, restarted): stop as a cancel would.
+      if (isConditionFailure(error)) return { cancelRequested: true };
+      throw error;
+    }
+  }
+
+  async complete(documentId: string, run: number, result: OcrResult & { content: DocumentContent }, now: string): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.read(documentId);
+      if (!current || current.run !== run || current.status !== 'processing') return false;
+      const next: OcrJob = {
+        ...withoutRev(current),
+        status: 'completed',
+        progress: 100,
+        pages: result.pages,
+        finished_at: now,
+        heartbeat_at: now,
+        processing_time: result.processingTime,
+      };
+      const won = await this.transition(
+        current,
+        next,
+        now,
+        { SET: { ocr_confidence: result.confidence, pages: result.pages }, REMOVE: ['failure_reason'] },
+        [
+          { Put: { TableName: this.tableName, Item: { ...keys.documentContent(documentId), ...result.content } } },
+          ...this.addToTotals(now, current.language, { completed: 1, processing_seconds: result.processingTime }),
+        ],
+      );
+      if (won) return true;
+      if (attempt >= ATTEMPTS) return false;
+    }
+  }
+
+  async fail(documentId: string, run: number, reason: string, now: string, status: 'failed' | 'cancelled' = 'failed'): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.read(documentId);
+      if (!current || current.run !== run || (current.status !== 'processing' && current.status !== 'queued')) return false;
+      const next: OcrJob = { ...withoutRev(current), status, failure_reason: reason, finished_at: now };
+      // A cancel is the user's choice, not a failure of OCR: it stays out of the success rate.
+      const totals = status === 'failed' ? this.addToTotals(now, current.language, { failed: 1 }) : [];
+      const won = await this.transition(current, next, now, { SET: { failure_reason: reason } }, totals);
+      if (won) return true;
+      if (attempt >= ATTEMPTS) return false;
+    }
+  }
+
+  async release(documentId: string, run: number, now: string): Promise<void> {
+    const current = await this.read(documentId);
+    if (!current || current.run !== run || current.status !== 'processing') return;
+    await this.transition(current, { ...withoutRev(current), status: 'queued', heartbeat_at: null }, now);
+  }
+
+  async cancel(documentId: string, now: string): Promise<CancelOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.read(documentId);
+      if (!current) return 'not_found';
+      if (current.status === 'queued') {
+        if (await this.fail(documentId, current.run, 'cancelled', now, 'cancelled')) return 'cancelled';
+      } else if (current.status === 'processing') {
+        if (await this.putJob(current, { ...withoutRev(current), cancel_requested: true })) return 'requested';
+      } else return 'finished';
+      if (attempt >= ATTEMPTS) throw new Error(`OCR job ${documentId} kept changing while being cancelled`);
+    }
+  }
+
+  async setPriority(documentId: string, priority: OcrPriority): Promise<OcrJob | 'not_queued' | null> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.read(documentId);
+      if (!current) return null;
+      if (current.status !== 'queued') return 'not_queued';
+      const next = { ...withoutRev(current), priority };
+      if (await this.putJob(current, next)) return next;
+      if (attempt >= ATTEMPTS) throw new Error(`OCR job ${documentId} kept changing while its priority was set`);
+    }
+  }
+
+  async stuck(queuedBefore: string, heartbeatBefore: string): Promise<OcrJob[]> {
+    const partition = (status: OcrJobStatus, attribute: string, before: string) =>
+      queryAll(this.db, {
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :p',
+        FilterExpression: '#at < :before',
+        ExpressionAttributeNames: { '#at': attribute },
+        ExpressionAttributeValues: { ':p': keys.ocrJobsIndex(status), ':before': before },
+      });
+    const [queued, processing] = await Promise.all([
+      partition('queued', 'queued_at', queuedBefore),
+      partition('processing', 'heartbeat_at', heartbeatBefore),
+    ]);
+    return [...processing, ...queued].map((item) => withoutRev(toStoredJob(item)));
+  }
+
+  async counters(): Promise<OcrQueueCounters> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.ocrQueueCounters, ConsistentRead: true }));
+    return { pending: Number(Item?.['pending'] ?? 0), processing: Number(Item?.['processing'] ?? 0), failed: Number(Item?.['failed'] ?? 0) };
+  }
+
+  async totals(): Promise<OcrTotals> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.ocrTotals }));
+    return toTotals(Item);
+  }
+
+  async daily(fromDate: string, toDate: string): Promise<OcrDailyTotals[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :stats AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':stats': keys.ocrDay('').pk, ':from': fromDate, ':to': toDate },
+    });
+    return items.map((item) => ({ date: String(item['sk']), ...toTotals(item) }));
+  }
+
+  private async read(documentId: string): Promise<StoredOcrJob | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.ocrJob(documentId), ConsistentRead: true }));
+    return Item ? toStoredJob(Item) : null;
+  }
+
+  private async documentExists(documentId: string): Promise<boolean> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.document(documentId), ProjectionExpression: 'pk', ConsistentRead: true }),
+    );
+    return Boolean(Item);
+  }
+
+  /**
+   * Moves the job from `current` (null: it has no item yet) to `next`, mirrors the status on the document (which
+   * must exist) and moves the counters, in one transaction. False when another change got there first.
+   */
+  private async transition(
+    current: StoredOcrJob | null,
+    next: OcrJob,
+    now: string,
+    document: { SET?: Record<string, unknown>; REMOVE?: string[] } = {},
+    extra: TransactItem[] = [],
+  ): Promise<boolean> {
+    const set = { status: DOCUMENT_STATUS[next.status], updated_at: now, ...document.SET };
+    const names = Object.fromEntries([...Object.keys(set), ...(document.REMOVE ?? [])].map((name, i) => [`#d${i}`, name]));
+    const nameOf = (field: string) => Object.keys(names).find((key) => names[key] === field)!;
+    const setClause = `SET ${Object.keys(set).map((field, i) => `${nameOf(field)} = :d${i}`).join(', ')}`;
+    const removeClause = document.REMOVE?.length ? ` REMOVE ${document.REMOVE.map(nameOf).join(', ')}` : '';
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: jobItem(next, (current?.rev ?? 0) + 1),
+                ...(current
+                  ? { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': current.rev } }
+                  : { ConditionExpression: 'attribute_not_exists(pk)' }),
+              },
+            },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: keys.document(next.document_id),
+                UpdateExpression: setClause + removeClause,
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeNames: names,
+                ExpressionAttributeValues: Object.fromEntries(Object.values(set).map((value, i) => [`:d${i}`, value])),
+              },
+            },
+            ...countersMove(this.tableName, current?.status ?? null, next.status),
+            ...extra,
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (failedConditions(error)?.length) return false;
+      throw error;
+    }
+  }
+
+  /** Rewrites the job alone (no status change), on condition of its revision. */
+  private async putJob(current: StoredOcrJob, next: OcrJob): Promise<boolean> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: jobItem(next, current.rev + 1),
+                ConditionExpression: 'rev = :rev',
+                ExpressionAttributeValues: { ':rev': current.rev },
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (failedConditions(error)?.length) return false;
+      throw error;
+    }
+  }
+
+  private addToTotals(now: string, language: string, counts: { completed?: number; failed?: number; processing_seconds?: number }): TransactItem[] {
+    const fields = Object.entries({ ...counts, [`${LANGUAGE_PREFIX}${language}`]: 1 });
+    const update = (key: { pk: string; sk: string }): TransactItem => ({
+      Update: {
+        TableName: this.tableName,
+        Key: key,
+        UpdateExpression: `ADD ${fields.map((_, i) => `#t${i} :t${i}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#t${i}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:t${i}`, value])),
+      },
+    });
+    return [update(keys.ocrTotals), update(keys.ocrDay(now.slice(0, 10)))];
+  }
+
+  private async count(input: { TableName: string; IndexName: string; KeyConditionExpression: string; ExpressionAttributeValues: Item }): Promise<number> {
+    let total = 0;
+    let cursor: Item | undefined;
+    do {
+      const page = await this.db.send(new QueryCommand({ ...input, Select: 'COUNT', ExclusiveStartKey: cursor }));
+      total += page.Count ?? 0;
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return total;
+  }
+
+  private async firstItems(
+    input: { TableName: string; IndexName: string; KeyConditionExpression: string; ExpressionAttributeValues: Item },
+    limit: number,
+  ): Promise<Item[]> {
+    const items: Item[] = [];
+    let cursor: Item | undefined;
+    do {
+      const page = await this.db.send(new QueryCommand({ ...input, Limit: limit - items.length, ExclusiveStartKey: cursor }));
+      items.push(...(page.Items ?? []));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor && items.length < limit);
+    return items;
+  }
+}
+
+const withoutRev = ({ rev: _rev, ...job }: StoredOcrJob): OcrJob => job;
+
+function toTotals(item: Item | undefined): OcrTotals {
+  const languages = Object.fromEntries(
+    Object.entries(item ?? {})
+      .filter(([name]) => name.startsWith(LANGUAGE_PREFIX))
+      .map(([name, value]) => [name.slice(LANGUAGE_PREFIX.length), Number(value)]),
+  );
+  return {
+    completed: Number(item?.['completed'] ?? 0),
+    failed: Number(item?.['failed'] ?? 0),
+    processing_seconds: Number(item?.['processing_seconds'] ?? 0),
+    languages,
+  };
+}

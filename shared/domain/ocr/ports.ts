@@ -1,0 +1,70 @@
+/** How far an engine has got with one document: `done` of `total` pages read. */
+export interface OcrPageProgress {
+  done: number;
+  total: number;
+}
+
+/** One document to read. */
+export interface OcrInput {
+  /** The file's bytes (the original, as uploaded). */
+  bytes: Uint8Array;
+  /** The MIME type detected from the bytes at upload: application/pdf, image/png, image/jpeg, image/tiff, image/webp. */
+  mimeType: string;
+  /** Tesseract-style language codes joined with +, e.g. `eng` or `eng+deu`. */
+  language: string;
+  /** Where the file lives in the bucket; engines that read from object storage (Textract's async API) use it. */
+  objectKey: string;
+  /** The job's priority: an engine that queues pages may let a high-priority document's pages go first. */
+  priority?: 'normal' | 'high' | undefined;
+  /** Called after each page; awaited, so a slow listener slows the engine rather than piling up. */
+  onProgress?: ((progress: OcrPageProgress) => Promise<void> | void) | undefined;
+}
+
+/** The text an engine read from a document. */
+export interface OcrOutput {
+  text: string;
+  /** Mean word confidence as a fraction 0..1 (engines report 0..100); 1 when the text came from a text layer. */
+  confidence: number;
+  pages: number;
+}
+
+/**
+ * Reads the text of a document. Implementations: Tesseract (local) and Textract (cloud); both pass the same
+ * contract suite. A file that cannot be read (corrupt, encrypted, too large, no pages) is an {@link OcrFailure},
+ * never a crash; anything else thrown is treated as transient and the job is retried.
+ */
+export interface OcrEngine {
+  recognize(input: OcrInput): Promise<OcrOutput>;
+  /** The language codes this engine reads (single codes, not joined), for validating requests up front. */
+  languages(): Promise<readonly string[]>;
+}
+
+/**
+ * Reads a PDF's own text layer. A PDF whose every page already carries text is not OCRed: its text is taken
+ * directly with confidence 1.
+ */
+export interface TextLayerReader {
+  /** The text of each page, or null when the PDF has no usable text layer (any page without text). */
+  read(bytes: Uint8Array): Promise<{ text: string; pages: number } | null>;
+}
+
+/** The reasons a file can never be read; the document ends failed with one of these and the job is not retried. */
+export type OcrFailureReason =
+  | 'unreadable_file'
+  | 'encrypted'
+  | 'too_large'
+  | 'no_pages'
+  | 'unsupported_type'
+  | 'unsupported_language'
+  | 'timeout';
+
+/** A permanent failure to read a file: retrying will not help. `message` is safe to show to the user. */
+export class OcrFailure extends Error {
+  constructor(
+    readonly reason: OcrFailureReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OcrFailure';
+  }
+}

@@ -1,0 +1,176 @@
+import type { Clock } from '../clock';
+import { fileKeys, type DocumentRecord } from '../documents/document';
+import type { DocumentContent, DocumentRepository, FileStore } from '../documents/ports';
+import { emit, type EventPublisher } from '../events/ports';
+import type { NotificationRepository } from '../notifications/notification';
+import { notifyUser } from '../notifications/use-cases';
+import type { SearchIndexer } from '../search/ports';
+import type { SettingsRepository } from '../settings/settings';
+import type { OcrJob, OcrJobMessage, OcrJobRepository } from './jobs';
+import { OcrFailure, type OcrEngine, type OcrOutput, type TextLayerReader } from './ports';
+
+/** Deliveries of one run before a transient error is taken as final (the queue's DLQ gets the same count). */
+export const MAX_ATTEMPTS = 5;
+/** Text above this goes to the bucket: a table item holds at most 400 KB. */
+export const INLINE_TEXT_BYTES = 300_000;
+
+export interface OcrWorkerDeps {
+  ocrJobs: OcrJobRepository;
+  documents: Pick<DocumentRepository, 'get'>;
+  files: Pick<FileStore, 'get' | 'put'>;
+  engine: OcrEngine;
+  textLayer: TextLayerReader;
+  notifications: NotificationRepository;
+  settings: SettingsRepository;
+  events: EventPublisher;
+  search: SearchIndexer;
+  clock: Clock;
+  /** A processing job whose heartbeat is older than this belongs to a dead worker and may be taken over. */
+  staleAfterSeconds: number;
+}
+
+export type OcrJobOutcome = 'completed' | 'failed' | 'cancelled' | 'skipped' | 'retry';
+
+/** Thrown between pages when the job was cancelled (or lost) meanwhile. */
+class Cancelled extends Error {}
+
+/**
+ * Runs one OCR job delivery. Idempotent: a delivery for an old run, a finished job or one a live worker holds
+ * does nothing, so a message seen twice does the work once and never regresses a completed document. A file
+ * that can never be read ends failed with the engine's reason; any other error releases the job for the
+ * queue's redelivery, and on the last attempt ends it failed, so no document stays pending forever.
+ * Rethrows only to make the queue retry ('retry').
+ */
+export async function processOcrJob(deps: OcrWorkerDeps, message: OcrJobMessage): Promise<OcrJobOutcome> {
+  const now = () => deps.clock.now().toISOString();
+  const staleBefore = new Date(deps.clock.now().getTime() - deps.staleAfterSeconds * 1000).toISOString();
+  const job = await deps.ocrJobs.claim(message, now(), staleBefore);
+  if (!job) return 'skipped';
+  const document = await deps.documents.get(job.document_id);
+  if (!document) {
+    await deps.ocrJobs.fail(job.document_id, job.run, 'the document was deleted', now(), 'cancelled');
+    return 'cancelled';
+  }
+  await progress(deps, job, 0, 'processing');
+  try {
+    const output = await read(deps, job, document);
+    if ((await deps.ocrJobs.heartbeat(job.document_id, job.run, 99, output.pages, now())).cancelRequested) throw new Cancelled();
+    return await finish(deps, job, document, output);
+  } catch (error) {
+    if (error instanceof Cancelled) return end(deps, job, document, 'cancelled', 'cancelled');
+    if (error instanceof OcrFailure) return end(deps, job, document, 'failed', error.message);
+    if (job.attempts >= MAX_ATTEMPTS) {
+      return end(deps, job, document, 'failed', `OCR failed ${MAX_ATTEMPTS} times on an internal error`);
+    }
+    await deps.ocrJobs.release(job.document_id, job.run, now());
+    throw error;
+  }
+}
+
+async function read(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord): Promise<OcrOutput> {
+  const bytes = await deps.files.get(fileKeys.original(document.id));
+  if (!bytes) throw new OcrFailure('unreadable_file', 'The original file is missing from storage');
+  if (document.mime_type === 'application/pdf') {
+    const layer = await deps.textLayer.read(bytes);
+    if (layer) return { text: layer.text, confidence: 1, pages: layer.pages };
+  }
+  const installed = await deps.engine.languages();
+  const missing = job.language.split('+').filter((code) => !installed.includes(code));
+  if (missing.length) throw new OcrFailure('unsupported_language', `OCR language not available: ${missing.join(', ')}`);
+  return deps.engine.recognize({
+    bytes,
+    mimeType: document.mime_type,
+    language: job.language,
+    priority: job.priority,
+    objectKey: fileKeys.original(document.id),
+    onProgress: async ({ done, total }) => {
+      const percent = Math.min(99, Math.round((done / total) * 100));
+      const { cancelRequested } = await deps.ocrJobs.heartbeat(job.document_id, job.run, percent, total, deps.clock.now().toISOString());
+      if (cancelRequested) throw new Cancelled();
+      await progress(deps, job, percent, 'processing');
+    },
+  });
+}
+
+async function finish(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord, output: OcrOutput): Promise<OcrJobOutcome> {
+  const finishedAt = deps.clock.now();
+  const processingTime = Math.max(0, (finishedAt.getTime() - Date.parse(job.started_at!)) / 1000);
+  const content = await storeText(deps, document.id, output.text);
+  const confidence = Math.round(Math.min(1, Math.max(0, output.confidence)) * 10_000) / 10_000;
+  const won = await deps.ocrJobs.complete(
+    job.document_id,
+    job.run,
+    { text: output.text, confidence, pages: output.pages, processingTime, content },
+    finishedAt.toISOString(),
+  );
+  if (!won) return 'skipped';
+  await progress(deps, job, 100, 'completed');
+  await bestEffort(() => deps.search.reindex(document.id));
+  await bestEffort(() =>
+    notifyUser(deps, document.created_by, {
+      type: 'ocr_completed',
+      title: 'OCR completed',
+      message: `"${document.title}" is searchable: ${output.pages} page${output.pages === 1 ? '' : 's'}, ${Math.round(confidence * 100)}% confidence`,
+      data: { document_id: document.id },
+    }),
+  );
+  await queueStatus(deps);
+  return 'completed';
+}
+
+async function end(
+  deps: OcrWorkerDeps,
+  job: OcrJob,
+  document: DocumentRecord,
+  status: 'failed' | 'cancelled',
+  reason: string,
+): Promise<OcrJobOutcome> {
+  const won = await deps.ocrJobs.fail(job.document_id, job.run, reason, deps.clock.now().toISOString(), status);
+  if (!won) return 'skipped';
+  await progress(deps, job, 100, status === 'cancelled' ? 'cancelled' : 'failed');
+  if (status === 'failed') {
+    await bestEffort(() =>
+      notifyUser(deps, document.created_by, {
+        type: 'ocr_failed',
+        title: 'OCR failed',
+        message: `"${document.title}" could not be read: ${reason}`,
+        data: { document_id: document.id },
+      }),
+    );
+  }
+  await queueStatus(deps);
+  return status;
+}
+
+async function storeText(deps: OcrWorkerDeps, documentId: string, text: string): Promise<DocumentContent> {
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.byteLength <= INLINE_TEXT_BYTES) return { text };
+  const key = fileKeys.text(documentId);
+  await deps.files.put(key, bytes, 'text/plain; charset=utf-8');
+  return { text_object: key };
+}
+
+const progress = (deps: OcrWorkerDeps, job: OcrJob, percent: number, status: string) =>
+  emit(deps.events, { type: 'ocr_progress', data: { document_id: job.document_id, progress: percent, status } }, { userId: job.created_by });
+
+async function queueStatus(deps: OcrWorkerDeps): Promise<void> {
+  await bestEffort(async () => {
+    const [counters, today] = await Promise.all([deps.ocrJobs.counters(), deps.ocrJobs.daily(todayOf(deps.clock), todayOf(deps.clock))]);
+    await emit(
+      deps.events,
+      { type: 'queue_status', data: { pending: counters.pending, processing: counters.processing, completed: today[0]?.completed ?? 0 } },
+      'everyone',
+    );
+  });
+}
+
+const todayOf = (clock: Clock) => clock.now().toISOString().slice(0, 10);
+
+/** Side effects after the job's outcome is stored: none of them may undo or fail it. */
+async function bestEffort(action: () => Promise<unknown>): Promise<void> {
+  try {
+    await action();
+  } catch {
+    // The outcome is already stored; the adapters log their own failures.
+  }
+}

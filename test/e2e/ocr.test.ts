@@ -1,0 +1,211 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { ApiClient, type ApiResponse } from '../support/api-client';
+import { characterErrorRate } from '../support/text-metrics';
+import { emptyPdf, encryptedPdf, textPdf } from '../support/text-pdf';
+import { E2E_ADMIN } from './global-setup';
+
+const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus/ocrmypdf');
+const corpus = (name: string) => readFileSync(join(CORPUS, name));
+
+const SETTLED = new Set(['completed', 'failed']);
+
+describe('OCR pipeline', () => {
+  const anonymous = new ApiClient(inject('baseUrl'));
+  let editor: ApiClient;
+
+  const upload = async (name: string, bytes: Buffer, fields: Record<string, string> = {}): Promise<string> => {
+    const body = new FormData();
+    for (const [field, value] of Object.entries(fields)) body.append(field, value);
+    body.append('file', new Blob([bytes]), name);
+    const response = await editor.upload('/api/documents/upload', body);
+    if (response.status !== 201) throw new Error(`upload failed: ${JSON.stringify(response.body)}`);
+    return response.body.id as string;
+  };
+
+  /** Polls a document as a client would until its OCR has finished one way or the other. */
+  const settled = async (id: string, timeoutMs = 90_000): Promise<ApiResponse> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const response = await editor.get(`/api/documents/${id}`);
+      if (SETTLED.has(response.body?.status)) return response;
+      if (Date.now() > deadline) throw new Error(`document ${id} never settled: ${JSON.stringify(response.body)}`);
+      await new Promise((resolveWait) => setTimeout(resolveWait, 250));
+    }
+  };
+
+  beforeAll(async () => {
+    editor = await anonymous.login(E2E_ADMIN.username, E2E_ADMIN.password);
+  });
+
+  it('reads a scan into the document text with its confidence, and notifies the uploader', async () => {
+    const id = await upload('linn.png', corpus('linn.png'));
+
+    const document = (await settled(id)).body;
+
+    expect(document.status).toBe('completed');
+    expect(characterErrorRate(readFileSync(join(CORPUS, 'linn.txt'), 'utf8'), document.content)).toBeLessThan(0.02);
+    expect(document.ocr_confidence).toBeGreaterThan(0.5);
+    expect(document.ocr_confidence).toBeLessThanOrEqual(1);
+    const { notifications } = (await editor.get('/api/notifications')).body;
+    expect(notifications).toContainEqual(
+      expect.objectContaining({ type: 'ocr_completed', read: false, data: { document_id: id }, title: expect.any(String), message: expect.any(String) }),
+    );
+  }, 120_000);
+
+  it('takes the text layer of a PDF that has one, with confidence 1', async () => {
+    const id = await upload('letter.pdf', textPdf([['Quarterly invoice 4711 for ACME Corporation', 'Payable within thirty days']]));
+
+    const document = (await settled(id)).body;
+
+    expect(document).toMatchObject({ status: 'completed', ocr_confidence: 1 });
+    expect(document.content).toContain('Quarterly invoice 4711');
+  });
+
+  it.each([
+    ['invalid.pdf', () => corpus('invalid.pdf')],
+    ['hugemono.pdf', () => corpus('hugemono.pdf')],
+    ['enormous.pdf', () => corpus('enormous.pdf')],
+    ['encrypted.pdf', () => encryptedPdf([['secret text']])],
+    ['truncated.png', () => corpus('linn.png').subarray(0, 20_000)],
+    ['empty-pages.pdf', () => emptyPdf()],
+  ])('ends %s failed with a reason, and keeps serving', async (name, bytes) => {
+    const id = await upload(name, bytes());
+
+    const document = (await settled(id)).body;
+
+    expect(document.status).toBe('failed');
+    expect(document.failure_reason).toEqual(expect.any(String));
+    expect(document.failure_reason.length).toBeGreaterThan(0);
+    const next = await upload('after.pdf', textPdf([['The worker still serves requests after a bad file']]));
+    expect((await settled(next)).body.status).toBe('completed');
+  }, 120_000);
+
+  it('retries a failed document as a new run in the asked languages', async () => {
+    const id = await upload('invalid.pdf', corpus('invalid.pdf'));
+    await settled(id);
+
+    const retry = await editor.post(`/api/documents/${id}/retry-ocr`, { language: 'eng+deu', priority: 'high' });
+
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ id, status: 'pending', priority: 'high', language: 'eng+deu' });
+    expect((await settled(id)).body).toMatchObject({ status: 'failed', language: 'eng+deu' });
+    const jobs = (await editor.get('/api/ocr/queue?status=failed&per_page=100')).body.data;
+    expect(jobs.find((job: { id: string }) => job.id === id)).toMatchObject({ run: 2, language: 'eng+deu', priority: 'high' });
+  }, 60_000);
+
+  it('refuses an OCR language that is not installed, at upload and at retry', async () => {
+    const body = new FormData();
+    body.append('language', 'xyz');
+    body.append('file', new Blob([corpus('linn.png')]), 'linn.png');
+    const id = await upload('plain.pdf', textPdf([['plain text']]), { ocr_enabled: 'false' });
+
+    const atUpload = await editor.upload('/api/documents/upload', body);
+    const atRetry = await editor.post(`/api/documents/${id}/retry-ocr`, { language: 'eng+xyz' });
+
+    expect(atUpload.status).toBe(400);
+    expect(atUpload.body.error.details.field).toBe('language');
+    expect(atRetry.status).toBe(400);
+    expect(atRetry.body.error.details.reason).toContain('xyz');
+  });
+
+  it('lets a high-priority job overtake queued normal ones, and cancels a queued job', async () => {
+    // multipage.pdf keeps the normal worker busy for a while; the next two normal jobs wait behind it.
+    const busy = await upload('multipage.pdf', corpus('multipage.pdf'));
+    const waiting = await upload('waiting.png', corpus('typewriter.png'));
+    const urgent = await upload('urgent.png', corpus('linn.png'));
+
+    const retryWhileBusy = await editor.post(`/api/documents/${busy}/retry-ocr`, { language: 'eng' });
+    const cancelled = await editor.delete(`/api/ocr/queue/${waiting}`);
+    const promoted = await editor.put(`/api/ocr/queue/${urgent}/priority`, { priority: 'high' });
+    const urgentDone = await settled(urgent);
+    const busyAtThatTime = (await editor.get(`/api/documents/${busy}`)).body.status;
+
+    expect(retryWhileBusy.status).toBe(409);
+    expect(retryWhileBusy.body.error).toMatchObject({ code: 'DUPLICATE_RESOURCE', details: { document_id: busy } });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toEqual({ id: waiting, status: 'cancelled' });
+    expect((await editor.get(`/api/documents/${waiting}`)).body).toMatchObject({ status: 'failed', failure_reason: 'cancelled' });
+    expect(promoted.status).toBe(200);
+    expect(urgentDone.body.status).toBe('completed');
+    expect(busyAtThatTime).not.toBe('completed');
+    await settled(busy, 180_000);
+  }, 240_000);
+
+  it('answers the queue status from its counters', async () => {
+    const response = await editor.get('/api/ocr/queue/status');
+
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      pending: expect.any(Number),
+      processing: expect.any(Number),
+      completed_today: expect.any(Number),
+      failed: expect.any(Number),
+      average_processing_time: expect.any(Number),
+      estimated_completion: expect.any(String),
+    });
+    expect(response.body.completed_today).toBeGreaterThan(0);
+    expect(response.body.failed).toBeGreaterThan(0);
+  });
+
+  it('lists finished jobs by status and refuses to cancel one', async () => {
+    const failed = await editor.get('/api/ocr/queue?status=failed&per_page=100');
+    const [job] = failed.body.data;
+
+    const cancel = await editor.delete(`/api/ocr/queue/${job.id}`);
+
+    expect(failed.status).toBe(200);
+    expect(job).toMatchObject({ document_id: job.id, status: 'failed', failure_reason: expect.any(String) });
+    expect(cancel.status).toBe(409);
+    expect(cancel.body.error.details).toMatchObject({ document_id: job.id, status: 'failed' });
+  });
+
+  it('answers the OCR metrics from the stored totals', async () => {
+    const response = await editor.get('/api/metrics/ocr');
+
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      total_processed: expect.any(Number),
+      success_rate: expect.any(Number),
+      average_processing_time: expect.any(Number),
+      languages_used: expect.objectContaining({ eng: expect.any(Number) }),
+    });
+    expect(response.body.success_rate).toBeGreaterThan(0);
+    expect(response.body.success_rate).toBeLessThan(1);
+    expect(response.body.daily_stats).toContainEqual(expect.objectContaining({ date: new Date().toISOString().slice(0, 10) }));
+  });
+});
+
+describe('notifications', () => {
+  const anonymous = new ApiClient(inject('baseUrl'));
+
+  it('are each user\'s own: another user can neither see nor mark them', async () => {
+    const admin = await anonymous.login(E2E_ADMIN.username, E2E_ADMIN.password);
+    const { client: other } = await anonymous.signUp('other');
+    const [mine] = (await admin.get('/api/notifications')).body.notifications;
+
+    const theirs = await other.get('/api/notifications');
+    const markAsOther = await other.put(`/api/notifications/${mine.id}/read`);
+
+    expect(theirs.body).toEqual({ notifications: [] });
+    expect(markAsOther.status).toBe(404);
+  });
+
+  it('marks one read, then all, and lists only unread ones on request', async () => {
+    const admin = await anonymous.login(E2E_ADMIN.username, E2E_ADMIN.password);
+    const [first] = (await admin.get('/api/notifications?unread_only=true')).body.notifications;
+
+    const one = await admin.put(`/api/notifications/${first.id}/read`);
+    const unreadAfterOne = (await admin.get('/api/notifications?unread_only=true')).body.notifications;
+    const all = await admin.put('/api/notifications/read-all');
+    const unreadAfterAll = (await admin.get('/api/notifications?unread_only=true')).body.notifications;
+
+    expect(one.status).toBe(204);
+    expect(unreadAfterOne.map((n: { id: string }) => n.id)).not.toContain(first.id);
+    expect(all.status).toBe(200);
+    expect(unreadAfterAll).toEqual([]);
+    expect((await admin.get('/api/notifications')).body.notifications.every((n: { read: boolean }) => n.read)).toBe(true);
+  });
+});
