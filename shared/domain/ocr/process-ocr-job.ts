@@ -46,14 +46,15 @@ export async function processOcrJob(deps: OcrWorkerDeps, message: OcrJobMessage)
   const staleBefore = new Date(deps.clock.now().getTime() - deps.staleAfterSeconds * 1000).toISOString();
   const job = await deps.ocrJobs.claim(message, now(), staleBefore);
   if (!job) return 'skipped';
-  const document = await deps.documents.get(job.document_id);
+  // The file is fetched alongside the record: on the path from upload to completed, every round trip counts.
+  const [document, bytes] = await Promise.all([deps.documents.get(job.document_id), deps.files.get(fileKeys.original(job.document_id))]);
   if (!document) {
     await deps.ocrJobs.fail(job.document_id, job.run, 'the document was deleted', now(), 'cancelled');
     return 'cancelled';
   }
   await progress(deps, job, 0, 'processing');
   try {
-    const output = await read(deps, job, document);
+    const output = await read(deps, job, document, bytes);
     if ((await deps.ocrJobs.heartbeat(job.document_id, job.run, 99, output.pages, now())).cancelRequested) throw new Cancelled();
     return await finish(deps, job, document, output);
   } catch (error) {
@@ -67,8 +68,7 @@ export async function processOcrJob(deps: OcrWorkerDeps, message: OcrJobMessage)
   }
 }
 
-async function read(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord): Promise<OcrOutput> {
-  const bytes = await deps.files.get(fileKeys.original(document.id));
+async function read(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord, bytes: Uint8Array | null): Promise<OcrOutput> {
   if (!bytes) throw new OcrFailure('unreadable_file', 'The original file is missing from storage');
   if (document.mime_type === 'application/pdf') {
     const layer = await deps.textLayer.read(bytes);
