@@ -10,6 +10,10 @@ APT_NEEDS=(
   "tesseract:tesseract-ocr"
   "pdftoppm:poppler-utils"
   "pdfinfo:poppler-utils"
+  # better-sqlite3 (the local search index) compiles its native module at npm ci when no prebuilt one can be fetched.
+  "g++:g++"
+  "make:make"
+  "python3:python3"
 )
 
 # Tesseract language data (not commands), as "code:package" pairs: checked against `tesseract --list-langs`.

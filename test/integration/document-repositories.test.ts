@@ -54,8 +54,8 @@ describe('document and label repositories', () => {
 
     await documents.create(document);
 
-    expect(await documents.get(document.id)).toEqual(document);
-    expect(await documents.getContent(document.id)).toBe('');
+    expect(await documents.get(document.id)).toEqual({ ...document, version: 1 });
+    expect(await documents.getContent(document.id)).toEqual({ text: '' });
     expect((await labels.get(label.id))?.document_count).toBe(1);
   });
 

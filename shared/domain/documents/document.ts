@@ -23,10 +23,12 @@ export interface DocumentRecord {
   created_by: string;
   created_at: string;
   updated_at: string;
+  /** Grows with every change of the stored record (set by the repository); orders search-index updates. */
+  version?: number;
 }
 
 /** The P Document of a list row: everything but the extracted text, which a list never carries. */
-export type DocumentSummary = Omit<DocumentRecord, 'ocr_enabled' | 'failure_reason' | 'created_by'> & {
+export type DocumentSummary = Omit<DocumentRecord, 'ocr_enabled' | 'failure_reason' | 'created_by' | 'version'> & {
   failure_reason?: string | null;
 };
 

@@ -1,6 +1,7 @@
 /**
  * Keeps the search index in step with documents. Called after every change that affects what a search finds
- * (text ready, title, labels or metadata edited, deleted); the adapter reads the document's current state.
+ * (text ready, title, labels or metadata edited, deleted); the implementation reads the document's current
+ * state, so callers never pass stale data.
  */
 export interface SearchIndexer {
   reindex(documentId: string): Promise<void>;
@@ -9,3 +10,104 @@ export interface SearchIndexer {
 
 /** The indexer of a runtime without a search index. */
 export const noSearchIndex: SearchIndexer = { reindex: async () => undefined, remove: async () => undefined };
+
+/** What the index holds of one document. `version` orders updates: an older one never overwrites a newer one. */
+export interface IndexedDocument {
+  id: string;
+  version: number;
+  title: string;
+  filename: string;
+  /** The extracted text ('' until OCR completed). */
+  content: string;
+  mime_type: string;
+  status: string;
+  /** Label ids, and their names at indexing time (searchable as text, e.g. "invoices"). */
+  labels: { id: string; name: string }[];
+  /** Flat metadata; values are searched as text. */
+  metadata: Record<string, string | number | boolean | null>;
+  ocr_confidence: number | null;
+  size: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The fields a query may name. `all` searches title, filename, content, labels and metadata together. */
+export const SEARCH_FIELDS = ['all', 'title', 'filename', 'content', 'labels', 'metadata'] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
+
+/**
+ * A parsed query, the same for the search box and the advanced search:
+ * - `term`: a word, matched by stem (invoices ~ invoice); `prefix` for `word*`; `fuzzy` allows typos when on.
+ * - `phrase`: words in this order.
+ * - `contains`: a substring of a word or number (partial match: "4711" in "INV-2024-004711").
+ * - `exact`: the whole field equals the value (case-insensitive).
+ * - `and` / `or` / `not`: boolean structure (`not` only inside an `and` with something positive).
+ */
+export type QueryNode =
+  | { kind: 'term'; field: SearchField; value: string; prefix?: boolean }
+  | { kind: 'phrase'; field: SearchField; value: string }
+  | { kind: 'contains'; field: SearchField; value: string }
+  | { kind: 'exact'; field: SearchField; value: string }
+  | { kind: 'and'; children: QueryNode[] }
+  | { kind: 'or'; children: QueryNode[] }
+  | { kind: 'not'; child: QueryNode };
+
+export interface SearchFilters {
+  mimeTypes?: string[] | undefined;
+  /** Label ids: a document matches when it carries any of them. */
+  labels?: string[] | undefined;
+  /** Bounds on created_at, inclusive, ISO 8601. */
+  dateFrom?: string | undefined;
+  dateTo?: string | undefined;
+  status?: string[] | undefined;
+  minConfidence?: number | undefined;
+}
+
+export const SEARCH_SORT_FIELDS = ['relevance', 'created_at', 'updated_at', 'title', 'size'] as const;
+export type SearchSortField = (typeof SEARCH_SORT_FIELDS)[number];
+
+export interface SearchRequest {
+  query: QueryNode;
+  filters: SearchFilters;
+  /** Typo tolerance for terms (edit distance 1 for words of 4+ letters, 2 for 8+). */
+  fuzzy: boolean;
+  highlight: boolean;
+  sort: { field: SearchSortField; order: 'asc' | 'desc' }[];
+  page: number;
+  perPage: number;
+}
+
+export interface SearchHit {
+  document_id: string;
+  title: string;
+  score: number;
+  /** Snippets with matches wrapped in <mark></mark> and everything else HTML-escaped. */
+  highlights: { field: string; snippet: string }[];
+}
+
+export interface SearchResults {
+  results: SearchHit[];
+  /** The true number of matches, even beyond what paging can reach. */
+  total: number;
+  /** Counts over the whole match set, not the page. */
+  facets: { mime_types: Record<string, number>; labels: Record<string, number> };
+}
+
+/** At most this many results can be reached by paging (the P limit); `total` still reports the true count. */
+export const MAX_REACHABLE_RESULTS = 1000;
+
+/**
+ * A full-text index of documents. Implementations: SQLite FTS5 (local) and OpenSearch (cloud); both pass the
+ * same contract suite (same hits, order and highlights for the same queries).
+ */
+export interface SearchIndex {
+  /** Inserts or replaces the document, unless the index already holds a newer version of it. */
+  upsert(document: IndexedDocument): Promise<void>;
+  /** Removes the document (a later upsert of an older version does not bring it back). */
+  remove(documentId: string, version: number): Promise<void>;
+  search(request: SearchRequest): Promise<SearchResults>;
+  /** Drops everything, for a rebuild. */
+  clear(): Promise<void>;
+  /** Resolves when the index answers (health). */
+  ping(): Promise<void>;
+}

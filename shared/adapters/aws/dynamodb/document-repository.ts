@@ -18,7 +18,7 @@ const ATTEMPTS = 4;
 /** A stored document item as the domain sees it: labels as a sorted list, never a DynamoDB set. */
 const toRecord = (item: Item): DocumentRecord => {
   const record = withoutKeys<DocumentRecord & { labels?: Set<string> | string[] }>(item);
-  return { ...record, labels: [...(record.labels ?? [])].sort() } as DocumentRecord;
+  return { ...record, labels: [...(record.labels ?? [])].sort(), version: Number(item['version'] ?? 1) } as DocumentRecord;
 };
 
 /** DynamoDB wants a set with members, or no attribute at all. */
@@ -94,7 +94,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
       const item = await this.rawDocument(id);
       if (!item) return null;
       const current = toRecord(item);
-      const next: DocumentRecord = { ...current, ...dropUndefined(changes), updated_at: updatedAt };
+      const next: DocumentRecord = { ...current, ...dropUndefined(changes), updated_at: updatedAt, version: (current.version ?? 1) + 1 };
       const added = next.labels.filter((label) => !current.labels.includes(label));
       const removed = current.labels.filter((label) => !next.labels.includes(label));
       const names: Record<string, string> = { '#title': 'title', '#metadata': 'metadata', '#updated': 'updated_at', '#labels': 'labels', '#version': 'version' };

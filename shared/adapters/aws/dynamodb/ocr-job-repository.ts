@@ -286,7 +286,8 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
     const set = { status: DOCUMENT_STATUS[next.status], updated_at: now, ...document.SET };
     const names = Object.fromEntries([...Object.keys(set), ...(document.REMOVE ?? [])].map((name, i) => [`#d${i}`, name]));
     const nameOf = (field: string) => Object.keys(names).find((key) => names[key] === field)!;
-    const setClause = `SET ${Object.keys(set).map((field, i) => `${nameOf(field)} = :d${i}`).join(', ')}`;
+    // The document's version grows with its status too: the search index orders its updates by it.
+    const setClause = `SET ${Object.keys(set).map((field, i) => `${nameOf(field)} = :d${i}`).join(', ')}, #version = #version + :one`;
     const removeClause = document.REMOVE?.length ? ` REMOVE ${document.REMOVE.map(nameOf).join(', ')}` : '';
     try {
       await this.db.send(
@@ -307,8 +308,8 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
                 Key: keys.document(next.document_id),
                 UpdateExpression: setClause + removeClause,
                 ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeNames: names,
-                ExpressionAttributeValues: Object.fromEntries(Object.values(set).map((value, i) => [`:d${i}`, value])),
+                ExpressionAttributeNames: { ...names, '#version': 'version' },
+                ExpressionAttributeValues: { ...Object.fromEntries(Object.values(set).map((value, i) => [`:d${i}`, value])), ':one': 1 },
               },
             },
             ...countersMove(this.tableName, current?.status ?? null, next.status),
