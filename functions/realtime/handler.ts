@@ -1,59 +1,138 @@
 import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import type { Principal } from '../../shared/domain/auth/principal';
-import { AppError } from '../../shared/domain/errors';
+import {
+  authenticateConnection,
+  closeConnection,
+  closeIfUnauthenticated,
+  connectionState,
+  openConnection,
+  refuseConnection,
+  subscribeConnection,
+  type ChannelDeps,
+} from '../../shared/domain/events/channel';
+import { SERVER_EVENT_TYPES } from '../../shared/domain/events/ports';
 import { logger } from '../../shared/logger';
-import { clientMessage, MAX_CLIENT_MESSAGE_BYTES } from './schemas';
+import { clientMessage, MAX_CLIENT_MESSAGE_BYTES, type ClientMessage } from './schemas';
 
 type Reply = { type: string; data: Record<string, unknown> };
 
+export interface RealtimeDeps extends ChannelDeps {
+  authenticate(token: string): Promise<Principal>;
+  wsAuthTimeoutSeconds: number;
+}
+
+const ok: APIGatewayProxyResultV2 = { statusCode: 200 };
 const reply = (message: Reply): APIGatewayProxyResultV2 => ({ statusCode: 200, body: JSON.stringify(message) });
+const errorMessage = (code: string, message: string, details: Record<string, unknown> = {}): Reply => ({
+  type: 'error',
+  data: { code, message, details },
+});
 const errorReply = (code: string, message: string, details: Record<string, unknown> = {}) =>
-  reply({ type: 'error', data: { code, message, details } });
+  reply(errorMessage(code, message, details));
 
 /**
- * The WebSocket routes. $connect accepts, $disconnect acknowledges, and $default answers each client message
- * through the route response: `auth` checks the token like the HTTP API does. Malformed, oversized or
- * unknown messages get an error message and never an exception.
- *
- * Connection state, subscriptions and event delivery belong to the real-time channel and are not here yet:
- * `subscribe` is answered with SERVICE_UNAVAILABLE until then.
+ * The WebSocket routes. $connect records the connection and $disconnect forgets it; $default answers each
+ * client message through the route response. Until a connection authenticates with `{type: "auth", token}`,
+ * other messages get UNAUTHORIZED, and past the auth timeout the connection is closed. A refused token or a
+ * user over the connection limit gets its error pushed through @connections, then the connection is closed.
+ * Malformed, oversized or unknown messages get an error message and never an exception.
  */
 export const createRealtimeHandler =
-  (deps: { authenticate(token: string): Promise<Principal> }) =>
+  (deps: RealtimeDeps) =>
   async (event: APIGatewayProxyWebsocketEventV2): Promise<APIGatewayProxyResultV2> => {
     const { routeKey, connectionId } = event.requestContext;
-    if (routeKey === '$connect' || routeKey === '$disconnect') return { statusCode: 200 };
-    const raw = event.body ?? '';
-    if (Buffer.byteLength(raw) > MAX_CLIENT_MESSAGE_BYTES) {
-      return errorReply('VALIDATION_ERROR', `Messages may not exceed ${MAX_CLIENT_MESSAGE_BYTES} bytes`);
+    if (routeKey === '$connect') {
+      await openConnection(deps, connectionId);
+      return ok;
     }
-    let json: unknown;
+    if (routeKey === '$disconnect') {
+      await closeConnection(deps, connectionId).catch((error: unknown) =>
+        logger.error('websocket disconnect not recorded', { connection_id: connectionId, error }),
+      );
+      return ok;
+    }
+    const parsed = parse(event.body ?? '');
+    if ('invalid' in parsed) return parsed.invalid;
     try {
-      json = JSON.parse(raw);
-    } catch {
-      return errorReply('VALIDATION_ERROR', 'The message is not valid JSON');
-    }
-    const parsed = clientMessage.safeParse(json);
-    if (!parsed.success) {
-      return errorReply('VALIDATION_ERROR', 'Unknown or malformed message', {
-        type: (json as { type?: unknown } | null)?.type ?? null,
-        accepted_types: ['auth', 'subscribe', 'ping'],
-      });
-    }
-    const message = parsed.data;
-    switch (message.type) {
-      case 'ping':
-        return reply({ type: 'pong', data: {} });
-      case 'subscribe':
-        return errorReply('SERVICE_UNAVAILABLE', 'Event subscriptions are not available on this channel yet');
-      case 'auth':
-        try {
-          const principal = await deps.authenticate(message.token);
-          return reply({ type: 'auth_success', data: { user_id: principal.userId, username: principal.username } });
-        } catch (error) {
-          if (error instanceof AppError) return errorReply('UNAUTHORIZED', error.message);
-          logger.error('websocket auth failed', { connection_id: connectionId, error });
-          return errorReply('INTERNAL_ERROR', 'An unexpected error occurred');
-        }
+      return await serve(deps, connectionId, parsed.message);
+    } catch (error) {
+      logger.error('websocket message failed', { connection_id: connectionId, type: parsed.message.type, error });
+      return errorReply('INTERNAL_ERROR', 'An unexpected error occurred');
     }
   };
+
+const authTimedOut = (seconds: number) =>
+  errorMessage('UNAUTHORIZED', `Not authenticated within ${seconds} seconds of connecting`);
+
+/**
+ * The end of a connection's time to authenticate, for a gateway that can keep a timer per connection (the
+ * local one): a connection still unauthenticated gets UNAUTHORIZED and is closed.
+ */
+export const createAuthDeadlineHandler =
+  (deps: RealtimeDeps) =>
+  async (connectionId: string): Promise<void> => {
+    await closeIfUnauthenticated(deps, connectionId, JSON.stringify(authTimedOut(deps.wsAuthTimeoutSeconds)));
+  };
+
+/** The client message, or the error reply it deserves. */
+function parse(raw: string): { message: ClientMessage } | { invalid: APIGatewayProxyResultV2 } {
+  if (Buffer.byteLength(raw) > MAX_CLIENT_MESSAGE_BYTES) {
+    return { invalid: errorReply('VALIDATION_ERROR', `Messages may not exceed ${MAX_CLIENT_MESSAGE_BYTES} bytes`) };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { invalid: errorReply('VALIDATION_ERROR', 'The message is not valid JSON') };
+  }
+  const parsed = clientMessage.safeParse(json);
+  if (parsed.success) return { message: parsed.data };
+  return {
+    invalid: errorReply('VALIDATION_ERROR', 'Unknown or malformed message', {
+      type: (json as { type?: unknown } | null)?.type ?? null,
+      accepted_types: ['auth', 'subscribe', 'ping'],
+    }),
+  };
+}
+
+async function serve(deps: RealtimeDeps, connectionId: string, message: ClientMessage): Promise<APIGatewayProxyResultV2> {
+  const refuse = async (error: Reply) => {
+    await refuseConnection(deps, connectionId, JSON.stringify(error));
+    return ok;
+  };
+  if (message.type === 'auth') {
+    const result = await authenticateConnection(deps, connectionId, message.token);
+    switch (result.outcome) {
+      case 'authenticated':
+        return reply({ type: 'auth_success', data: { user_id: result.principal.userId, username: result.principal.username } });
+      case 'unauthorized':
+        return refuse(errorMessage('UNAUTHORIZED', result.reason));
+      case 'limit':
+        return refuse(
+          errorMessage('RATE_LIMITED', `At most ${result.limit} WebSocket connections per user are allowed; close one first`, {
+            limit: result.limit,
+          }),
+        );
+      case 'other_user':
+        return errorReply('FORBIDDEN', 'This connection is authenticated as another user');
+      case 'gone':
+        return ok;
+    }
+  }
+  const state = await connectionState(deps, connectionId, deps.wsAuthTimeoutSeconds);
+  if (state.state === 'expired') {
+    return refuse(authTimedOut(deps.wsAuthTimeoutSeconds));
+  }
+  if (state.state === 'pending') {
+    return errorReply('UNAUTHORIZED', 'Authenticate first: send {"type": "auth", "token": "<jwt>"}', { type: message.type });
+  }
+  if (message.type === 'ping') return reply({ type: 'pong', data: {} });
+  const result = await subscribeConnection(deps, connectionId, message.events);
+  if (result.ok) return reply({ type: 'subscribed', data: { events: result.events } });
+  if ('gone' in result) return ok;
+  return errorReply('VALIDATION_ERROR', `Unknown event names: ${result.unknown.join(', ')}`, {
+    field: 'events',
+    unknown_events: result.unknown,
+    accepted_events: SERVER_EVENT_TYPES,
+  });
+}

@@ -1,4 +1,4 @@
-import { awsAppContainer } from '../../shared/container/aws';
+import { awsRealtimeContainer } from '../../shared/container/aws';
 import { createRealtimeHandler } from './handler';
 
-export const handler = createRealtimeHandler(awsAppContainer());
+export const handler = createRealtimeHandler(awsRealtimeContainer());

@@ -3,9 +3,11 @@ import * as z from 'zod';
 /** Client messages of the P WebSocket channel. */
 export const clientMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('auth'), token: z.string().min(1) }),
-  z.object({ type: z.literal('subscribe'), events: z.array(z.string()) }),
+  z.object({ type: z.literal('subscribe'), events: z.array(z.string()).max(20) }),
   z.object({ type: z.literal('ping') }),
 ]);
 
 /** Larger client messages are refused unread; API Gateway's own frame limit is 32 KB. */
 export const MAX_CLIENT_MESSAGE_BYTES = 16 * 1024;
+
+export type ClientMessage = z.output<typeof clientMessage>;

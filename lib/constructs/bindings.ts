@@ -1,3 +1,5 @@
+import { ArnFormat, Stack } from 'aws-cdk-lib';
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -86,4 +88,27 @@ export function bindHealthChecks(fn: lambda.Function, targets: HealthCheckTarget
   fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['dynamodb:DescribeTable'], resources: [table.tableArn] }));
   fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
   fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['sqs:GetQueueAttributes'], resources: [queue.queueArn] }));
+}
+
+/**
+ * Sets `WEBSOCKET_ENDPOINT` to the stage's callback URL and grants `execute-api:ManageConnections` for POST
+ * (push) and DELETE (close) on that stage's `@connections` only: narrower than
+ * `WebSocketApi.grantManageConnections`, which allows every stage and method.
+ */
+export function bindWebSocket(fn: lambda.Function, api: apigwv2.IWebSocketApi, stage: apigwv2.IWebSocketStage): void {
+  fn.addEnvironment(ENV.websocketEndpoint, stage.callbackUrl);
+  const stack = Stack.of(fn);
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['execute-api:ManageConnections'],
+      resources: ['POST', 'DELETE'].map((method) =>
+        stack.formatArn({
+          service: 'execute-api',
+          resource: api.apiId,
+          arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+          resourceName: `${stage.stageName}/${method}/@connections/*`,
+        }),
+      ),
+    }),
+  );
 }

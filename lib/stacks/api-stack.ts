@@ -1,5 +1,4 @@
 import {
-  ArnFormat,
   CfnOutput,
   CrossStackReferences,
   CustomResource,
@@ -24,7 +23,7 @@ import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { ENV, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
 import { AppFunction, pdfTextLayerFiles, thumbnailRendererFiles } from '../constructs/app-function';
-import { bindBucket, bindHealthChecks, bindOcrQueues, bindSecret, bindTable } from '../constructs/bindings';
+import { bindBucket, bindHealthChecks, bindOcrQueues, bindSecret, bindTable, bindWebSocket } from '../constructs/bindings';
 import { INGEST_TIMEOUT, OCR_WORKER_TIMEOUT } from './stateful-stack';
 
 /** Name of the WebSocket API stage; part of the `@connections` callback URL. */
@@ -135,7 +134,7 @@ export class ApiStack extends Stack {
     }
 
     // WebSocket API
-    // Verifies the same access tokens as the HTTP functions, on $connect.
+    // Verifies the same access tokens as the HTTP functions, in the auth message.
     const realtime = fn('realtime', jwtEnvironment);
     bindTable(realtime.function, props.table, 'readWrite');
     bindSecret(realtime.function, props.jwtSecret, ENV.jwtSecretArn);
@@ -152,22 +151,10 @@ export class ApiStack extends Stack {
       stageName: WEBSOCKET_STAGE_NAME,
       autoDeploy: true,
     });
-    realtime.function.addEnvironment(ENV.websocketEndpoint, this.webSocketStage.callbackUrl);
-    // Narrower than WebSocketApi.grantManageConnections (any stage, any method): pushing to clients needs only
-    // POST on this stage.
-    realtime.function.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['execute-api:ManageConnections'],
-        resources: [
-          this.formatArn({
-            service: 'execute-api',
-            resource: this.webSocketApi.apiId,
-            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-            resourceName: `${WEBSOCKET_STAGE_NAME}/POST/@connections/*`,
-          }),
-        ],
-      }),
-    );
+    // The channel itself pushes and closes (auth errors, limits); the producers push events.
+    bindWebSocket(realtime.function, this.webSocketApi, this.webSocketStage);
+    bindWebSocket(httpFunctions.documents.function, this.webSocketApi, this.webSocketStage);
+    bindWebSocket(httpFunctions.ocr.function, this.webSocketApi, this.webSocketStage);
 
     // Presigned uploads: the bucket's events reach the ingest function through a queue, with partial batch
     // failures so one bad event does not redo the others.
@@ -175,6 +162,7 @@ export class ApiStack extends Stack {
     bindTable(ingest.function, props.table, 'readWrite');
     bindBucket(ingest.function, props.documentsBucket, 'readWrite');
     bindOcrQueues(ingest.function, ocrQueues);
+    bindWebSocket(ingest.function, this.webSocketApi, this.webSocketStage);
     ingest.function.addEventSource(new SqsEventSource(props.ingestQueue, { batchSize: 10, reportBatchItemFailures: true }));
 
     // OCR worker: one function on both priority queues, each with its own event source and concurrency, so
@@ -190,6 +178,7 @@ export class ApiStack extends Stack {
     });
     bindTable(ocrWorker.function, props.table, 'readWrite');
     bindBucket(ocrWorker.function, props.documentsBucket, 'readWrite');
+    bindWebSocket(ocrWorker.function, this.webSocketApi, this.webSocketStage);
     ocrWorker.function.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['textract:DetectDocumentText', 'textract:StartDocumentTextDetection', 'textract:GetDocumentTextDetection'],

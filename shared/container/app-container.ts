@@ -7,13 +7,20 @@ import { DynamoLabelRepository } from '../adapters/aws/dynamodb/label-repository
 import { DynamoNotificationRepository } from '../adapters/aws/dynamodb/notification-repository';
 import { DynamoOcrJobRepository } from '../adapters/aws/dynamodb/ocr-job-repository';
 import { DynamoPendingUploadRepository } from '../adapters/aws/dynamodb/pending-upload-repository';
+import { DynamoConnectionRepository } from '../adapters/aws/dynamodb/connection-repository';
 import { JoseTokenService } from '../adapters/jwt/jose-token-service';
 import { authenticate } from '../domain/auth/authenticate';
 import type { Principal } from '../domain/auth/principal';
 import type { PasswordHasher, RevokedTokenStore, TokenService } from '../domain/auth/ports';
 import { systemClock, type Clock } from '../domain/clock';
 import type { DocumentRepository, FileStore, PendingUploadRepository } from '../domain/documents/ports';
-import { silentEventPublisher, type EventPublisher } from '../domain/events/ports';
+import {
+  silentEventPublisher,
+  type ConnectionRepository,
+  type ConnectionSender,
+  type EventPublisher,
+} from '../domain/events/ports';
+import { ConnectionEventPublisher } from '../domain/events/publisher';
 import type { NotificationRepository } from '../domain/notifications/notification';
 import type { OcrJobQueue, OcrJobRepository } from '../domain/ocr/jobs';
 import type { OcrEngine } from '../domain/ocr/ports';
@@ -24,6 +31,7 @@ import type { LabelRepository } from '../domain/labels/label';
 import type { SettingsRepository } from '../domain/settings/settings';
 import type { UserRepository } from '../domain/users/ports';
 import type { CorsOrigins } from '../http/cors';
+import { logger } from '../logger';
 import type { CommonEnv } from './config';
 
 /** Everything a handler may use, whichever runtime built it. Handlers receive it; they never build adapters. */
@@ -36,8 +44,14 @@ export interface AppContainer {
   labels: LabelRepository;
   ocrJobs: OcrJobRepository;
   notifications: NotificationRepository;
-  /** Real-time events; silent until the realtime channel publishes them. */
+  /** Real-time events to the WebSocket clients; silent in a function given no WebSocket endpoint. */
   events: EventPublisher;
+  /** The WebSocket connections and their state. */
+  connections: ConnectionRepository;
+  /** Pushes to and closes WebSocket connections; throws on use in a function given no WebSocket endpoint. */
+  connectionSender: ConnectionSender;
+  /** A WebSocket connection that has not authenticated after this long is closed. */
+  wsAuthTimeoutSeconds: number;
   /** The search index; none until the search issue adds one. */
   search: SearchIndexer;
   revokedTokens: RevokedTokenStore;
@@ -58,7 +72,18 @@ export interface ContainerParts {
   env: CommonEnv;
   healthProbes: HealthProbe[];
   clock?: Clock;
+  /** The WebSocket gateway's @connections API; without it events are not published. */
+  connectionSender?: ConnectionSender;
 }
+
+/** One send to a connection may take this long before the publisher stops waiting for it. */
+export const EVENT_SEND_TIMEOUT_MS = 3000;
+
+/** The sender of a function that has no WebSocket endpoint: it has no business pushing to connections. */
+const noConnectionSender: ConnectionSender = {
+  send: () => Promise.reject(new Error('this function has no WebSocket endpoint')),
+  close: () => Promise.reject(new Error('this function has no WebSocket endpoint')),
+};
 
 /** Wires the adapters both runtimes share; the composition roots only differ in where the parts come from. */
 export function buildAppContainer(parts: ContainerParts): AppContainer {
@@ -72,6 +97,8 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     ttlSeconds: parts.env.JWT_TTL_SECONDS,
     clock,
   });
+  const connections = new DynamoConnectionRepository(parts.db, parts.tableName, clock);
+  const connectionSender = parts.connectionSender ?? noConnectionSender;
   return {
     clock,
     users,
@@ -80,7 +107,17 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     uploads: new DynamoPendingUploadRepository(parts.db, parts.tableName, clock),
     ocrJobs: new DynamoOcrJobRepository(parts.db, parts.tableName),
     notifications: new DynamoNotificationRepository(parts.db, parts.tableName),
-    events: silentEventPublisher,
+    events: parts.connectionSender
+      ? new ConnectionEventPublisher({
+          connections,
+          sender: parts.connectionSender,
+          sendTimeoutMs: EVENT_SEND_TIMEOUT_MS,
+          log: (message, fields) => logger.warn(message, fields),
+        })
+      : silentEventPublisher,
+    connections,
+    connectionSender,
+    wsAuthTimeoutSeconds: parts.env.WS_AUTH_TIMEOUT_SECONDS,
     search: noSearchIndex,
     labels: new DynamoLabelRepository(parts.db, parts.tableName),
     revokedTokens,

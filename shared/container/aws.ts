@@ -1,5 +1,7 @@
 import * as z from 'zod';
+import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connection-sender';
 import {
+  createConnectionsClient,
   createDynamoDocumentClient,
   createS3Client,
   createSecretsClient,
@@ -33,6 +35,17 @@ const appEnvSchema = commonEnvSchema.extend({
   JWT_SECRET_ARN: z.string().min(1),
 });
 
+const websocketEnvSchema = z.object({ WEBSOCKET_ENDPOINT: z.url().optional() });
+
+/**
+ * The @connections API of the WebSocket stage, for the functions the stack binds to it (WEBSOCKET_ENDPOINT):
+ * they publish events. The others get none and publish nothing.
+ */
+function connectionSender(env: NodeJS.ProcessEnv): { connectionSender?: ApiGatewayConnectionSender } {
+  const endpoint = parseEnv(websocketEnvSchema, env).WEBSOCKET_ENDPOINT;
+  return endpoint ? { connectionSender: new ApiGatewayConnectionSender(() => createConnectionsClient({ endpoint })) } : {};
+}
+
 /** Users, tokens and settings over DynamoDB, with the JWT key from Secrets Manager. */
 export function awsAppContainer(env: NodeJS.ProcessEnv = process.env): AppContainer {
   const config = parseEnv(appEnvSchema, env);
@@ -44,7 +57,14 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env): AppContai
     jwtKey: async () => new TextEncoder().encode(await readSecretString(secrets, config.JWT_SECRET_ARN)),
     env: config,
     healthProbes: [tableProbe(db, config.TABLE_NAME)],
+    ...connectionSender(env),
   });
+}
+
+/** The WebSocket routes: the app container, which must be able to push to connections. */
+export function awsRealtimeContainer(env: NodeJS.ProcessEnv = process.env): AppContainer {
+  parseEnv(z.object({ WEBSOCKET_ENDPOINT: z.url() }), env);
+  return awsAppContainer(env);
 }
 
 const ocrQueuesEnvSchema = z.object({
@@ -98,6 +118,7 @@ function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv): AppConta
     jwtKey: () => Promise.reject(new Error('this function issues no tokens')),
     env: parseEnv(commonEnvSchema, env),
     healthProbes: [],
+    ...connectionSender(env),
   });
 }
 

@@ -14,6 +14,8 @@ export const commonEnvSchema = z.object({
   JWT_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(7 * 86_400),
   REGISTRATION_OPEN: envBoolean.default(true),
   CORS_ORIGINS: z.string().default('*').transform(parseCorsOrigins),
+  /** A WebSocket client has this long after connecting to send its auth message. */
+  WS_AUTH_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
 });
 
 export type CommonEnv = z.output<typeof commonEnvSchema>;

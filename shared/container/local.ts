@@ -1,4 +1,11 @@
-import { createDynamoDocumentClient, createS3Client, createSqsClient, type ClientOptions } from '../adapters/aws/clients';
+import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connection-sender';
+import {
+  createConnectionsClient,
+  createDynamoDocumentClient,
+  createS3Client,
+  createSqsClient,
+  type ClientOptions,
+} from '../adapters/aws/clients';
 import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-probes';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
@@ -61,6 +68,11 @@ export function localAppContainer(options: {
   clock?: Clock;
   /** Tesseract options (concurrency, limits); defaults fit the machine. */
   ocr?: TesseractOcrEngineOptions;
+  /**
+   * The local gateway's URL, which serves API Gateway's @connections API: asked on the first event, since the
+   * gateway listens only after the container is built. Without it events are not published.
+   */
+  websocketEndpoint?: () => string;
 }): LocalContainer {
   const { resources } = options;
   const db = createDynamoDocumentClient(localClientOptions(resources.endpoints.dynamodb));
@@ -79,6 +91,7 @@ export function localAppContainer(options: {
     jwtKey: async () => options.jwtKey,
     env: options.env,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.websocketEndpoint ? { connectionSender: localConnectionSender(options.websocketEndpoint) } : {}),
     healthProbes: [
       tableProbe(db, resources.tableName),
       bucketProbe(s3, resources.bucketName),
@@ -100,3 +113,10 @@ export function localAppContainer(options: {
     staleAfterSeconds: LOCAL_OCR_STALE_AFTER_SECONDS,
   };
 }
+
+/** The cloud's @connections adapter and SDK client, pointed at the local gateway. */
+const localConnectionSender = (endpoint: () => string) =>
+  new ApiGatewayConnectionSender(() => {
+    const url = endpoint();
+    return createConnectionsClient({ ...localClientOptions(url), endpoint: url });
+  });

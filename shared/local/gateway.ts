@@ -15,7 +15,11 @@ export interface GatewayOptions {
   /** Serves the `$default` route: unknown paths and CORS preflights. */
   fallback: HttpHandler;
   maxBodyBytes?: number;
+  /** Serves API Gateway's WebSocket management API at `/@connections/{id}`, as the WebSocket stage does. */
+  connections?: { handleManagementRequest(request: IncomingMessage, response: ServerResponse, body: Buffer): void };
 }
+
+const CONNECTIONS_PATH = '/@connections/';
 
 /**
  * The local stand-in for API Gateway's HTTP API: each request becomes a payload 2.0 event for the same
@@ -45,6 +49,10 @@ export function createGateway(options: GatewayOptions): Server {
     const body = await readBody(request, maxBodyBytes);
     const method = request.method ?? 'GET';
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (options.connections && path.startsWith(CONNECTIONS_PATH)) {
+      options.connections.handleManagementRequest(request, response, body);
+      return;
+    }
     const match = options.routes.match(method, path);
     const route = match ?? { routeKey: '$default', handler: options.fallback, pathParameters: {} };
     const event = toHttpApiEvent(request, body, route, requestId);

@@ -2,7 +2,6 @@ import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import type { WebSocketServer } from 'ws';
 import * as z from 'zod';
 import { createAuthHandler } from '../../functions/auth/handler';
 import { createDocumentsHandler } from '../../functions/documents/handler';
@@ -16,7 +15,7 @@ import { createHealthHandler } from '../../functions/health/handler';
 import { createLabelsHandler } from '../../functions/labels/handler';
 import { HTTP_ROUTES, type HttpGroup } from '../../functions/manifest';
 import { createSettingsHandler } from '../../functions/settings/handler';
-import { createRealtimeHandler } from '../../functions/realtime/handler';
+import { createAuthDeadlineHandler, createRealtimeHandler } from '../../functions/realtime/handler';
 import { createUsersHandler } from '../../functions/users/handler';
 import { createDynamoDocumentClient, createS3Client, createSqsClient } from '../adapters/aws/clients';
 import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../adapters/aws/provisioning';
@@ -24,6 +23,8 @@ import { startQueuePoller, type QueuePoller } from '../adapters/aws/sqs-poller';
 import { jsonMessageSender } from '../adapters/aws/sqs-send';
 import { commonEnvSchema } from '../container/config';
 import { localAppContainer, localClientOptions, type LocalResources } from '../container/local';
+import { forgetAllConnections } from '../domain/events/channel';
+import type { EventPublisher } from '../domain/events/ports';
 import { ensureAdmin } from '../domain/users/ensure-admin';
 import type { HttpHandler } from '../http/pipeline';
 import { startDynamoDbLocal, type RunningEmulator } from './emulators/dynamodb-local';
@@ -32,7 +33,7 @@ import { startSqsEmulator } from './emulators/sqs-emulator';
 import { createGateway } from './gateway';
 import { S3EventForwarder } from './s3-event-forwarder';
 import { RouteTable } from './route-table';
-import { attachWebSocketGateway } from './websocket-gateway';
+import { LocalWebSocketGateway } from './websocket-gateway';
 import { fileSecret, randomSecret } from './secrets';
 
 /** The local runtime contract (PORT, DATA_DIR, ADMIN_USERNAME, ADMIN_PASSWORD) plus the shared settings. */
@@ -65,6 +66,8 @@ const SWEEP_QUEUED_FOR_SECONDS = 15 * 60;
 export interface LocalRuntime {
   url: string;
   admin: { username: string; password: string; generated: boolean; passwordFile: string | null };
+  /** The runtime's own event publisher, for benchmarks and tests that emit events directly. */
+  events: EventPublisher;
   stop(): Promise<void>;
 }
 
@@ -76,12 +79,13 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
   const dataDir = resolve(env.DATA_DIR);
   const started: RunningEmulator[] = [];
   let server: Server | undefined;
-  let sockets: WebSocketServer | undefined;
+  let sockets: LocalWebSocketGateway | undefined;
   const pollers: QueuePoller[] = [];
   let sweepTimer: NodeJS.Timeout | undefined;
   const stop = async () => {
     clearInterval(sweepTimer);
-    for (const client of sockets?.clients ?? []) client.terminate();
+    // Sockets first, while the table is still there for their $disconnect routes.
+    await sockets?.close();
     if (server) await closeServer(server);
     await Promise.allSettled(pollers.map((poller) => poller.stop()));
     await Promise.allSettled(started.reverse().map((emulator) => emulator.stop()));
@@ -99,7 +103,13 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     const sqsClient = createSqsClient(localClientOptions(sqs.endpoint));
     s3Events.connect(jsonMessageSender(sqsClient, resources.ingestQueueUrl));
     const jwtKey = await fileSecret(join(dataDir, 'secrets', 'jwt-signing-key'), () => randomSecret(64));
-    const container = localAppContainer({ resources, jwtKey: new TextEncoder().encode(jwtKey.value), env });
+    let url = '';
+    const container = localAppContainer({
+      resources,
+      jwtKey: new TextEncoder().encode(jwtKey.value),
+      env,
+      websocketEndpoint: () => url,
+    });
     const admin = await bootstrapAdmin(env, dataDir, container);
 
     const handlers: Record<HttpGroup, HttpHandler> = {
@@ -132,15 +142,24 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     for (const queueUrl of [resources.ocrQueueUrl, resources.ocrHighQueueUrl]) {
       pollers.push(startQueuePoller({ sqs: sqsClient, queueUrl, handler: worker, batchSize: 1 }));
     }
-    server = createGateway({ routes, fallback: createFallbackHandler(container) });
-    sockets = attachWebSocketGateway(server, createRealtimeHandler(container));
+    // No socket is open yet, so every connection on record is left over from an earlier run.
+    await forgetAllConnections(container);
+    sockets = new LocalWebSocketGateway({
+      handler: createRealtimeHandler(container),
+      authDeadline: { ms: container.wsAuthTimeoutSeconds * 1000, onExpired: createAuthDeadlineHandler(container) },
+    });
+    server = createGateway({ routes, fallback: createFallbackHandler(container), connections: sockets });
+    sockets.attach(server);
     const listening = server;
     await new Promise<void>((resolveListen, reject) => {
       listening.once('error', reject);
       listening.listen(env.PORT, env.HOST, () => resolveListen());
     });
     const { port } = listening.address() as AddressInfo;
-    return { url: `http://${env.HOST}:${port}`, admin, stop };
+    // The @connections API is the gateway itself, called by this process only: loopback where it listens there.
+    const host = ['0.0.0.0', '::'].includes(env.HOST) ? '127.0.0.1' : env.HOST;
+    url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    return { url: `http://${env.HOST}:${port}`, admin, events: container.events, stop };
   } catch (error) {
     await stop();
     throw error;

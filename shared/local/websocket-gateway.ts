@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -8,53 +8,186 @@ export type WebSocketHandler = (event: APIGatewayProxyWebsocketEventV2) => Promi
 
 /** API Gateway closes frames above 32 KB; the local gateway refuses them too. */
 const MAX_FRAME_BYTES = 32 * 1024;
+/** API Gateway's PostToConnection takes at most 128 KB. */
+const MAX_POST_BYTES = 128 * 1024;
+/** API Gateway ends every connection after two hours. */
+const MAX_CONNECTION_MS = 2 * 60 * 60 * 1000;
+/**
+ * A client that lets this much pile up unread is treated as dead: it is dropped and answered 410, so that a
+ * stuck client costs bounded memory and is removed like a vanished one.
+ */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+export interface WebSocketGatewayOptions {
+  /** Serves $connect, $disconnect and $default, as the realtime Lambda does in the cloud. */
+  handler: WebSocketHandler;
+  path?: string;
+  /**
+   * Called once a connection has been open this long, to close it if it has not authenticated. API Gateway
+   * has no such timer; the cloud closes late connections on their next message instead (README, API notes).
+   */
+  authDeadline?: { ms: number; onExpired(connectionId: string): Promise<unknown> };
+}
+
+interface LiveConnection {
+  socket: WebSocket;
+  connectedAt: Date;
+  lastActiveAt: Date;
+  sourceIp: string;
+  userAgent: string;
+  timers: NodeJS.Timeout[];
+}
 
 /**
  * The local stand-in for API Gateway's WebSocket API at `/ws`: each connection, message and disconnection
  * becomes the $connect, $default or $disconnect event of the same handler the realtime Lambda runs, and a
- * $default result body is sent back to the client, as a route response is in the cloud.
+ * $default result body is sent back to the client, as a route response is in the cloud. It also serves the
+ * management API (`@connections`) that pushes to and closes connections, so the same SDK client works in both
+ * runtimes.
  */
-export function attachWebSocketGateway(server: Server, handler: WebSocketHandler, path = '/ws'): WebSocketServer {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+export class LocalWebSocketGateway {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  private readonly live = new Map<string, LiveConnection>();
+  private readonly pending = new Set<Promise<unknown>>();
+  private readonly path: string;
 
-  server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) {
+  constructor(private readonly options: WebSocketGatewayOptions) {
+    this.path = options.path ?? '/ws';
+  }
+
+  /** Serves WebSocket upgrades on the server's `path`; other paths are refused. */
+  attach(server: Server): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(request, socket, head));
+  }
+
+  /**
+   * Serves `POST|GET|DELETE /@connections/{id}` as API Gateway's management API does: 410 GoneException for a
+   * connection that does not exist. Signatures are not checked, so only callers on this machine (loopback, or
+   * the very address the gateway listens on) are served, whatever HOST the gateway binds.
+   */
+  handleManagementRequest(request: IncomingMessage, response: ServerResponse, body: Buffer): void {
+    const answer = (status: number, payload?: unknown, errorType?: string) => {
+      response.writeHead(status, {
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(errorType ? { 'x-amzn-errortype': errorType } : {}),
+      });
+      response.end(payload === undefined ? undefined : JSON.stringify(payload));
+    };
+    if (!isSameMachine(request.socket.remoteAddress, request.socket.localAddress)) return answer(403, { message: 'Forbidden' }, 'ForbiddenException');
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const connectionId = decodeURIComponent(path.slice('/@connections/'.length));
+    const connection = this.live.get(connectionId);
+    if (!connection || connection.socket.readyState !== connection.socket.OPEN) {
+      return answer(410, { message: null }, 'GoneException');
+    }
+    switch (request.method) {
+      case 'POST':
+        if (body.byteLength > MAX_POST_BYTES) return answer(413, { message: 'Request entity too large' }, 'PayloadTooLargeException');
+        if (connection.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+          connection.socket.terminate();
+          return answer(410, { message: null }, 'GoneException');
+        }
+        connection.socket.send(body.toString('utf8'));
+        return answer(200);
+      case 'DELETE':
+        connection.socket.close(1000, 'Closed by the server');
+        return answer(204);
+      case 'GET':
+        return answer(200, {
+          ConnectedAt: connection.connectedAt.toISOString(),
+          Identity: { SourceIp: connection.sourceIp, UserAgent: connection.userAgent },
+          LastActiveAt: connection.lastActiveAt.toISOString(),
+        });
+      default:
+        return answer(405, { message: 'Method not allowed' });
+    }
+  }
+
+  /** How many sockets are open. */
+  get size(): number {
+    return this.live.size;
+  }
+
+  /** Closes every socket and waits for their $disconnect routes, so no connection record outlives the runtime. */
+  async close(): Promise<void> {
+    for (const connection of this.live.values()) connection.socket.terminate();
+    // Terminated sockets emit 'close' on the next turns of the loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.allSettled([...this.pending]);
+    this.wss.close();
+  }
+
+  private upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== this.path) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
       return;
     }
     const connectionId = crypto.randomUUID();
-    handler(wsEvent('$connect', 'CONNECT', connectionId))
+    this.track(this.options.handler(wsEvent('$connect', 'CONNECT', connectionId)))
       .then((result) => {
         if (statusOf(result) !== 200) {
           socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
           return;
         }
-        wss.handleUpgrade(request, socket, head, (ws) => serve(ws, connectionId));
+        this.wss.handleUpgrade(request, socket, head, (ws) => this.serve(ws, connectionId, request));
       })
       .catch((error: unknown) => {
         logger.error('websocket connect failed', { connection_id: connectionId, error });
         socket.end('HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\n\r\n');
       });
-  });
+  }
 
-  function serve(ws: WebSocket, connectionId: string): void {
+  private serve(ws: WebSocket, connectionId: string, request: IncomingMessage): void {
+    const now = new Date();
+    const connection: LiveConnection = {
+      socket: ws,
+      connectedAt: now,
+      lastActiveAt: now,
+      sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+      userAgent: request.headers['user-agent'] ?? '',
+      timers: [setTimeout(() => ws.close(1001, 'Going away'), MAX_CONNECTION_MS).unref()],
+    };
+    const deadline = this.options.authDeadline;
+    if (deadline) {
+      const onExpired = () =>
+        this.track(deadline.onExpired(connectionId)).catch((error: unknown) =>
+          logger.error('websocket auth deadline failed', { connection_id: connectionId, error }),
+        );
+      connection.timers.push(setTimeout(onExpired, deadline.ms).unref());
+    }
+    this.live.set(connectionId, connection);
     ws.on('message', (data, isBinary) => {
+      connection.lastActiveAt = new Date();
       const body = isBinary ? Buffer.from(data as Buffer).toString('base64') : data.toString();
-      handler({ ...wsEvent('$default', 'MESSAGE', connectionId), body, isBase64Encoded: isBinary })
+      this.track(this.options.handler({ ...wsEvent('$default', 'MESSAGE', connectionId), body, isBase64Encoded: isBinary }))
         .then((result) => {
           const reply = typeof result === 'object' && result !== null && 'body' in result ? result.body : undefined;
           if (reply && ws.readyState === ws.OPEN) ws.send(reply);
         })
         .catch((error: unknown) => logger.error('websocket message failed', { connection_id: connectionId, error }));
     });
+    // A peer that vanishes without a close frame surfaces as an error, then a close.
+    ws.on('error', (error) => logger.debug('websocket error', { connection_id: connectionId, error }));
     ws.on('close', () => {
-      handler(wsEvent('$disconnect', 'DISCONNECT', connectionId)).catch((error: unknown) =>
+      for (const timer of connection.timers) clearTimeout(timer);
+      this.live.delete(connectionId);
+      this.track(this.options.handler(wsEvent('$disconnect', 'DISCONNECT', connectionId))).catch((error: unknown) =>
         logger.error('websocket disconnect failed', { connection_id: connectionId, error }),
       );
     });
   }
 
-  return wss;
+  /** Remembers a handler call until it settles, so that closing can wait for it. */
+  private track<T>(promise: Promise<T>): Promise<T> {
+    this.pending.add(promise);
+    const forget = () => this.pending.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+}
+
+function isSameMachine(remote: string | undefined, local: string | undefined): boolean {
+  return remote === '127.0.0.1' || remote === '::1' || remote === '::ffff:127.0.0.1' || (remote !== undefined && remote === local);
 }
 
 function statusOf(result: APIGatewayProxyResultV2): number {

@@ -3,12 +3,16 @@ import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-pro
 
 export const E2E_ADMIN = { username: 'root-admin', password: 'e2e-admin-password' };
 
+/** The runtime's WebSocket auth timeout in the e2e suite. */
+export const E2E_WS_AUTH_TIMEOUT_SECONDS = 2;
+
 let runtime: RuntimeProcess | undefined;
 
 /** One local runtime for the e2e suite, started like the README's start command, on a free port. */
 export async function setup(project: TestProject): Promise<void> {
   runtime = await startRuntimeProcess({
-    env: { ADMIN_USERNAME: E2E_ADMIN.username, ADMIN_PASSWORD: E2E_ADMIN.password },
+    // A short WebSocket auth timeout, so that the test of it waits seconds rather than the default ten.
+    env: { ADMIN_USERNAME: E2E_ADMIN.username, ADMIN_PASSWORD: E2E_ADMIN.password, WS_AUTH_TIMEOUT_SECONDS: String(E2E_WS_AUTH_TIMEOUT_SECONDS) },
   });
   project.provide('baseUrl', runtime.baseUrl);
 }

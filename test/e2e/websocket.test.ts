@@ -51,6 +51,13 @@ describe('the /ws channel', () => {
     expect(reply).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR', details: { type: 'shout' } } });
   });
 
+  it('answers a message over 16 KB with a VALIDATION_ERROR message', async () => {
+    const reply = await exchange(JSON.stringify({ type: 'subscribe', events: ['x'.repeat(17 * 1024)] }));
+
+    expect(reply).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR' } });
+    expect(reply.data.message).toContain('16384 bytes');
+  });
+
   it('refuses a WebSocket upgrade on another path', async () => {
     const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/elsewhere`);
 

@@ -335,7 +335,7 @@ describe('WebSocket API', () => {
     });
   });
 
-  it("scopes ManageConnections to POST on the connections of this API's prod stage", () => {
+  it("scopes ManageConnections to POST and DELETE on the connections of this API's prod stage", () => {
     // Arrange
     const apiRef = { Ref: logicalIdOf(stacks.api.webSocketApi) };
 
@@ -344,12 +344,12 @@ describe('WebSocket API', () => {
 
     // Assert
     expect(manage).toHaveLength(1);
-    const [resource, ...others] = manage[0]?.Resource ?? [];
-    expect(others).toEqual([]);
-    expect(resource).not.toBe('*');
-    const parts = (resource as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1];
-    expect(parts).toContainEqual(apiRef);
-    expect(parts.at(-1)).toBe('/prod/POST/@connections/*');
+    const resources = (manage[0]?.Resource ?? []) as { 'Fn::Join': [string, unknown[]] }[];
+    expect(resources.map((resource) => resource['Fn::Join'][1].at(-1))).toEqual([
+      '/prod/POST/@connections/*',
+      '/prod/DELETE/@connections/*',
+    ]);
+    for (const resource of resources) expect(resource['Fn::Join'][1]).toContainEqual(apiRef);
   });
 
   it('tells the realtime function the stage callback URL', () => {
@@ -558,5 +558,77 @@ describe('OCR worker and sweep', () => {
       expect(environment).toHaveProperty(ENV.ocrQueueUrl);
       expect(environment).toHaveProperty(ENV.ocrHighQueueUrl);
     }
+  });
+});
+
+describe('real-time event producers', () => {
+  const PRODUCERS = ['documents', 'ocr', 'ingest', 'ocr-worker'] as const satisfies readonly ApiFunctionName[];
+  const manageStatementsOf = (name: ApiFunctionName) =>
+    statementsOf(stacks, name).filter((s) => s.Action.includes('execute-api:ManageConnections'));
+
+  it.each(PRODUCERS)('tells the %s function the WebSocket stage callback URL', (name) => {
+    // Arrange
+    const apiRef = { Ref: logicalIdOf(stacks.api.webSocketApi) };
+
+    // Act
+    const endpoint = environmentOf(stacks, name)[ENV.websocketEndpoint];
+
+    // Assert
+    expect(JSON.stringify(endpoint)).toContain(JSON.stringify(apiRef));
+    expect(JSON.stringify(endpoint)).toContain('/prod');
+  });
+
+  it.each(PRODUCERS)("lets the %s function manage only this API's prod-stage connections", (name) => {
+    // Arrange
+    const apiRef = { Ref: logicalIdOf(stacks.api.webSocketApi) };
+
+    // Act
+    const resources = manageStatementsOf(name).flatMap((s) => s.Resource) as { 'Fn::Join': [string, unknown[]] }[];
+
+    // Assert
+    expect(resources).toHaveLength(2);
+    for (const resource of resources) {
+      expect(resource['Fn::Join'][1]).toContainEqual(apiRef);
+      expect(String(resource['Fn::Join'][1].at(-1))).toMatch(/^\/prod\/(POST|DELETE)\/@connections\/\*$/);
+    }
+  });
+
+  it.each(['auth', 'users', 'settings', 'labels', 'notifications', 'health', 'fallback', 'bootstrap', 'ocr-sweeper'] as const)(
+    'gives the %s function, which publishes no events, neither the endpoint nor the permission',
+    (name) => {
+      // Arrange
+      const environment = environmentOf(stacks, name);
+
+      // Act
+      const manage = manageStatementsOf(name);
+
+      // Assert
+      expect(environment[ENV.websocketEndpoint]).toBeUndefined();
+      expect(manage).toEqual([]);
+    },
+  );
+
+  it('keeps connection records in the table under its TTL attribute', () => {
+    // Arrange
+    const template = stacks.statefulTemplate;
+
+    // Act & Assert
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+      GlobalSecondaryIndexes: Match.arrayWith([Match.objectLike({ IndexName: 'gsi1' })]),
+    });
+  });
+
+  it('binds the realtime function to the table its connections live in', () => {
+    // Arrange
+    const table = tableArn(stacks);
+
+    // Act
+    const resources = grantsOf(stacks, 'realtime')
+      .filter((s) => s.Action.includes('dynamodb:TransactWriteItems') || s.Action.includes('dynamodb:UpdateItem'))
+      .flatMap((s) => s.Resource);
+
+    // Assert
+    expect(resources).toContainEqual(table);
   });
 });

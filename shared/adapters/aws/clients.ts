@@ -1,3 +1,4 @@
+import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -41,3 +42,14 @@ export const createSecretsClient = (options: ClientOptions = {}): SecretsManager
   new SecretsManagerClient(base(options));
 
 export const createTextractClient = (options: ClientOptions = {}): TextractClient => new TextractClient(base(options));
+
+/**
+ * API Gateway's management API (`@connections`) of one WebSocket stage: `endpoint` is the stage's callback URL
+ * in the cloud, the local gateway's URL locally. Events go to many connections at once, so the client keeps
+ * more sockets open than the SDK's default 50.
+ */
+export const createConnectionsClient = (options: ClientOptions & { endpoint: string }): ApiGatewayManagementApiClient =>
+  new ApiGatewayManagementApiClient({
+    ...base(options),
+    requestHandler: { httpAgent: { keepAlive: true, maxSockets: 256 }, httpsAgent: { keepAlive: true, maxSockets: 256 } },
+  });

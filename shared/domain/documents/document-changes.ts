@@ -1,13 +1,17 @@
 import type { Clock } from '../clock';
 import { notFound } from '../errors';
+import { emit, type EventPublisher } from '../events/ports';
 import { requireLabels } from '../labels/use-cases';
 import type { LabelRepository } from '../labels/label';
 import { fileKeys, toSummary, type DocumentSummary } from './document';
 import type { DocumentChanges, DocumentRepository, FileStore } from './ports';
 
-/** Changes title, labels (replacing them) and metadata; labels must exist. */
+/**
+ * Changes title, labels (replacing them) and metadata; labels must exist. Every connected client hears of the
+ * change: `changes` holds each field the request set, with its value as stored.
+ */
 export async function updateDocument(
-  deps: { documents: DocumentRepository; labels: Pick<LabelRepository, 'missing'>; clock: Clock },
+  deps: { documents: DocumentRepository; labels: Pick<LabelRepository, 'missing'>; clock: Clock; events: EventPublisher },
   id: string,
   changes: DocumentChanges,
 ): Promise<DocumentSummary> {
@@ -18,6 +22,12 @@ export async function updateDocument(
     deps.clock.now().toISOString(),
   );
   if (!updated) throw notFound('Document', id);
+  const fields = (['title', 'labels', 'metadata'] as const).filter((field) => changes[field] !== undefined);
+  await emit(
+    deps.events,
+    { type: 'document_updated', data: { document_id: id, changes: Object.fromEntries(fields.map((field) => [field, updated[field]])) } },
+    'everyone',
+  );
   return toSummary(updated);
 }
 

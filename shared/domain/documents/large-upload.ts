@@ -10,6 +10,7 @@ import { ocrLanguageFor, requireOcrLanguage } from '../ocr/queue-control';
 import type { SettingsRepository } from '../settings/settings';
 import type { DocumentRepository, FileStore, PendingUpload, PendingUploadRepository } from './ports';
 import { newDocumentRecord, registerDocument, safeFilename } from './upload-document';
+import type { EventPublisher } from '../events/ports';
 
 /** The P limit on a document's size. */
 export const MAX_DOCUMENT_BYTES = 500 * 1024 * 1024;
@@ -85,6 +86,7 @@ export interface IngestDeps {
   files: FileStore;
   ocrQueue: OcrJobQueue;
   clock: Clock;
+  events: EventPublisher;
 }
 
 export type IngestOutcome = 'created' | 'rejected' | 'ignored';

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock';
 import { validationError } from '../errors';
+import { emit, type EventPublisher } from '../events/ports';
 import { requireLabels } from '../labels/use-cases';
 import type { LabelRepository } from '../labels/label';
 import { fileKeys, type DocumentRecord } from './document';
@@ -19,6 +20,7 @@ export interface UploadDeps {
   sha256(bytes: Uint8Array): string;
   ocrLanguages: OcrEngine['languages'];
   settings: SettingsRepository;
+  events: EventPublisher;
 }
 
 export interface UploadInput {
@@ -122,10 +124,11 @@ export async function uploadDocument(deps: UploadDeps, input: UploadInput): Prom
 /**
  * Records a document whose original file is already stored, with its OCR job, and queues the job. If the
  * record cannot be written the stored files are removed, so nothing half-written stays behind. A job that
- * cannot be queued stays queued in the table, and the stuck-job sweep sends it again.
+ * cannot be queued stays queued in the table, and the stuck-job sweep sends it again. Every connected client
+ * hears of the new document (documents are the workspace's), before its OCR can report progress.
  */
 export async function registerDocument(
-  deps: Pick<UploadDeps, 'documents' | 'files' | 'ocrQueue'>,
+  deps: Pick<UploadDeps, 'documents' | 'files' | 'ocrQueue' | 'events'>,
   document: DocumentRecord,
 ): Promise<UploadResult> {
   const job = document.ocr_enabled ? newOcrJob(document, 'normal', document.created_at) : undefined;
@@ -135,6 +138,11 @@ export async function registerDocument(
     await deps.files.deletePrefix(fileKeys.prefix(document.id)).catch(() => undefined);
     throw error;
   }
+  await emit(
+    deps.events,
+    { type: 'document_created', data: { document_id: document.id, title: document.title, source: document.source_id ?? 'upload' } },
+    'everyone',
+  );
   const queued = job !== undefined && (await enqueue(deps.ocrQueue, job));
   return {
     id: document.id,

@@ -31,3 +31,71 @@ export async function emit(events: EventPublisher, event: ServerEvent, audience:
     // Best effort by contract; the adapter logs what went wrong.
   }
 }
+
+/** Every P server event type, in the order the channel documents them. */
+export const SERVER_EVENT_TYPES = [
+  'ocr_progress',
+  'sync_progress',
+  'notification',
+  'document_created',
+  'document_updated',
+  'queue_status',
+] as const satisfies readonly ServerEventType[];
+
+/** SPEC.md limit (P): live WebSocket connections per user. */
+export const MAX_CONNECTIONS_PER_USER = 5;
+
+/**
+ * API Gateway ends every WebSocket connection after two hours, so a connection record outlives its socket by
+ * at most this plus a margin; the table's TTL removes records whose $disconnect never arrived.
+ */
+export const CONNECTION_LIFETIME_SECONDS = 2 * 60 * 60;
+
+/** A WebSocket connection as the channel keeps it. `userId` is null until the client authenticates. */
+export interface Connection {
+  id: string;
+  userId: string | null;
+  /** The event types the client asked for; null until it subscribes, which means every type. */
+  subscriptions: ServerEventType[] | null;
+  connectedAt: string;
+}
+
+/** What an authentication attempt did to a connection. */
+export type AuthenticateOutcome =
+  /** The connection now belongs to the user (or already did). */
+  | 'authenticated'
+  /** The user already holds the maximum of live connections. */
+  | 'limit'
+  /** The connection is authenticated as another user. */
+  | 'other_user'
+  /** There is no such connection (it closed meanwhile). */
+  | 'gone';
+
+/**
+ * The open connections and their state. Each user's live connections are counted so that the limit holds
+ * when several connections authenticate at once.
+ */
+export interface ConnectionRepository {
+  /** Records a new, unauthenticated connection. */
+  open(connectionId: string, connectedAt: Date): Promise<void>;
+  get(connectionId: string): Promise<Connection | null>;
+  /** Binds the connection to the user unless that user already holds `limit` live connections. */
+  authenticate(connectionId: string, userId: string, limit: number): Promise<AuthenticateOutcome>;
+  /** Sets the event types the connection receives; false when the connection is gone. */
+  subscribe(connectionId: string, events: ServerEventType[]): Promise<boolean>;
+  /** Forgets the connection and frees its place in its user's count; removing twice is harmless. */
+  remove(connectionId: string): Promise<void>;
+  /** The authenticated connections of the audience: one user's, or everyone's. */
+  listAuthenticated(audience: Audience): Promise<Connection[]>;
+}
+
+/** What became of one message pushed to a connection. */
+export type SendResult = 'sent' | 'gone';
+
+/** Pushes messages to, and closes, connections held by the WebSocket gateway (API Gateway's @connections). */
+export interface ConnectionSender {
+  /** Sends one text message; 'gone' when the connection no longer exists. Other failures throw. */
+  send(connectionId: string, message: string, options?: { signal?: AbortSignal }): Promise<SendResult>;
+  /** Closes the connection; closing one that is gone is not an error. */
+  close(connectionId: string): Promise<void>;
+}

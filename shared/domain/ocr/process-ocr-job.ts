@@ -7,6 +7,7 @@ import { notifyUser } from '../notifications/use-cases';
 import type { SearchIndexer } from '../search/ports';
 import type { SettingsRepository } from '../settings/settings';
 import type { OcrJob, OcrJobMessage, OcrJobRepository } from './jobs';
+import { publishQueueStatus } from './queue-control';
 import { OcrFailure, type OcrEngine, type OcrOutput, type TextLayerReader } from './ports';
 
 /** Deliveries of one run before a transient error is taken as final (the queue's DLQ gets the same count). */
@@ -114,7 +115,7 @@ async function finish(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord
       data: { document_id: document.id },
     }),
   );
-  await queueStatus(deps);
+  await publishQueueStatus(deps);
   return 'completed';
 }
 
@@ -138,7 +139,7 @@ async function end(
       }),
     );
   }
-  await queueStatus(deps);
+  await publishQueueStatus(deps);
   return status;
 }
 
@@ -152,19 +153,6 @@ async function storeText(deps: OcrWorkerDeps, documentId: string, text: string):
 
 const progress = (deps: OcrWorkerDeps, job: OcrJob, percent: number, status: string) =>
   emit(deps.events, { type: 'ocr_progress', data: { document_id: job.document_id, progress: percent, status } }, { userId: job.created_by });
-
-async function queueStatus(deps: OcrWorkerDeps): Promise<void> {
-  await bestEffort(async () => {
-    const [counters, today] = await Promise.all([deps.ocrJobs.counters(), deps.ocrJobs.daily(todayOf(deps.clock), todayOf(deps.clock))]);
-    await emit(
-      deps.events,
-      { type: 'queue_status', data: { pending: counters.pending, processing: counters.processing, completed: today[0]?.completed ?? 0 } },
-      'everyone',
-    );
-  });
-}
-
-const todayOf = (clock: Clock) => clock.now().toISOString().slice(0, 10);
 
 /** Side effects after the job's outcome is stored: none of them may undo or fail it. */
 async function bestEffort(action: () => Promise<unknown>): Promise<void> {

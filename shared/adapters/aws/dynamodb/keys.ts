@@ -25,6 +25,13 @@ export const keys = {
   notification: (userId: string, id: string) => ({ pk: `USER#${userId}`, sk: `NOTIFICATION#${id}` }),
   /** gsi1 partition of one user's notifications, by creation time. */
   notificationsIndex: (userId: string) => `NOTIFICATIONS#${userId}`,
+  /** One item per open WebSocket connection; authenticated ones are in gsi1 {@link keys.connectionsIndex}. */
+  connection: (id: string) => ({ pk: `CONN#${id}`, sk: 'META' }),
+  /** gsi1 partition of the authenticated connections, sorted `<user id>#<connection id>`: per user by prefix. */
+  connectionsIndex: 'CONNS',
+  connectionsIndexSort: (userId: string, connectionId: string) => `${userId}#${connectionId}`,
+  /** How many authenticated connections a user holds, kept in the same transactions as the connections. */
+  connectionCount: (userId: string) => ({ pk: `USER#${userId}`, sk: 'CONNECTIONS' }),
 } as const;
 
 /** DynamoDB TTL wants epoch seconds. */

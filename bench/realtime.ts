@@ -1,0 +1,149 @@
+/**
+ * Real-time channel at 500 clients: how long an event takes from being emitted to reaching the last client,
+ * and what a connection costs the runtime in memory.
+ *
+ * Starts the local runtime (`bin/local.ts`) as a child process on a free port with a temp DATA_DIR, registers
+ * 100 users, opens 5 authenticated WebSocket connections for each (the per-user limit) and then, per round,
+ * renames one document (`PUT /api/documents/{id}`), which emits `document_updated` to everyone. The clock
+ * starts when the PUT is sent and stops when the last of the 500 clients has the event; the PUT's own time
+ * without any client connected is measured first, so that the channel's share can be told apart.
+ *
+ * Usage: npx tsx bench/realtime.ts [--clients=500] [--rounds=50]. Results: bench/results/realtime.json.
+ */
+import { readFile, mkdir, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { ApiClient } from '../test/support/api-client';
+import { startRuntimeProcess } from '../test/support/runtime-process';
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', 'realtime.json');
+const ADMIN = { username: 'bench-admin', password: 'bench-admin-password' };
+const PER_USER = 5;
+const TARGET_P95_MS = 100;
+
+const arg = (name: string, fallback: number) => {
+  const found = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return found ? Number(found.split('=')[1]) : fallback;
+};
+const CLIENTS = arg('clients', 500);
+const ROUNDS = arg('rounds', 50);
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+};
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+/** Resident memory of a process in KB, from /proc (Linux). */
+async function rssKb(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+}
+
+/** An authenticated client that stamps the arrival of each document_updated by title. */
+async function connect(wsUrl: string, token: string, arrivals: Map<string, number[]>): Promise<WebSocket> {
+  const socket = new WebSocket(wsUrl);
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  const authed = new Promise<void>((resolve, reject) =>
+    socket.once('message', (data) => {
+      const reply = JSON.parse(data.toString());
+      if (reply.type === 'auth_success') resolve();
+      else reject(new Error(`auth failed: ${data.toString()}`));
+    }),
+  );
+  socket.send(JSON.stringify({ type: 'auth', token }));
+  await authed;
+  socket.on('message', (data) => {
+    const at = performance.now();
+    const message = JSON.parse(data.toString());
+    if (message.type !== 'document_updated') return;
+    const title = message.data.changes?.title as string;
+    const list = arrivals.get(title) ?? [];
+    list.push(at);
+    arrivals.set(title, list);
+  });
+  return socket;
+}
+
+async function main(): Promise<void> {
+  const runtime = await startRuntimeProcess({ env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password } });
+  const sockets: WebSocket[] = [];
+  try {
+    const anonymous = new ApiClient(runtime.baseUrl);
+    const admin = await anonymous.login(ADMIN.username, ADMIN.password);
+    const form = new FormData();
+    form.append('ocr_enabled', 'false');
+    form.append('file', new Blob([await readFile(path.join(REPO_ROOT, '..', 'shared', 'corpus', 'ocrmypdf', 'linn.png'))]), 'bench.png');
+    const documentId = (await admin.upload('/api/documents/upload', form)).body.id as string;
+    const rename = async (title: string) => {
+      const started = performance.now();
+      const response = await admin.put(`/api/documents/${documentId}`, { title });
+      if (response.status !== 200) throw new Error(`PUT failed: ${JSON.stringify(response.body)}`);
+      return { started, putMs: performance.now() - started };
+    };
+
+    // The PUT alone: no client connected, so the publisher finds nobody to send to.
+    const baseline: number[] = [];
+    for (let i = 0; i < 20; i++) baseline.push((await rename(`baseline ${i}`)).putMs);
+
+    const users = await Promise.all(
+      Array.from({ length: Math.ceil(CLIENTS / PER_USER) }, () => anonymous.signUp('bench').then((u) => u.client.token!)),
+    );
+    const rssBefore = await rssKb(runtime.child.pid!);
+    const arrivals = new Map<string, number[]>();
+    const wsUrl = `${runtime.baseUrl.replace(/^http/, 'ws')}/ws`;
+    for (let start = 0; start < CLIENTS; start += 50) {
+      const batch = Array.from({ length: Math.min(50, CLIENTS - start) }, (_, i) => users[Math.floor((start + i) / PER_USER)]!);
+      sockets.push(...(await Promise.all(batch.map((token) => connect(wsUrl, token, arrivals)))));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const rssAfter = await rssKb(runtime.child.pid!);
+
+    const toLast: number[] = [];
+    const toFirst: number[] = [];
+    const puts: number[] = [];
+    for (let i = 0; i < ROUNDS + 5; i++) {
+      const title = `round ${i}`;
+      const { started, putMs } = await rename(title);
+      const deadline = Date.now() + 10_000;
+      while ((arrivals.get(title)?.length ?? 0) < CLIENTS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
+      const got = arrivals.get(title) ?? [];
+      if (got.length < CLIENTS) throw new Error(`round ${i}: ${got.length} of ${CLIENTS} clients got the event`);
+      if (i < 5) continue; // warm-up
+      toLast.push(Math.max(...got) - started);
+      toFirst.push(Math.min(...got) - started);
+      puts.push(putMs);
+    }
+
+    const report = {
+      clients: CLIENTS,
+      rounds: ROUNDS,
+      put_without_clients_ms: { p50: round1(percentile(baseline, 50)), p95: round1(percentile(baseline, 95)) },
+      put_with_clients_ms: { p50: round1(percentile(puts, 50)), p95: round1(percentile(puts, 95)) },
+      emit_to_first_client_ms: { p50: round1(percentile(toFirst, 50)), p95: round1(percentile(toFirst, 95)) },
+      emit_to_last_client_ms: { p50: round1(percentile(toLast, 50)), p95: round1(percentile(toLast, 95)), max: round1(Math.max(...toLast)) },
+      runtime_rss_kb: { before: rssBefore, after: rssAfter, per_connection_kb: round1((rssAfter - rssBefore) / CLIENTS) },
+      target: { emit_to_last_client_p95_ms: TARGET_P95_MS, met: percentile(toLast, 95) < TARGET_P95_MS },
+      node: process.version,
+    };
+    await mkdir(path.dirname(RESULTS_FILE), { recursive: true });
+    await writeFile(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`| measure (${CLIENTS} clients, ${ROUNDS} rounds) | p50 | p95 |`);
+    console.log('| --- | ---: | ---: |');
+    console.log(`| PUT sent → last client has document_updated | ${report.emit_to_last_client_ms.p50} ms | ${report.emit_to_last_client_ms.p95} ms |`);
+    console.log(`| PUT sent → first client has it | ${report.emit_to_first_client_ms.p50} ms | ${report.emit_to_first_client_ms.p95} ms |`);
+    console.log(`| PUT response, ${CLIENTS} clients | ${report.put_with_clients_ms.p50} ms | ${report.put_with_clients_ms.p95} ms |`);
+    console.log(`| PUT response, no client | ${report.put_without_clients_ms.p50} ms | ${report.put_without_clients_ms.p95} ms |`);
+    console.log(
+      `\nRuntime RSS ${rssBefore} KB → ${rssAfter} KB with ${CLIENTS} connections: ${report.runtime_rss_kb.per_connection_kb} KB per connection.`,
+    );
+    console.log(`Target p95 < ${TARGET_P95_MS} ms: ${report.target.met ? 'met' : 'missed'}.`);
+  } finally {
+    for (const socket of sockets) socket.terminate();
+    await runtime.stop();
+  }
+}
+
+await main();

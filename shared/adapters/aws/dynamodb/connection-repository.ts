@@ -1,0 +1,281 @@
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import type { Clock } from '../../../domain/clock';
+import {
+  CONNECTION_LIFETIME_SECONDS,
+  type Audience,
+  type AuthenticateOutcome,
+  type Connection,
+  type ConnectionRepository,
+  type ServerEventType,
+} from '../../../domain/events/ports';
+import { failedConditions, isConditionFailure } from './errors';
+import { keys, ttlOf } from './keys';
+import { queryAll } from './queries';
+
+/** A record outlives API Gateway's two-hour connection limit by this much before TTL may remove it. */
+const TTL_MARGIN_SECONDS = 10 * 60;
+/** Transactions on one user's count conflict when their connections authenticate at once: they try again. */
+const MAX_ATTEMPTS = 8;
+
+type Item = Record<string, unknown>;
+
+/**
+ * WebSocket connections in the application table. Each connection is an item `CONN#<id> / META` whose TTL
+ * follows API Gateway's two-hour maximum; once authenticated it carries the user and enters gsi1 `CONNS`
+ * under `<user>#<connection>`, so one query lists everyone's and a prefix lists one user's.
+ *
+ * The per-user limit is kept exact by an item `USER#<id> / CONNECTIONS` holding a map of the user's
+ * authenticated connections (id → expiry in epoch seconds), changed in the same transaction as the connection:
+ * a conditional `size(...) < limit` admits a connection, and removing a connection removes its entry. Entries
+ * whose connection expired without a $disconnect (API Gateway's disconnect is best effort) are pruned when they
+ * would refuse a connection, so a lost disconnect never locks a user out for longer than a connection lives.
+ */
+export class DynamoConnectionRepository implements ConnectionRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly clock: Clock,
+  ) {}
+
+  async open(connectionId: string, connectedAt: Date): Promise<void> {
+    const expires = new Date(connectedAt.getTime() + (CONNECTION_LIFETIME_SECONDS + TTL_MARGIN_SECONDS) * 1000);
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...keys.connection(connectionId), connection_id: connectionId, connected_at: connectedAt.toISOString(), ttl: ttlOf(expires) },
+      }),
+    );
+  }
+
+  async get(connectionId: string): Promise<Connection | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.connection(connectionId), ConsistentRead: true }),
+    );
+    return Item && this.live(Item) ? toConnection(Item) : null;
+  }
+
+  async authenticate(connectionId: string, userId: string, limit: number): Promise<AuthenticateOutcome> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.connection(connectionId), ConsistentRead: true }),
+    );
+    if (!Item || !this.live(Item)) return 'gone';
+    if (typeof Item['user_id'] === 'string') return Item['user_id'] === userId ? 'authenticated' : 'other_user';
+    await this.ensureCount(userId);
+    let pruned = false;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: keys.connection(connectionId),
+                  UpdateExpression: 'SET user_id = :user, gsi1pk = :index, gsi1sk = :sort',
+                  ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(user_id)',
+                  ExpressionAttributeValues: {
+                    ':user': userId,
+                    ':index': keys.connectionsIndex,
+                    ':sort': keys.connectionsIndexSort(userId, connectionId),
+                  },
+                },
+              },
+              {
+                Update: {
+                  TableName: this.tableName,
+                  Key: keys.connectionCount(userId),
+                  UpdateExpression: 'SET #live.#id = :expires',
+                  ConditionExpression: 'size(#live) < :limit',
+                  ExpressionAttributeNames: { '#live': 'live', '#id': connectionId },
+                  ExpressionAttributeValues: { ':expires': Item['ttl'], ':limit': limit },
+                },
+              },
+            ],
+          }),
+        );
+        return 'authenticated';
+      } catch (error) {
+        const failed = failedConditions(error);
+        if (failed === null) throw error;
+        if (failed.includes(0)) {
+          const connection = await this.get(connectionId);
+          if (!connection) return 'gone';
+          return connection.userId === userId ? 'authenticated' : 'other_user';
+        }
+        if (failed.includes(1)) {
+          if (pruned || !(await this.pruneExpired(userId))) return 'limit';
+          pruned = true;
+        } else if (attempt >= MAX_ATTEMPTS) {
+          throw error;
+        } else {
+          // A conflict with another transaction on the user's count: back off a little, with jitter.
+          await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20));
+        }
+      }
+    }
+  }
+
+  async subscribe(connectionId: string, events: ServerEventType[]): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.connection(connectionId),
+          UpdateExpression: 'SET subscriptions = :events',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':events': events },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async remove(connectionId: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const { Item } = await this.db.send(
+        new GetCommand({ TableName: this.tableName, Key: keys.connection(connectionId), ConsistentRead: true }),
+      );
+      if (!Item) return;
+      const userId = typeof Item['user_id'] === 'string' ? Item['user_id'] : null;
+      try {
+        if (userId === null) await this.deleteUnauthenticated(connectionId);
+        else await this.deleteAuthenticated(connectionId, userId);
+        return;
+      } catch (error) {
+        const failed = failedConditions(error);
+        if (failed === null && !isConditionFailure(error)) throw error;
+        // No count to take the connection out of (it was never counted): the connection goes alone.
+        if (failed?.length === 1 && failed[0] === 1 && userId !== null) return this.deleteUncounted(connectionId, userId);
+        // The connection authenticated, or was removed, meanwhile: look again.
+        if (attempt >= MAX_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  async listAuthenticated(audience: Audience): Promise<Connection[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: 'gsi1',
+      ...(audience === 'everyone'
+        ? {
+            KeyConditionExpression: 'gsi1pk = :index',
+            ExpressionAttributeValues: { ':index': keys.connectionsIndex },
+          }
+        : {
+            KeyConditionExpression: 'gsi1pk = :index AND begins_with(gsi1sk, :user)',
+            ExpressionAttributeValues: { ':index': keys.connectionsIndex, ':user': `${audience.userId}#` },
+          }),
+      ProjectionExpression: 'connection_id, user_id, subscriptions, connected_at, #ttl',
+      ExpressionAttributeNames: { '#ttl': 'ttl' },
+    });
+    return items.filter((item) => this.live(item)).map(toConnection);
+  }
+
+  /** The user's count item, created empty the first time: a map must exist before entries can be set in it. */
+  private async ensureCount(userId: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.connectionCount(userId),
+        UpdateExpression: 'SET #live = if_not_exists(#live, :empty)',
+        ExpressionAttributeNames: { '#live': 'live' },
+        ExpressionAttributeValues: { ':empty': {} },
+      }),
+    );
+  }
+
+  /** Drops the count's entries of connections past their expiry; answers whether there were any. */
+  private async pruneExpired(userId: string): Promise<boolean> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.connectionCount(userId), ConsistentRead: true }),
+    );
+    const now = ttlOf(this.clock.now());
+    const expired = Object.entries((Item?.['live'] ?? {}) as Record<string, number>).filter(([, expires]) => expires < now);
+    if (!expired.length) return false;
+    const names = Object.fromEntries(expired.map(([id], index) => [`#c${index}`, id]));
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.connectionCount(userId),
+        UpdateExpression: `REMOVE ${expired.map((_, index) => `#live.#c${index}`).join(', ')}`,
+        ExpressionAttributeNames: { '#live': 'live', ...names },
+      }),
+    );
+    return true;
+  }
+
+  private async deleteUnauthenticated(connectionId: string): Promise<void> {
+    await this.db.send(
+      new DeleteCommand({
+        TableName: this.tableName,
+        Key: keys.connection(connectionId),
+        ConditionExpression: 'attribute_not_exists(user_id)',
+      }),
+    );
+  }
+
+  private async deleteUncounted(connectionId: string, userId: string): Promise<void> {
+    await this.db
+      .send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: keys.connection(connectionId),
+          ConditionExpression: 'user_id = :user',
+          ExpressionAttributeValues: { ':user': userId },
+        }),
+      )
+      .catch((error: unknown) => {
+        if (!isConditionFailure(error)) throw error;
+      });
+  }
+
+  private async deleteAuthenticated(connectionId: string, userId: string): Promise<void> {
+    await this.db.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: this.tableName,
+              Key: keys.connection(connectionId),
+              ConditionExpression: 'user_id = :user',
+              ExpressionAttributeValues: { ':user': userId },
+            },
+          },
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: keys.connectionCount(userId),
+              UpdateExpression: 'REMOVE #live.#id',
+              ConditionExpression: 'attribute_exists(#live)',
+              ExpressionAttributeNames: { '#live': 'live', '#id': connectionId },
+            },
+          },
+        ],
+      }),
+    );
+  }
+
+  /** TTL deletion lags by up to days: an expired connection is gone as far as callers are concerned. */
+  private live(item: Item): boolean {
+    return typeof item['ttl'] !== 'number' || item['ttl'] * 1000 >= this.clock.now().getTime();
+  }
+}
+
+function toConnection(item: Item): Connection {
+  return {
+    id: item['connection_id'] as string,
+    userId: typeof item['user_id'] === 'string' ? item['user_id'] : null,
+    subscriptions: Array.isArray(item['subscriptions']) ? (item['subscriptions'] as ServerEventType[]) : null,
+    connectedAt: item['connected_at'] as string,
+  };
+}

@@ -1,0 +1,51 @@
+import type { Audience, ConnectionRepository, ConnectionSender, EventPublisher, ServerEvent } from './ports';
+
+/** Where the publisher reports what went wrong, since it never throws. */
+export type ProblemLog = (message: string, fields: Record<string, unknown>) => void;
+
+export interface ConnectionEventPublisherDeps {
+  connections: Pick<ConnectionRepository, 'listAuthenticated' | 'remove'>;
+  sender: ConnectionSender;
+  /** A send that takes longer is abandoned, so one slow client never holds up the producer. */
+  sendTimeoutMs: number;
+  log: ProblemLog;
+}
+
+/**
+ * Publishes events to the audience's authenticated connections that want them (those that subscribed to the
+ * event's type, or never subscribed). The message is serialised once and sent to every connection at once,
+ * each send bounded by a timeout; connections found gone are removed. Never throws: an event is not worth
+ * failing the request or job that produced it.
+ */
+export class ConnectionEventPublisher implements EventPublisher {
+  constructor(private readonly deps: ConnectionEventPublisherDeps) {}
+
+  async publish(event: ServerEvent, audience: Audience): Promise<void> {
+    try {
+      const connections = await this.deps.connections.listAuthenticated(audience);
+      const targets = connections.filter((c) => c.subscriptions === null || c.subscriptions.includes(event.type));
+      const message = JSON.stringify(event);
+      await Promise.all(targets.map((connection) => this.deliver(connection.id, message, event.type)));
+    } catch (error) {
+      this.deps.log('event not published', { event: event.type, error });
+    }
+  }
+
+  private async deliver(connectionId: string, message: string, type: ServerEvent['type']): Promise<void> {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), this.deps.sendTimeoutMs);
+    try {
+      const result = await Promise.race([
+        this.deps.sender.send(connectionId, message, { signal: abort.signal }),
+        // The sender should honour the signal; the race makes sure a sender that does not still cannot block.
+        new Promise<'timeout'>((resolve) => abort.signal.addEventListener('abort', () => resolve('timeout'), { once: true })),
+      ]);
+      if (result === 'gone') await this.deps.connections.remove(connectionId);
+      if (result === 'timeout') this.deps.log('event send timed out', { event: type, connection_id: connectionId });
+    } catch (error) {
+      this.deps.log('event not delivered', { event: type, connection_id: connectionId, error });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

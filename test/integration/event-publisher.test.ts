@@ -1,0 +1,153 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
+import { systemClock } from '../../shared/domain/clock';
+import type { ConnectionSender, SendResult, ServerEvent } from '../../shared/domain/events/ports';
+import { ConnectionEventPublisher } from '../../shared/domain/events/publisher';
+import { freshTable } from '../support/aws-resources';
+
+/**
+ * The publisher over the real connection table. The sender stands in for API Gateway's @connections API,
+ * whose failures (gone, slow, broken) cannot be produced on demand: it records what it was asked to send.
+ */
+class RecordingSender implements ConnectionSender {
+  readonly sent: { connectionId: string; message: string }[] = [];
+  readonly behaviour = new Map<string, 'gone' | 'hang' | 'fail'>();
+
+  async send(connectionId: string, message: string): Promise<SendResult> {
+    const behaviour = this.behaviour.get(connectionId);
+    if (behaviour === 'gone') return 'gone';
+    if (behaviour === 'hang') return new Promise<SendResult>(() => undefined);
+    if (behaviour === 'fail') throw new Error('socket hang up');
+    this.sent.push({ connectionId, message });
+    return 'sent';
+  }
+
+  async close(): Promise<void> {}
+
+  to(connectionId: string): ServerEvent[] {
+    return this.sent.filter((s) => s.connectionId === connectionId).map((s) => JSON.parse(s.message) as ServerEvent);
+  }
+}
+
+const documentCreated = (title: string): ServerEvent => ({
+  type: 'document_created',
+  data: { document_id: crypto.randomUUID(), title, source: 'upload' },
+});
+const notification: ServerEvent = { type: 'notification', data: { id: crypto.randomUUID(), type: 'ocr_completed', title: 'OCR completed', message: 'done' } };
+
+describe('ConnectionEventPublisher', () => {
+  let connections: DynamoConnectionRepository;
+
+  const authenticated = async (userId: string, subscriptions?: ServerEvent['type'][]) => {
+    const id = crypto.randomUUID();
+    await connections.open(id, new Date());
+    await connections.authenticate(id, userId, 5);
+    if (subscriptions) await connections.subscribe(id, subscriptions);
+    return id;
+  };
+  const publisherWith = (sender: ConnectionSender, problems: string[] = []) =>
+    new ConnectionEventPublisher({ connections, sender, sendTimeoutMs: 200, log: (message) => problems.push(message) });
+
+  beforeAll(async () => {
+    const { db, tableName } = await freshTable();
+    connections = new DynamoConnectionRepository(db, tableName, systemClock);
+  });
+
+  it("sends a user's event to that user's connections only", async () => {
+    // Arrange
+    const sender = new RecordingSender();
+    const [alice, bob] = [crypto.randomUUID(), crypto.randomUUID()];
+    const [a1, a2, b1] = [await authenticated(alice), await authenticated(alice), await authenticated(bob)];
+
+    // Act
+    await publisherWith(sender).publish(notification, { userId: alice });
+
+    // Assert
+    expect(sender.to(a1)).toEqual([notification]);
+    expect(sender.to(a2)).toEqual([notification]);
+    expect(sender.to(b1)).toEqual([]);
+  });
+
+  it('sends an event for everyone only to connections that subscribed to its type or never subscribed', async () => {
+    // Arrange
+    const sender = new RecordingSender();
+    const all = await authenticated(crypto.randomUUID());
+    const wants = await authenticated(crypto.randomUUID(), ['document_created']);
+    const other = await authenticated(crypto.randomUUID(), ['notification']);
+    const event = documentCreated('for everyone');
+
+    // Act
+    await publisherWith(sender).publish(event, 'everyone');
+
+    // Assert
+    expect(sender.to(all)).toEqual([event]);
+    expect(sender.to(wants)).toEqual([event]);
+    expect(sender.to(other)).toEqual([]);
+  });
+
+  it('removes a connection the gateway reports gone', async () => {
+    // Arrange
+    const sender = new RecordingSender();
+    const userId = crypto.randomUUID();
+    const gone = await authenticated(userId);
+    sender.behaviour.set(gone, 'gone');
+
+    // Act
+    await publisherWith(sender).publish(notification, { userId });
+
+    // Assert
+    expect(await connections.get(gone)).toBeNull();
+  });
+
+  it('delivers to the others while one client hangs, within the send timeout', async () => {
+    // Arrange
+    const sender = new RecordingSender();
+    const userId = crypto.randomUUID();
+    const stuck = await authenticated(userId);
+    const fine = await authenticated(userId);
+    sender.behaviour.set(stuck, 'hang');
+    const problems: string[] = [];
+    const started = performance.now();
+
+    // Act
+    await publisherWith(sender, problems).publish(notification, { userId });
+
+    // Assert
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(sender.to(fine)).toEqual([notification]);
+    expect(problems).toContain('event send timed out');
+  });
+
+  it('never throws, and logs, when a send fails', async () => {
+    // Arrange
+    const sender = new RecordingSender();
+    const userId = crypto.randomUUID();
+    sender.behaviour.set(await authenticated(userId), 'fail');
+    const problems: string[] = [];
+
+    // Act
+    const publishing = publisherWith(sender, problems).publish(notification, { userId });
+
+    // Assert
+    await expect(publishing).resolves.toBeUndefined();
+    expect(problems).toContain('event not delivered');
+  });
+
+  it('never throws, and logs, when the connections cannot be read', async () => {
+    // Arrange
+    const broken = new ConnectionEventPublisher({
+      connections: { listAuthenticated: () => Promise.reject(new Error('table unavailable')), remove: async () => undefined },
+      sender: new RecordingSender(),
+      sendTimeoutMs: 200,
+      log: (message) => problems.push(message),
+    });
+    const problems: string[] = [];
+
+    // Act
+    const publishing = broken.publish(notification, 'everyone');
+
+    // Assert
+    await expect(publishing).resolves.toBeUndefined();
+    expect(problems).toEqual(['event not published']);
+  });
+});
