@@ -1,5 +1,7 @@
 import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -27,7 +29,7 @@ export interface StatefulStackProps extends StackProps {
 
 /**
  * Everything that holds data or secrets: the application table, the documents bucket, the OCR queue and its
- * DLQ, and the JWT signing key and admin password secrets. Kept apart from the API stack so that the API can be
+ * DLQ, the search domain, and the JWT signing key and admin password secrets. Kept apart from the API stack so that the API can be
  * replaced or destroyed without touching data.
  */
 export class StatefulStack extends Stack {
@@ -49,6 +51,11 @@ export class StatefulStack extends Stack {
   public readonly jwtSecret: secretsmanager.Secret;
   /** Password of the bootstrap admin: a generated 24-character string. */
   public readonly adminPasswordSecret: secretsmanager.Secret;
+  /**
+   * The search index: an OpenSearch domain with no resource policy, so only IAM principals whose own policy
+   * allows it (the functions granted with `grantRead`/`grantReadWrite`) can reach it, with SigV4-signed HTTPS.
+   */
+  public readonly searchDomain: opensearch.Domain;
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -139,6 +146,20 @@ export class StatefulStack extends Stack {
       new s3n.SqsDestination(this.ingestQueue),
       { prefix: STAGING_PREFIX },
     );
+
+    // The smallest domain that encrypts: one t3.small node, 10 GB gp3. One node means no replica, which the index
+    // settings match (0 replicas): the index can be rebuilt from the table and the bucket at any time.
+    this.searchDomain = new opensearch.Domain(this, 'SearchDomain', {
+      version: opensearch.EngineVersion.OPENSEARCH_2_19,
+      capacity: { dataNodes: 1, dataNodeInstanceType: 't3.small.search', multiAzWithStandbyEnabled: false },
+      ebs: { enabled: true, volumeSize: 10, volumeType: ec2.EbsDeviceVolumeType.GP3 },
+      zoneAwareness: { enabled: false },
+      encryptionAtRest: { enabled: true },
+      nodeToNodeEncryption: true,
+      enforceHttps: true,
+      tlsSecurityPolicy: opensearch.TLSSecurityPolicy.TLS_1_2,
+      removalPolicy,
+    });
 
     this.jwtSecret = new secretsmanager.Secret(this, 'JwtSecret', {
       description: 'DocService JWT signing key',

@@ -335,3 +335,78 @@ describe('presigned upload events', () => {
     expect(rules).toEqual(expect.arrayContaining([expect.objectContaining({ Prefix: STAGING_PREFIX, ExpirationInDays: 2, Status: 'Enabled' })]));
   });
 });
+
+describe('search domain', () => {
+  const domain = () => resourceOf(logicalIdOf(stacks.stateful.searchDomain)).Properties;
+
+  it('is one small t3 node on 10 GB of gp3', () => {
+    // Arrange
+    const properties = domain();
+
+    // Act
+    const { ClusterConfig, EBSOptions } = properties;
+
+    // Assert
+    expect(ClusterConfig).toMatchObject({ InstanceCount: 1, InstanceType: 't3.small.search', ZoneAwarenessEnabled: false });
+    expect(ClusterConfig.DedicatedMasterEnabled).toBe(false);
+    expect(EBSOptions).toEqual({ EBSEnabled: true, VolumeSize: 10, VolumeType: 'gp3' });
+  });
+
+  it('runs OpenSearch, not Elasticsearch', () => {
+    // Arrange
+    const properties = domain();
+
+    // Act
+    const version: string = properties.EngineVersion;
+
+    // Assert
+    expect(version).toMatch(/^OpenSearch_2\./);
+  });
+
+  it('encrypts at rest and between nodes', () => {
+    // Arrange
+    const properties = domain();
+
+    // Act
+    const { EncryptionAtRestOptions, NodeToNodeEncryptionOptions } = properties;
+
+    // Assert
+    expect(EncryptionAtRestOptions).toEqual({ Enabled: true });
+    expect(NodeToNodeEncryptionOptions).toEqual({ Enabled: true });
+  });
+
+  it('accepts only HTTPS with TLS 1.2 or later', () => {
+    // Arrange
+    const properties = domain();
+
+    // Act
+    const { DomainEndpointOptions } = properties;
+
+    // Assert
+    expect(DomainEndpointOptions).toMatchObject({ EnforceHTTPS: true, TLSSecurityPolicy: 'Policy-Min-TLS-1-2-2019-07' });
+  });
+
+  it('has no resource policy, so only IAM principals granted by their own policy reach it', () => {
+    // Arrange
+    const properties = domain();
+
+    // Act
+    const policy = properties.AccessPolicies;
+
+    // Assert
+    expect(policy).toBeUndefined();
+    expect(properties.AdvancedSecurityOptions?.AnonymousAuthEnabled ?? false).toBe(false);
+  });
+
+  it('is retained by default', () => {
+    // Arrange
+    const id = logicalIdOf(stacks.stateful.searchDomain);
+
+    // Act
+    const resource = resourceOf(id);
+
+    // Assert
+    expect(resource.DeletionPolicy).toBe('Retain');
+    expect(resource.UpdateReplacePolicy).toBe('Retain');
+  });
+});

@@ -41,6 +41,11 @@ export interface DocumentRepository {
   update(id: string, changes: DocumentChanges, updatedAt: string): Promise<DocumentRecord | null>;
   /** Removes the document, its text, its OCR job and its label memberships; false when it did not exist. */
   delete(id: string): Promise<boolean>;
+  /**
+   * Every document, oldest first, read a page at a time as the caller consumes them: for rebuilding derived
+   * data (the search index) without holding the whole table in memory.
+   */
+  scan(): AsyncIterable<DocumentRecord>;
 }
 
 /** A document's extracted text: inline, or in an object when it is too large for a table item. */

@@ -101,9 +101,15 @@ export const MAX_REACHABLE_RESULTS = 1000;
  * same contract suite (same hits, order and highlights for the same queries).
  */
 export interface SearchIndex {
-  /** Inserts or replaces the document, unless the index already holds a newer version of it. */
+  /**
+   * Inserts or replaces the document, unless the index already holds a newer version of it. An equal version
+   * replaces (a label rename changes the text but no document version), so writes are idempotent.
+   */
   upsert(document: IndexedDocument): Promise<void>;
-  /** Removes the document (a later upsert of an older version does not bring it back). */
+  /**
+   * Removes the document, leaving a tombstone at `version + 1`: a later upsert of `version` or older does not
+   * bring it back. The indexer removes with REMOVED_FOREVER (ids are never reused).
+   */
   remove(documentId: string, version: number): Promise<void>;
   search(request: SearchRequest): Promise<SearchResults>;
   /** Drops everything, for a rebuild. */

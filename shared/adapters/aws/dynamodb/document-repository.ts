@@ -169,6 +169,23 @@ export class DynamoDocumentRepository implements DocumentRepository {
     }
   }
 
+  async *scan(): AsyncIterable<DocumentRecord> {
+    let cursor: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :documents',
+          ExpressionAttributeValues: { ':documents': keys.documentsIndex },
+          ExclusiveStartKey: cursor,
+        }),
+      );
+      for (const item of page.Items ?? []) yield toRecord(item);
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+  }
+
   private async rawDocument(id: string): Promise<Item | undefined> {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keys.document(id), ConsistentRead: true }),

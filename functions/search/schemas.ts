@@ -1,0 +1,103 @@
+import * as z from 'zod';
+import { DOCUMENT_STATUSES } from '../../shared/domain/documents/document';
+import { SEARCH_FIELDS, SEARCH_SORT_FIELDS, type SearchFilters, type SearchSortField } from '../../shared/domain/search/ports';
+import { CLAUSE_TYPES } from '../../shared/domain/search/use-cases';
+import { pageQuery } from '../../shared/http/fields';
+
+const booleanField = z.enum(['true', 'false', '1', '0'], 'must be true or false').transform((value) => value === 'true' || value === '1');
+
+/** An ISO 8601 date or date-time; a bare date as an upper bound means the end of that day. */
+const isoBound = (end: boolean) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'must be an ISO 8601 date or date-time')
+    .refine((value) => !Number.isNaN(Date.parse(value)), 'is not a real date')
+    .transform((value) => {
+      const date = new Date(value);
+      if (end && value.length === 10) date.setUTCHours(23, 59, 59, 999);
+      return date.toISOString();
+    });
+
+const mimeTypes = z.array(z.string().trim().min(1).max(255)).max(50);
+const labelIds = z.array(z.uuid('must be a label id (UUID)')).max(50);
+const confidence = z.number().min(0, 'must be between 0 and 1').max(1, 'must be between 0 and 1');
+
+/** The `filters` of GET /api/search, once its JSON is read. */
+const searchBoxFilters = z
+  .strictObject({
+    mime_types: mimeTypes.optional(),
+    labels: labelIds.optional(),
+    date_from: isoBound(false).optional(),
+    date_to: isoBound(true).optional(),
+    status: z.union([z.enum(DOCUMENT_STATUSES), z.array(z.enum(DOCUMENT_STATUSES))]).optional(),
+    min_confidence: confidence.optional(),
+  })
+  .transform(
+    (filters): SearchFilters => ({
+      mimeTypes: filters.mime_types,
+      labels: filters.labels,
+      dateFrom: filters.date_from,
+      dateTo: filters.date_to,
+      status: filters.status === undefined ? undefined : [filters.status].flat(),
+      minConfidence: filters.min_confidence,
+    }),
+  );
+
+/** A JSON-encoded string: malformed JSON is a 400 naming `filters` and what JSON.parse said. */
+const jsonFilters = z
+  .string()
+  .transform((value, context) => {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: `is not valid JSON (${(error as Error).message})` });
+      return z.NEVER;
+    }
+  })
+  .pipe(searchBoxFilters);
+
+export const searchQuery = pageQuery.extend({
+  q: z.string('is required: give the words to search for').trim().min(1, 'is required: give the words to search for'),
+  filters: jsonFilters.optional().transform((filters) => filters ?? {}),
+  highlight: booleanField.default(true),
+  fuzzy: booleanField.default(false),
+});
+
+const named = (what: string, options: readonly string[]) => (issue: { input?: unknown }) =>
+  `unknown ${what} ${JSON.stringify(issue.input)}: use one of ${options.join(', ')}`;
+
+const clause = z.strictObject({
+  field: z.enum(SEARCH_FIELDS, { error: named('field', SEARCH_FIELDS) }),
+  value: z.string().trim().min(1, 'must not be empty').max(500),
+  type: z.enum(CLAUSE_TYPES, { error: named('type', CLAUSE_TYPES) }),
+});
+const clauses = z.array(clause).max(20).default([]);
+
+/** Sort keys: the index's fields, plus `date` (created_at) and `score` (relevance) as a search form names them. */
+const SORT_ALIASES: Record<string, SearchSortField> = { date: 'created_at', score: 'relevance' };
+const SORT_NAMES = [...SEARCH_SORT_FIELDS, ...Object.keys(SORT_ALIASES)];
+const sortKey = z.strictObject({
+  field: z
+    .string()
+    .refine((field) => SORT_NAMES.includes(field), { error: (issue) => named('sort field', SORT_NAMES)(issue) })
+    .transform((field) => SORT_ALIASES[field] ?? (field as SearchSortField)),
+  order: z.enum(['asc', 'desc'], "must be 'asc' or 'desc'").default('desc'),
+});
+
+export const advancedSearchBody = z.strictObject({
+  query: z.strictObject({ must: clauses, should: clauses, must_not: clauses }),
+  filters: z
+    .strictObject({
+      date_range: z.strictObject({ from: isoBound(false).optional(), to: isoBound(true).optional() }).optional(),
+      mime_types: mimeTypes.optional(),
+      min_confidence: confidence.optional(),
+      labels: labelIds.optional(),
+      status: z.array(z.enum(DOCUMENT_STATUSES)).optional(),
+    })
+    .default({}),
+  sort: z.array(sortKey).max(5).default([]),
+  page: pageQuery.shape.page,
+  per_page: pageQuery.shape.per_page,
+  highlight: z.boolean().default(true),
+  fuzzy: z.boolean().default(false),
+});

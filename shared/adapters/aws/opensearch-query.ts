@@ -1,0 +1,269 @@
+import type {
+  IndexedDocument,
+  QueryNode,
+  SearchField,
+  SearchFilters,
+  SearchHit,
+  SearchRequest,
+  SearchResults,
+  SearchSortField,
+} from '../../domain/search/ports';
+import { MARK_CLOSE, MARK_OPEN, markedToHtml, stripMarkers } from '../../domain/search/text';
+
+/**
+ * Pure builders between the domain's search types and OpenSearch's JSON: index settings and mapping, the
+ * document source, the search body (query DSL, filters, sort, highlight, aggregations) and the response's hits.
+ * No I/O here, so every shape is unit-tested against the DSL it must produce.
+ */
+
+/** Bump when the settings or mapping change: a migration builds `documents-v<N>` and swaps the alias to it. */
+export const INDEX_VERSION = 1;
+export const DEFAULT_ALIAS = 'documents';
+export const indexNameOf = (alias: string, version = INDEX_VERSION) => `${alias}-v${version}`;
+
+/** Fuzzy words: one typo from 4 characters, two from 8, as the SQLite index allows (see maxEdits). */
+export const FUZZINESS = 'AUTO:4,8';
+/** Close spellings one fuzzy word may expand to, as many as the SQLite index tries. */
+export const FUZZY_EXPANSIONS = 20;
+
+/** The searchable text fields of the source, with the domain field each answers for and its weight. */
+const TEXT_FIELDS = [
+  { field: 'title', source: 'title', weight: 10, exact: true },
+  { field: 'filename', source: 'filename', weight: 5, exact: true },
+  { field: 'content', source: 'content', weight: 1, exact: false },
+  { field: 'labels', source: 'label_names', weight: 3, exact: true },
+  { field: 'metadata', source: 'metadata_values', weight: 2, exact: true },
+] as const;
+
+const textFieldsOf = (field: SearchField) => TEXT_FIELDS.filter((text) => field === 'all' || text.field === field);
+
+/** Field names for a multi_match over the domain field, on one sub-field ('' for the stemmed field itself). */
+const fieldsOf = (field: SearchField, subfield: '' | '.prefix' | '.trigram'): string[] =>
+  textFieldsOf(field).map((text) => `${text.source}${subfield}^${text.weight}`);
+
+/**
+ * Analysis: `text` is porter-stemmed words (standard tokenizer, lowercase, ASCII folding, no stop words: the
+ * same words as SQLite's porter unicode61), `prefix` is edge n-grams of words for `prefix*`, `trigram` is every
+ * three characters of the text (spaces and punctuation included) for substrings such as "4711" in
+ * "INV-2024-004711", and `exact` is a lower-cased keyword for whole-value comparison and sorting.
+ */
+export const INDEX_SETTINGS = {
+  number_of_shards: 1,
+  number_of_replicas: 0,
+  analysis: {
+    tokenizer: {
+      trigram: { type: 'ngram', min_gram: 3, max_gram: 3, token_chars: [] },
+    },
+    filter: {
+      word_edges: { type: 'edge_ngram', min_gram: 1, max_gram: 20 },
+    },
+    analyzer: {
+      text: { type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'asciifolding', 'porter_stem'] },
+      prefix_index: { type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'asciifolding', 'word_edges'] },
+      prefix_search: { type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'asciifolding'] },
+      trigram: { type: 'custom', tokenizer: 'trigram', filter: ['lowercase', 'asciifolding'] },
+    },
+    normalizer: {
+      lower: { type: 'custom', filter: ['lowercase', 'asciifolding'] },
+    },
+  },
+} as const;
+
+const textField = (exact: boolean) =>
+  ({
+    type: 'text',
+    analyzer: 'text',
+    fields: {
+      prefix: { type: 'text', analyzer: 'prefix_index', search_analyzer: 'prefix_search' },
+      trigram: { type: 'text', analyzer: 'trigram' },
+      ...(exact ? { exact: { type: 'keyword', normalizer: 'lower', ignore_above: 1024 } as const } : {}),
+    },
+  }) as const;
+
+export const INDEX_MAPPINGS = {
+  dynamic: 'strict',
+  properties: {
+    id: { type: 'keyword' },
+    deleted: { type: 'boolean' },
+    title: textField(true),
+    filename: textField(true),
+    content: textField(false),
+    label_names: textField(true),
+    metadata_values: textField(true),
+    labels: { type: 'keyword' },
+    mime_type: { type: 'keyword' },
+    status: { type: 'keyword' },
+    ocr_confidence: { type: 'float' },
+    size: { type: 'long' },
+    created_at: { type: 'date' },
+    updated_at: { type: 'date' },
+  },
+} as const;
+
+/** The body that creates a versioned index with the alias pointing at it. */
+export const createIndexBody = (alias: string) => ({ settings: INDEX_SETTINGS, mappings: INDEX_MAPPINGS, aliases: { [alias]: {} } });
+
+/** What OpenSearch stores of a document; highlight markers are taken out of every text first. */
+export function toSource(document: IndexedDocument) {
+  return {
+    id: document.id,
+    deleted: false,
+    title: stripMarkers(document.title),
+    filename: stripMarkers(document.filename),
+    content: stripMarkers(document.content),
+    label_names: document.labels.map((label) => stripMarkers(label.name)),
+    metadata_values: Object.values(document.metadata)
+      .filter((value) => value !== null)
+      .map((value) => stripMarkers(String(value))),
+    labels: document.labels.map((label) => label.id),
+    mime_type: document.mime_type,
+    status: document.status,
+    ocr_confidence: document.ocr_confidence,
+    size: document.size,
+    created_at: document.created_at,
+    updated_at: document.updated_at,
+  };
+}
+
+/** The tombstone that replaces a removed document: it keeps the version, so older upserts stay rejected. */
+export const tombstoneSource = (documentId: string) => ({ id: documentId, deleted: true });
+
+type Dsl = Record<string, unknown>;
+
+/** The query DSL of a QueryNode; `fuzzy` lets plain words match close spellings. */
+export function buildQuery(node: QueryNode, fuzzy: boolean): Dsl {
+  switch (node.kind) {
+    case 'term':
+      if (node.prefix) return { multi_match: { query: node.value, type: 'most_fields', fields: fieldsOf(node.field, '.prefix'), operator: 'and' } };
+      return {
+        multi_match: {
+          query: node.value,
+          type: 'most_fields',
+          fields: fieldsOf(node.field, ''),
+          operator: 'and',
+          ...(fuzzy ? { fuzziness: FUZZINESS, fuzzy_transpositions: true, prefix_length: 0, max_expansions: FUZZY_EXPANSIONS } : {}),
+        },
+      };
+    case 'phrase':
+      return { multi_match: { query: node.value, type: 'phrase', fields: fieldsOf(node.field, '') } };
+    case 'contains':
+      return { multi_match: { query: node.value, type: 'phrase', fields: fieldsOf(node.field, '.trigram') } };
+    case 'exact': {
+      const fields = textFieldsOf(node.field).filter((text) => text.exact);
+      if (!fields.length) throw new Error(`exact does not apply to ${node.field}`);
+      return { bool: { should: fields.map((text) => ({ term: { [`${text.source}.exact`]: { value: node.value.toLowerCase() } } })), minimum_should_match: 1 } };
+    }
+    case 'and': {
+      const must = node.children.filter((child) => child.kind !== 'not').map((child) => buildQuery(child, fuzzy));
+      const mustNot = node.children.flatMap((child) => (child.kind === 'not' ? [buildQuery(child.child, fuzzy)] : []));
+      return { bool: { must, ...(mustNot.length ? { must_not: mustNot } : {}) } };
+    }
+    case 'or':
+      return { bool: { should: node.children.map((child) => buildQuery(child, fuzzy)), minimum_should_match: 1 } };
+    case 'not':
+      return { bool: { must_not: [buildQuery(node.child, fuzzy)] } };
+  }
+}
+
+/** Filters as non-scoring clauses; removed documents (tombstones) are always left out. */
+export function buildFilters(filters: SearchFilters): Dsl[] {
+  const clauses: Dsl[] = [{ term: { deleted: false } }];
+  if (filters.mimeTypes?.length) clauses.push({ terms: { mime_type: filters.mimeTypes } });
+  if (filters.labels?.length) clauses.push({ terms: { labels: filters.labels } });
+  if (filters.status?.length) clauses.push({ terms: { status: filters.status } });
+  if (filters.dateFrom || filters.dateTo) {
+    clauses.push({ range: { created_at: { ...(filters.dateFrom ? { gte: filters.dateFrom } : {}), ...(filters.dateTo ? { lte: filters.dateTo } : {}) } } });
+  }
+  if (filters.minConfidence !== undefined) clauses.push({ range: { ocr_confidence: { gte: filters.minConfidence } } });
+  return clauses;
+}
+
+const SORT_FIELDS: Record<SearchSortField, string> = {
+  relevance: '_score',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  title: 'title.exact',
+  size: 'size',
+};
+
+/** The sort, with the id last so that equal keys keep one order and pages never overlap. */
+export const buildSort = (sort: SearchRequest['sort']): Dsl[] => [
+  ...sort.map((key) => ({ [SORT_FIELDS[key.field]]: { order: key.order } })),
+  { id: { order: 'asc' } },
+];
+
+const HIGHLIGHTED = TEXT_FIELDS.flatMap((text) =>
+  ['', '.prefix', '.trigram'].map((subfield) => [`${text.source}${subfield}`, text.field === 'content'] as const),
+);
+
+/** Highlights of the stemmed, prefix and trigram fields, with our markers (escaped and turned into <mark> later). */
+export const buildHighlight = () => ({
+  pre_tags: [MARK_OPEN],
+  post_tags: [MARK_CLOSE],
+  encoder: 'default',
+  require_field_match: true,
+  fields: Object.fromEntries(
+    HIGHLIGHTED.map(([field, isContent]) => [field, isContent ? { fragment_size: 160, number_of_fragments: 1, no_match_size: 0 } : { number_of_fragments: 0 }]),
+  ),
+});
+
+/** Facet counts over the whole match set (one shard: the counts are exact). */
+export const buildAggregations = () => ({
+  mime_types: { terms: { field: 'mime_type', size: 100 } },
+  labels: { terms: { field: 'labels', size: 1000 } },
+});
+
+/** The whole search body of a request: one page, the true total, facets and (when asked) highlights. */
+export function buildSearchBody(request: SearchRequest): Dsl {
+  return {
+    query: { bool: { must: [buildQuery(request.query, request.fuzzy)], filter: buildFilters(request.filters) } },
+    from: (request.page - 1) * request.perPage,
+    size: request.perPage,
+    track_total_hits: true,
+    sort: buildSort(request.sort),
+    // Scores are wanted even when sorting by a field: the result shape carries them.
+    track_scores: true,
+    _source: ['title'],
+    aggs: buildAggregations(),
+    ...(request.highlight ? { highlight: buildHighlight() } : {}),
+  };
+}
+
+interface SearchResponseBody {
+  hits: {
+    total: { value: number } | number;
+    hits: { _id: string; _score: number | null; _source?: { title?: string }; highlight?: Record<string, string[]> }[];
+  };
+  aggregations?: Record<string, { buckets: { key: string; doc_count: number }[] }>;
+}
+
+/** Adjacent marks (overlapping trigrams of one match) become one. */
+const mergeMarks = (marked: string) => marked.replaceAll(`${MARK_CLOSE}${MARK_OPEN}`, '');
+
+/** One highlight per domain field: the stemmed field's snippet first, then the prefix one, then the trigram one. */
+function highlightsOf(highlight: Record<string, string[]> | undefined): SearchHit['highlights'] {
+  if (!highlight) return [];
+  const result: SearchHit['highlights'] = [];
+  for (const text of TEXT_FIELDS) {
+    const fragments = highlight[text.source] ?? highlight[`${text.source}.prefix`] ?? highlight[`${text.source}.trigram`];
+    if (fragments?.length) result.push({ field: text.field, snippet: markedToHtml(mergeMarks(fragments.join(' … '))) });
+  }
+  return result;
+}
+
+/** The domain's results out of a search response. */
+export function parseSearchResponse(body: SearchResponseBody): SearchResults {
+  const total = typeof body.hits.total === 'number' ? body.hits.total : body.hits.total.value;
+  const bucketsOf = (name: string) =>
+    Object.fromEntries((body.aggregations?.[name]?.buckets ?? []).map((bucket) => [bucket.key, bucket.doc_count]));
+  return {
+    results: body.hits.hits.map((hit) => ({
+      document_id: hit._id,
+      title: hit._source?.title ?? '',
+      score: hit._score ?? 0,
+      highlights: highlightsOf(hit.highlight),
+    })),
+    total,
+    facets: { mime_types: bucketsOf('mime_types'), labels: bucketsOf('labels') },
+  };
+}

@@ -1,0 +1,150 @@
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { Client } from '@opensearch-project/opensearch';
+import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws';
+import type { IndexedDocument, SearchIndex, SearchRequest, SearchResults } from '../../domain/search/ports';
+import {
+  createIndexBody,
+  DEFAULT_ALIAS,
+  INDEX_VERSION,
+  indexNameOf,
+  buildSearchBody,
+  parseSearchResponse,
+  tombstoneSource,
+  toSource,
+} from './opensearch-query';
+
+export interface OpenSearchIndexOptions {
+  /** The alias every read and write goes through; versioned indexes are named `<alias>-v<N>`. */
+  alias?: string;
+  /**
+   * Whether a write waits for the next refresh before it returns. Off in production (the indexer runs after
+   * the change, nobody reads its result); tests turn it on to read their writes.
+   */
+  refresh?: boolean;
+}
+
+/** What the migration found and did. */
+export type MigrationOutcome = 'up-to-date' | 'created' | { migratedFrom: string };
+
+const statusOf = (error: unknown): number | undefined => (error as { meta?: { statusCode?: number } }).meta?.statusCode;
+
+/**
+ * The cloud SearchIndex: an Amazon OpenSearch Service domain, reached with SigV4-signed requests.
+ * Writes use external versioning (`version_type: external_gte`, the document's version), so OpenSearch itself
+ * refuses a write older than what it holds (409, taken as "stale, nothing to do"), and an equal version replaces
+ * (a label rename changes no document's version). A removal writes a tombstone one version above, which no
+ * older write can replace, and which searches filter out.
+ */
+export class OpenSearchSearchIndex implements SearchIndex {
+  readonly alias: string;
+  private readonly refreshWrites: boolean;
+
+  constructor(
+    private readonly client: Client,
+    options: OpenSearchIndexOptions = {},
+  ) {
+    this.alias = options.alias ?? DEFAULT_ALIAS;
+    this.refreshWrites = options.refresh ?? false;
+  }
+
+  /** A client for a domain endpoint, signing with the Lambda's role (credentials from the default provider chain). */
+  static forDomain(endpoint: string, region: string, options: OpenSearchIndexOptions = {}): OpenSearchSearchIndex {
+    const node = endpoint.startsWith('http') ? endpoint : `https://${endpoint}`;
+    const client = new Client({
+      ...AwsSigv4Signer({ region, service: 'es', getCredentials: defaultProvider() }),
+      node,
+      requestTimeout: 10_000,
+      maxRetries: 2,
+    });
+    return new OpenSearchSearchIndex(client, options);
+  }
+
+  /**
+   * Brings the index to INDEX_VERSION with no downtime: creates `<alias>-v<N>` with the alias when there is
+   * none; when the alias points at an older version, builds the new index, copies the documents with their
+   * versions (_reindex, external versioning), swaps the alias in one atomic call, then copies again what
+   * changed meanwhile (older copies lose to newer versions). The old index is kept for a rollback.
+   */
+  async migrate(): Promise<MigrationOutcome> {
+    const target = indexNameOf(this.alias, INDEX_VERSION);
+    const current = await this.aliasTargets();
+    if (current.includes(target)) return 'up-to-date';
+    if (!current.length) {
+      if ((await this.client.indices.exists({ index: target })).body) {
+        await this.client.indices.putAlias({ index: target, name: this.alias });
+      } else {
+        await this.client.indices.create({ index: target, body: createIndexBody(this.alias) as never });
+      }
+      return 'created';
+    }
+    const source = current[0]!;
+    const { aliases: _aliases, ...body } = createIndexBody(this.alias);
+    await this.client.indices.create({ index: target, body: body as never });
+    const copy = () =>
+      this.client.reindex({
+        wait_for_completion: true,
+        refresh: true,
+        body: { conflicts: 'proceed', source: { index: source }, dest: { index: target, version_type: 'external_gte' } },
+      });
+    await copy();
+    await this.client.indices.updateAliases({
+      body: { actions: [{ remove: { index: source, alias: this.alias } }, { add: { index: target, alias: this.alias } }] },
+    });
+    await copy();
+    return { migratedFrom: source };
+  }
+
+  async upsert(document: IndexedDocument): Promise<void> {
+    await this.write(document.id, toSource(document), document.version);
+  }
+
+  async remove(documentId: string, version: number): Promise<void> {
+    await this.write(documentId, tombstoneSource(documentId), version + 1);
+  }
+
+  async search(request: SearchRequest): Promise<SearchResults> {
+    const response = await this.client.search({ index: this.alias, body: buildSearchBody(request) as never });
+    return parseSearchResponse(response.body as never);
+  }
+
+  /** Drops every document (tombstones too), for a rebuild. */
+  async clear(): Promise<void> {
+    await this.client.deleteByQuery({ index: this.alias, refresh: true, conflicts: 'proceed', body: { query: { match_all: {} } } });
+  }
+
+  async ping(): Promise<void> {
+    await this.client.indices.exists({ index: this.alias });
+  }
+
+  /** Makes every write so far visible to searches (tests, the rebuild command). */
+  async refresh(): Promise<void> {
+    await this.client.indices.refresh({ index: this.alias });
+  }
+
+  private async write(id: string, body: Record<string, unknown>, version: number): Promise<void> {
+    try {
+      await this.client.index({
+        index: this.alias,
+        id,
+        body,
+        version,
+        version_type: 'external_gte',
+        ...(this.refreshWrites ? { refresh: 'wait_for' as const } : {}),
+      });
+    } catch (error) {
+      // A version conflict means the index already holds something newer: this write is stale, and done.
+      if (statusOf(error) === 409) return;
+      throw error;
+    }
+  }
+
+  private async aliasTargets(): Promise<string[]> {
+    try {
+      const { body } = await this.client.indices.getAlias({ name: this.alias });
+      return Object.keys(body as Record<string, unknown>).sort().reverse();
+    } catch (error) {
+      if (statusOf(error) === 404) return [];
+      throw error;
+    }
+  }
+}

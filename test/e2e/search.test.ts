@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../support/api-client';
+import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
+import { textPdf } from '../support/text-pdf';
+import { E2E_ADMIN } from './global-setup';
+
+const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus/ocrmypdf');
+const SCANS = ['linn.png', 'typewriter.png', 'skew.pdf', 'cardinal.pdf'] as const;
+
+/** A runtime of its own: other suites upload the same scans, and "that document first" needs a known corpus. */
+describe('search', () => {
+  let runtime: RuntimeProcess;
+  let anonymous: ApiClient;
+  let editor: ApiClient;
+  const ids: Record<string, string> = {};
+
+  const upload = async (name: string, bytes: Buffer, fields: Record<string, string> = {}): Promise<string> => {
+    const body = new FormData();
+    for (const [field, value] of Object.entries(fields)) body.append(field, value);
+    body.append('file', new Blob([bytes]), name);
+    const response = await editor.upload('/api/documents/upload', body);
+    if (response.status !== 201) throw new Error(`upload failed: ${JSON.stringify(response.body)}`);
+    return response.body.id as string;
+  };
+
+  const completed = async (id: string): Promise<void> => {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const { body } = await editor.get(`/api/documents/${id}`);
+      if (body.status === 'completed') return;
+      if (body.status === 'failed' || Date.now() > deadline) throw new Error(`OCR of ${id} did not complete: ${JSON.stringify(body)}`);
+      await new Promise((resolveWait) => setTimeout(resolveWait, 250));
+    }
+  };
+
+  const search = (query: string) => editor.get(`/api/search?${query}`);
+
+  beforeAll(async () => {
+    runtime = await startRuntimeProcess({ env: { ADMIN_USERNAME: E2E_ADMIN.username, ADMIN_PASSWORD: E2E_ADMIN.password } });
+    anonymous = new ApiClient(runtime.baseUrl);
+    editor = await anonymous.login(E2E_ADMIN.username, E2E_ADMIN.password);
+    for (const name of SCANS) ids[name] = await upload(name, readFileSync(join(CORPUS, name)));
+    ids['script'] = await upload('script.pdf', textPdf([['Beware of <script>alert(1)</script> in invoice INV-2024-004711']]));
+    await Promise.all(Object.values(ids).map(completed));
+  }, 300_000);
+
+  afterAll(async () => {
+    await runtime?.stop();
+  });
+
+  it('finds the one scan that says LinnSequencer, first', async () => {
+    const response = await search('q=LinnSequencer');
+
+    expect(response.status).toBe(200);
+    expect(response.body.results[0]).toMatchObject({ document_id: ids['linn.png'], title: 'linn', score: expect.any(Number) });
+  });
+
+  it('finds the one scan that says Linzensoep, first', async () => {
+    const response = await search('q=Linzensoep');
+
+    expect(response.body.results[0].document_id).toBe(ids['typewriter.png']);
+  });
+
+  it('marks matches and escapes the rest of the text in highlights', async () => {
+    const response = await search('q=beware');
+
+    const snippet = response.body.results[0].highlights.map((h: { snippet: string }) => h.snippet).join(' ');
+    expect(snippet).toContain('<mark>');
+    expect(snippet).toContain('&lt;script&gt;');
+    expect(snippet).not.toContain('<script>');
+  });
+
+  it('finds an invoice number from a fragment of it', async () => {
+    const response = await search('q=4711');
+
+    expect(response.body.results.map((r: { document_id: string }) => r.document_id)).toContain(ids['script']);
+  });
+
+  it('counts facets over the whole match set', async () => {
+    const response = await search(`q=${encodeURIComponent('LinnSequencer OR Linzensoep')}&per_page=1`);
+
+    expect(response.body.results).toHaveLength(1);
+    expect(response.body.total).toBe(2);
+    expect(response.body.facets.mime_types).toEqual({ 'image/png': 2 });
+  });
+
+  it('refuses a missing query and bad filters JSON with 400', async () => {
+    const missing = await search('');
+    const badFilters = await search('q=invoice&filters=%7Bnot-json');
+
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details.field).toBe('q');
+    expect(badFilters.status).toBe(400);
+    expect(badFilters.body.error.details.field).toBe('filters');
+  });
+
+  it('answers the advanced search with the same shape, and refuses unknown fields naming them', async () => {
+    const found = await editor.post('/api/search/advanced', {
+      query: { must: [{ field: 'content', value: 'LinnSequencer', type: 'match' }] },
+    });
+    const refused = await editor.post('/api/search/advanced', {
+      query: { must: [{ field: 'colour', value: 'red', type: 'match' }] },
+    });
+
+    expect(found.status).toBe(200);
+    expect(found.body.results[0].document_id).toBe(ids['linn.png']);
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body.error.details)).toContain('colour');
+  });
+
+  it('never returns a deleted document', async () => {
+    const id = await upload('gone.pdf', textPdf([['Quixotic zeppelin manifest']]));
+    await completed(id);
+    const before = await search('q=zeppelin');
+
+    await editor.delete(`/api/documents/${id}`);
+    const after = await search('q=zeppelin');
+
+    expect(before.body.results.map((r: { document_id: string }) => r.document_id)).toContain(id);
+    expect(after.body.total).toBe(0);
+  });
+
+  it('finds a document by its new title after an edit', async () => {
+    await editor.put(`/api/documents/${ids['cardinal.pdf']}`, { title: 'Ornithology handbook' });
+
+    const response = await search('q=ornithology');
+
+    expect(response.body.results[0]?.document_id).toBe(ids['cardinal.pdf']);
+  });
+
+  it('lets a viewer search', async () => {
+    const { client: viewer } = await anonymous.signUp('searcher');
+
+    const response = await viewer.get('/api/search?q=LinnSequencer');
+
+    expect(response.status).toBe(200);
+  });
+});

@@ -1,0 +1,183 @@
+import { Readable } from 'node:stream';
+import { Client, Connection } from '@opensearch-project/opensearch';
+import { describe, expect, it } from 'vitest';
+import { OpenSearchSearchIndex } from '../../../shared/adapters/aws/opensearch-search-index';
+import type { IndexedDocument } from '../../../shared/domain/search/ports';
+
+interface Call {
+  method: string;
+  path: string;
+  querystring: string;
+  body: unknown;
+}
+
+type Reply = { status: number; body: unknown };
+
+/**
+ * A client whose transport answers from `reply` instead of the network (the only mock of the adapter tests:
+ * the real engine runs in the contract suite when OPENSEARCH_URL is set).
+ */
+function fakeClient(reply: (call: Call) => Reply): { client: Client; calls: Call[] } {
+  const calls: Call[] = [];
+  class FakeConnection extends Connection {
+    override request(...[params, callback]: Parameters<Connection['request']>): ReturnType<Connection['request']> {
+      const raw = params as unknown as { method: string; path: string; querystring?: string; body?: string };
+      const call: Call = { method: raw.method, path: raw.path, querystring: raw.querystring ?? '', body: raw.body ? JSON.parse(raw.body) : undefined };
+      calls.push(call);
+      const { status, body } = reply(call);
+      const response = Object.assign(Readable.from([Buffer.from(JSON.stringify(body))]), {
+        statusCode: status,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      });
+      process.nextTick(callback, null, response as never);
+      return { abort: () => undefined } as never;
+    }
+  }
+  return { client: new Client({ node: 'http://opensearch.test:9200', Connection: FakeConnection, maxRetries: 0 }), calls };
+}
+
+const document: IndexedDocument = {
+  id: 'd1',
+  version: 4,
+  title: 'Invoice',
+  filename: 'a.pdf',
+  content: 'text',
+  mime_type: 'application/pdf',
+  status: 'completed',
+  labels: [],
+  metadata: {},
+  ocr_confidence: 0.9,
+  size: 10,
+  created_at: '2024-01-01T00:00:00.000Z',
+  updated_at: '2024-01-01T00:00:00.000Z',
+};
+
+const ok = { status: 200, body: { acknowledged: true } };
+
+describe('OpenSearchSearchIndex', () => {
+  it('upserts through the alias with the document version as an external version', async () => {
+    // Arrange
+    const { client, calls } = fakeClient(() => ({ status: 201, body: { result: 'created' } }));
+    const index = new OpenSearchSearchIndex(client);
+
+    // Act
+    await index.upsert(document);
+
+    // Assert
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ method: 'PUT', path: '/documents/_doc/d1', body: { id: 'd1', title: 'Invoice', deleted: false } });
+    expect(new URLSearchParams(calls[0]!.querystring).get('version')).toBe('4');
+    expect(new URLSearchParams(calls[0]!.querystring).get('version_type')).toBe('external_gte');
+  });
+
+  it('takes a version conflict as a stale write, done', async () => {
+    // Arrange
+    const { client } = fakeClient(() => ({ status: 409, body: { error: { type: 'version_conflict_engine_exception' }, status: 409 } }));
+    const index = new OpenSearchSearchIndex(client);
+
+    // Act
+    const write = index.upsert(document);
+
+    // Assert
+    await expect(write).resolves.toBeUndefined();
+  });
+
+  it('fails on any other error', async () => {
+    // Arrange
+    const { client } = fakeClient(() => ({ status: 400, body: { error: { type: 'mapper_parsing_exception' }, status: 400 } }));
+    const index = new OpenSearchSearchIndex(client);
+
+    // Act
+    const write = index.upsert(document);
+
+    // Assert
+    await expect(write).rejects.toMatchObject({ meta: { statusCode: 400 } });
+  });
+
+  it('removes by writing a tombstone one version above the removal', async () => {
+    // Arrange
+    const { client, calls } = fakeClient(() => ({ status: 200, body: { result: 'updated' } }));
+    const index = new OpenSearchSearchIndex(client);
+
+    // Act
+    await index.remove('d1', 7);
+
+    // Assert
+    expect(calls[0]).toMatchObject({ method: 'PUT', path: '/documents/_doc/d1', body: { id: 'd1', deleted: true } });
+    expect(new URLSearchParams(calls[0]!.querystring).get('version')).toBe('8');
+  });
+
+  it('searches the alias and reads the results', async () => {
+    // Arrange
+    const { client, calls } = fakeClient(() => ({
+      status: 200,
+      body: { hits: { total: { value: 1 }, hits: [{ _id: 'd1', _score: 1.5, _source: { title: 'Invoice' } }] }, aggregations: {} },
+    }));
+    const index = new OpenSearchSearchIndex(client);
+
+    // Act
+    const results = await index.search({
+      query: { kind: 'term', field: 'all', value: 'invoice' },
+      filters: {},
+      fuzzy: false,
+      highlight: false,
+      sort: [{ field: 'relevance', order: 'desc' }],
+      page: 1,
+      perPage: 20,
+    });
+
+    // Assert
+    expect(calls[0]).toMatchObject({ method: 'POST', path: '/documents/_search' });
+    expect(results.results).toEqual([{ document_id: 'd1', title: 'Invoice', score: 1.5, highlights: [] }]);
+  });
+
+  it('creates the versioned index with its alias when neither exists', async () => {
+    // Arrange
+    const { client, calls } = fakeClient((call) => (call.method === 'PUT' ? ok : { status: 404, body: { error: 'missing', status: 404 } }));
+    const index = new OpenSearchSearchIndex(client);
+
+    // Act
+    const outcome = await index.migrate();
+
+    // Assert
+    expect(outcome).toBe('created');
+    expect(calls.at(-1)).toMatchObject({ method: 'PUT', path: '/documents-v1', body: { aliases: { documents: {} } } });
+  });
+
+  it('does nothing when the alias already points at the current version', async () => {
+    // Arrange
+    const { client, calls } = fakeClient(() => ({ status: 200, body: { 'documents-v1': { aliases: { documents: {} } } } }));
+    const index = new OpenSearchSearchIndex(client);
+
+    // Act
+    const outcome = await index.migrate();
+
+    // Assert
+    expect(outcome).toBe('up-to-date');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('migrates from an older version: create, copy with versions, swap the alias atomically, copy again', async () => {
+    // Arrange
+    const { client, calls } = fakeClient((call) =>
+      call.path.startsWith('/_alias') ? { status: 200, body: { 'documents-v0': { aliases: { documents: {} } } } } : ok,
+    );
+    const index = new OpenSearchSearchIndex(client);
+
+    // Act
+    const outcome = await index.migrate();
+
+    // Assert
+    expect(outcome).toEqual({ migratedFrom: 'documents-v0' });
+    expect(calls.slice(1).map((call) => `${call.method} ${call.path}`)).toEqual([
+      'PUT /documents-v1',
+      'POST /_reindex',
+      'POST /_aliases',
+      'POST /_reindex',
+    ]);
+    expect(calls[2]!.body).toMatchObject({ dest: { index: 'documents-v1', version_type: 'external_gte' } });
+    expect(calls[3]!.body).toEqual({
+      actions: [{ remove: { index: 'documents-v0', alias: 'documents' } }, { add: { index: 'documents-v1', alias: 'documents' } }],
+    });
+  });
+});

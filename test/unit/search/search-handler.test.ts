@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSearchHandler } from '../../../functions/search/handler';
+import { SqliteSearchIndex } from '../../../shared/adapters/local/sqlite-search-index';
+import type { AppContainer } from '../../../shared/container/app-container';
+import type { Principal } from '../../../shared/domain/auth/principal';
+import { httpEvent, lambdaTestContext } from '../../support/http-events';
+
+const viewer: Principal = { userId: 'u1', username: 'viewer', email: 'v@example.com', role: 'viewer', jti: 'j1', tokenExpiresAt: new Date(Date.now() + 3_600_000) };
+
+/** The handler over a real in-memory index; only the parts of the container it reads are given. */
+const index = new SqliteSearchIndex(':memory:');
+const handler = createSearchHandler({ corsOrigins: '*', authenticate: async () => viewer, searchIndex: index } as unknown as AppContainer & { searchIndex: SqliteSearchIndex });
+const auth = { authorization: 'Bearer token' };
+
+const call = async (routeKey: string, options: Parameters<typeof httpEvent>[1]) => {
+  const response = await handler(httpEvent(routeKey, { ...options, headers: { ...auth, ...options?.headers } }), lambdaTestContext);
+  return { status: response.statusCode, body: JSON.parse(response.body as string) };
+};
+
+beforeAll(async () => {
+  await index.upsert({
+    id: 'd0c00000-0000-4000-8000-000000000001',
+    version: 1,
+    title: 'Invoice <b>March</b>',
+    filename: 'invoice.pdf',
+    content: 'Consulting invoice.',
+    mime_type: 'application/pdf',
+    status: 'completed',
+    labels: [],
+    metadata: {},
+    ocr_confidence: 0.9,
+    size: 100,
+    created_at: '2024-03-01T00:00:00.000Z',
+    updated_at: '2024-03-01T00:00:00.000Z',
+  });
+});
+
+afterAll(() => index.close());
+
+describe('GET /api/search', () => {
+  it('answers a viewer with results, total and facets', async () => {
+    // Arrange
+    const query = { q: 'invoices' };
+
+    // Act
+    const { status, body } = await call('GET /api/search', { query });
+
+    // Assert
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      results: [{ document_id: 'd0c00000-0000-4000-8000-000000000001', title: 'Invoice <b>March</b>' }],
+      total: 1,
+      facets: { mime_types: { 'application/pdf': 1 }, labels: {} },
+    });
+    expect(body.results[0].highlights[0]).toEqual({ field: 'title', snippet: '<mark>Invoice</mark> &lt;b&gt;March&lt;/b&gt;' });
+  });
+
+  it.each([[{}], [{ q: '' }], [{ q: '   ' }]])('refuses a missing or empty q (%j)', async (query) => {
+    // Arrange
+    const event = { query };
+
+    // Act
+    const { status, body } = await call('GET /api/search', event);
+
+    // Assert
+    expect(status).toBe(400);
+    expect(body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'q' } });
+  });
+
+  it('refuses filters that are not JSON, saying so', async () => {
+    // Arrange
+    const query = { q: 'invoice', filters: '{mime_types:' };
+
+    // Act
+    const { status, body } = await call('GET /api/search', { query });
+
+    // Assert
+    expect(status).toBe(400);
+    expect(body.error.details).toMatchObject({ field: 'filters', reason: expect.stringMatching(/^is not valid JSON/) });
+  });
+
+  it('refuses an unknown filter by name', async () => {
+    // Arrange
+    const query = { q: 'invoice', filters: JSON.stringify({ colour: 'red' }) };
+
+    // Act
+    const { status, body } = await call('GET /api/search', { query });
+
+    // Assert
+    expect(status).toBe(400);
+    expect(body.error.details).toMatchObject({ field: 'filters.colour', reason: 'is not a known field' });
+  });
+
+  it('refuses more than 100 per page', async () => {
+    // Arrange
+    const query = { q: 'invoice', per_page: '101' };
+
+    // Act
+    const { status, body } = await call('GET /api/search', { query });
+
+    // Assert
+    expect(status).toBe(400);
+    expect(body.error.details).toMatchObject({ field: 'per_page' });
+  });
+});
+
+describe('POST /api/search/advanced', () => {
+  it('answers with the search result shape', async () => {
+    // Arrange
+    const body = { query: { must: [{ field: 'title', value: 'march', type: 'match' }] }, sort: [{ field: 'date', order: 'asc' }] };
+
+    // Act
+    const response = await call('POST /api/search/advanced', { body });
+
+    // Assert
+    expect(response.status).toBe(200);
+    expect(response.body.total).toBe(1);
+  });
+
+  it('refuses an unknown field, naming it', async () => {
+    // Arrange
+    const body = { query: { must: [{ field: 'author', value: 'x', type: 'match' }] } };
+
+    // Act
+    const response = await call('POST /api/search/advanced', { body });
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toMatchObject({ field: 'query.must.0.field', reason: expect.stringContaining('unknown field "author"') });
+  });
+
+  it('refuses an unknown type, naming it', async () => {
+    // Arrange
+    const body = { query: { should: [{ field: 'title', value: 'x', type: 'regex' }] } };
+
+    // Act
+    const response = await call('POST /api/search/advanced', { body });
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toMatchObject({ field: 'query.should.0.type', reason: expect.stringContaining('unknown type "regex"') });
+  });
+
+  it('refuses a query with only must_not', async () => {
+    // Arrange
+    const body = { query: { must_not: [{ field: 'title', value: 'draft', type: 'match' }] } };
+
+    // Act
+    const response = await call('POST /api/search/advanced', { body });
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toMatchObject({ field: 'query' });
+  });
+});
