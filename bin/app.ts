@@ -34,6 +34,7 @@ new ApiStack(app, 'DocService-Api', {
   documentsBucket: stateful.documentsBucket,
   ocrQueue: stateful.ocrQueue,
   ocrHighQueue: stateful.ocrHighQueue,
+  searchDomain: stateful.searchDomain,
   ingestQueue: stateful.ingestQueue,
   jwtSecret: stateful.jwtSecret,
   adminPasswordSecret: stateful.adminPasswordSecret,

@@ -35,6 +35,7 @@ export const HTTP_ROUTES = {
     'DELETE /api/ocr/queue/{id}',
     'GET /api/metrics/ocr',
   ],
+  search: ['GET /api/search', 'POST /api/search/advanced'],
   notifications: ['GET /api/notifications', 'PUT /api/notifications/{id}/read', 'PUT /api/notifications/read-all'],
   health: ['GET /api/health'],
 } as const;
@@ -66,6 +67,7 @@ export const ENV = {
   adminEmail: 'ADMIN_EMAIL',
   adminPasswordSecretArn: 'ADMIN_PASSWORD_SECRET_ARN',
   websocketEndpoint: 'WEBSOCKET_ENDPOINT',
+  opensearchEndpoint: 'OPENSEARCH_ENDPOINT',
 } as const;
 
 /** Key schema of the single application table; the CDK stateful stack and local provisioning both build from it. */

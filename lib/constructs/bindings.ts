@@ -3,6 +3,7 @@ import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -111,4 +112,14 @@ export function bindWebSocket(fn: lambda.Function, api: apigwv2.IWebSocketApi, s
       ),
     }),
   );
+}
+
+/**
+ * Sets `OPENSEARCH_ENDPOINT` and grants HTTP access to the search domain: read for functions that only search,
+ * read/write for those that keep the index in step (and may create its versioned index and alias).
+ */
+export function bindSearch(fn: lambda.Function, domain: opensearch.IDomain, access: DataAccess): void {
+  fn.addEnvironment(ENV.opensearchEndpoint, domain.domainEndpoint);
+  if (access === 'read') domain.grantRead(fn);
+  else domain.grantReadWrite(fn);
 }

@@ -16,6 +16,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -23,7 +24,7 @@ import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { ENV, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
 import { AppFunction, pdfTextLayerFiles, thumbnailRendererFiles } from '../constructs/app-function';
-import { bindBucket, bindHealthChecks, bindOcrQueues, bindSecret, bindTable, bindWebSocket } from '../constructs/bindings';
+import { bindBucket, bindHealthChecks, bindOcrQueues, bindSearch, bindSecret, bindTable, bindWebSocket } from '../constructs/bindings';
 import { INGEST_TIMEOUT, OCR_WORKER_TIMEOUT } from './stateful-stack';
 
 /** Name of the WebSocket API stage; part of the `@connections` callback URL. */
@@ -41,6 +42,8 @@ export interface ApiStackProps extends StackProps {
   readonly documentsBucket: s3.IBucket;
   readonly ocrQueue: sqs.IQueue;
   readonly ocrHighQueue: sqs.IQueue;
+  /** The OpenSearch domain of the search index. */
+  readonly searchDomain: opensearch.IDomain;
   /** Object-created events of staged uploads (`uploads/`), sent there by the bucket. */
   readonly ingestQueue: sqs.IQueue;
   readonly jwtSecret: secretsmanager.ISecret;
@@ -104,6 +107,7 @@ export class ApiStack extends Stack {
       labels: fn('labels', httpEnvironment),
       ocr: fn('ocr', { ...httpEnvironment, [ENV.ocrWorkers]: String(OCR_CONCURRENCY.normal + OCR_CONCURRENCY.high) }),
       notifications: fn('notifications', httpEnvironment),
+      search: fn('search', httpEnvironment),
       health: fn('health', httpEnvironment),
     } satisfies Record<HttpGroup, AppFunction>;
     const ocrQueues = { normal: props.ocrQueue, high: props.ocrHighQueue };
@@ -112,6 +116,14 @@ export class ApiStack extends Stack {
       bindSecret(httpFunctions[group].function, props.jwtSecret, ENV.jwtSecretArn);
     }
     bindBucket(httpFunctions.documents.function, props.documentsBucket, 'readWrite');
+    // Search: the search function reads the index; every function that changes what a search finds writes it
+    // (documents, labels, the OCR worker, the ingest), reading large texts from the bucket.
+    bindTable(httpFunctions.search.function, props.table, 'read');
+    bindSecret(httpFunctions.search.function, props.jwtSecret, ENV.jwtSecretArn);
+    bindSearch(httpFunctions.search.function, props.searchDomain, 'read');
+    bindSearch(httpFunctions.documents.function, props.searchDomain, 'readWrite');
+    bindSearch(httpFunctions.labels.function, props.searchDomain, 'readWrite');
+    bindBucket(httpFunctions.labels.function, props.documentsBucket, 'read');
     bindOcrQueues(httpFunctions.documents.function, ocrQueues);
     bindOcrQueues(httpFunctions.ocr.function, ocrQueues);
     bindHealthChecks(httpFunctions.health.function, {
@@ -162,6 +174,7 @@ export class ApiStack extends Stack {
     bindTable(ingest.function, props.table, 'readWrite');
     bindBucket(ingest.function, props.documentsBucket, 'readWrite');
     bindOcrQueues(ingest.function, ocrQueues);
+    bindSearch(ingest.function, props.searchDomain, 'readWrite');
     bindWebSocket(ingest.function, this.webSocketApi, this.webSocketStage);
     ingest.function.addEventSource(new SqsEventSource(props.ingestQueue, { batchSize: 10, reportBatchItemFailures: true }));
 
@@ -178,6 +191,7 @@ export class ApiStack extends Stack {
     });
     bindTable(ocrWorker.function, props.table, 'readWrite');
     bindBucket(ocrWorker.function, props.documentsBucket, 'readWrite');
+    bindSearch(ocrWorker.function, props.searchDomain, 'readWrite');
     bindWebSocket(ocrWorker.function, this.webSocketApi, this.webSocketStage);
     ocrWorker.function.addToRolePolicy(
       new iam.PolicyStatement({

@@ -24,7 +24,8 @@ import { ConnectionEventPublisher } from '../domain/events/publisher';
 import type { NotificationRepository } from '../domain/notifications/notification';
 import type { OcrJobQueue, OcrJobRepository } from '../domain/ocr/jobs';
 import type { OcrEngine } from '../domain/ocr/ports';
-import { noSearchIndex, type SearchIndexer } from '../domain/search/ports';
+import { noSearchIndex, type SearchIndex, type SearchIndexer } from '../domain/search/ports';
+import { createDocumentIndexer } from '../domain/search/use-cases';
 import type { ThumbnailRenderer } from '../domain/documents/thumbnails';
 import type { HealthProbe } from '../domain/health/health';
 import type { LabelRepository } from '../domain/labels/label';
@@ -52,7 +53,7 @@ export interface AppContainer {
   connectionSender: ConnectionSender;
   /** A WebSocket connection that has not authenticated after this long is closed. */
   wsAuthTimeoutSeconds: number;
-  /** The search index; none until the search issue adds one. */
+  /** Keeps the search index in step with documents (a no-op where the function has no index). */
   search: SearchIndexer;
   revokedTokens: RevokedTokenStore;
   passwords: PasswordHasher;
@@ -74,7 +75,18 @@ export interface ContainerParts {
   clock?: Clock;
   /** The WebSocket gateway's @connections API; without it events are not published. */
   connectionSender?: ConnectionSender;
+  /** The search index and the bucket (large texts live there); without them nothing is indexed. */
+  search?: { index: SearchIndex; files: Pick<FileStore, 'get'> };
 }
+
+/**
+ * An index update never fails the change that caused it: a failure is logged, and the rebuild command
+ * (`npm run reindex`) repairs what was missed.
+ */
+const loggingIndexer = (indexer: SearchIndexer): SearchIndexer => ({
+  reindex: (id) => indexer.reindex(id).catch((error: unknown) => logger.error('search: reindex failed', { document_id: id, error })),
+  remove: (id) => indexer.remove(id).catch((error: unknown) => logger.error('search: remove failed', { document_id: id, error })),
+});
 
 /** One send to a connection may take this long before the publisher stops waiting for it. */
 export const EVENT_SEND_TIMEOUT_MS = 3000;
@@ -98,12 +110,14 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     clock,
   });
   const connections = new DynamoConnectionRepository(parts.db, parts.tableName, clock);
+  const documents = new DynamoDocumentRepository(parts.db, parts.tableName);
+  const labels = new DynamoLabelRepository(parts.db, parts.tableName);
   const connectionSender = parts.connectionSender ?? noConnectionSender;
   return {
     clock,
     users,
     settings: new DynamoSettingsRepository(parts.db, parts.tableName),
-    documents: new DynamoDocumentRepository(parts.db, parts.tableName),
+    documents,
     uploads: new DynamoPendingUploadRepository(parts.db, parts.tableName, clock),
     ocrJobs: new DynamoOcrJobRepository(parts.db, parts.tableName),
     notifications: new DynamoNotificationRepository(parts.db, parts.tableName),
@@ -118,8 +132,10 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     connections,
     connectionSender,
     wsAuthTimeoutSeconds: parts.env.WS_AUTH_TIMEOUT_SECONDS,
-    search: noSearchIndex,
-    labels: new DynamoLabelRepository(parts.db, parts.tableName),
+    search: parts.search
+      ? loggingIndexer(createDocumentIndexer({ documents, labels, files: parts.search.files, index: parts.search.index }))
+      : noSearchIndex,
+    labels,
     revokedTokens,
     passwords: new ScryptPasswordHasher(),
     tokens,

@@ -14,6 +14,9 @@ import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { TEXTRACT_LANGUAGES } from '../adapters/aws/textract-languages';
 import { TextractOcrEngine } from '../adapters/aws/textract-ocr-engine';
+import { OpenSearchSearchIndex } from '../adapters/aws/opensearch-search-index';
+import type { SearchIndex } from '../domain/search/ports';
+import type { RebuildDeps } from '../domain/search/use-cases';
 import { MupdfTextLayerReader } from '../adapters/imaging/mupdf-text-layer-reader';
 import type { OcrWorkerDeps } from '../domain/ocr/process-ocr-job';
 import type { OcrSweeperDeps } from '../domain/ocr/queue-control';
@@ -46,6 +49,65 @@ function connectionSender(env: NodeJS.ProcessEnv): { connectionSender?: ApiGatew
   return endpoint ? { connectionSender: new ApiGatewayConnectionSender(() => createConnectionsClient({ endpoint })) } : {};
 }
 
+const searchEnvSchema = z.object({
+  OPENSEARCH_ENDPOINT: z.string().min(1).optional(),
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+  BUCKET_NAME: z.string().min(1).optional(),
+});
+
+/** One OpenSearch index per function instance, created on first use. */
+let openSearchIndex: SearchIndex | undefined;
+
+/**
+ * The OpenSearch index behind the alias, migrated (created or moved to the current mapping) before its first
+ * use in this function instance: writes never reach an index OpenSearch would create with a default mapping.
+ */
+function openSearch(endpoint: string, region: string): SearchIndex {
+  if (openSearchIndex) return openSearchIndex;
+  const index = OpenSearchSearchIndex.forDomain(endpoint, region);
+  let migrated: Promise<unknown> | undefined;
+  const ready = () => (migrated ??= index.migrate().catch((error: unknown) => {
+    migrated = undefined;
+    throw error;
+  }));
+  openSearchIndex = {
+    upsert: async (document) => (await ready(), index.upsert(document)),
+    remove: async (id, version) => (await ready(), index.remove(id, version)),
+    search: async (request) => (await ready(), index.search(request)),
+    clear: async () => (await ready(), index.clear()),
+    ping: () => index.ping(),
+  };
+  return openSearchIndex;
+}
+
+/** For the functions the stack binds to the search domain (OPENSEARCH_ENDPOINT): they keep the index in step. */
+function searchParts(env: NodeJS.ProcessEnv): { search?: { index: SearchIndex; files: S3FileStore } } {
+  const config = parseEnv(searchEnvSchema, env);
+  if (!config.OPENSEARCH_ENDPOINT || !config.BUCKET_NAME) return {};
+  return { search: { index: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION), files: new S3FileStore(createS3Client(), config.BUCKET_NAME) } };
+}
+
+/** The search endpoints: the app container and the OpenSearch index. */
+export function awsSearchContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & { searchIndex: SearchIndex } {
+  const config = parseEnv(searchEnvSchema.extend({ OPENSEARCH_ENDPOINT: z.string().min(1) }), env);
+  return { ...awsAppContainer(env), searchIndex: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION) };
+}
+
+/** What `npm run reindex` needs to rebuild the OpenSearch index from the table and the bucket. */
+export function awsReindexDependencies(env: NodeJS.ProcessEnv = process.env): RebuildDeps {
+  const config = parseEnv(
+    z.object({ TABLE_NAME: z.string().min(1), BUCKET_NAME: z.string().min(1), OPENSEARCH_ENDPOINT: z.string().min(1), AWS_REGION: z.string().min(1) }),
+    env,
+  );
+  const container = tokenlessContainer(config.TABLE_NAME, env);
+  return {
+    documents: container.documents,
+    labels: container.labels,
+    files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
+    index: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION),
+  };
+}
+
 /** Users, tokens and settings over DynamoDB, with the JWT key from Secrets Manager. */
 export function awsAppContainer(env: NodeJS.ProcessEnv = process.env): AppContainer {
   const config = parseEnv(appEnvSchema, env);
@@ -58,6 +120,7 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env): AppContai
     env: config,
     healthProbes: [tableProbe(db, config.TABLE_NAME)],
     ...connectionSender(env),
+    ...searchParts(env),
   });
 }
 
@@ -119,6 +182,7 @@ function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv): AppConta
     env: parseEnv(commonEnvSchema, env),
     healthProbes: [],
     ...connectionSender(env),
+    ...searchParts(env),
   });
 }
 

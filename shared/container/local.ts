@@ -13,6 +13,7 @@ import { sha256 } from '../adapters/crypto/sha256';
 import { WasmThumbnailRenderer } from '../adapters/imaging/thumbnail-renderer';
 import type { Clock } from '../domain/clock';
 import { MupdfTextLayerReader } from '../adapters/imaging/mupdf-text-layer-reader';
+import { SqliteSearchIndex } from '../adapters/local/sqlite-search-index';
 import { TesseractOcrEngine, type TesseractOcrEngineOptions } from '../adapters/local/tesseract-ocr-engine';
 import type { HealthProbe } from '../domain/health/health';
 import type { OcrWorkerDeps } from '../domain/ocr/process-ocr-job';
@@ -55,7 +56,7 @@ export const LOCAL_OCR_STALE_AFTER_SECONDS = 300;
 const LOCAL_OCR_LIMITS: TesseractOcrEngineOptions = { dpi: 300, minDpi: 300, maxPagePixels: 40_000_000 };
 
 /** Everything the local runtime's handlers, worker and sweep take. */
-export type LocalContainer = AppContainer & DocumentServices & OcrServices & OcrWorkerDeps;
+export type LocalContainer = AppContainer & DocumentServices & OcrServices & OcrWorkerDeps & { searchIndex: SqliteSearchIndex };
 
 /**
  * The local composition root: the same adapters as the cloud, with SDK clients pointed at the emulators on
@@ -73,6 +74,8 @@ export function localAppContainer(options: {
    * gateway listens only after the container is built. Without it events are not published.
    */
   websocketEndpoint?: () => string;
+  /** The SQLite file of the search index (under DATA_DIR), or ':memory:'. */
+  searchIndexPath: string;
 }): LocalContainer {
   const { resources } = options;
   const db = createDynamoDocumentClient(localClientOptions(resources.endpoints.dynamodb));
@@ -85,6 +88,8 @@ export function localAppContainer(options: {
       if (!(await engine.languages()).length) throw new Error('no OCR language installed');
     },
   };
+  const files = new S3FileStore(s3, resources.bucketName);
+  const searchIndex = new SqliteSearchIndex(options.searchIndexPath);
   const app = buildAppContainer({
     db,
     tableName: resources.tableName,
@@ -92,17 +97,19 @@ export function localAppContainer(options: {
     env: options.env,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.websocketEndpoint ? { connectionSender: localConnectionSender(options.websocketEndpoint) } : {}),
+    search: { index: searchIndex, files },
     healthProbes: [
+      { name: 'search', check: () => searchIndex.ping() },
       tableProbe(db, resources.tableName),
       bucketProbe(s3, resources.bucketName),
       queueProbe(sqs, resources.ocrQueueUrl),
       ocrEngineProbe,
     ],
   });
-  const files = new S3FileStore(s3, resources.bucketName);
   return {
     ...app,
     files,
+    searchIndex,
     ocrQueue: new SqsOcrJobQueue(sqs, { normal: resources.ocrQueueUrl, high: resources.ocrHighQueueUrl }),
     thumbnails: new WasmThumbnailRenderer(),
     sha256,

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +14,9 @@ import { createOcrSweeperHandler } from '../../functions/ocr-sweeper/handler';
 import { createOcrWorkerHandler } from '../../functions/ocr-worker/handler';
 import { createHealthHandler } from '../../functions/health/handler';
 import { createLabelsHandler } from '../../functions/labels/handler';
+import { createSearchHandler } from '../../functions/search/handler';
+import { rebuildSearchIndex } from '../domain/search/use-cases';
+import { logger } from '../logger';
 import { HTTP_ROUTES, type HttpGroup } from '../../functions/manifest';
 import { createSettingsHandler } from '../../functions/settings/handler';
 import { createAuthDeadlineHandler, createRealtimeHandler } from '../../functions/realtime/handler';
@@ -82,17 +86,24 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
   let sockets: LocalWebSocketGateway | undefined;
   const pollers: QueuePoller[] = [];
   let sweepTimer: NodeJS.Timeout | undefined;
+  let searchIndex: { close(): void } | undefined;
+  let rebuilding: Promise<unknown> | undefined;
   const stop = async () => {
     clearInterval(sweepTimer);
     // Sockets first, while the table is still there for their $disconnect routes.
     await sockets?.close();
     if (server) await closeServer(server);
     await Promise.allSettled(pollers.map((poller) => poller.stop()));
+    await rebuilding?.catch(() => undefined);
+    searchIndex?.close();
     await Promise.allSettled(started.reverse().map((emulator) => emulator.stop()));
   };
   try {
     await mkdir(join(dataDir, 's3'), { recursive: true });
     await mkdir(join(dataDir, 'dynamodb'), { recursive: true });
+    await mkdir(join(dataDir, 'search'), { recursive: true });
+    const searchIndexPath = join(dataDir, 'search', 'index.sqlite');
+    const searchIndexIsNew = !existsSync(searchIndexPath);
     const s3Events = new S3EventForwarder();
     const [dynamodb, s3, sqs] = await Promise.all([
       startDynamoDbLocal({ dbPath: join(dataDir, 'dynamodb') }).then(track),
@@ -109,7 +120,9 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       jwtKey: new TextEncoder().encode(jwtKey.value),
       env,
       websocketEndpoint: () => url,
+      searchIndexPath,
     });
+    searchIndex = container.searchIndex;
     const admin = await bootstrapAdmin(env, dataDir, container);
 
     const handlers: Record<HttpGroup, HttpHandler> = {
@@ -118,6 +131,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       settings: createSettingsHandler(container),
       documents: createDocumentsHandler(container),
       labels: createLabelsHandler(container),
+      search: createSearchHandler(container),
       ocr: createOcrHandler(container),
       notifications: createNotificationsHandler(container),
       health: createHealthHandler(container),
@@ -132,6 +146,13 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     // does what the cloud's schedule does.
     const sweep = createOcrSweeperHandler({ ...container, queuedForSeconds: 0, silentForSeconds: 0, orphaned: true });
     await sweep();
+    if (searchIndexIsNew) {
+      // A DATA_DIR from before the index existed (or whose index was deleted): rebuild it in the background.
+      const index = container.searchIndex;
+      rebuilding = rebuildSearchIndex({ ...container, index })
+        .then(() => index.optimize())
+        .catch((error: unknown) => logger.error('search: rebuilding the index failed', { error }));
+    }
     const periodicSweep = createOcrSweeperHandler({
       ...container,
       queuedForSeconds: SWEEP_QUEUED_FOR_SECONDS,

@@ -7,7 +7,20 @@ import { textPdf } from '../support/text-pdf';
 import { E2E_ADMIN } from './global-setup';
 
 const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus/ocrmypdf');
-const SCANS = ['linn.png', 'typewriter.png', 'skew.pdf', 'cardinal.pdf'] as const;
+/** The readable scans of the OCRmyPDF corpus (the broken files are the OCR suite's business). */
+const SCANS = [
+  'linn.png',
+  'typewriter.png',
+  'baiona.png',
+  'skew.pdf',
+  'rotated_skew.pdf',
+  'cardinal.pdf',
+  'c02-22.pdf',
+  'kcs.pdf',
+  'jbig2.pdf',
+  'ccitt.pdf',
+  'trivial.pdf',
+] as const;
 
 /** A runtime of its own: other suites upload the same scans, and "that document first" needs a known corpus. */
 describe('search', () => {
@@ -50,11 +63,16 @@ describe('search', () => {
     await runtime?.stop();
   });
 
-  it('finds the one scan that says LinnSequencer, first', async () => {
-    const response = await search('q=LinnSequencer');
+  // LinnSequencer is on several scans of the corpus (linn.png, cardinal.pdf and the skew pages are the same
+  // brochure), so every one of them is found; Linzensoep is on one scan only, which comes first.
+  it('finds every scan that says LinnSequencer', async () => {
+    const response = await search('q=LinnSequencer&per_page=100');
 
+    const found = response.body.results.map((r: { document_id: string }) => r.document_id);
     expect(response.status).toBe(200);
-    expect(response.body.results[0]).toMatchObject({ document_id: ids['linn.png'], title: 'linn', score: expect.any(Number) });
+    expect(found).toEqual(expect.arrayContaining([ids['linn.png'], ids['cardinal.pdf']]));
+    expect(found).not.toContain(ids['typewriter.png']);
+    expect(response.body.results[0]).toEqual({ document_id: expect.any(String), title: expect.any(String), score: expect.any(Number), highlights: expect.any(Array) });
   });
 
   it('finds the one scan that says Linzensoep, first', async () => {
@@ -78,12 +96,14 @@ describe('search', () => {
     expect(response.body.results.map((r: { document_id: string }) => r.document_id)).toContain(ids['script']);
   });
 
-  it('counts facets over the whole match set', async () => {
+  it('counts facets over the whole match set, not the page', async () => {
     const response = await search(`q=${encodeURIComponent('LinnSequencer OR Linzensoep')}&per_page=1`);
 
+    const counted = Object.values(response.body.facets.mime_types as Record<string, number>).reduce((a, b) => a + b, 0);
     expect(response.body.results).toHaveLength(1);
-    expect(response.body.total).toBe(2);
-    expect(response.body.facets.mime_types).toEqual({ 'image/png': 2 });
+    expect(response.body.total).toBeGreaterThan(2);
+    expect(counted).toBe(response.body.total);
+    expect(response.body.facets.mime_types['image/png']).toBe(2);
   });
 
   it('refuses a missing query and bad filters JSON with 400', async () => {
@@ -98,14 +118,14 @@ describe('search', () => {
 
   it('answers the advanced search with the same shape, and refuses unknown fields naming them', async () => {
     const found = await editor.post('/api/search/advanced', {
-      query: { must: [{ field: 'content', value: 'LinnSequencer', type: 'match' }] },
+      query: { must: [{ field: 'content', value: 'Linzensoep', type: 'match' }] },
     });
     const refused = await editor.post('/api/search/advanced', {
       query: { must: [{ field: 'colour', value: 'red', type: 'match' }] },
     });
 
     expect(found.status).toBe(200);
-    expect(found.body.results[0].document_id).toBe(ids['linn.png']);
+    expect(found.body.results[0].document_id).toBe(ids['typewriter.png']);
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body.error.details)).toContain('colour');
   });

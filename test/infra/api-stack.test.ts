@@ -632,3 +632,49 @@ describe('real-time event producers', () => {
     expect(resources).toContainEqual(table);
   });
 });
+
+describe('search wiring', () => {
+  const esActions = (name: ApiFunctionName) =>
+    grantsOf(stacks, name)
+      .filter((s) => s.Action.some((a) => a.startsWith('es:')))
+      .flatMap((s) => s.Action);
+
+  it('lets the search function only read the search domain', () => {
+    // Arrange
+    const name: ApiFunctionName = 'search';
+
+    // Act
+    const actions = esActions(name);
+
+    // Assert
+    expect(actions).toEqual(expect.arrayContaining(['es:ESHttpGet']));
+    expect(actions).not.toContain('es:ESHttpPut');
+    expect(actions).not.toContain('es:ESHttpDelete');
+    expect(environmentOf(stacks, name)).toHaveProperty(ENV.opensearchEndpoint);
+  });
+
+  it.each(['documents', 'labels', 'ocr-worker', 'ingest'] as const)('lets the %s function write the index it keeps in step', (name) => {
+    // Arrange
+    const environment = environmentOf(stacks, name);
+
+    // Act
+    const actions = esActions(name);
+
+    // Assert
+    expect(actions).toEqual(expect.arrayContaining(['es:ESHttpPut', 'es:ESHttpPost', 'es:ESHttpDelete']));
+    expect(environment).toHaveProperty(ENV.opensearchEndpoint);
+    expect(environment).toHaveProperty(ENV.bucketName);
+  });
+
+  it.each(['auth', 'users', 'settings', 'notifications', 'ocr-sweeper'] as const)('gives the %s function no access to the search domain', (name) => {
+    // Arrange
+    const environment = environmentOf(stacks, name);
+
+    // Act
+    const actions = esActions(name);
+
+    // Assert
+    expect(actions).toEqual([]);
+    expect(environment).not.toHaveProperty(ENV.opensearchEndpoint);
+  });
+});

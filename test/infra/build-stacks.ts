@@ -42,6 +42,7 @@ export function buildStacks(overrides: Partial<InfraConfig> = {}): BuiltStacks {
     documentsBucket: stateful.documentsBucket,
     ocrQueue: stateful.ocrQueue,
   ocrHighQueue: stateful.ocrHighQueue,
+  searchDomain: stateful.searchDomain,
     ingestQueue: stateful.ingestQueue,
     jwtSecret: stateful.jwtSecret,
     adminPasswordSecret: stateful.adminPasswordSecret,

@@ -3,6 +3,7 @@ import { notFound } from '../errors';
 import { emit, type EventPublisher } from '../events/ports';
 import { requireLabels } from '../labels/use-cases';
 import type { LabelRepository } from '../labels/label';
+import type { SearchIndexer } from '../search/ports';
 import { fileKeys, toSummary, type DocumentSummary } from './document';
 import type { DocumentChanges, DocumentRepository, FileStore } from './ports';
 
@@ -11,7 +12,7 @@ import type { DocumentChanges, DocumentRepository, FileStore } from './ports';
  * change: `changes` holds each field the request set, with its value as stored.
  */
 export async function updateDocument(
-  deps: { documents: DocumentRepository; labels: Pick<LabelRepository, 'missing'>; clock: Clock; events: EventPublisher },
+  deps: { documents: DocumentRepository; labels: Pick<LabelRepository, 'missing'>; clock: Clock; events: EventPublisher; search: SearchIndexer },
   id: string,
   changes: DocumentChanges,
 ): Promise<DocumentSummary> {
@@ -22,6 +23,7 @@ export async function updateDocument(
     deps.clock.now().toISOString(),
   );
   if (!updated) throw notFound('Document', id);
+  await deps.search.reindex(id);
   const fields = (['title', 'labels', 'metadata'] as const).filter((field) => changes[field] !== undefined);
   await emit(
     deps.events,
@@ -32,7 +34,8 @@ export async function updateDocument(
 }
 
 /** Deletes the document, its files (original and thumbnails) and its place in label counts. */
-export async function deleteDocument(deps: { documents: DocumentRepository; files: FileStore }, id: string): Promise<void> {
+export async function deleteDocument(deps: { documents: DocumentRepository; files: FileStore; search: SearchIndexer }, id: string): Promise<void> {
   if (!(await deps.documents.delete(id))) throw notFound('Document', id);
+  await deps.search.remove(id);
   await deps.files.deletePrefix(fileKeys.prefix(id));
 }

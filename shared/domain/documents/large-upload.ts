@@ -7,6 +7,7 @@ import { detectMimeType, SUPPORTED_MIME_TYPES } from './file-type';
 import type { OcrJobQueue } from '../ocr/jobs';
 import type { OcrEngine } from '../ocr/ports';
 import { ocrLanguageFor, requireOcrLanguage } from '../ocr/queue-control';
+import type { SearchIndexer } from '../search/ports';
 import type { SettingsRepository } from '../settings/settings';
 import type { DocumentRepository, FileStore, PendingUpload, PendingUploadRepository } from './ports';
 import { newDocumentRecord, registerDocument, safeFilename } from './upload-document';
@@ -87,6 +88,7 @@ export interface IngestDeps {
   ocrQueue: OcrJobQueue;
   clock: Clock;
   events: EventPublisher;
+  search: SearchIndexer;
 }
 
 export type IngestOutcome = 'created' | 'rejected' | 'ignored';

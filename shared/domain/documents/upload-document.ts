@@ -8,6 +8,7 @@ import { detectMimeType, SUPPORTED_MIME_TYPES } from './file-type';
 import { newOcrJob, type OcrJob, type OcrJobQueue } from '../ocr/jobs';
 import type { OcrEngine } from '../ocr/ports';
 import { ocrLanguageFor, requireOcrLanguage } from '../ocr/queue-control';
+import type { SearchIndexer } from '../search/ports';
 import type { SettingsRepository } from '../settings/settings';
 import type { DocumentRepository, FileStore } from './ports';
 
@@ -21,6 +22,7 @@ export interface UploadDeps {
   ocrLanguages: OcrEngine['languages'];
   settings: SettingsRepository;
   events: EventPublisher;
+  search: SearchIndexer;
 }
 
 export interface UploadInput {
@@ -128,7 +130,7 @@ export async function uploadDocument(deps: UploadDeps, input: UploadInput): Prom
  * hears of the new document (documents are the workspace's), before its OCR can report progress.
  */
 export async function registerDocument(
-  deps: Pick<UploadDeps, 'documents' | 'files' | 'ocrQueue' | 'events'>,
+  deps: Pick<UploadDeps, 'documents' | 'files' | 'ocrQueue' | 'events' | 'search'>,
   document: DocumentRecord,
 ): Promise<UploadResult> {
   const job = document.ocr_enabled ? newOcrJob(document, 'normal', document.created_at) : undefined;
@@ -138,6 +140,8 @@ export async function registerDocument(
     await deps.files.deletePrefix(fileKeys.prefix(document.id)).catch(() => undefined);
     throw error;
   }
+  // Indexed at once (title, filename, labels), so that it is found before its text is read.
+  await deps.search.reindex(document.id);
   await emit(
     deps.events,
     { type: 'document_created', data: { document_id: document.id, title: document.title, source: document.source_id ?? 'upload' } },

@@ -1,4 +1,6 @@
 import type { Clock } from '../clock';
+import type { DocumentRepository } from '../documents/ports';
+import type { SearchIndexer } from '../search/ports';
 import { AppError, notFound } from '../errors';
 import type { Principal } from '../auth/principal';
 import type { AssignmentOutcome, Label, LabelChanges, LabelRepository } from './label';
@@ -6,7 +8,24 @@ import type { AssignmentOutcome, Label, LabelChanges, LabelRepository } from './
 export interface LabelDeps {
   labels: LabelRepository;
   clock: Clock;
+  /** Documents find by their labels' names: the index follows renames, deletes and assignments. */
+  search: SearchIndexer;
+  documents: Pick<DocumentRepository, 'list'>;
 }
+
+/** Ids of the documents carrying a label, page by page. */
+async function documentsWithLabel(deps: Pick<LabelDeps, 'documents'>, labelId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let page = 1; ; page++) {
+    const batch = await deps.documents.list({ page, perPage: 100, sort: 'created_at', order: 'asc', labelIds: [labelId] });
+    ids.push(...batch.data.map((document) => document.id));
+    if (!batch.pagination.has_next) return ids;
+  }
+}
+
+const reindexAll = async (search: SearchIndexer, ids: string[]) => {
+  for (const id of ids) await search.reindex(id);
+};
 
 export const listLabels = async (deps: Pick<LabelDeps, 'labels'>): Promise<{ labels: Label[] }> => ({
   labels: await deps.labels.list(),
@@ -37,18 +56,22 @@ export async function updateLabel(deps: LabelDeps, id: string, changes: LabelCha
   const normalised = changes.color ? { ...changes, color: changes.color.toLowerCase() } : changes;
   const label = await deps.labels.update(id, normalised, deps.clock.now().toISOString());
   if (!label) throw notFound('Label', id);
+  if (changes.name !== undefined) await reindexAll(deps.search, await documentsWithLabel(deps, id));
   return label;
 }
 
 /** Deletes a label; the documents that carried it keep everything else. */
-export async function deleteLabel(deps: Pick<LabelDeps, 'labels'>, id: string): Promise<void> {
+export async function deleteLabel(deps: LabelDeps, id: string): Promise<void> {
+  const carriers = await documentsWithLabel(deps, id);
   if (!(await deps.labels.delete(id))) throw notFound('Label', id);
+  await reindexAll(deps.search, carriers);
 }
 
 /** Puts a label on documents and says, per document, whether it was assigned, already there or unknown. */
 export async function assignLabel(deps: LabelDeps, id: string, documentIds: string[]): Promise<AssignmentOutcome> {
   const outcome = await deps.labels.assign(id, [...new Set(documentIds)], deps.clock.now().toISOString());
   if (!outcome) throw notFound('Label', id);
+  await reindexAll(deps.search, outcome.assigned);
   return outcome;
 }
 

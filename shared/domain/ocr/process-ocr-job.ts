@@ -129,6 +129,7 @@ async function end(
   const won = await deps.ocrJobs.fail(job.document_id, job.run, reason, deps.clock.now().toISOString(), status);
   if (!won) return 'skipped';
   await progress(deps, job, 100, status === 'cancelled' ? 'cancelled' : 'failed');
+  await bestEffort(() => deps.search.reindex(document.id));
   if (status === 'failed') {
     await bestEffort(() =>
       notifyUser(deps, document.created_by, {

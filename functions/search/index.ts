@@ -1,0 +1,4 @@
+import { awsSearchContainer } from '../../shared/container/aws';
+import { createSearchHandler } from './handler';
+
+export const handler = createSearchHandler(awsSearchContainer());
