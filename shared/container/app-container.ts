@@ -13,7 +13,7 @@ import { authenticate } from '../domain/auth/authenticate';
 import type { Principal } from '../domain/auth/principal';
 import type { PasswordHasher, RevokedTokenStore, TokenService } from '../domain/auth/ports';
 import { systemClock, type Clock } from '../domain/clock';
-import type { DocumentRepository, FileStore, PendingUploadRepository } from '../domain/documents/ports';
+import type { DocumentListingIndex, DocumentRepository, FileStore, PendingUploadRepository } from '../domain/documents/ports';
 import {
   silentEventPublisher,
   type ConnectionRepository,
@@ -155,6 +155,8 @@ export interface DocumentServices {
   sha256(bytes: Uint8Array): string;
   /** The OCR languages the engine reads, to refuse others at upload. */
   ocrLanguages: OcrEngine['languages'];
+  /** Serves filtered and sorted listings where the runtime has one (the local search index). */
+  listingIndex?: DocumentListingIndex;
 }
 
 /** What the OCR queue endpoints need beyond the app container. */

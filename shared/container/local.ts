@@ -110,6 +110,7 @@ export function localAppContainer(options: {
     ...app,
     files,
     searchIndex,
+    listingIndex: searchIndex,
     ocrQueue: new SqsOcrJobQueue(sqs, { normal: resources.ocrQueueUrl, high: resources.ocrHighQueueUrl }),
     thumbnails: new WasmThumbnailRenderer(),
     sha256,

@@ -11,6 +11,7 @@ import type {
   SearchResults,
   SearchSortField,
 } from '../../domain/search/ports';
+import type { DocumentListingIndex, DocumentQuery } from '../../domain/documents/ports';
 import { escapeHtml, fuzzyDistance, MARK_CLOSE, MARK_OPEN, markedToHtml, maxEdits, stripMarkers, withinEdits } from '../../domain/search/text';
 
 /** The indexed text columns, in table order, with their BM25 weights (a title hit counts ten content hits). */
@@ -117,7 +118,16 @@ const columnFilter = (field: SearchField) => (field === 'all' ? '' : `{${field}}
  * - `docs`: the filterable and sortable fields, the version of each document and the tombstones of removed ones.
  * Writes are synchronous transactions, so an upsert is atomic and versions are compared and written as one.
  */
-export class SqliteSearchIndex implements SearchIndex {
+/** Listing sorts and their columns; text sorts ignore case, as the table's own listing does. */
+const LISTING_ORDER: Record<DocumentQuery['sort'], string> = {
+  created_at: 'd.created_at',
+  updated_at: 'd.updated_at',
+  title: 'd.title COLLATE NOCASE',
+  filename: 'd.filename COLLATE NOCASE',
+  size: 'd.size',
+};
+
+export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
   private readonly db: Database.Database;
   private readonly knownWords = new Set<string>();
   private readonly statements;
@@ -186,6 +196,39 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async ping(): Promise<void> {
     this.db.prepare('SELECT 1').get();
+  }
+
+  /**
+   * A filtered or sorted document listing from the documents table of the index (no full-text work): the
+   * page's ids and the total. Null for a source filter, which the index does not hold.
+   */
+  async list(query: DocumentQuery): Promise<{ ids: string[]; total: number } | null> {
+    if (query.sourceId) return null;
+    const parts: string[] = ['d.deleted = 0'];
+    const params: SqlValue[] = [];
+    if (query.status) {
+      parts.push('d.status = ?');
+      params.push(query.status);
+    }
+    for (const label of new Set(query.labelIds ?? [])) {
+      parts.push('EXISTS (SELECT 1 FROM json_each(d.label_ids) WHERE value = ?)');
+      params.push(label);
+    }
+    if (query.createdFrom) {
+      parts.push('d.created_at >= ?');
+      params.push(query.createdFrom);
+    }
+    if (query.createdTo) {
+      parts.push('d.created_at <= ?');
+      params.push(query.createdTo);
+    }
+    const where = parts.join(' AND ');
+    const direction = query.order === 'asc' ? 'ASC' : 'DESC';
+    const { total } = this.db.prepare(`SELECT count(*) AS total FROM docs AS d WHERE ${where}`).get(...params) as { total: number };
+    const rows = this.db
+      .prepare(`SELECT d.id FROM docs AS d WHERE ${where} ORDER BY ${LISTING_ORDER[query.sort]} ${direction}, d.id ${direction} LIMIT ? OFFSET ?`)
+      .all(...params, query.perPage, (query.page - 1) * query.perPage) as { id: string }[];
+    return { ids: rows.map((row) => row.id), total };
   }
 
   close(): void {

@@ -1,14 +1,22 @@
 import { notFound } from '../errors';
-import type { Page } from '../pagination';
+import { pageOf, type Page } from '../pagination';
 import { fileKeys, toSummary, type DocumentSummary, type DocumentView } from './document';
 import { missingDocument } from './large-upload';
-import type { DocumentQuery, DocumentRepository, FileStore, PendingUploadRepository } from './ports';
+import { isPlainListing, type DocumentListingIndex, type DocumentQuery, type DocumentRepository, type FileStore, type PendingUploadRepository } from './ports';
 
-/** One page of documents, without their text. */
+/**
+ * One page of documents, without their text. The table serves the plain listing from its own index; filtered
+ * and sorted listings go to the listing index when the runtime has one (it finds the page's ids, the table
+ * gives their records), else to the table, which then reads every row.
+ */
 export async function listDocuments(
-  deps: { documents: DocumentRepository },
+  deps: { documents: DocumentRepository; listingIndex?: DocumentListingIndex | undefined },
   query: DocumentQuery,
 ): Promise<Page<DocumentSummary>> {
+  if (!isPlainListing(query) && deps.listingIndex) {
+    const found = await deps.listingIndex.list(query);
+    if (found) return pageOf((await deps.documents.getMany(found.ids)).map(toSummary), query, found.total);
+  }
   const page = await deps.documents.list(query);
   return { ...page, data: page.data.map(toSummary) };
 }

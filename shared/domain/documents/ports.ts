@@ -46,7 +46,21 @@ export interface DocumentRepository {
    * data (the search index) without holding the whole table in memory.
    */
   scan(): AsyncIterable<DocumentRecord>;
+  /** The records of these ids that exist, in the order given. */
+  getMany(ids: string[]): Promise<DocumentRecord[]>;
 }
+
+/**
+ * Serves the filtered and sorted listings that the document table can only answer by reading every row: the
+ * ids of one page, in order, and how many documents match. Null when it cannot serve the query.
+ */
+export interface DocumentListingIndex {
+  list(query: DocumentQuery): Promise<{ ids: string[]; total: number } | null>;
+}
+
+/** Whether the table serves a listing from its own index (newest or oldest first, nothing filtered). */
+export const isPlainListing = (query: DocumentQuery): boolean =>
+  query.sort === 'created_at' && !query.status && !query.sourceId && !query.createdFrom && !query.createdTo && !query.labelIds?.length;
 
 /** A document's extracted text: inline, or in an object when it is too large for a table item. */
 export type DocumentContent = { text: string } | { text_object: string };

@@ -53,6 +53,7 @@ export async function processOcrJob(deps: OcrWorkerDeps, message: OcrJobMessage)
     await deps.ocrJobs.fail(job.document_id, job.run, 'the document was deleted', now(), 'cancelled');
     return 'cancelled';
   }
+  await bestEffort(() => deps.search.reindex(job.document_id));
   await progress(deps, job, 0, 'processing');
   try {
     const output = await read(deps, job, document, bytes);
@@ -65,6 +66,7 @@ export async function processOcrJob(deps: OcrWorkerDeps, message: OcrJobMessage)
       return end(deps, job, document, 'failed', `OCR failed ${MAX_ATTEMPTS} times on an internal error`);
     }
     await deps.ocrJobs.release(job.document_id, job.run, now());
+    await bestEffort(() => deps.search.reindex(job.document_id));
     throw error;
   }
 }

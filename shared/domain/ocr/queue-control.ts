@@ -4,6 +4,7 @@ import { emit, type EventPublisher } from '../events/ports';
 import type { Page } from '../pagination';
 import type { OcrJob, OcrJobFilter, OcrJobQueue, OcrJobRepository, OcrPriority } from './jobs';
 import type { OcrEngine } from './ports';
+import type { SearchIndexer } from '../search/ports';
 import { getSettings, type SettingsRepository } from '../settings/settings';
 
 /** The engine's languages, to refuse a request the worker could never serve (400 at the API, not a failed job). */
@@ -36,6 +37,7 @@ export interface RetryDeps {
   settings: SettingsRepository;
   clock: Clock;
   events: EventPublisher;
+  search: SearchIndexer;
 }
 
 /**
@@ -70,6 +72,7 @@ export async function retryOcr(
   const job = await deps.ocrJobs.restart(documentId, { ...request, language, now: deps.clock.now().toISOString() });
   if (!job) throw notFound('Document', documentId);
   if (job === 'busy') throw busy((await deps.ocrJobs.get(documentId)) ?? { document_id: documentId, status: 'queued' });
+  await deps.search.reindex(documentId);
   // A lost send leaves the job queued in the table; the stuck-job sweep sends it again.
   await deps.ocrQueue.enqueue({ documentId, run: job.run, priority: job.priority }).catch(() => undefined);
   await publishQueueStatus(deps);
@@ -133,11 +136,12 @@ export async function setOcrPriority(
  * `cancelled`), a processing one at its next page (the worker stops there). A finished job is 409.
  */
 export async function cancelOcrJob(
-  deps: { ocrJobs: OcrJobRepository; clock: Clock; events: EventPublisher },
+  deps: { ocrJobs: OcrJobRepository; clock: Clock; events: EventPublisher; search: SearchIndexer },
   documentId: string,
 ): Promise<{ id: string; status: 'cancelled' | 'cancelling' }> {
   const outcome = await deps.ocrJobs.cancel(documentId, deps.clock.now().toISOString());
   if (outcome === 'not_found') throw notFound('OCR job', documentId);
+  if (outcome === 'cancelled') await deps.search.reindex(documentId);
   if (outcome === 'finished') {
     const job = await deps.ocrJobs.get(documentId);
     throw new AppError('DUPLICATE_RESOURCE', 'This OCR job has already finished', {

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DocumentRecord } from '../../../domain/documents/document';
-import type { DocumentChanges, DocumentContent, DocumentQuery, DocumentRepository } from '../../../domain/documents/ports';
+import { isPlainListing, type DocumentChanges, type DocumentContent, type DocumentQuery, type DocumentRepository } from '../../../domain/documents/ports';
 import type { OcrJob } from '../../../domain/ocr/jobs';
 import { validationError } from '../../../domain/errors';
 import { pageOf, type Page } from '../../../domain/pagination';
@@ -81,8 +81,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
   }
 
   async list(query: DocumentQuery): Promise<Page<DocumentRecord>> {
-    const filtered = Boolean(query.status || query.sourceId || query.createdFrom || query.createdTo || query.labelIds?.length);
-    if (!filtered && query.sort === 'created_at') return this.newestOrOldestPage(query);
+    if (isPlainListing(query)) return this.newestOrOldestPage(query);
     const candidates = query.labelIds?.length ? await this.withAllLabels(query.labelIds) : await this.allDocuments();
     const matching = candidates.filter((document) => matches(document, query)).sort(comparator(query));
     const start = (query.page - 1) * query.perPage;
@@ -167,6 +166,13 @@ export class DynamoDocumentRepository implements DocumentRepository {
         if (!failedConditions(error)?.length || attempt >= ATTEMPTS) throw error;
       }
     }
+  }
+
+  async getMany(ids: string[]): Promise<DocumentRecord[]> {
+    const found = new Map(
+      (await batchGetAll(this.db, this.tableName, ids.map((id) => keys.document(id)))).map((item) => [String(item['id']), toRecord(item)]),
+    );
+    return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
   }
 
   async *scan(): AsyncIterable<DocumentRecord> {
