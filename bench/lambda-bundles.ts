@@ -46,6 +46,8 @@ const BENCH_ENV: Record<string, string> = {
   TABLE_NAME: 'bench-table',
   BUCKET_NAME: 'bench-bucket',
   OCR_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench',
+  OCR_HIGH_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-high',
+  OPENSEARCH_ENDPOINT: 'search-bench.us-east-1.es.amazonaws.com',
   JWT_SECRET_ARN: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:bench',
   ADMIN_USERNAME: 'admin',
   ADMIN_EMAIL: 'admin@example.com',

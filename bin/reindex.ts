@@ -3,7 +3,7 @@
  * OPENSEARCH_ENDPOINT and AWS_REGION set (the stack's outputs) and credentials allowed to read the table and
  * bucket and write the domain. Locally the runtime rebuilds its index by itself when DATA_DIR/search is missing.
  */
-import { awsReindexDependencies } from '../shared/container/aws';
+import { awsReindexDependencies } from '../shared/container/aws-search';
 import { rebuildSearchIndex } from '../shared/domain/search/use-cases';
 
 const deps = awsReindexDependencies();

@@ -1,4 +1,5 @@
 import { awsDocumentsContainer } from '../../shared/container/aws';
+import { awsSearchParts } from '../../shared/container/aws-search';
 import { createDocumentsHandler } from './handler';
 
-export const handler = createDocumentsHandler(awsDocumentsContainer());
+export const handler = createDocumentsHandler(awsDocumentsContainer(process.env, awsSearchParts()));

@@ -1,4 +1,5 @@
 import { awsAppContainer } from '../../shared/container/aws';
+import { awsSearchParts } from '../../shared/container/aws-search';
 import { createLabelsHandler } from './handler';
 
-export const handler = createLabelsHandler(awsAppContainer());
+export const handler = createLabelsHandler(awsAppContainer(process.env, awsSearchParts()));

@@ -1,4 +1,4 @@
-import { awsSearchContainer } from '../../shared/container/aws';
+import { awsSearchContainer } from '../../shared/container/aws-search';
 import { createSearchHandler } from './handler';
 
 export const handler = createSearchHandler(awsSearchContainer());

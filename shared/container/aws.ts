@@ -14,9 +14,6 @@ import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { TEXTRACT_LANGUAGES } from '../adapters/aws/textract-languages';
 import { TextractOcrEngine } from '../adapters/aws/textract-ocr-engine';
-import { OpenSearchSearchIndex } from '../adapters/aws/opensearch-search-index';
-import type { SearchIndex } from '../domain/search/ports';
-import type { RebuildDeps } from '../domain/search/use-cases';
 import { MupdfTextLayerReader } from '../adapters/imaging/mupdf-text-layer-reader';
 import type { OcrWorkerDeps } from '../domain/ocr/process-ocr-job';
 import type { OcrSweeperDeps } from '../domain/ocr/queue-control';
@@ -24,7 +21,7 @@ import { sha256 } from '../adapters/crypto/sha256';
 import { WasmThumbnailRenderer } from '../adapters/imaging/thumbnail-renderer';
 import type { IngestDeps } from '../domain/documents/large-upload';
 import type { HealthProbe } from '../domain/health/health';
-import { buildAppContainer, type AppContainer, type DocumentServices, type OcrServices } from './app-container';
+import { buildAppContainer, type AppContainer, type ContainerParts, type DocumentServices, type OcrServices } from './app-container';
 import { commonEnvSchema, parseEnv } from './config';
 
 /**
@@ -49,67 +46,11 @@ function connectionSender(env: NodeJS.ProcessEnv): { connectionSender?: ApiGatew
   return endpoint ? { connectionSender: new ApiGatewayConnectionSender(() => createConnectionsClient({ endpoint })) } : {};
 }
 
-const searchEnvSchema = z.object({
-  OPENSEARCH_ENDPOINT: z.string().min(1).optional(),
-  AWS_REGION: z.string().min(1).default('us-east-1'),
-  BUCKET_NAME: z.string().min(1).optional(),
-});
-
-/** One OpenSearch index per function instance, created on first use. */
-let openSearchIndex: SearchIndex | undefined;
-
-/**
- * The OpenSearch index behind the alias, migrated (created or moved to the current mapping) before its first
- * use in this function instance: writes never reach an index OpenSearch would create with a default mapping.
- */
-function openSearch(endpoint: string, region: string): SearchIndex {
-  if (openSearchIndex) return openSearchIndex;
-  const index = OpenSearchSearchIndex.forDomain(endpoint, region);
-  let migrated: Promise<unknown> | undefined;
-  const ready = () => (migrated ??= index.migrate().catch((error: unknown) => {
-    migrated = undefined;
-    throw error;
-  }));
-  openSearchIndex = {
-    upsert: async (document) => (await ready(), index.upsert(document)),
-    remove: async (id, version) => (await ready(), index.remove(id, version)),
-    search: async (request) => (await ready(), index.search(request)),
-    clear: async () => (await ready(), index.clear()),
-    ping: () => index.ping(),
-  };
-  return openSearchIndex;
-}
-
-/** For the functions the stack binds to the search domain (OPENSEARCH_ENDPOINT): they keep the index in step. */
-function searchParts(env: NodeJS.ProcessEnv): { search?: { index: SearchIndex; files: S3FileStore } } {
-  const config = parseEnv(searchEnvSchema, env);
-  if (!config.OPENSEARCH_ENDPOINT || !config.BUCKET_NAME) return {};
-  return { search: { index: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION), files: new S3FileStore(createS3Client(), config.BUCKET_NAME) } };
-}
-
-/** The search endpoints: the app container and the OpenSearch index. */
-export function awsSearchContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & { searchIndex: SearchIndex } {
-  const config = parseEnv(searchEnvSchema.extend({ OPENSEARCH_ENDPOINT: z.string().min(1) }), env);
-  return { ...awsAppContainer(env), searchIndex: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION) };
-}
-
-/** What `npm run reindex` needs to rebuild the OpenSearch index from the table and the bucket. */
-export function awsReindexDependencies(env: NodeJS.ProcessEnv = process.env): RebuildDeps {
-  const config = parseEnv(
-    z.object({ TABLE_NAME: z.string().min(1), BUCKET_NAME: z.string().min(1), OPENSEARCH_ENDPOINT: z.string().min(1), AWS_REGION: z.string().min(1) }),
-    env,
-  );
-  const container = tokenlessContainer(config.TABLE_NAME, env);
-  return {
-    documents: container.documents,
-    labels: container.labels,
-    files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
-    index: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION),
-  };
-}
+/** What a function that keeps the search index in step adds to its container (see `aws-search.ts`). */
+export type SearchParts = Pick<ContainerParts, 'search'>;
 
 /** Users, tokens and settings over DynamoDB, with the JWT key from Secrets Manager. */
-export function awsAppContainer(env: NodeJS.ProcessEnv = process.env): AppContainer {
+export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): AppContainer {
   const config = parseEnv(appEnvSchema, env);
   const db = createDynamoDocumentClient();
   const secrets = createSecretsClient();
@@ -120,7 +61,7 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env): AppContai
     env: config,
     healthProbes: [tableProbe(db, config.TABLE_NAME)],
     ...connectionSender(env),
-    ...searchParts(env),
+    ...search,
   });
 }
 
@@ -146,10 +87,10 @@ const textractLanguages = async () => TEXTRACT_LANGUAGES;
 const documentsEnvSchema = z.object({ BUCKET_NAME: z.string().min(1) });
 
 /** The app container plus file storage in S3, the OCR queue in SQS and the thumbnail renderer. */
-export function awsDocumentsContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & DocumentServices {
+export function awsDocumentsContainer(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): AppContainer & DocumentServices {
   const config = parseEnv(documentsEnvSchema, env);
   return {
-    ...awsAppContainer(env),
+    ...awsAppContainer(env, search),
     files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
     ocrQueue: ocrQueues(env),
     thumbnails: new WasmThumbnailRenderer(),
@@ -164,17 +105,17 @@ const ingestEnvSchema = z.object({
 });
 
 /** What the ingest of presigned uploads needs: the repositories, the bucket and the OCR queue; no JWT key. */
-export function awsIngestDependencies(env: NodeJS.ProcessEnv = process.env): IngestDeps {
+export function awsIngestDependencies(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): IngestDeps {
   const config = parseEnv(ingestEnvSchema, env);
   return {
-    ...tokenlessContainer(config.TABLE_NAME, env),
+    ...tokenlessContainer(config.TABLE_NAME, env, search),
     files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
     ocrQueue: ocrQueues(env),
   };
 }
 
 /** A container for functions that issue no tokens (workers, schedules): the repositories without the JWT key. */
-function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv): AppContainer {
+export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, search: SearchParts = {}): AppContainer {
   return buildAppContainer({
     db: createDynamoDocumentClient(),
     tableName,
@@ -182,7 +123,7 @@ function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv): AppConta
     env: parseEnv(commonEnvSchema, env),
     healthProbes: [],
     ...connectionSender(env),
-    ...searchParts(env),
+    ...search,
   });
 }
 
@@ -200,9 +141,9 @@ export const OCR_STALE_AFTER_SECONDS = 16 * 60;
 const workerEnvSchema = z.object({ TABLE_NAME: z.string().min(1), BUCKET_NAME: z.string().min(1) });
 
 /** The OCR worker: Textract reading from the bucket, MuPDF for PDF text layers, the repositories. */
-export function awsOcrWorkerDependencies(env: NodeJS.ProcessEnv = process.env): OcrWorkerDeps {
+export function awsOcrWorkerDependencies(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): OcrWorkerDeps {
   const config = parseEnv(workerEnvSchema, env);
-  const container = tokenlessContainer(config.TABLE_NAME, env);
+  const container = tokenlessContainer(config.TABLE_NAME, env, search);
   return {
     ...container,
     files: new S3FileStore(createS3Client(), config.BUCKET_NAME),

@@ -1,0 +1,77 @@
+import * as z from 'zod';
+import { createS3Client } from '../adapters/aws/clients';
+import { OpenSearchSearchIndex } from '../adapters/aws/opensearch-search-index';
+import { S3FileStore } from '../adapters/aws/s3-file-store';
+import type { SearchIndex } from '../domain/search/ports';
+import type { RebuildDeps } from '../domain/search/use-cases';
+import type { AppContainer } from './app-container';
+import { awsAppContainer, tokenlessContainer, type SearchParts } from './aws';
+import { parseEnv } from './config';
+
+/*
+ * The OpenSearch part of the cloud composition root, apart from aws.ts so that only the functions that search
+ * or keep the index in step (search, documents, labels, ingest, OCR worker) bundle the OpenSearch client.
+ */
+
+const searchEnvSchema = z.object({
+  OPENSEARCH_ENDPOINT: z.string().min(1).optional(),
+  AWS_REGION: z.string().min(1).default('us-east-1'),
+  BUCKET_NAME: z.string().min(1).optional(),
+});
+
+/** One OpenSearch index per function instance, created on first use. */
+let openSearchIndex: SearchIndex | undefined;
+
+/**
+ * The OpenSearch index behind the alias, migrated (created or moved to the current mapping) before its first
+ * use in this function instance: writes never reach an index OpenSearch would create with a default mapping.
+ */
+function openSearch(endpoint: string, region: string): SearchIndex {
+  if (openSearchIndex) return openSearchIndex;
+  const index = OpenSearchSearchIndex.forDomain(endpoint, region);
+  let migrated: Promise<unknown> | undefined;
+  const ready = () => (migrated ??= index.migrate().catch((error: unknown) => {
+    migrated = undefined;
+    throw error;
+  }));
+  openSearchIndex = {
+    upsert: async (document) => (await ready(), index.upsert(document)),
+    remove: async (id, version) => (await ready(), index.remove(id, version)),
+    search: async (request) => (await ready(), index.search(request)),
+    clear: async () => (await ready(), index.clear()),
+    ping: () => index.ping(),
+  };
+  return openSearchIndex;
+}
+
+/**
+ * For the functions the stack binds to the search domain (OPENSEARCH_ENDPOINT): they keep the index in step.
+ * Without the variable (or the bucket) they index nothing.
+ */
+export function awsSearchParts(env: NodeJS.ProcessEnv = process.env): SearchParts {
+  const config = parseEnv(searchEnvSchema, env);
+  if (!config.OPENSEARCH_ENDPOINT || !config.BUCKET_NAME) return {};
+  return { search: { index: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION), files: new S3FileStore(createS3Client(), config.BUCKET_NAME) } };
+}
+
+/** The search endpoints: the app container and the OpenSearch index. */
+export function awsSearchContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & { searchIndex: SearchIndex } {
+  const config = parseEnv(searchEnvSchema.extend({ OPENSEARCH_ENDPOINT: z.string().min(1) }), env);
+  return { ...awsAppContainer(env), searchIndex: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION) };
+}
+
+/** What `npm run reindex` needs to rebuild the OpenSearch index from the table and the bucket. */
+export function awsReindexDependencies(env: NodeJS.ProcessEnv = process.env): RebuildDeps {
+  const config = parseEnv(
+    z.object({ TABLE_NAME: z.string().min(1), BUCKET_NAME: z.string().min(1), OPENSEARCH_ENDPOINT: z.string().min(1), AWS_REGION: z.string().min(1) }),
+    env,
+  );
+  const container = tokenlessContainer(config.TABLE_NAME, env);
+  return {
+    documents: container.documents,
+    labels: container.labels,
+    files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
+    index: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION),
+  };
+}
+
