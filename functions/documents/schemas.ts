@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { DOCUMENT_STATUSES } from '../../shared/domain/documents/document';
 import { MAX_DOCUMENT_BYTES } from '../../shared/domain/documents/large-upload';
 import { DOCUMENT_SORT_FIELDS } from '../../shared/domain/documents/ports';
-import { ocrLanguageField, pageQuery } from '../../shared/http/fields';
+import { booleanField, isoDateBound, ocrLanguageField, pageQuery } from '../../shared/http/fields';
 
 export const MAX_LABELS_PER_DOCUMENT = 20;
 export const MAX_BULK_FILES = 10;
@@ -17,29 +17,15 @@ const commaSeparatedLabelIds = z
   .transform((value) => value.split(',').map((id) => id.trim()).filter(Boolean))
   .pipe(labelIds);
 
-/** An ISO 8601 date or date-time; a bare date as `to` means the end of that day. */
-const isoBound = (end: boolean) =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'must be an ISO 8601 date or date-time')
-    .refine((value) => !Number.isNaN(Date.parse(value)), 'is not a real date')
-    .transform((value) => {
-      const date = new Date(value);
-      if (end && value.length === 10) date.setUTCHours(23, 59, 59, 999);
-      return date.toISOString();
-    });
-
 export const listDocumentsQuery = pageQuery.extend({
   sort: z.enum(DOCUMENT_SORT_FIELDS).default('created_at'),
   order: z.enum(['asc', 'desc']).default('desc'),
   status: z.enum(DOCUMENT_STATUSES).optional(),
   source_id: z.uuid().optional(),
   label_ids: commaSeparatedLabelIds.optional(),
-  date_from: isoBound(false).optional(),
-  date_to: isoBound(true).optional(),
+  date_from: isoDateBound(false).optional(),
+  date_to: isoDateBound(true).optional(),
 });
-
-const booleanField = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 export const uploadFields = z.strictObject({
   title: z.string().trim().max(500).optional(),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ingestUploadedFile, type IngestDeps } from '../../shared/domain/documents/large-upload';
 import { logger } from '../../shared/logger';
-import { sqsBatchHandler } from '../../shared/queue/sqs-batch';
+import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 
 /** The part of an S3 event notification the ingest reads; S3's `s3:TestEvent` has no Records and is skipped. */
 const s3Notification = z.object({
@@ -9,14 +9,6 @@ const s3Notification = z.object({
     .array(z.object({ eventName: z.string(), s3: z.object({ object: z.object({ key: z.string() }) }) }))
     .default([]),
 });
-
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
 
 /** S3 notifications URL-encode keys, with + for spaces. */
 const objectKey = (encoded: string) => decodeURIComponent(encoded.replace(/\+/g, ' '));
@@ -27,13 +19,8 @@ const objectKey = (encoded: string) => decodeURIComponent(encoded.replace(/\+/g,
  * cannot help); a failing ingest is retried by the queue.
  */
 export const createIngestHandler = (c: IngestDeps) =>
-  sqsBatchHandler('ingest', async (message) => {
-    const parsed = s3Notification.safeParse(parseJson(message.body));
-    if (!parsed.success) {
-      logger.warn('ingest: not an S3 event notification, dropped', { messageId: message.messageId });
-      return;
-    }
-    for (const record of parsed.data.Records) {
+  sqsJsonHandler('ingest', s3Notification, async (notification) => {
+    for (const record of notification.Records) {
       if (!record.eventName.startsWith('ObjectCreated:')) continue;
       const key = objectKey(record.s3.object.key);
       const outcome = await ingestUploadedFile(c, key);

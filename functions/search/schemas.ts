@@ -2,21 +2,7 @@ import * as z from 'zod';
 import { DOCUMENT_STATUSES } from '../../shared/domain/documents/document';
 import { SEARCH_FIELDS, SEARCH_SORT_FIELDS, type SearchFilters, type SearchSortField } from '../../shared/domain/search/ports';
 import { CLAUSE_TYPES } from '../../shared/domain/search/use-cases';
-import { pageQuery } from '../../shared/http/fields';
-
-const booleanField = z.enum(['true', 'false', '1', '0'], 'must be true or false').transform((value) => value === 'true' || value === '1');
-
-/** An ISO 8601 date or date-time; a bare date as an upper bound means the end of that day. */
-const isoBound = (end: boolean) =>
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'must be an ISO 8601 date or date-time')
-    .refine((value) => !Number.isNaN(Date.parse(value)), 'is not a real date')
-    .transform((value) => {
-      const date = new Date(value);
-      if (end && value.length === 10) date.setUTCHours(23, 59, 59, 999);
-      return date.toISOString();
-    });
+import { booleanField, isoDateBound, pageQuery } from '../../shared/http/fields';
 
 const mimeTypes = z.array(z.string().trim().min(1).max(255)).max(50);
 const labelIds = z.array(z.uuid('must be a label id (UUID)')).max(50);
@@ -27,8 +13,8 @@ const searchBoxFilters = z
   .strictObject({
     mime_types: mimeTypes.optional(),
     labels: labelIds.optional(),
-    date_from: isoBound(false).optional(),
-    date_to: isoBound(true).optional(),
+    date_from: isoDateBound(false).optional(),
+    date_to: isoDateBound(true).optional(),
     status: z.union([z.enum(DOCUMENT_STATUSES), z.array(z.enum(DOCUMENT_STATUSES))]).optional(),
     min_confidence: confidence.optional(),
   })
@@ -88,7 +74,7 @@ export const advancedSearchBody = z.strictObject({
   query: z.strictObject({ must: clauses, should: clauses, must_not: clauses }),
   filters: z
     .strictObject({
-      date_range: z.strictObject({ from: isoBound(false).optional(), to: isoBound(true).optional() }).optional(),
+      date_range: z.strictObject({ from: isoDateBound(false).optional(), to: isoDateBound(true).optional() }).optional(),
       mime_types: mimeTypes.optional(),
       min_confidence: confidence.optional(),
       labels: labelIds.optional(),

@@ -27,3 +27,20 @@ export const pageQuery = z.strictObject({
 export const ocrLanguageField = z
   .string()
   .regex(/^[a-z]{3}(?:_[a-z]+)?(?:\+[a-z]{3}(?:_[a-z]+)?)*$/, 'must be an OCR language code such as eng or eng+deu');
+
+/** A boolean in a query string or form field: true/false or 1/0. */
+export const booleanField = z
+  .enum(['true', 'false', '1', '0'], 'must be true or false')
+  .transform((value) => value === 'true' || value === '1');
+
+/** An ISO 8601 date or date-time bound; a bare date as an upper bound (`end`) means the end of that day. */
+export const isoDateBound = (end: boolean) =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/, 'must be an ISO 8601 date or date-time')
+    .refine((value) => !Number.isNaN(Date.parse(value)), 'is not a real date')
+    .transform((value) => {
+      const date = new Date(value);
+      if (end && value.length === 10) date.setUTCHours(23, 59, 59, 999);
+      return date.toISOString();
+    });

@@ -1,4 +1,5 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type * as z from 'zod';
 import { logger } from '../logger';
 
 /**
@@ -22,3 +23,29 @@ export const sqsBatchHandler =
     });
     return { batchItemFailures };
   };
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * {@link sqsBatchHandler} for JSON messages of one shape: a body that is not JSON or does not match the schema
+ * is logged and dropped (a retry cannot fix it, so it must not go round to the DLQ); the rest go to `process`.
+ */
+export const sqsJsonHandler = <S extends z.ZodType>(
+  name: string,
+  schema: S,
+  process: (body: z.output<S>, record: SQSRecord) => Promise<void>,
+) =>
+  sqsBatchHandler(name, async (record) => {
+    const parsed = schema.safeParse(parseJson(record.body));
+    if (!parsed.success) {
+      logger.warn(`${name}: malformed message dropped`, { messageId: record.messageId });
+      return;
+    }
+    await process(parsed.data, record);
+  });

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DocumentContent } from '../../../domain/documents/ports';
 import type {
   CancelOutcome,
@@ -283,12 +283,12 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
     document: { SET?: Record<string, unknown>; REMOVE?: string[] } = {},
     extra: TransactItem[] = [],
   ): Promise<boolean> {
-    const set = { status: DOCUMENT_STATUS[next.status], updated_at: now, ...document.SET };
-    const names = Object.fromEntries([...Object.keys(set), ...(document.REMOVE ?? [])].map((name, i) => [`#d${i}`, name]));
-    const nameOf = (field: string) => Object.keys(names).find((key) => names[key] === field)!;
+    const set = Object.entries({ status: DOCUMENT_STATUS[next.status], updated_at: now, ...document.SET });
+    const removed = document.REMOVE ?? [];
     // The document's version grows with its status too: the search index orders its updates by it.
-    const setClause = `SET ${Object.keys(set).map((field, i) => `${nameOf(field)} = :d${i}`).join(', ')}, #version = #version + :one`;
-    const removeClause = document.REMOVE?.length ? ` REMOVE ${document.REMOVE.map(nameOf).join(', ')}` : '';
+    const updateExpression =
+      `SET ${set.map((_, i) => `#s${i} = :s${i}`).join(', ')}, #version = #version + :one` +
+      (removed.length ? ` REMOVE ${removed.map((_, i) => `#r${i}`).join(', ')}` : '');
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -306,10 +306,14 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
               Update: {
                 TableName: this.tableName,
                 Key: keys.document(next.document_id),
-                UpdateExpression: setClause + removeClause,
+                UpdateExpression: updateExpression,
                 ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeNames: { ...names, '#version': 'version' },
-                ExpressionAttributeValues: { ...Object.fromEntries(Object.values(set).map((value, i) => [`:d${i}`, value])), ':one': 1 },
+                ExpressionAttributeNames: {
+                  ...Object.fromEntries(set.map(([field], i) => [`#s${i}`, field])),
+                  ...Object.fromEntries(removed.map((field, i) => [`#r${i}`, field])),
+                  '#version': 'version',
+                },
+                ExpressionAttributeValues: { ...Object.fromEntries(set.map(([, value], i) => [`:s${i}`, value])), ':one': 1 },
               },
             },
             ...countersMove(this.tableName, current?.status ?? null, next.status),
@@ -328,22 +332,16 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
   private async putJob(current: StoredOcrJob, next: OcrJob): Promise<boolean> {
     try {
       await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: jobItem(next, current.rev + 1),
-                ConditionExpression: 'rev = :rev',
-                ExpressionAttributeValues: { ':rev': current.rev },
-              },
-            },
-          ],
+        new PutCommand({
+          TableName: this.tableName,
+          Item: jobItem(next, current.rev + 1),
+          ConditionExpression: 'rev = :rev',
+          ExpressionAttributeValues: { ':rev': current.rev },
         }),
       );
       return true;
     } catch (error) {
-      if (failedConditions(error)?.length) return false;
+      if (isConditionFailure(error)) return false;
       throw error;
     }
   }
