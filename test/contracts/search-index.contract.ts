@@ -484,6 +484,19 @@ export function describeSearchIndexContract(name: string, make: () => Promise<Se
       expect(second.total).toBe(3);
     });
 
+    it('orders equally scored documents by id, page after page', async () => {
+      // Arrange: every filler scores the same for "padding"
+      const fillerIds = sorted(Array.from({ length: FILLER_COUNT }, (_, i) => filler(i + 1).id));
+
+      // Act
+      const first = await search('padding', { perPage: 20, page: 1 });
+      const third = await search('padding', { perPage: 20, page: 3 });
+
+      // Assert
+      expect(ids(first)).toEqual(fillerIds.slice(0, 20));
+      expect(ids(third)).toEqual(fillerIds.slice(40, 60));
+    });
+
     it('reports the true total beyond the 1000 reachable results', async () => {
       // Arrange
       const query = 'padding';

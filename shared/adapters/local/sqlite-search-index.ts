@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type {
@@ -12,6 +13,8 @@ import type {
   SearchSortField,
 } from '../../domain/search/ports';
 import type { DocumentListingIndex, DocumentQuery } from '../../domain/documents/ports';
+import { FacetColumns, type FacetEntry } from './search-facet-columns';
+import { SqliteReadPool } from './sqlite-read-pool';
 import { escapeHtml, fuzzyDistance, MARK_CLOSE, MARK_OPEN, markedToHtml, maxEdits, stripMarkers, withinEdits } from '../../domain/search/text';
 
 /** The indexed text columns, in table order, with their BM25 weights (a title hit counts ten content hits). */
@@ -25,6 +28,10 @@ const SNIPPET_TOKENS = 24;
 const CONTAINS_CONTEXT = 80;
 /** Fuzzy alternatives of one word, at most: the closest are kept, so a query's work stays bounded. */
 const MAX_FUZZY_ALTERNATIVES = 20;
+/** Rows read past a relevance page, so that a run of equal scores at its end can still be ordered by id. */
+const TIE_MARGIN = 50;
+/** Reader threads that rank shards of a query in parallel: one per core, up to this many. */
+const MAX_READERS = 4;
 
 /**
  * The text columns live in `docs` (the content deflated: it is most of the bytes), and `fts` is an
@@ -70,6 +77,16 @@ CREATE TABLE IF NOT EXISTS words (len INTEGER NOT NULL, word TEXT NOT NULL, PRIM
 const PAGE_SIZE = 32_768;
 
 const inflateText = (blob: Buffer | null): string => (blob ? inflateRawSync(blob).toString('utf8') : '');
+
+interface PageRow {
+  rid: number;
+  id: string;
+  title: string;
+  score: number;
+}
+
+/** What a committed write changes in the in-memory facet columns. */
+type FacetChange = { rid: number; entry: FacetEntry | null };
 
 interface DocRow {
   rid: number;
@@ -127,12 +144,29 @@ const LISTING_ORDER: Record<DocumentQuery['sort'], string> = {
   size: 'd.size',
 };
 
+export interface SqliteSearchIndexOptions {
+  /**
+   * Reader threads for ranking (a file only; none in memory). Default: one per core up to 4, none on one core.
+   * A broad word ranks most of the index; split by row id over the cores it takes a fraction of the time.
+   */
+  readers?: number;
+}
+
 export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
   private readonly db: Database.Database;
+  private readerCount: number;
+  /** Started on the first ranked search, so that an index that is only written never starts threads. */
+  private pool: SqliteReadPool | null = null;
   private readonly knownWords = new Set<string>();
+  private readonly columns = new FacetColumns();
   private readonly statements;
 
-  constructor(path: string) {
+  constructor(
+    private readonly path: string,
+    options: SqliteSearchIndexOptions = {},
+  ) {
+    const cores = availableParallelism();
+    this.readerCount = path === ':memory:' ? 0 : (options.readers ?? (cores > 1 ? Math.min(cores, MAX_READERS) : 0));
     this.db = new Database(path);
     this.db.function('inflate_text', { deterministic: true }, (blob: unknown) => inflateText(blob as Buffer | null));
     this.db.pragma(`page_size = ${PAGE_SIZE}`);
@@ -141,6 +175,7 @@ export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
     this.db.exec(SCHEMA);
     this.statements = {
       current: this.db.prepare<[string], DocRow>('SELECT rid, version, deleted FROM docs WHERE id = ?'),
+      maxRid: this.db.prepare<[], number | null>('SELECT max(rid) FROM docs').pluck(),
       insertDoc: this.db.prepare(
         `INSERT INTO docs (id, version, deleted, title, filename, content_z, labels_text, metadata_text, mime_type, status, ocr_confidence, size,
            created_at, updated_at, label_ids, label_names, metadata_values)
@@ -166,32 +201,38 @@ export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
       insertWord: this.db.prepare('INSERT OR IGNORE INTO words (len, word) VALUES (?, ?)'),
       wordsOfLength: this.db.prepare<[number, number], string>('SELECT word FROM words WHERE len BETWEEN ? AND ?').pluck(),
     };
+    const live = this.db.prepare<[], { rid: number; mime_type: string; status: string; ocr_confidence: number | null; created_at: string; label_ids: string }>(
+      'SELECT rid, mime_type, status, ocr_confidence, created_at, label_ids FROM docs WHERE deleted = 0',
+    );
+    for (const row of live.iterate()) this.columns.set(row.rid, facetEntry(row));
   }
 
   /** Upserts many documents in one transaction: what a rebuild or a benchmark wants. */
   upsertMany(documents: IndexedDocument[]): void {
-    this.db.transaction(() => {
-      for (const document of documents) this.write(document);
-    })();
+    const changes = this.db.transaction(() => documents.map((document) => this.write(document)))();
+    for (const change of changes) this.apply(change);
   }
 
   async upsert(document: IndexedDocument): Promise<void> {
-    this.db.transaction(() => this.write(document))();
+    this.apply(this.db.transaction(() => this.write(document))());
   }
 
   async remove(documentId: string, version: number): Promise<void> {
-    this.db.transaction(() => {
+    const change = this.db.transaction((): FacetChange | null => {
       const current = this.statements.current.get(documentId);
       // The tombstone holds the version after the removal: upserts up to `version` stay out, a newer one wins.
-      if (current && current.version > version + 1) return;
+      if (current && current.version > version + 1) return null;
       if (current && !current.deleted) this.unindex(current.rid);
       this.statements.tombstone.run(documentId, version + 1);
+      return current ? { rid: current.rid, entry: null } : null;
     })();
+    this.apply(change);
   }
 
   async clear(): Promise<void> {
     this.db.exec(`INSERT INTO fts (fts) VALUES ('delete-all'); DELETE FROM tri; DELETE FROM docs; DELETE FROM words;`);
     this.knownWords.clear();
+    this.columns.clear();
   }
 
   async ping(): Promise<void> {
@@ -232,6 +273,8 @@ export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
   }
 
   close(): void {
+    void this.pool?.close();
+    this.pool = null;
     this.db.close();
   }
 
@@ -270,9 +313,16 @@ export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
     this.statements.deleteTri.run(rid);
   }
 
-  private write(document: IndexedDocument): void {
+  /** Applies a committed write to the in-memory facet columns (never before the commit, which may roll back). */
+  private apply(change: FacetChange | null): void {
+    if (!change) return;
+    if (change.entry) this.columns.set(change.rid, change.entry);
+    else this.columns.delete(change.rid);
+  }
+
+  private write(document: IndexedDocument): FacetChange | null {
     const current = this.statements.current.get(document.id);
-    if (current && current.version > document.version) return;
+    if (current && current.version > document.version) return null;
     const text = columnsOf(document);
     const row = {
       id: document.id,
@@ -308,42 +358,107 @@ export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
       this.knownWords.add(word);
       this.statements.insertWord.run(word.length, word);
     }
+    return { rid, entry: facetEntry(row) };
   }
 
+  /**
+   * Three steps, each on the cheapest store: the match set's rowids from one SQLite pass (`group_concat`, no
+   * row goes to JS one by one), the total and facets counted over them in memory, and the page ranked by
+   * SQLite (FTS5's own BM25 sort when nothing else constrains the order, so only the page leaves SQLite).
+   */
   async search(request: SearchRequest): Promise<SearchResults> {
     const plan = new QueryPlan(request, (word) => this.fuzzyAlternatives(word));
-    const matches = plan.matches();
-    const order = orderBy(request.sort);
     const offset = (request.page - 1) * request.perPage;
-    const sql = `
-      WITH m AS MATERIALIZED (${matches.sql})
-      SELECT 'hit' AS kind, id, title, score, rid, row_number() OVER (ORDER BY ${order}) AS n
-        FROM (SELECT * FROM m ORDER BY ${order} LIMIT ? OFFSET ?)
-      UNION ALL SELECT 'total', NULL, NULL, NULL, NULL, count(*) FROM m
-      UNION ALL SELECT 'mime', mime_type, NULL, NULL, NULL, count(*) FROM m GROUP BY mime_type
-      UNION ALL SELECT 'label', j.value, NULL, NULL, NULL, count(*) FROM m, json_each(m.label_ids) AS j GROUP BY j.value`;
-    const rows = this.db
-      .prepare<SqlValue[], { kind: string; id: string | null; title: string | null; score: number | null; rid: number | null; n: number }>(sql)
-      .all(...matches.params, request.perPage, offset);
-    const hits = rows.filter((row) => row.kind === 'hit').sort((a, b) => a.n - b.n);
-    const facets: SearchResults['facets'] = { mime_types: {}, labels: {} };
-    let total = 0;
-    for (const row of rows) {
-      if (row.kind === 'total') total = row.n;
-      else if (row.kind === 'mime') facets.mime_types[row.id!] = row.n;
-      else if (row.kind === 'label') facets.labels[row.id!] = row.n;
-    }
-    const highlights = request.highlight ? this.highlights(plan, hits.map((hit) => hit.rid!)) : new Map<number, SearchHit['highlights']>();
+    // Started first: the reader threads rank while this thread counts.
+    const ranked = plan.rankedByFts() ? this.pageByFtsRank(plan, offset, request.perPage) : Promise.resolve(null);
+    const matchSet = plan.matchSet();
+    const rids = parseRowids(this.db.prepare<SqlValue[], string | null>(matchSet.sql).pluck().get(...matchSet.params) ?? null);
+    const { total, facets } = this.columns.count(rids, request.filters);
+    const hits = (await ranked) ?? (total ? this.page(plan, request, offset) : []);
+    const highlights = request.highlight ? this.highlights(plan, hits.map((hit) => hit.rid)) : new Map<number, SearchHit['highlights']>();
     return {
-      results: hits.map((hit) => ({
-        document_id: hit.id!,
-        title: hit.title!,
-        score: hit.score!,
-        highlights: highlights.get(hit.rid!) ?? [],
-      })),
+      results: hits.map((hit) => ({ document_id: hit.id, title: hit.title, score: hit.score, highlights: highlights.get(hit.rid) ?? [] })),
       total,
       facets,
     };
+  }
+
+  /** The requested page of hits, in the requested order; ties are broken by id so that pages never overlap. */
+  private page(plan: QueryPlan, request: SearchRequest, offset: number): PageRow[] {
+    const matches = plan.matches();
+    const order = orderBy(request.sort);
+    return this.db
+      .prepare<SqlValue[], PageRow>(`SELECT rid, id, title, score FROM (${matches.sql}) ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .all(...matches.params, request.perPage, offset);
+  }
+
+  /**
+   * A relevance page straight from FTS5's BM25 sort, which keeps only the best rows instead of sorting every
+   * match. Rows past the page are read too, so that equal scores can be ordered by id as the general query
+   * orders them; null when a run of equal scores reaches past what was read (the caller then takes the general
+   * query).
+   */
+  private async pageByFtsRank(plan: QueryPlan, offset: number, perPage: number): Promise<PageRow[] | null> {
+    const end = offset + perPage;
+    const limit = end + TIE_MARGIN;
+    const ranked = await this.bestByBm25(plan.wordsExpression(), limit);
+    if (ranked.length === limit && ranked[limit - 1]!.score === ranked[end - 1]!.score) return null;
+    const names = this.namesOf(ranked.map((row) => row.rid));
+    return ranked
+      .flatMap((row) => {
+        // A document removed since the readers' snapshot is left out.
+        const name = names.get(row.rid);
+        return name ? [{ ...row, ...name }] : [];
+      })
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(offset, end);
+  }
+
+  /**
+   * The `limit` best matches by BM25, best first. With reader threads, each ranks one range of row ids and the
+   * best of their bests are the best overall (BM25's statistics are the whole table's in every range).
+   */
+  private async bestByBm25(expression: string, limit: number): Promise<{ rid: number; score: number }[]> {
+    const select = `SELECT rowid AS rid, -bm25(fts, ${WEIGHTS}) AS score FROM fts WHERE fts MATCH ?`;
+    const order = `ORDER BY bm25(fts, ${WEIGHTS}) LIMIT ?`;
+    const pool = this.readers();
+    if (pool) {
+      const last = this.statements.maxRid.get() ?? 0;
+      const span = Math.ceil((last + 1) / pool.size);
+      try {
+        const shards = await pool.allOnEach<{ rid: number; score: number }>(
+          Array.from({ length: pool.size }, (_, i) => ({
+            sql: `${select} AND rowid BETWEEN ? AND ? ${order}`,
+            params: [expression, i * span, (i + 1) * span - 1, limit],
+          })),
+        );
+        return shards
+          .flat()
+          .sort((a, b) => b.score - a.score)
+          .slice(0, limit);
+      } catch {
+        // A reader that failed (or a pool that died) is not worth failing the search: this thread ranks instead.
+      }
+    }
+    return this.db.prepare<[string, number], { rid: number; score: number }>(`${select} ${order}`).all(expression, limit);
+  }
+
+  private readers(): SqliteReadPool | null {
+    if (this.pool && !this.pool.usable) {
+      // Threads that died once would die again: this index ranks in its own thread from now on.
+      this.pool = null;
+      this.readerCount = 0;
+    }
+    if (!this.pool && this.readerCount > 0) this.pool = new SqliteReadPool(this.path, this.readerCount);
+    return this.pool;
+  }
+
+  private namesOf(rids: number[]): Map<number, { id: string; title: string }> {
+    if (!rids.length) return new Map();
+    const rows = this.db
+      .prepare<number[], { rid: number; id: string; title: string }>(`SELECT rid, id, title FROM docs WHERE rid IN (${rids.map(() => '?').join(', ')})`)
+      .all(...rids);
+    return new Map(rows.map((row) => [row.rid, row]));
   }
 
   /** Snippets of the page's documents: FTS5 marks words and phrases; `contains` values are marked here. */
@@ -470,10 +585,30 @@ class QueryPlan {
     private readonly alternatives: (word: string) => string[],
   ) {}
 
-  /** SELECT of the matching documents (rid, id, title, score, sort keys, facet keys), filters applied. */
+  /** One row: the rowids of every match as a comma-separated list, before filters (counted in memory). */
+  matchSet(): Sql {
+    const { query } = this.request;
+    if (isWords(query)) return { sql: 'SELECT group_concat(rowid) FROM fts WHERE fts MATCH ?', params: [this.words(query)] };
+    const condition = this.condition(query);
+    return { sql: `SELECT group_concat(d.rid) FROM docs AS d WHERE d.deleted = 0 AND ${condition.sql}`, params: condition.params };
+  }
+
+  /** Whether FTS5 alone can order the page: words only, by relevance, nothing filtered (its rows are all live). */
+  rankedByFts(): boolean {
+    const { query, sort, filters } = this.request;
+    const bySort = sort.length === 1 && sort[0]!.field === 'relevance' && sort[0]!.order === 'desc';
+    return bySort && isWords(query) && !hasFilters(filters);
+  }
+
+  /** The FTS5 expression of a words-only query. */
+  wordsExpression(): string {
+    return this.words(this.request.query);
+  }
+
+  /** SELECT of the matching documents (rid, id, title, score and the sort keys), filters applied. */
   matches(): Sql {
     const filters = filterSql(this.request.filters);
-    const columns = 'd.rid, d.id, d.title, d.mime_type, d.label_ids, d.created_at, d.updated_at, d.size';
+    const columns = 'd.rid, d.id, d.title, d.created_at, d.updated_at, d.size';
     const { query } = this.request;
     if (isWords(query)) {
       return {
@@ -593,6 +728,46 @@ function exactSql(field: SearchField, value: string): Sql {
   return { sql: `(${parts.map((part) => part.sql).join(' OR ')})`, params: parts.flatMap((part) => part.params) };
 }
 
+function facetEntry(row: { mime_type: string; status: string; ocr_confidence: number | null; created_at: string; label_ids: string }): FacetEntry {
+  return {
+    mimeType: row.mime_type,
+    status: row.status,
+    ocrConfidence: row.ocr_confidence,
+    createdAt: row.created_at,
+    labelIds: JSON.parse(row.label_ids) as string[],
+  };
+}
+
+const hasFilters = (filters: SearchFilters): boolean =>
+  Boolean(
+    filters.mimeTypes?.length ||
+      filters.status?.length ||
+      filters.labels?.length ||
+      filters.dateFrom ||
+      filters.dateTo ||
+      filters.minConfidence !== undefined,
+  );
+
+/** The rowids of `group_concat(rowid)`: parsed by hand, since a match set can hold every document. */
+function parseRowids(list: string | null): Uint32Array {
+  if (!list) return new Uint32Array(0);
+  let count = 1;
+  for (let i = 0; i < list.length; i++) if (list.charCodeAt(i) === 44) count++;
+  const rids = new Uint32Array(count);
+  let n = 0;
+  let value = 0;
+  for (let i = 0; i < list.length; i++) {
+    const code = list.charCodeAt(i);
+    if (code === 44) {
+      rids[n++] = value;
+      value = 0;
+    } else value = value * 10 + code - 48;
+  }
+  rids[n] = value;
+  return rids;
+}
+
+/** The SQL twin of FacetColumns.accepts: the page query filters with it, the counts in memory with the other. */
 function filterSql(filters: SearchFilters): Sql {
   const parts: string[] = [];
   const params: SqlValue[] = [];
