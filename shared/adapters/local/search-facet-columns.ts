@@ -56,13 +56,15 @@ export class FacetColumns {
     // Counters indexed by string code: no hashing in a loop that can run 100,000 times.
     const mimeCounts = new Uint32Array(this.strings.length);
     const labelCounts = new Uint32Array(this.strings.length);
+    const { live, mime, labels } = this;
     let total = 0;
-    for (const rid of rids) {
-      if (rid >= this.live.length || !this.live[rid] || (accepts && !accepts(rid))) continue;
+    for (let i = 0; i < rids.length; i++) {
+      const rid = rids[i]!;
+      if (rid >= live.length || !live[rid] || (accepts && !accepts(rid))) continue;
       total++;
-      mimeCounts[this.mime[rid]!]!++;
-      const labels = this.labels[rid];
-      if (labels) for (const label of labels) labelCounts[label]!++;
+      mimeCounts[mime[rid]!]!++;
+      const ofDocument = labels[rid];
+      if (ofDocument) for (let j = 0; j < ofDocument.length; j++) labelCounts[ofDocument[j]!]!++;
     }
     return { total, facets: { mime_types: this.named(mimeCounts), labels: this.named(labelCounts) } };
   }

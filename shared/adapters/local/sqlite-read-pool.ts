@@ -23,8 +23,6 @@ export class SqliteReadPool {
   constructor(path: string, size: number) {
     this.workers = Array.from({ length: size }, () => {
       const worker = new Worker(new URL('./sqlite-read-worker.mjs', import.meta.url), { workerData: { path } });
-      // The pool never keeps a process alive on its own.
-      worker.unref();
       const pending = new Map<number, Pending>();
       worker.on('message', (message: { id: number; rows?: unknown[]; error?: string }) => {
         const waiter = pending.get(message.id);
@@ -34,6 +32,8 @@ export class SqliteReadPool {
       });
       worker.on('error', (error) => this.fail(error));
       worker.on('exit', (code) => this.fail(new Error(`search reader exited with code ${code}`)));
+      // An idle pool never keeps a process alive; a busy one does (see track).
+      worker.unref();
       return { worker, pending };
     });
   }
@@ -58,7 +58,10 @@ export class SqliteReadPool {
             const id = this.nextId++;
             const timer = setTimeout(() => this.fail(new Error(`search reader did not answer within ${ANSWER_TIMEOUT_MS} ms`)), ANSWER_TIMEOUT_MS);
             timer.unref();
-            const settle = () => clearTimeout(timer);
+            const settle = () => {
+              clearTimeout(timer);
+              this.track(worker, pending);
+            };
             pending.set(id, {
               resolve: (rows) => {
                 settle();
@@ -69,10 +72,17 @@ export class SqliteReadPool {
                 reject(error);
               },
             });
+            this.track(worker, pending);
             worker.postMessage({ id, sql: query.sql, params: query.params });
           }),
       ),
     );
+  }
+
+  /** Holds the process open while a worker has questions pending, and only then. */
+  private track(worker: Worker, pending: Map<number, Pending>): void {
+    if (pending.size) worker.ref();
+    else worker.unref();
   }
 
   async close(): Promise<void> {
