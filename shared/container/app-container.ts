@@ -77,6 +77,8 @@ export interface ContainerParts {
   connectionSender?: ConnectionSender;
   /** The search index and the bucket (large texts live there); without them nothing is indexed. */
   search?: { index: SearchIndex; files: Pick<FileStore, 'get'> };
+  /** Wraps the DynamoDB connection repository (the local runtime keeps a view of it in memory). */
+  decorateConnections?: (connections: ConnectionRepository, clock: Clock) => ConnectionRepository;
 }
 
 /**
@@ -109,7 +111,8 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     ttlSeconds: parts.env.JWT_TTL_SECONDS,
     clock,
   });
-  const connections = new DynamoConnectionRepository(parts.db, parts.tableName, clock);
+  const stored = new DynamoConnectionRepository(parts.db, parts.tableName, clock);
+  const connections = parts.decorateConnections?.(stored, clock) ?? stored;
   const documents = new DynamoDocumentRepository(parts.db, parts.tableName);
   const labels = new DynamoLabelRepository(parts.db, parts.tableName);
   const connectionSender = parts.connectionSender ?? noConnectionSender;
@@ -127,6 +130,13 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
           sender: parts.connectionSender,
           sendTimeoutMs: EVENT_SEND_TIMEOUT_MS,
           log: (message, fields) => logger.warn(message, fields),
+          published: ({ event, targets, emittedAt, durationMs }) =>
+            logger.debug('event published', {
+              event,
+              targets,
+              emitted_at: Math.round(emittedAt * 1000) / 1000,
+              duration_ms: Math.round(durationMs * 10) / 10,
+            }),
         })
       : silentEventPublisher,
     connections,

@@ -13,6 +13,7 @@ import { sha256 } from '../adapters/crypto/sha256';
 import { WasmThumbnailRenderer } from '../adapters/imaging/thumbnail-renderer';
 import type { Clock } from '../domain/clock';
 import { MupdfTextLayerReader } from '../adapters/imaging/mupdf-text-layer-reader';
+import { CachedConnectionRepository } from '../adapters/local/cached-connection-repository';
 import { SqliteSearchIndex } from '../adapters/local/sqlite-search-index';
 import { TesseractOcrEngine, type TesseractOcrEngineOptions } from '../adapters/local/tesseract-ocr-engine';
 import type { HealthProbe } from '../domain/health/health';
@@ -98,6 +99,8 @@ export function localAppContainer(options: {
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.websocketEndpoint ? { connectionSender: localConnectionSender(options.websocketEndpoint) } : {}),
     search: { index: searchIndex, files },
+    // Every connection write happens in this process, so an in-memory view of the connections stays exact.
+    decorateConnections: (connections, clock) => new CachedConnectionRepository(connections, clock),
     healthProbes: [
       { name: 'search', check: () => searchIndex.ping() },
       tableProbe(db, resources.tableName),

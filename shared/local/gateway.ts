@@ -29,16 +29,20 @@ export function createGateway(options: GatewayOptions): Server {
   const maxBodyBytes = options.maxBodyBytes ?? API_GATEWAY_MAX_BODY_BYTES;
   return createServer((request, response) => {
     const requestId = crypto.randomUUID();
-    const started = performance.now();
-    response.on('finish', () =>
-      logger.debug('request', {
-        request_id: requestId,
-        method: request.method,
-        path: request.url,
-        status: response.statusCode,
-        ms: Math.round(performance.now() - started),
-      }),
-    );
+    // @connections calls are this process pushing to its sockets, one per connection per event: like API
+    // Gateway's access log, the request log leaves them out (500 lines per event would drown it).
+    if (!request.url?.startsWith(CONNECTIONS_PATH)) {
+      const started = performance.now();
+      response.on('finish', () =>
+        logger.debug('request', {
+          request_id: requestId,
+          method: request.method,
+          path: request.url,
+          status: response.statusCode,
+          ms: Math.round(performance.now() - started),
+        }),
+      );
+    }
     serve(request, response, requestId).catch((error: unknown) => {
       if (!response.headersSent) writeResult(response, errorResponse(error, requestId));
       else response.destroy();

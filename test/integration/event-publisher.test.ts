@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
 import { systemClock } from '../../shared/domain/clock';
 import type { ConnectionSender, SendResult, ServerEvent } from '../../shared/domain/events/ports';
-import { ConnectionEventPublisher } from '../../shared/domain/events/publisher';
+import { ConnectionEventPublisher, type Publication } from '../../shared/domain/events/publisher';
 import { freshTable } from '../support/aws-resources';
 
 /**
@@ -116,6 +116,31 @@ describe('ConnectionEventPublisher', () => {
     expect(performance.now() - started).toBeLessThan(2000);
     expect(sender.to(fine)).toEqual([notification]);
     expect(problems).toContain('event send timed out');
+  });
+
+  it('reports each published event with its targets, when it was emitted and how long the sends took', async () => {
+    // Arrange
+    const userId = crypto.randomUUID();
+    await authenticated(userId);
+    await authenticated(userId);
+    const publications: Publication[] = [];
+    const publisher = new ConnectionEventPublisher({
+      connections,
+      sender: new RecordingSender(),
+      sendTimeoutMs: 200,
+      log: () => undefined,
+      published: (publication) => publications.push(publication),
+    });
+    const before = Date.now();
+
+    // Act
+    await publisher.publish(notification, { userId });
+
+    // Assert
+    expect(publications).toEqual([{ event: 'notification', targets: 2, emittedAt: expect.any(Number), durationMs: expect.any(Number) }]);
+    // Epoch milliseconds (from the monotonic clock, so a few ms apart from Date.now() at most).
+    expect(publications[0]!.emittedAt).toBeGreaterThanOrEqual(before - 50);
+    expect(publications[0]!.emittedAt).toBeLessThanOrEqual(Date.now() + 50);
   });
 
   it('never throws, and logs, when a send fails', async () => {

@@ -1,7 +1,18 @@
-import type { Audience, ConnectionRepository, ConnectionSender, EventPublisher, ServerEvent } from './ports';
+import type { Audience, ConnectionRepository, ConnectionSender, EventPublisher, ServerEvent, ServerEventType } from './ports';
 
 /** Where the publisher reports what went wrong, since it never throws. */
 export type ProblemLog = (message: string, fields: Record<string, unknown>) => void;
+
+/** What one published event did, for an operational log. */
+export interface Publication {
+  event: ServerEventType;
+  /** The connections it was sent to. */
+  targets: number;
+  /** When `publish` was called: epoch milliseconds, sub-millisecond precision. */
+  emittedAt: number;
+  /** From the call until every send settled (sent, gone, failed or timed out). */
+  durationMs: number;
+}
 
 export interface ConnectionEventPublisherDeps {
   connections: Pick<ConnectionRepository, 'listAuthenticated' | 'remove'>;
@@ -9,6 +20,8 @@ export interface ConnectionEventPublisherDeps {
   /** A send that takes longer is abandoned, so one slow client never holds up the producer. */
   sendTimeoutMs: number;
   log: ProblemLog;
+  /** Told of each event once its sends have settled. */
+  published?: (publication: Publication) => void;
 }
 
 /**
@@ -21,11 +34,18 @@ export class ConnectionEventPublisher implements EventPublisher {
   constructor(private readonly deps: ConnectionEventPublisherDeps) {}
 
   async publish(event: ServerEvent, audience: Audience): Promise<void> {
+    const started = performance.now();
     try {
       const connections = await this.deps.connections.listAuthenticated(audience);
       const targets = connections.filter((c) => c.subscriptions === null || c.subscriptions.includes(event.type));
       const message = JSON.stringify(event);
       await Promise.all(targets.map((connection) => this.deliver(connection.id, message, event.type)));
+      this.deps.published?.({
+        event: event.type,
+        targets: targets.length,
+        emittedAt: performance.timeOrigin + started,
+        durationMs: performance.now() - started,
+      });
     } catch (error) {
       this.deps.log('event not published', { event: event.type, error });
     }

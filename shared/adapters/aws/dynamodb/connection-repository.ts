@@ -27,6 +27,16 @@ const MAX_ATTEMPTS = 8;
 type Item = Record<string, unknown>;
 
 /**
+ * The TTL (epoch seconds) of a connection opened at `connectedAt`; past it the connection is treated as gone.
+ * Exported so that a view of the connections kept elsewhere expires them exactly as this repository does.
+ */
+export const connectionTtl = (connectedAt: Date): number =>
+  ttlOf(new Date(connectedAt.getTime() + (CONNECTION_LIFETIME_SECONDS + TTL_MARGIN_SECONDS) * 1000));
+
+/** Whether a connection with this TTL is still live at `now`: TTL deletion lags by up to days. */
+export const isLive = (ttl: number, now: Date): boolean => ttl * 1000 >= now.getTime();
+
+/**
  * WebSocket connections in the application table. Each connection is an item `CONN#<id> / META` whose TTL
  * follows API Gateway's two-hour maximum; once authenticated it carries the user and enters gsi1 `CONNS`
  * under `<user>#<connection>`, so one query lists everyone's and a prefix lists one user's.
@@ -45,11 +55,15 @@ export class DynamoConnectionRepository implements ConnectionRepository {
   ) {}
 
   async open(connectionId: string, connectedAt: Date): Promise<void> {
-    const expires = new Date(connectedAt.getTime() + (CONNECTION_LIFETIME_SECONDS + TTL_MARGIN_SECONDS) * 1000);
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...keys.connection(connectionId), connection_id: connectionId, connected_at: connectedAt.toISOString(), ttl: ttlOf(expires) },
+        Item: {
+          ...keys.connection(connectionId),
+          connection_id: connectionId,
+          connected_at: connectedAt.toISOString(),
+          ttl: connectionTtl(connectedAt),
+        },
       }),
     );
   }
@@ -267,7 +281,7 @@ export class DynamoConnectionRepository implements ConnectionRepository {
 
   /** TTL deletion lags by up to days: an expired connection is gone as far as callers are concerned. */
   private live(item: Item): boolean {
-    return typeof item['ttl'] !== 'number' || item['ttl'] * 1000 >= this.clock.now().getTime();
+    return typeof item['ttl'] !== 'number' || isLive(item['ttl'], this.clock.now());
   }
 }
 
