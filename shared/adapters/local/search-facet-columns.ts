@@ -24,10 +24,14 @@ export class FacetColumns {
   private status = new Uint32Array(0);
   private confidence = new Float64Array(0);
   private createdAt: string[] = [];
-  private labels: (Uint32Array | null)[] = [];
+  /** Each document's set of labels, as a code into `labelSets`: one number to count per match. */
+  private labelSet = new Uint32Array(0);
   /** Strings (MIME types, statuses, label ids) are stored as codes into this table. */
   private readonly codes = new Map<string, number>();
   private readonly strings: string[] = [];
+  /** The distinct sets of label codes (code 0 is the empty set), and their codes by key. */
+  private readonly labelSets: Uint32Array[] = [new Uint32Array(0)];
+  private readonly labelSetCodes = new Map<string, number>([['', 0]]);
 
   set(rid: number, entry: FacetEntry): void {
     this.ensure(rid);
@@ -36,17 +40,15 @@ export class FacetColumns {
     this.status[rid] = this.code(entry.status);
     this.confidence[rid] = entry.ocrConfidence ?? Number.NaN;
     this.createdAt[rid] = entry.createdAt;
-    this.labels[rid] = entry.labelIds.length ? Uint32Array.from(entry.labelIds, (id) => this.code(id)) : null;
+    this.labelSet[rid] = this.labelSetCode(entry.labelIds);
   }
 
   delete(rid: number): void {
     if (rid < this.live.length) this.live[rid] = 0;
-    this.labels[rid] = null;
   }
 
   clear(): void {
     this.live.fill(0);
-    this.labels = [];
     this.createdAt = [];
   }
 
@@ -55,17 +57,20 @@ export class FacetColumns {
     const accepts = this.filter(filters);
     // Counters indexed by string code: no hashing in a loop that can run 100,000 times.
     const mimeCounts = new Uint32Array(this.strings.length);
-    const labelCounts = new Uint32Array(this.strings.length);
-    const { live, mime, labels } = this;
+    const setCounts = new Uint32Array(this.labelSets.length);
+    const { live, mime, labelSet } = this;
     let total = 0;
     for (let i = 0; i < rids.length; i++) {
       const rid = rids[i]!;
       if (rid >= live.length || !live[rid] || (accepts && !accepts(rid))) continue;
       total++;
       mimeCounts[mime[rid]!]!++;
-      const ofDocument = labels[rid];
-      if (ofDocument) for (let j = 0; j < ofDocument.length; j++) labelCounts[ofDocument[j]!]!++;
+      setCounts[labelSet[rid]!]!++;
     }
+    const labelCounts = new Uint32Array(this.strings.length);
+    setCounts.forEach((count, set) => {
+      for (const label of this.labelSets[set]!) labelCounts[label]! += count;
+    });
     return { total, facets: { mime_types: this.named(mimeCounts), labels: this.named(labelCounts) } };
   }
 
@@ -83,7 +88,8 @@ export class FacetColumns {
     }
     if (filters.labels?.length) {
       const wanted = codesOf(filters.labels);
-      checks.push((rid) => this.labels[rid]?.some((label) => wanted.has(label)) ?? false);
+      const passes = this.labelSets.map((set) => set.some((label) => wanted.has(label)));
+      checks.push((rid) => passes[this.labelSet[rid]!]!);
     }
     const { dateFrom, dateTo, minConfidence } = filters;
     if (dateFrom) checks.push((rid) => this.createdAt[rid]! >= dateFrom);
@@ -110,6 +116,17 @@ export class FacetColumns {
     return code;
   }
 
+  private labelSetCode(labelIds: string[]): number {
+    const codes = [...new Set(labelIds.map((id) => this.code(id)))].sort((a, b) => a - b);
+    const key = codes.join(',');
+    let set = this.labelSetCodes.get(key);
+    if (set === undefined) {
+      set = this.labelSets.push(Uint32Array.from(codes)) - 1;
+      this.labelSetCodes.set(key, set);
+    }
+    return set;
+  }
+
   /** Grows the typed arrays (doubling) so that `rid` fits. */
   private ensure(rid: number): void {
     if (rid < this.live.length) return;
@@ -123,5 +140,6 @@ export class FacetColumns {
     this.mime = grow(this.mime, (n) => new Uint32Array(n));
     this.status = grow(this.status, (n) => new Uint32Array(n));
     this.confidence = grow(this.confidence, (n) => new Float64Array(n));
+    this.labelSet = grow(this.labelSet, (n) => new Uint32Array(n));
   }
 }

@@ -371,6 +371,8 @@ export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
     const offset = (request.page - 1) * request.perPage;
     // Started first: the reader threads rank while this thread counts.
     const ranked = plan.rankedByFts() ? this.pageByFtsRank(plan, offset, request.perPage) : Promise.resolve(null);
+    // Should the count below throw first, the ranking's own failure must not go unhandled.
+    ranked.catch(() => undefined);
     const matchSet = plan.matchSet();
     const rids = parseRowids(this.db.prepare<SqlValue[], string | null>(matchSet.sql).pluck().get(...matchSet.params) ?? null);
     const { total, facets } = this.columns.count(rids, request.filters);
