@@ -1,4 +1,5 @@
 import type { Clock } from '../../shared/domain/clock';
+import type { SearchRequest } from '../../shared/domain/search/ports';
 import type { User } from '../../shared/domain/users/user';
 
 /** A stored user with unique username and email; override what the test is about. */
@@ -15,6 +16,20 @@ export function aUser(overrides: Partial<User> = {}): User {
     token_version: 0,
     created_at: now,
     updated_at: now,
+    ...overrides,
+  };
+}
+
+/** A search for "invoice" by relevance, first page of 20, highlights on; override what the test is about. */
+export function aSearchRequest(overrides: Partial<SearchRequest> = {}): SearchRequest {
+  return {
+    query: { kind: 'term', field: 'all', value: 'invoice' },
+    filters: {},
+    fuzzy: false,
+    highlight: true,
+    sort: [{ field: 'relevance', order: 'desc' }],
+    page: 1,
+    perPage: 20,
     ...overrides,
   };
 }

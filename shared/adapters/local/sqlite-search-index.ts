@@ -599,7 +599,7 @@ class QueryPlan {
   rankedByFts(): boolean {
     const { query, sort, filters } = this.request;
     const bySort = sort.length === 1 && sort[0]!.field === 'relevance' && sort[0]!.order === 'desc';
-    return bySort && isWords(query) && !hasFilters(filters);
+    return bySort && isWords(query) && !filterSql(filters).sql;
   }
 
   /** The FTS5 expression of a words-only query. */
@@ -739,16 +739,6 @@ function facetEntry(row: { mime_type: string; status: string; ocr_confidence: nu
     labelIds: JSON.parse(row.label_ids) as string[],
   };
 }
-
-const hasFilters = (filters: SearchFilters): boolean =>
-  Boolean(
-    filters.mimeTypes?.length ||
-      filters.status?.length ||
-      filters.labels?.length ||
-      filters.dateFrom ||
-      filters.dateTo ||
-      filters.minConfidence !== undefined,
-  );
 
 /** The rowids of `group_concat(rowid)`: parsed by hand, since a match set can hold every document. */
 function parseRowids(list: string | null): Uint32Array {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteSearchIndex } from '../../../shared/adapters/local/sqlite-search-index';
 import type { IndexedDocument, SearchRequest } from '../../../shared/domain/search/ports';
 import { describeSearchIndexContract } from '../../contracts/search-index.contract';
+import { aSearchRequest } from '../../support/builders';
 
 describeSearchIndexContract('SQLite FTS5 in memory', async () => {
   const index = new SqliteSearchIndex(':memory:');
@@ -42,16 +43,8 @@ describe('SQLite FTS5 index, beyond the contract', () => {
     updated_at: '2024-01-01T00:00:00.000Z',
     ...overrides,
   });
-  const request = (overrides: Partial<SearchRequest> = {}): SearchRequest => ({
-    query: { kind: 'term', field: 'all', value: 'report' },
-    filters: {},
-    fuzzy: false,
-    highlight: false,
-    sort: [{ field: 'relevance', order: 'desc' }],
-    page: 1,
-    perPage: 20,
-    ...overrides,
-  });
+  const request = (overrides: Partial<SearchRequest> = {}) =>
+    aSearchRequest({ query: { kind: 'term', field: 'all', value: 'report' }, highlight: false, ...overrides });
   const fileIndex = async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'search-index-'));
     dirs.push(dir);

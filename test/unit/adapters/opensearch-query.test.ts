@@ -9,21 +9,11 @@ import {
   parseSearchResponse,
   toSource,
 } from '../../../shared/adapters/aws/opensearch-query';
-import type { IndexedDocument, QueryNode, SearchRequest } from '../../../shared/domain/search/ports';
+import type { IndexedDocument, QueryNode } from '../../../shared/domain/search/ports';
 import { MARK_CLOSE, MARK_OPEN } from '../../../shared/domain/search/text';
+import { aSearchRequest } from '../../support/builders';
 
 const ALL_TEXT = ['title^10', 'filename^5', 'content^1', 'label_names^3', 'metadata_values^2'];
-
-const request = (overrides: Partial<SearchRequest> = {}): SearchRequest => ({
-  query: { kind: 'term', field: 'all', value: 'invoice' },
-  filters: {},
-  fuzzy: false,
-  highlight: true,
-  sort: [{ field: 'relevance', order: 'desc' }],
-  page: 1,
-  perPage: 20,
-  ...overrides,
-});
 
 describe('OpenSearch query DSL', () => {
   it('matches a word on every text field, weighted, all of its tokens required', () => {
@@ -193,7 +183,7 @@ describe('OpenSearch query DSL', () => {
 
   it('asks for one page, the true total, facets and marked highlights', () => {
     // Arrange
-    const search = request({ page: 3, perPage: 10 });
+    const search = aSearchRequest({ page: 3, perPage: 10 });
 
     // Act
     const body = buildSearchBody(search);
@@ -210,7 +200,7 @@ describe('OpenSearch query DSL', () => {
 
   it('leaves highlights out when they are turned off', () => {
     // Arrange
-    const search = request({ highlight: false });
+    const search = aSearchRequest({ highlight: false });
 
     // Act
     const body = buildSearchBody(search);

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { Client, Connection } from '@opensearch-project/opensearch';
 import { describe, expect, it } from 'vitest';
 import { OpenSearchSearchIndex } from '../../../shared/adapters/aws/opensearch-search-index';
+import { aSearchRequest } from '../../support/builders';
 import type { IndexedDocument } from '../../../shared/domain/search/ports';
 
 interface Call {
@@ -116,15 +117,7 @@ describe('OpenSearchSearchIndex', () => {
     const index = new OpenSearchSearchIndex(client);
 
     // Act
-    const results = await index.search({
-      query: { kind: 'term', field: 'all', value: 'invoice' },
-      filters: {},
-      fuzzy: false,
-      highlight: false,
-      sort: [{ field: 'relevance', order: 'desc' }],
-      page: 1,
-      perPage: 20,
-    });
+    const results = await index.search(aSearchRequest({ highlight: false }));
 
     // Assert
     expect(calls[0]).toMatchObject({ method: 'POST', path: '/documents/_search' });
