@@ -15,7 +15,11 @@
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Readable } from 'node:stream';
 import WebSocket from 'ws';
+import { ApiGatewayConnectionSender } from '../shared/adapters/aws/api-gateway-connection-sender';
+import { createConnectionsClient } from '../shared/adapters/aws/clients';
+import { EVENT_SEND_TIMEOUT_MS } from '../shared/container/app-container';
 import { ApiClient } from '../test/support/api-client';
 import { startRuntimeProcess } from '../test/support/runtime-process';
 
@@ -90,7 +94,36 @@ async function connect(wsUrl: string, token: string, arrivals: Map<string, numbe
   return socket;
 }
 
+/**
+ * The floor under any local result: 500 sends through the runtime's sender and SDK client when the endpoint
+ * answers at once, with no socket or gateway involved. Measured in this process before the runtime starts.
+ */
+async function sdkFloor(): Promise<number[]> {
+  const client = createConnectionsClient({
+    endpoint: 'http://127.0.0.1:9',
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
+    requestTimeoutMs: EVENT_SEND_TIMEOUT_MS,
+  });
+  // Swapped before the first send, which is when the client builds (and caches) its handler chain.
+  client.config.requestHandler = {
+    handle: async () => ({ response: { statusCode: 200, headers: {}, body: Readable.from([]) } }),
+    updateHttpClientConfig: () => undefined,
+    httpHandlerConfigs: () => ({}),
+  } as unknown as typeof client.config.requestHandler;
+  const sender = new ApiGatewayConnectionSender(() => client);
+  const message = JSON.stringify({ type: 'document_updated', data: { document_id: crypto.randomUUID(), changes: { title: 'floor' } } });
+  const times: number[] = [];
+  for (let round = 0; round < ROUNDS + 5; round++) {
+    const started = performance.now();
+    await Promise.all(Array.from({ length: CLIENTS }, (_, i) => sender.send(`connection-${i}`, message)));
+    if (round >= 5) times.push(performance.now() - started);
+  }
+  return times;
+}
+
 async function main(): Promise<void> {
+  const floor = await sdkFloor();
   const runtime = await startRuntimeProcess({
     env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'debug' },
   });
@@ -185,6 +218,7 @@ async function main(): Promise<void> {
       put_sent_to_emitted_ms: stats(putToEmit),
       put_with_clients_ms: stats(puts),
       put_without_clients_ms: stats(baseline),
+      sdk_only_sends_ms: stats(floor),
       runtime_rss_kb: { before: rssBefore, after: rssAfter, per_connection_kb: round1((rssAfter - rssBefore) / CLIENTS) },
       target: { emitted_to_last_client_p95_ms: TARGET_P95_MS, met: percentile(toLast, 95) < TARGET_P95_MS },
       node: process.version,
@@ -202,6 +236,7 @@ async function main(): Promise<void> {
     row('PUT sent → emitted', report.put_sent_to_emitted_ms);
     row(`PUT response, ${CLIENTS} clients`, report.put_with_clients_ms);
     row('PUT response, no client', report.put_without_clients_ms);
+    row(`${CLIENTS} sends through the SDK client alone (endpoint answers at once)`, report.sdk_only_sends_ms);
     console.log(
       `\nRuntime RSS ${rssBefore} KB → ${rssAfter} KB with ${CLIENTS} connections: ${report.runtime_rss_kb.per_connection_kb} KB per connection.`,
     );

@@ -21,7 +21,7 @@ import { sha256 } from '../adapters/crypto/sha256';
 import { WasmThumbnailRenderer } from '../adapters/imaging/thumbnail-renderer';
 import type { IngestDeps } from '../domain/documents/large-upload';
 import type { HealthProbe } from '../domain/health/health';
-import { buildAppContainer, type AppContainer, type ContainerParts, type DocumentServices, type OcrServices } from './app-container';
+import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type ContainerParts, type DocumentServices, type OcrServices } from './app-container';
 import { commonEnvSchema, parseEnv } from './config';
 
 /**
@@ -43,7 +43,7 @@ const websocketEnvSchema = z.object({ WEBSOCKET_ENDPOINT: z.url().optional() });
  */
 function connectionSender(env: NodeJS.ProcessEnv): { connectionSender?: ApiGatewayConnectionSender } {
   const endpoint = parseEnv(websocketEnvSchema, env).WEBSOCKET_ENDPOINT;
-  return endpoint ? { connectionSender: new ApiGatewayConnectionSender(() => createConnectionsClient({ endpoint })) } : {};
+  return endpoint ? { connectionSender: new ApiGatewayConnectionSender(() => createConnectionsClient({ endpoint, requestTimeoutMs: EVENT_SEND_TIMEOUT_MS })) } : {};
 }
 
 /** What a function that keeps the search index in step adds to its container (see `aws-search.ts`). */

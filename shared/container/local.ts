@@ -18,7 +18,7 @@ import { SqliteSearchIndex } from '../adapters/local/sqlite-search-index';
 import { TesseractOcrEngine, type TesseractOcrEngineOptions } from '../adapters/local/tesseract-ocr-engine';
 import type { HealthProbe } from '../domain/health/health';
 import type { OcrWorkerDeps } from '../domain/ocr/process-ocr-job';
-import { buildAppContainer, type AppContainer, type DocumentServices, type OcrServices } from './app-container';
+import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type DocumentServices, type OcrServices } from './app-container';
 import type { CommonEnv } from './config';
 
 /** Where the emulators listen and what the local runtime provisioned in them. */
@@ -129,5 +129,5 @@ export function localAppContainer(options: {
 const localConnectionSender = (endpoint: () => string) =>
   new ApiGatewayConnectionSender(() => {
     const url = endpoint();
-    return createConnectionsClient({ ...localClientOptions(url), endpoint: url });
+    return createConnectionsClient({ ...localClientOptions(url), endpoint: url, requestTimeoutMs: EVENT_SEND_TIMEOUT_MS });
   });

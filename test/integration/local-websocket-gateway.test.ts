@@ -41,7 +41,7 @@ describe('LocalWebSocketGateway @connections', () => {
     gateway.attach(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    sender = new ApiGatewayConnectionSender(() => createConnectionsClient({ ...localClientOptions(url), endpoint: url }));
+    sender = new ApiGatewayConnectionSender(() => createConnectionsClient({ ...localClientOptions(url), endpoint: url, requestTimeoutMs: 3000 }));
   });
 
   afterAll(async () => {
@@ -84,5 +84,26 @@ describe('LocalWebSocketGateway @connections', () => {
 
     // Assert
     expect(await closed).toBe(1000);
+  });
+
+  it('gives up on a call that gets no answer within the request timeout, so a stuck endpoint holds no send forever', async () => {
+    // Arrange: an endpoint that reads the request and never answers
+    const silent = createServer((request) => request.resume());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const impatient = new ApiGatewayConnectionSender(() =>
+      createConnectionsClient({ ...localClientOptions(silentUrl), endpoint: silentUrl, requestTimeoutMs: 200 }),
+    );
+
+    // Act
+    const outcome = await impatient.send('any-connection', '{}').then(
+      () => 'answered',
+      (error: Error) => error.name,
+    );
+
+    // Assert
+    expect(outcome).toBe('TimeoutError');
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
   });
 });

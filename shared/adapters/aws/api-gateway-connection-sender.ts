@@ -20,12 +20,9 @@ export class ApiGatewayConnectionSender implements ConnectionSender {
 
   constructor(private readonly clientOf: () => ApiGatewayManagementApiClient) {}
 
-  async send(connectionId: string, message: string, options: { signal?: AbortSignal } = {}): Promise<SendResult> {
+  async send(connectionId: string, message: string): Promise<SendResult> {
     try {
-      await this.sdk().send(
-        new PostToConnectionCommand({ ConnectionId: connectionId, Data: new TextEncoder().encode(message) }),
-        options.signal ? { abortSignal: options.signal } : {},
-      );
+      await this.sdk().send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: new TextEncoder().encode(message) }));
       return 'sent';
     } catch (error) {
       if (isGone(error)) return 'gone';

@@ -94,8 +94,11 @@ export type SendResult = 'sent' | 'gone';
 
 /** Pushes messages to, and closes, connections held by the WebSocket gateway (API Gateway's @connections). */
 export interface ConnectionSender {
-  /** Sends one text message; 'gone' when the connection no longer exists. Other failures throw. */
-  send(connectionId: string, message: string, options?: { signal?: AbortSignal }): Promise<SendResult>;
+  /**
+   * Sends one text message; 'gone' when the connection no longer exists. Other failures throw. An adapter
+   * bounds its own calls; the publisher stops waiting after its send timeout regardless.
+   */
+  send(connectionId: string, message: string): Promise<SendResult>;
   /** Closes the connection; closing one that is gone is not an error. */
   close(connectionId: string): Promise<void>;
 }

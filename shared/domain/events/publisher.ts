@@ -52,13 +52,13 @@ export class ConnectionEventPublisher implements EventPublisher {
   }
 
   private async deliver(connectionId: string, message: string, type: ServerEvent['type']): Promise<void> {
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), this.deps.sendTimeoutMs);
+    let timer: NodeJS.Timeout | undefined;
     try {
       const result = await Promise.race([
-        this.deps.sender.send(connectionId, message, { signal: abort.signal }),
-        // The sender should honour the signal; the race makes sure a sender that does not still cannot block.
-        new Promise<'timeout'>((resolve) => abort.signal.addEventListener('abort', () => resolve('timeout'), { once: true })),
+        this.deps.sender.send(connectionId, message),
+        new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), this.deps.sendTimeoutMs);
+        }),
       ]);
       if (result === 'gone') await this.deps.connections.remove(connectionId);
       if (result === 'timeout') this.deps.log('event send timed out', { event: type, connection_id: connectionId });
