@@ -8,9 +8,11 @@
  * to everyone. The publisher logs each event it publishes (`event published`, with `emitted_at` in epoch ms);
  * the bench reads that line from the child's output and compares it with its own clock (same machine) when each
  * client has the event. The older, upper-bound measure from the moment the PUT is sent is reported too, with
- * the PUT's own time without any client connected.
+ * the PUT's own time without any client connected, and the floor of the SDK path: the same number of sends
+ * through the runtime's @connections sender when the endpoint answers at once.
  *
- * Usage: npx tsx bench/realtime.ts [--clients=500] [--rounds=50]. Results: bench/results/realtime.json.
+ * Usage: npx tsx bench/realtime.ts [--clients=500] [--rounds=50] [--delivery=sdk|direct] (LOCAL_EVENT_DELIVERY).
+ * Results: bench/results/realtime.json, or realtime.direct.json.
  */
 import { readFile, mkdir, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -24,7 +26,8 @@ import { ApiClient } from '../test/support/api-client';
 import { startRuntimeProcess } from '../test/support/runtime-process';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', 'realtime.json');
+const resultsFile = (delivery: string) =>
+  path.join(REPO_ROOT, 'bench', 'results', delivery === 'sdk' ? 'realtime.json' : `realtime.${delivery}.json`);
 const ADMIN = { username: 'bench-admin', password: 'bench-admin-password' };
 const PER_USER = 5;
 const TARGET_P95_MS = 100;
@@ -33,6 +36,8 @@ const arg = (name: string, fallback: number) => {
   const found = process.argv.find((a) => a.startsWith(`--${name}=`));
   return found ? Number(found.split('=')[1]) : fallback;
 };
+const DELIVERY = process.argv.find((a) => a.startsWith('--delivery='))?.split('=')[1] ?? 'sdk';
+if (!['sdk', 'direct'].includes(DELIVERY)) throw new Error('--delivery is sdk or direct');
 const CLIENTS = arg('clients', 500);
 const ROUNDS = arg('rounds', 50);
 
@@ -125,7 +130,7 @@ async function sdkFloor(): Promise<number[]> {
 async function main(): Promise<void> {
   const floor = await sdkFloor();
   const runtime = await startRuntimeProcess({
-    env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'debug' },
+    env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'debug', LOCAL_EVENT_DELIVERY: DELIVERY },
   });
   const published = publicationsOf(runtime.child.stdout!);
   const sockets: WebSocket[] = [];
@@ -208,6 +213,7 @@ async function main(): Promise<void> {
       max: round1(Math.max(...values)),
     });
     const report = {
+      delivery: DELIVERY,
       clients: CLIENTS,
       rounds: ROUNDS,
       emitted_to_last_client_ms: stats(toLast),
@@ -223,10 +229,10 @@ async function main(): Promise<void> {
       target: { emitted_to_last_client_p95_ms: TARGET_P95_MS, met: percentile(toLast, 95) < TARGET_P95_MS },
       node: process.version,
     };
-    await mkdir(path.dirname(RESULTS_FILE), { recursive: true });
-    await writeFile(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
+    await mkdir(path.dirname(resultsFile(DELIVERY)), { recursive: true });
+    await writeFile(resultsFile(DELIVERY), `${JSON.stringify(report, null, 2)}\n`);
     const row = (label: string, values: { p50: number; p95: number }) => console.log(`| ${label} | ${values.p50} ms | ${values.p95} ms |`);
-    console.log(`| measure (${CLIENTS} clients, ${ROUNDS} rounds) | p50 | p95 |`);
+    console.log(`| measure (${CLIENTS} clients, ${ROUNDS} rounds, LOCAL_EVENT_DELIVERY=${DELIVERY}) | p50 | p95 |`);
     console.log('| --- | ---: | ---: |');
     row('emitted → last client has document_updated', report.emitted_to_last_client_ms);
     row('emitted → first client has it', report.emitted_to_first_client_ms);

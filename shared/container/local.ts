@@ -16,6 +16,7 @@ import { MupdfTextLayerReader } from '../adapters/imaging/mupdf-text-layer-reade
 import { CachedConnectionRepository } from '../adapters/local/cached-connection-repository';
 import { SqliteSearchIndex } from '../adapters/local/sqlite-search-index';
 import { TesseractOcrEngine, type TesseractOcrEngineOptions } from '../adapters/local/tesseract-ocr-engine';
+import type { ConnectionSender } from '../domain/events/ports';
 import type { HealthProbe } from '../domain/health/health';
 import type { OcrWorkerDeps } from '../domain/ocr/process-ocr-job';
 import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type DocumentServices, type OcrServices } from './app-container';
@@ -56,6 +57,9 @@ export const LOCAL_OCR_STALE_AFTER_SECONDS = 300;
  */
 const LOCAL_OCR_LIMITS: TesseractOcrEngineOptions = { dpi: 300, minDpi: 300, maxPagePixels: 40_000_000 };
 
+/** How the local runtime's events reach its gateway's sockets (see `localAppContainer`). */
+export type LocalEventDelivery = { delivery: 'sdk'; endpoint: () => string } | { delivery: 'direct'; gateway: () => ConnectionSender };
+
 /** Everything the local runtime's handlers, worker and sweep take. */
 export type LocalContainer = AppContainer & DocumentServices & OcrServices & OcrWorkerDeps & { searchIndex: SqliteSearchIndex };
 
@@ -71,10 +75,12 @@ export function localAppContainer(options: {
   /** Tesseract options (concurrency, limits); defaults fit the machine. */
   ocr?: TesseractOcrEngineOptions;
   /**
-   * The local gateway's URL, which serves API Gateway's @connections API: asked on the first event, since the
-   * gateway listens only after the container is built. Without it events are not published.
+   * How events reach the local gateway's sockets (LOCAL_EVENT_DELIVERY). 'sdk': through the cloud's
+   * @connections adapter and SDK client, to the gateway's URL. 'direct': handed to the gateway in this process.
+   * Asked on the first event, since the gateway exists only after the container is built. Without it events
+   * are not published.
    */
-  websocketEndpoint?: () => string;
+  events?: LocalEventDelivery;
   /** The SQLite file of the search index (under DATA_DIR), or ':memory:'. */
   searchIndexPath: string;
 }): LocalContainer {
@@ -97,7 +103,7 @@ export function localAppContainer(options: {
     jwtKey: async () => options.jwtKey,
     env: options.env,
     ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.websocketEndpoint ? { connectionSender: localConnectionSender(options.websocketEndpoint) } : {}),
+    ...(options.events ? { connectionSender: localConnectionSender(options.events) } : {}),
     search: { index: searchIndex, files },
     // Every connection write happens in this process, so an in-memory view of the connections stays exact.
     decorateConnections: (connections, clock) => new CachedConnectionRepository(connections, clock),
@@ -125,9 +131,16 @@ export function localAppContainer(options: {
   };
 }
 
-/** The cloud's @connections adapter and SDK client, pointed at the local gateway. */
-const localConnectionSender = (endpoint: () => string) =>
-  new ApiGatewayConnectionSender(() => {
-    const url = endpoint();
+/**
+ * 'sdk': the cloud's @connections adapter and SDK client, pointed at the local gateway. 'direct': the gateway's
+ * own sender, which skips a signed HTTP request per message (bench/README.md, real-time).
+ */
+function localConnectionSender(events: LocalEventDelivery): ConnectionSender {
+  if (events.delivery === 'direct') {
+    return { send: (id, message) => events.gateway().send(id, message), close: (id) => events.gateway().close(id) };
+  }
+  return new ApiGatewayConnectionSender(() => {
+    const url = events.endpoint();
     return createConnectionsClient({ ...localClientOptions(url), endpoint: url, requestTimeoutMs: EVENT_SEND_TIMEOUT_MS });
   });
+}

@@ -48,6 +48,12 @@ export const localEnvSchema = commonEnvSchema.extend({
   ADMIN_USERNAME: z.string().min(3).default('admin'),
   ADMIN_PASSWORD: z.string().min(8).optional(),
   ADMIN_EMAIL: z.email().optional(),
+  /**
+   * 'sdk' pushes each event through the cloud's @connections adapter and SDK client to this gateway, as the
+   * cloud does; 'direct' hands it to the gateway in process, which 500 clients need to get an event within
+   * 100 ms on two cores (bench/README.md).
+   */
+  LOCAL_EVENT_DELIVERY: z.enum(['sdk', 'direct']).default('sdk'),
 });
 
 export type LocalEnv = z.output<typeof localEnvSchema>;
@@ -119,7 +125,10 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       resources,
       jwtKey: new TextEncoder().encode(jwtKey.value),
       env,
-      websocketEndpoint: () => url,
+      events:
+        env.LOCAL_EVENT_DELIVERY === 'direct'
+          ? { delivery: 'direct', gateway: () => gatewayOf(sockets) }
+          : { delivery: 'sdk', endpoint: () => url },
       searchIndexPath,
     });
     searchIndex = container.searchIndex;
@@ -228,6 +237,12 @@ async function bootstrapAdmin(env: LocalEnv, dataDir: string, container: Paramet
     generated: password.created,
     passwordFile: env.ADMIN_PASSWORD ? null : passwordFile,
   };
+}
+
+/** The gateway the first event finds: events are emitted only once the runtime serves requests. */
+function gatewayOf(sockets: LocalWebSocketGateway | undefined) {
+  if (!sockets) throw new Error('the WebSocket gateway is not up yet');
+  return sockets.directSender;
 }
 
 function closeServer(server: Server): Promise<void> {

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { ConnectionSender, SendResult } from '../domain/events/ports';
 import { logger } from '../logger';
 
 export type WebSocketHandler = (event: APIGatewayProxyWebsocketEventV2) => Promise<APIGatewayProxyResultV2>;
@@ -73,22 +74,16 @@ export class LocalWebSocketGateway {
       });
       response.end(payload === undefined ? undefined : JSON.stringify(payload));
     };
+    const gone = () => answer(410, { message: null }, 'GoneException');
     if (!isSameMachine(request.socket.remoteAddress, request.socket.localAddress)) return answer(403, { message: 'Forbidden' }, 'ForbiddenException');
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const connectionId = decodeURIComponent(path.slice('/@connections/'.length));
-    const connection = this.live.get(connectionId);
-    if (!connection || connection.socket.readyState !== connection.socket.OPEN) {
-      return answer(410, { message: null }, 'GoneException');
-    }
+    const connection = this.open(connectionId);
+    if (!connection) return gone();
     switch (request.method) {
       case 'POST':
         if (body.byteLength > MAX_POST_BYTES) return answer(413, { message: 'Request entity too large' }, 'PayloadTooLargeException');
-        if (connection.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
-          connection.socket.terminate();
-          return answer(410, { message: null }, 'GoneException');
-        }
-        connection.socket.send(body.toString('utf8'));
-        return answer(200);
+        return this.push(connection, body.toString('utf8')) === 'sent' ? answer(200) : gone();
       case 'DELETE':
         connection.socket.close(1000, 'Closed by the server');
         return answer(204);
@@ -102,6 +97,21 @@ export class LocalWebSocketGateway {
         return answer(405, { message: 'Method not allowed' });
     }
   }
+
+  /**
+   * The gateway as a sender in the same process (LOCAL_EVENT_DELIVERY=direct): the same outcomes as its
+   * `@connections` POST and DELETE, without a request per message.
+   */
+  readonly directSender: ConnectionSender = {
+    send: async (connectionId: string, message: string): Promise<SendResult> => {
+      if (Buffer.byteLength(message) > MAX_POST_BYTES) throw new Error(`message of ${Buffer.byteLength(message)} bytes is above the 128 KB limit`);
+      const connection = this.open(connectionId);
+      return connection ? this.push(connection, message) : 'gone';
+    },
+    close: async (connectionId: string): Promise<void> => {
+      this.open(connectionId)?.socket.close(1000, 'Closed by the server');
+    },
+  };
 
   /** How many sockets are open. */
   get size(): number {
@@ -175,6 +185,22 @@ export class LocalWebSocketGateway {
         logger.error('websocket disconnect failed', { connection_id: connectionId, error }),
       );
     });
+  }
+
+  /** The connection if its socket is open. */
+  private open(connectionId: string): LiveConnection | undefined {
+    const connection = this.live.get(connectionId);
+    return connection && connection.socket.readyState === connection.socket.OPEN ? connection : undefined;
+  }
+
+  /** Sends a text frame, or drops a client that has let too much pile up unread and reports it gone. */
+  private push(connection: LiveConnection, message: string): SendResult {
+    if (connection.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      connection.socket.terminate();
+      return 'gone';
+    }
+    connection.socket.send(message);
+    return 'sent';
   }
 
   /** Remembers a handler call until it settles, so that closing can wait for it. */

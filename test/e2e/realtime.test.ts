@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { ApiClient } from '../support/api-client';
+import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
 import { ChannelClient, type ChannelMessage } from '../support/ws-client';
 import { E2E_ADMIN, E2E_WS_AUTH_TIMEOUT_SECONDS } from './global-setup';
 
@@ -233,4 +234,48 @@ describe('the real-time channel', () => {
     expect(bystander.received.filter((m) => m.type === 'notification' && m.data.id === notification.data.id)).toEqual([]);
     expect(bystander.received.map((m) => m.type)).toEqual(['auth_success', 'subscribed']);
   }, 120_000);
+});
+
+describe('the real-time channel with LOCAL_EVENT_DELIVERY=direct (the gateway sends in process)', () => {
+  const password = 'direct-admin-password';
+  let runtime: RuntimeProcess;
+  let admin: ApiClient;
+
+  beforeAll(async () => {
+    runtime = await startRuntimeProcess({ env: { ADMIN_PASSWORD: password, LOCAL_EVENT_DELIVERY: 'direct', WS_AUTH_TIMEOUT_SECONDS: '1' } });
+    admin = await new ApiClient(runtime.baseUrl).login('admin', password);
+  });
+
+  afterAll(async () => {
+    await runtime?.stop();
+  });
+
+  it("pushes an upload's document_created to the uploader's connection", async () => {
+    // Arrange
+    const client = await ChannelClient.authenticated(runtime.baseUrl, admin.token!);
+    const body = new FormData();
+    body.append('title', 'Direct');
+    body.append('ocr_enabled', 'false');
+    body.append('file', new Blob([readFileSync(join(CORPUS, 'linn.png'))]), 'direct.png');
+
+    // Act
+    const id = (await admin.upload('/api/documents/upload', body)).body.id as string;
+
+    // Assert
+    const created = await client.next((m) => m.type === 'document_created' && m.data.document_id === id);
+    expect(created.data).toEqual({ document_id: id, title: 'Direct', source: 'upload' });
+    await client.close();
+  });
+
+  it('closes a connection that does not authenticate in time, after telling it why', async () => {
+    // Arrange
+    const client = await ChannelClient.open(runtime.baseUrl);
+
+    // Act
+    const { code } = await client.closed;
+
+    // Assert
+    expect(client.received).toEqual([expect.objectContaining({ type: 'error', data: expect.objectContaining({ code: 'UNAUTHORIZED' }) })]);
+    expect(code).toBe(1000);
+  });
 });

@@ -1,20 +1,30 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ApiGatewayConnectionSender } from '../../shared/adapters/aws/api-gateway-connection-sender';
 import { createConnectionsClient } from '../../shared/adapters/aws/clients';
 import { localClientOptions } from '../../shared/container/local';
+import type { ConnectionSender } from '../../shared/domain/events/ports';
 import { LocalWebSocketGateway } from '../../shared/local/websocket-gateway';
 
 /**
- * The local gateway's @connections API, driven by the same adapter and SDK client the cloud uses: what works
- * here works against API Gateway's management API.
+ * The local gateway's two ways in for events: its @connections API, driven by the same adapter and SDK client
+ * the cloud uses (what works here works against API Gateway's management API), and its in-process sender
+ * (LOCAL_EVENT_DELIVERY=direct), which must behave the same.
  */
-describe('LocalWebSocketGateway @connections', () => {
+describe.each([
+  {
+    way: '@connections through the SDK client',
+    senderOf: (_gateway: LocalWebSocketGateway, url: string): ConnectionSender =>
+      new ApiGatewayConnectionSender(() => createConnectionsClient({ ...localClientOptions(url), endpoint: url, requestTimeoutMs: 3000 })),
+  },
+  { way: 'the in-process sender', senderOf: (gateway: LocalWebSocketGateway): ConnectionSender => gateway.directSender },
+])('LocalWebSocketGateway, $way', ({ senderOf }) => {
   let server: Server;
   let gateway: LocalWebSocketGateway;
-  let sender: ApiGatewayConnectionSender;
+  let sender: ConnectionSender;
   let url: string;
   const connected: string[] = [];
 
@@ -41,7 +51,7 @@ describe('LocalWebSocketGateway @connections', () => {
     gateway.attach(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    sender = new ApiGatewayConnectionSender(() => createConnectionsClient({ ...localClientOptions(url), endpoint: url, requestTimeoutMs: 3000 }));
+    sender = senderOf(gateway, url);
   });
 
   afterAll(async () => {
@@ -63,7 +73,7 @@ describe('LocalWebSocketGateway @connections', () => {
     socket.close();
   });
 
-  it('answers 410 for a connection it does not hold, which the SDK client reports as gone', async () => {
+  it('reports a connection it does not hold as gone', async () => {
     // Arrange
     const unknown = crypto.randomUUID();
 
@@ -74,7 +84,7 @@ describe('LocalWebSocketGateway @connections', () => {
     expect(result).toBe('gone');
   });
 
-  it('closes the connection on DELETE', async () => {
+  it('closes the connection with 1000', async () => {
     // Arrange
     const { socket, connectionId } = await open();
     const closed = new Promise<number>((resolve) => socket.once('close', resolve));
@@ -86,6 +96,37 @@ describe('LocalWebSocketGateway @connections', () => {
     expect(await closed).toBe(1000);
   });
 
+  it('refuses a message above 128 KB, as API Gateway does, and leaves the connection open', async () => {
+    // Arrange
+    const { socket, connectionId } = await open();
+
+    // Act
+    const outcome = sender.send(connectionId, 'x'.repeat(128 * 1024 + 1));
+
+    // Assert
+    await expect(outcome).rejects.toThrow();
+    expect(await sender.send(connectionId, '{}')).toBe('sent');
+    socket.close();
+  });
+
+  it('drops a client that lets megabytes pile up unread and reports it gone, so it costs bounded memory', async () => {
+    // Arrange: a client that stops reading its socket
+    const { socket, connectionId } = await open();
+    (socket as unknown as { _socket: Duplex })._socket.pause();
+    const message = 'x'.repeat(100 * 1024);
+
+    // Act: send until the gateway gives up on it (the kernel's buffers take a few megabytes first)
+    const results: string[] = [];
+    for (let i = 0; i < 500 && results.at(-1) !== 'gone'; i++) results.push(await sender.send(connectionId, message));
+
+    // Assert
+    expect(results.at(-1)).toBe('gone');
+    expect(results.filter((r) => r === 'sent').length).toBeGreaterThan(40);
+    expect(await sender.send(connectionId, '{}')).toBe('gone');
+  });
+});
+
+describe('the @connections SDK client', () => {
   it('gives up on a call that gets no answer within the request timeout, so a stuck endpoint holds no send forever', async () => {
     // Arrange: an endpoint that reads the request and never answers
     const silent = createServer((request) => request.resume());
