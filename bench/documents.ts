@@ -29,6 +29,7 @@ import { localClientOptions } from '../shared/container/local';
 import type { DocumentRecord, DocumentStatus } from '../shared/domain/documents/document';
 import { ApiClient } from '../test/support/api-client';
 import { startRuntimeProcess, type RuntimeProcess } from '../test/support/runtime-process';
+import { percentile, round, seededRandom } from './support/stats';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const QUICK = process.argv.includes('--quick');
@@ -116,25 +117,7 @@ interface BenchContext {
   random: () => number;
 }
 
-const round1 = (value: number): number => Math.round(value * 10) / 10;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Nearest-rank percentile of already sorted values. */
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
-}
-
-/** A seeded generator (mulberry32): the seeded data is the same on every run, so runs compare. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
@@ -215,8 +198,8 @@ async function uploadRun(
     concurrency: options.concurrency,
     files: files.length,
     fileBytes: Math.round(files.reduce((sum, file) => sum + file.length, 0) / files.length),
-    seconds: round1(seconds),
-    documentsPerSecond: round1((files.length - failures) / seconds),
+    seconds: round(seconds),
+    documentsPerSecond: round((files.length - failures) / seconds),
     failures,
   };
 }
@@ -267,7 +250,7 @@ function seedRecord(ctx: BenchContext, index: number, now: number): DocumentReco
     status,
     ocr_enabled: true,
     language: random() < 0.8 ? 'eng' : 'deu',
-    ocr_confidence: status === 'completed' ? round1(60 + random() * 39) : null,
+    ocr_confidence: status === 'completed' ? round(60 + random() * 39) : null,
     labels,
     metadata: random() < 0.2 ? { year: 2024 + Math.floor(random() * 2), reviewed: random() < 0.5 } : {},
     source_id: null,
@@ -297,7 +280,7 @@ async function memory(runtimePid: number): Promise<{ runtimeRssMb: number; dynam
   };
   const [self] = await rssMb(['-p', String(runtimePid)]);
   const java = (await rssMb(['--ppid', String(runtimePid)])).find((entry) => entry.args.includes('DynamoDBLocal.jar'));
-  return { runtimeRssMb: round1((self?.kb ?? 0) / 1024), dynamoDbLocalRssMb: java ? round1(java.kb / 1024) : null };
+  return { runtimeRssMb: round((self?.kb ?? 0) / 1024), dynamoDbLocalRssMb: java ? round(java.kb / 1024) : null };
 }
 
 /**
@@ -348,7 +331,7 @@ async function seedTo(
   if (method === 'dynamodb') await seedDirect(ctx, await repository(), count);
   else await uploadRun(ctx, { purpose: 'seed sample', files: count, bytes: () => seedBytes(ctx.random), concurrency: SEED_HTTP_CONCURRENCY });
   const seconds = (performance.now() - start) / 1000;
-  return { upTo: target, method, documents: count, seconds: round1(seconds), documentsPerSecond: round1(count / seconds) };
+  return { upTo: target, method, documents: count, seconds: round(seconds), documentsPerSecond: round(count / seconds) };
 }
 
 /** The listings of the issue, with the store that serves each (README, API notes on documents). */
@@ -397,7 +380,7 @@ async function measureScenario(ctx: BenchContext, scenario: Scenario, documents:
   const end = performance.now() + SCENARIO_BUDGET_MS;
   while (samples.length < SAMPLES && performance.now() < end) samples.push((await timedGet(ctx, scenario.path)).ms);
   samples.sort((a, b) => a - b);
-  const p95Ms = round1(percentile(samples, 95));
+  const p95Ms = round(percentile(samples, 95));
   return {
     scenario: scenario.name,
     documents,
@@ -405,9 +388,9 @@ async function measureScenario(ctx: BenchContext, scenario: Scenario, documents:
     servedBy: scenario.servedBy,
     matched,
     samples: samples.length,
-    p50Ms: round1(percentile(samples, 50)),
+    p50Ms: round(percentile(samples, 50)),
     p95Ms,
-    maxMs: round1(samples.at(-1) ?? Number.NaN),
+    maxMs: round(samples.at(-1) ?? Number.NaN),
     targetMet: p95Ms < TARGET_P95_MS,
   };
 }

@@ -16,6 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
+import { round } from './support/stats';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FUNCTIONS_DIR = path.join(REPO_ROOT, 'functions');
@@ -102,8 +103,7 @@ interface FunctionResult {
   error?: string;
 }
 
-const round1 = (value: number): number => Math.round(value * 10) / 10;
-const toKb = (bytes: number): number => round1(bytes / 1024);
+const toKb = (bytes: number): number => round(bytes / 1024);
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -210,8 +210,8 @@ async function measure(group: string, outDir: string): Promise<FunctionResult> {
       error: error instanceof Error ? error.message : String(error),
     };
   }
-  const samplesMs = samples.map((sample) => round1(sample.ms));
-  const medianMs = round1(median(samplesMs));
+  const samplesMs = samples.map((sample) => round(sample.ms));
+  const medianMs = round(median(samplesMs));
   return {
     ...base,
     coldImportMedianMs: medianMs,

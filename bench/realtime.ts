@@ -24,6 +24,7 @@ import { createConnectionsClient } from '../shared/adapters/aws/clients';
 import { EVENT_SEND_TIMEOUT_MS } from '../shared/container/app-container';
 import { ApiClient } from '../test/support/api-client';
 import { startRuntimeProcess } from '../test/support/runtime-process';
+import { percentile, round } from './support/stats';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const resultsFile = (delivery: string) =>
@@ -41,11 +42,6 @@ if (!['sdk', 'direct'].includes(DELIVERY)) throw new Error('--delivery is sdk or
 const CLIENTS = arg('clients', 500);
 const ROUNDS = arg('rounds', 50);
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-};
-const round1 = (n: number) => Math.round(n * 10) / 10;
 /** Epoch milliseconds with sub-millisecond precision, as the runtime stamps `emitted_at`. */
 const epochMs = () => performance.timeOrigin + performance.now();
 
@@ -137,10 +133,8 @@ async function main(): Promise<void> {
   try {
     const anonymous = new ApiClient(runtime.baseUrl);
     const admin = await anonymous.login(ADMIN.username, ADMIN.password);
-    const form = new FormData();
-    form.append('ocr_enabled', 'false');
-    form.append('file', new Blob([await readFile(path.join(REPO_ROOT, '..', 'shared', 'corpus', 'ocrmypdf', 'linn.png'))]), 'bench.png');
-    const documentId = (await admin.upload('/api/documents/upload', form)).body.id as string;
+    const scan = await readFile(path.join(REPO_ROOT, '..', 'shared', 'corpus', 'ocrmypdf', 'linn.png'));
+    const documentId = await admin.uploadDocument('bench.png', scan, { ocr_enabled: 'false' });
     const rename = async (title: string) => {
       const started = epochMs();
       const response = await admin.put(`/api/documents/${documentId}`, { title });
@@ -208,9 +202,9 @@ async function main(): Promise<void> {
     }
 
     const stats = (values: number[]) => ({
-      p50: round1(percentile(values, 50)),
-      p95: round1(percentile(values, 95)),
-      max: round1(Math.max(...values)),
+      p50: round(percentile(values, 50)),
+      p95: round(percentile(values, 95)),
+      max: round(Math.max(...values)),
     });
     const report = {
       delivery: DELIVERY,
@@ -225,7 +219,7 @@ async function main(): Promise<void> {
       put_with_clients_ms: stats(puts),
       put_without_clients_ms: stats(baseline),
       sdk_only_sends_ms: stats(floor),
-      runtime_rss_kb: { before: rssBefore, after: rssAfter, per_connection_kb: round1((rssAfter - rssBefore) / CLIENTS) },
+      runtime_rss_kb: { before: rssBefore, after: rssAfter, per_connection_kb: round((rssAfter - rssBefore) / CLIENTS) },
       target: { emitted_to_last_client_p95_ms: TARGET_P95_MS, met: percentile(toLast, 95) < TARGET_P95_MS },
       node: process.version,
     };

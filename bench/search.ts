@@ -30,6 +30,7 @@ import { SqliteSearchIndex } from '../shared/adapters/local/sqlite-search-index'
 import type { AppContainer } from '../shared/container/app-container';
 import type { IndexedDocument } from '../shared/domain/search/ports';
 import { httpEvent, lambdaTestContext } from '../test/support/http-events';
+import { percentile, round, seededRandom } from './support/stats';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DOCS = Number(/^--docs=(\d+)$/.exec(process.argv.find((arg) => arg.startsWith('--docs=')) ?? '')?.[1] ?? 100_000);
@@ -39,18 +40,7 @@ const WARMUP = 20;
 const SINGLE_WRITES = 2_000;
 const TARGET_TEXT_BYTES = 2_000;
 
-/** A small deterministic generator, so every run indexes the same text. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = random(42);
+const rand = seededRandom(42);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
 
 const COMMON = `the of and to a in for is on that by this with you it not or be are from at as your all have new more an was we
@@ -73,7 +63,7 @@ department manager director approval request project schedule deadline quotation
 
 const SYLLABLES = 'ka ri to ne mo sa lu vi de ra po ti na be lo mi fu ge ha ju ko le ma nu pe qui ro se ta ve wa xi yo ze bra cle dri fro gla pli stra tre'.split(' ');
 const RARE = Array.from({ length: 30_000 }, (_, i) => {
-  const local = random(i + 1000);
+  const local = seededRandom(i + 1000);
   const count = 2 + Math.floor(local() * 3);
   return Array.from({ length: count }, () => SYLLABLES[Math.floor(local() * SYLLABLES.length)]).join('') + (i % 7 === 0 ? 'tion' : '');
 });
@@ -145,12 +135,9 @@ const rawBytes = (d: IndexedDocument) =>
   Buffer.byteLength(d.labels.map((label) => label.name).join('\n')) +
   Buffer.byteLength(Object.values(d.metadata).join('\n'));
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 function summary(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { p50_ms: round(percentile(sorted, 50), 2), p95_ms: round(percentile(sorted, 95), 2), max_ms: round(sorted.at(-1)!, 2), samples: samples.length };
+  return { p50_ms: round(percentile(samples, 50), 2), p95_ms: round(percentile(samples, 95), 2), max_ms: round(Math.max(...samples), 2), samples: samples.length };
 }
 
 /** Mid-frequency words: common enough to match many documents, the kind a user types. */

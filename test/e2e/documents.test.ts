@@ -21,12 +21,6 @@ describe('documents', () => {
   const anonymous = new ApiClient(inject('baseUrl'));
   let editor: ApiClient;
 
-  const upload = async (name: string, bytes: Buffer, fields: Record<string, string> = {}) => {
-    const response = await editor.upload('/api/documents/upload', form([{ name, bytes }], fields));
-    if (response.status !== 201) throw new Error(`upload failed: ${JSON.stringify(response.body)}`);
-    return response.body.id as string;
-  };
-
   const newLabel = async (name = `label-${Math.random().toString(36).slice(2, 8)}`) =>
     (await editor.post('/api/labels', { name, color: '#336699' })).body.id as string;
 
@@ -107,7 +101,7 @@ describe('documents', () => {
     });
 
     it('keeps only the last part of a path-traversal filename', async () => {
-      const id = await upload('../../etc/passwd.png', pngImage(4, 4));
+      const id = await editor.uploadDocument('../../etc/passwd.png', pngImage(4, 4));
 
       expect((await editor.get(`/api/documents/${id}`)).body.filename).toBe('passwd.png');
     });
@@ -164,7 +158,7 @@ describe('documents', () => {
       label = await newLabel();
       for (const [name, size] of [['charlie', 30], ['alpha', 10], ['bravo', 20]] as const) {
         // Without OCR, so that no status changes under the filters while they are tested.
-        ids[name] = await upload(`${name}.png`, pngImage(size, size), { title: name, labels: label, ocr_enabled: 'false' });
+        ids[name] = await editor.uploadDocument(`${name}.png`, pngImage(size, size), { title: name, labels: label, ocr_enabled: 'false' });
       }
     });
 
@@ -249,7 +243,7 @@ describe('documents', () => {
     });
 
     it('changes title, labels and metadata', async () => {
-      const id = await upload('edit.png', pngImage(4, 4));
+      const id = await editor.uploadDocument('edit.png', pngImage(4, 4));
       const label = await newLabel();
 
       const response = await editor.put(`/api/documents/${id}`, { title: 'Edited', labels: [label], metadata: { invoice: 'INV-1', amount: 12.5 } });
@@ -260,7 +254,7 @@ describe('documents', () => {
     });
 
     it('refuses nested metadata and unknown labels', async () => {
-      const id = await upload('strict.png', pngImage(4, 4));
+      const id = await editor.uploadDocument('strict.png', pngImage(4, 4));
 
       expect((await editor.put(`/api/documents/${id}`, { metadata: { nested: { a: 1 } } })).status).toBe(400);
       expect((await editor.put(`/api/documents/${id}`, { labels: [crypto.randomUUID()] })).status).toBe(400);
@@ -268,7 +262,7 @@ describe('documents', () => {
 
     it('downloads the original bytes with the filename as an attachment', async () => {
       const bytes = corpus('linn.png');
-      const id = await upload('Linn brochure (ä).png', bytes);
+      const id = await editor.uploadDocument('Linn brochure (ä).png', bytes);
 
       const download = await editor.bytes(`/api/documents/${id}/download`);
 
@@ -282,7 +276,7 @@ describe('documents', () => {
 
     it('deletes the document, its files and its place in label counts', async () => {
       const label = await newLabel();
-      const id = await upload('gone.png', pngImage(4, 4), { labels: label });
+      const id = await editor.uploadDocument('gone.png', pngImage(4, 4), { labels: label });
 
       const deleted = await editor.delete(`/api/documents/${id}`);
 
@@ -301,7 +295,7 @@ describe('documents', () => {
       ['a PDF first page', 'letter.pdf', () => pdfDocument('Thumbnail'), { width: 155, height: 200 }],
       ['a scanned PDF', 'skew.pdf', () => corpus('skew.pdf'), null],
     ])('renders %s inside the asked box', async (_, name, bytes, expected) => {
-      const id = await upload(name, bytes());
+      const id = await editor.uploadDocument(name, bytes());
 
       const image = await editor.bytes(`/api/documents/${id}/thumbnail`);
 
@@ -313,7 +307,7 @@ describe('documents', () => {
     });
 
     it('honours width and height, and serves the same image again', async () => {
-      const id = await upload('sized.png', pngImage(300, 300));
+      const id = await editor.uploadDocument('sized.png', pngImage(300, 300));
 
       const first = await editor.bytes(`/api/documents/${id}/thumbnail?width=64&height=64`);
       const again = await editor.bytes(`/api/documents/${id}/thumbnail?width=64&height=64`);
@@ -323,13 +317,13 @@ describe('documents', () => {
     });
 
     it('refuses a size out of bounds', async () => {
-      const id = await upload('bounds.png', pngImage(4, 4));
+      const id = await editor.uploadDocument('bounds.png', pngImage(4, 4));
 
       expect((await editor.get(`/api/documents/${id}/thumbnail?width=5000`)).status).toBe(400);
     });
 
     it.each(['invalid.pdf', 'hugemono.pdf'])('fails cleanly for %s and keeps serving', async (name) => {
-      const id = await upload(name, corpus(name));
+      const id = await editor.uploadDocument(name, corpus(name));
 
       const response = await editor.get(`/api/documents/${id}/thumbnail`);
 

@@ -9,11 +9,7 @@ describe('labels', () => {
   let editor: ApiClient;
   const unique = (prefix: string) => `${prefix}-${Math.random().toString(36).slice(2, 8)}`;
 
-  const uploadDocument = async () => {
-    const body = new FormData();
-    body.append('file', new Blob([pngImage(4, 4)]), 'doc.png');
-    return (await editor.upload('/api/documents/upload', body)).body.id as string;
-  };
+  const uploadDocument = () => editor.uploadDocument('doc.png', pngImage(4, 4));
   const countOf = async (id: string) =>
     (await editor.get('/api/labels')).body.labels.find((l: { id: string }) => l.id === id)?.document_count;
 

@@ -16,14 +16,6 @@ describe('OCR pipeline', () => {
   const anonymous = new ApiClient(inject('baseUrl'));
   let editor: ApiClient;
 
-  const upload = async (name: string, bytes: Buffer, fields: Record<string, string> = {}): Promise<string> => {
-    const body = new FormData();
-    for (const [field, value] of Object.entries(fields)) body.append(field, value);
-    body.append('file', new Blob([bytes]), name);
-    const response = await editor.upload('/api/documents/upload', body);
-    if (response.status !== 201) throw new Error(`upload failed: ${JSON.stringify(response.body)}`);
-    return response.body.id as string;
-  };
 
   /** Polls a document as a client would until its OCR has finished one way or the other. */
   const settled = async (id: string, timeoutMs = 90_000): Promise<ApiResponse> => {
@@ -41,7 +33,7 @@ describe('OCR pipeline', () => {
   });
 
   it('reads a scan into the document text with its confidence, and notifies the uploader', async () => {
-    const id = await upload('linn.png', corpus('linn.png'));
+    const id = await editor.uploadDocument('linn.png', corpus('linn.png'));
 
     const document = (await settled(id)).body;
 
@@ -56,7 +48,7 @@ describe('OCR pipeline', () => {
   }, 120_000);
 
   it('takes the text layer of a PDF that has one, with confidence 1', async () => {
-    const id = await upload('letter.pdf', textPdf([['Quarterly invoice 4711 for ACME Corporation', 'Payable within thirty days']]));
+    const id = await editor.uploadDocument('letter.pdf', textPdf([['Quarterly invoice 4711 for ACME Corporation', 'Payable within thirty days']]));
 
     const document = (await settled(id)).body;
 
@@ -72,19 +64,19 @@ describe('OCR pipeline', () => {
     ['truncated.png', () => corpus('linn.png').subarray(0, 20_000)],
     ['empty-pages.pdf', () => emptyPdf()],
   ])('ends %s failed with a reason, and keeps serving', async (name, bytes) => {
-    const id = await upload(name, bytes());
+    const id = await editor.uploadDocument(name, bytes());
 
     const document = (await settled(id)).body;
 
     expect(document.status).toBe('failed');
     expect(document.failure_reason).toEqual(expect.any(String));
     expect(document.failure_reason.length).toBeGreaterThan(0);
-    const next = await upload('after.pdf', textPdf([['The worker still serves requests after a bad file']]));
+    const next = await editor.uploadDocument('after.pdf', textPdf([['The worker still serves requests after a bad file']]));
     expect((await settled(next)).body.status).toBe('completed');
   }, 120_000);
 
   it('retries a failed document as a new run in the asked languages', async () => {
-    const id = await upload('invalid.pdf', corpus('invalid.pdf'));
+    const id = await editor.uploadDocument('invalid.pdf', corpus('invalid.pdf'));
     await settled(id);
 
     const retry = await editor.post(`/api/documents/${id}/retry-ocr`, { language: 'eng+deu', priority: 'high' });
@@ -100,7 +92,7 @@ describe('OCR pipeline', () => {
     const body = new FormData();
     body.append('language', 'xyz');
     body.append('file', new Blob([corpus('linn.png')]), 'linn.png');
-    const id = await upload('plain.pdf', textPdf([['plain text']]), { ocr_enabled: 'false' });
+    const id = await editor.uploadDocument('plain.pdf', textPdf([['plain text']]), { ocr_enabled: 'false' });
 
     const atUpload = await editor.upload('/api/documents/upload', body);
     const atRetry = await editor.post(`/api/documents/${id}/retry-ocr`, { language: 'eng+xyz' });
@@ -113,9 +105,9 @@ describe('OCR pipeline', () => {
 
   it('lets a high-priority job overtake queued normal ones, and cancels a queued job', async () => {
     // multipage.pdf keeps the normal worker busy for a while; the next two normal jobs wait behind it.
-    const busy = await upload('multipage.pdf', corpus('multipage.pdf'));
-    const waiting = await upload('waiting.png', corpus('typewriter.png'));
-    const urgent = await upload('urgent.png', corpus('linn.png'));
+    const busy = await editor.uploadDocument('multipage.pdf', corpus('multipage.pdf'));
+    const waiting = await editor.uploadDocument('waiting.png', corpus('typewriter.png'));
+    const urgent = await editor.uploadDocument('urgent.png', corpus('linn.png'));
 
     const retryWhileBusy = await editor.post(`/api/documents/${busy}/retry-ocr`, { language: 'eng' });
     const cancelled = await editor.delete(`/api/ocr/queue/${waiting}`);

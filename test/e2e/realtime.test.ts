@@ -24,17 +24,9 @@ describe('the real-time channel', () => {
   const connect = () => track(ChannelClient.open(baseUrl));
   const connectAs = (token: string) => track(ChannelClient.authenticated(baseUrl, token));
 
-  const upload = async (name: string, bytes: Buffer, fields: Record<string, string> = {}): Promise<string> => {
-    const body = new FormData();
-    for (const [field, value] of Object.entries(fields)) body.append(field, value);
-    body.append('file', new Blob([bytes]), name);
-    const response = await editor.upload('/api/documents/upload', body);
-    if (response.status !== 201) throw new Error(`upload failed: ${JSON.stringify(response.body)}`);
-    return response.body.id as string;
-  };
   /** A scan with OCR off: a document that exists at once and never queues a job. */
   const quickUpload = (title: string) =>
-    upload('pixel.png', readFileSync(join(CORPUS, 'linn.png')), { title, ocr_enabled: 'false' });
+    editor.uploadDocument('pixel.png', readFileSync(join(CORPUS, 'linn.png')), { title, ocr_enabled: 'false' });
 
   const about = (type: string, documentId: string) => (m: ChannelMessage) => m.type === type && m.data.document_id === documentId;
 
@@ -195,7 +187,7 @@ describe('the real-time channel', () => {
       const client = await connectAs(editor.token!);
 
       // Act
-      const id = await upload('linn.png', readFileSync(join(CORPUS, 'linn.png')));
+      const id = await editor.uploadDocument('linn.png', readFileSync(join(CORPUS, 'linn.png')));
 
       // Assert
       const notification = await client.next((m) => m.type === 'notification' && m.data.message.includes('"linn"'), 90_000);
@@ -225,7 +217,7 @@ describe('the real-time channel', () => {
     const uploader = await connectAs(editor.token!);
 
     // Act
-    await upload('typewriter.png', readFileSync(join(CORPUS, 'typewriter.png')));
+    await editor.uploadDocument('typewriter.png', readFileSync(join(CORPUS, 'typewriter.png')));
     const notification = await uploader.next((m) => m.type === 'notification' && m.data.message.includes('"typewriter"'), 90_000);
     // A notification sent to the wrong user would go out in the same breath: a moment is plenty.
     await new Promise((resolveWait) => setTimeout(resolveWait, 500));
@@ -253,13 +245,9 @@ describe('the real-time channel with LOCAL_EVENT_DELIVERY=direct (the gateway se
   it("pushes an upload's document_created to the uploader's connection", async () => {
     // Arrange
     const client = await ChannelClient.authenticated(runtime.baseUrl, admin.token!);
-    const body = new FormData();
-    body.append('title', 'Direct');
-    body.append('ocr_enabled', 'false');
-    body.append('file', new Blob([readFileSync(join(CORPUS, 'linn.png'))]), 'direct.png');
 
     // Act
-    const id = (await admin.upload('/api/documents/upload', body)).body.id as string;
+    const id = await admin.uploadDocument('direct.png', readFileSync(join(CORPUS, 'linn.png')), { title: 'Direct', ocr_enabled: 'false' });
 
     // Assert
     const created = await client.next((m) => m.type === 'document_created' && m.data.document_id === id);

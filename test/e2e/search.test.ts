@@ -29,14 +29,6 @@ describe('search', () => {
   let editor: ApiClient;
   const ids: Record<string, string> = {};
 
-  const upload = async (name: string, bytes: Buffer, fields: Record<string, string> = {}): Promise<string> => {
-    const body = new FormData();
-    for (const [field, value] of Object.entries(fields)) body.append(field, value);
-    body.append('file', new Blob([bytes]), name);
-    const response = await editor.upload('/api/documents/upload', body);
-    if (response.status !== 201) throw new Error(`upload failed: ${JSON.stringify(response.body)}`);
-    return response.body.id as string;
-  };
 
   const completed = async (id: string): Promise<void> => {
     const deadline = Date.now() + 120_000;
@@ -54,8 +46,8 @@ describe('search', () => {
     runtime = await startRuntimeProcess({ env: { ADMIN_USERNAME: E2E_ADMIN.username, ADMIN_PASSWORD: E2E_ADMIN.password } });
     anonymous = new ApiClient(runtime.baseUrl);
     editor = await anonymous.login(E2E_ADMIN.username, E2E_ADMIN.password);
-    for (const name of SCANS) ids[name] = await upload(name, readFileSync(join(CORPUS, name)));
-    ids['script'] = await upload('script.pdf', textPdf([['Beware of <script>alert(1)</script> in invoice INV-2024-004711']]));
+    for (const name of SCANS) ids[name] = await editor.uploadDocument(name, readFileSync(join(CORPUS, name)));
+    ids['script'] = await editor.uploadDocument('script.pdf', textPdf([['Beware of <script>alert(1)</script> in invoice INV-2024-004711']]));
     await Promise.all(Object.values(ids).map(completed));
   }, 300_000);
 
@@ -131,7 +123,7 @@ describe('search', () => {
   });
 
   it('never returns a deleted document', async () => {
-    const id = await upload('gone.pdf', textPdf([['Quixotic zeppelin manifest']]));
+    const id = await editor.uploadDocument('gone.pdf', textPdf([['Quixotic zeppelin manifest']]));
     await completed(id);
     const before = await search('q=zeppelin');
 

@@ -1,34 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDocumentRepository } from '../../shared/adapters/aws/dynamodb/document-repository';
 import { DynamoLabelRepository } from '../../shared/adapters/aws/dynamodb/label-repository';
-import type { DocumentRecord } from '../../shared/domain/documents/document';
 import type { DocumentQuery } from '../../shared/domain/documents/ports';
 import type { Label } from '../../shared/domain/labels/label';
 import { freshTable } from '../support/aws-resources';
-
-const aDocument = (overrides: Partial<DocumentRecord> = {}): DocumentRecord => {
-  const now = new Date().toISOString();
-  return {
-    id: crypto.randomUUID(),
-    title: 'doc',
-    filename: 'doc.pdf',
-    mime_type: 'application/pdf',
-    size: 10,
-    sha256: 'abc',
-    status: 'pending',
-    ocr_enabled: true,
-    language: 'eng',
-    ocr_confidence: null,
-    labels: [],
-    metadata: {},
-    source_id: null,
-    failure_reason: null,
-    created_by: 'tester',
-    created_at: now,
-    updated_at: now,
-    ...overrides,
-  };
-};
+import { aDocumentRecord } from '../support/builders';
 
 const aLabel = (name: string): Label => {
   const now = new Date().toISOString();
@@ -50,7 +26,7 @@ describe('document and label repositories', () => {
   it('stores a document and reads it back with its labels as a list', async () => {
     const label = aLabel('stored');
     await labels.create(label);
-    const document = aDocument({ labels: [label.id] });
+    const document = aDocumentRecord({ labels: [label.id] });
 
     await documents.create(document);
 
@@ -60,7 +36,7 @@ describe('document and label repositories', () => {
   });
 
   it('refuses a document with a label that does not exist, and stores nothing', async () => {
-    const document = aDocument({ labels: [crypto.randomUUID()] });
+    const document = aDocumentRecord({ labels: [crypto.randomUUID()] });
 
     await expect(documents.create(document)).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
 
@@ -70,7 +46,7 @@ describe('document and label repositories', () => {
   it('counts each document once in a label, however often and concurrently it is assigned', async () => {
     const label = aLabel('concurrent');
     await labels.create(label);
-    const docs = [aDocument(), aDocument(), aDocument()];
+    const docs = [aDocumentRecord(), aDocumentRecord(), aDocumentRecord()];
     await Promise.all(docs.map((d) => documents.create(d)));
     const ids = docs.map((d) => d.id);
 
@@ -84,7 +60,7 @@ describe('document and label repositories', () => {
     const [a, b] = [aLabel('swap-a'), aLabel('swap-b')];
     await labels.create(a);
     await labels.create(b);
-    const document = aDocument({ labels: [a.id] });
+    const document = aDocumentRecord({ labels: [a.id] });
     await documents.create(document);
 
     await documents.update(document.id, { labels: [b.id] }, new Date().toISOString());
@@ -98,7 +74,7 @@ describe('document and label repositories', () => {
   it('takes a deleted label off its documents even while they change', async () => {
     const label = aLabel('vanishing');
     await labels.create(label);
-    const document = aDocument({ labels: [label.id] });
+    const document = aDocumentRecord({ labels: [label.id] });
     await documents.create(document);
 
     await Promise.all([
@@ -113,8 +89,8 @@ describe('document and label repositories', () => {
   it('answers the unfiltered listing newest first with the total from the counter', async () => {
     const { db, tableName } = await freshTable();
     const own = new DynamoDocumentRepository(db, tableName);
-    const older = aDocument({ created_at: '2026-01-01T00:00:00.000Z' });
-    const newer = aDocument({ created_at: '2026-02-01T00:00:00.000Z' });
+    const older = aDocumentRecord({ created_at: '2026-01-01T00:00:00.000Z' });
+    const newer = aDocumentRecord({ created_at: '2026-02-01T00:00:00.000Z' });
     await own.create(older);
     await own.create(newer);
 

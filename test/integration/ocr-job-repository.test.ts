@@ -4,30 +4,13 @@ import { DynamoOcrJobRepository } from '../../shared/adapters/aws/dynamodb/ocr-j
 import type { DocumentRecord } from '../../shared/domain/documents/document';
 import { newOcrJob, type OcrPriority } from '../../shared/domain/ocr/jobs';
 import { freshTable } from '../support/aws-resources';
+import { aDocumentRecord } from '../support/builders';
 
 const T0 = '2026-03-01T10:00:00.000Z';
 const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
 
-const aDocument = (overrides: Partial<DocumentRecord> = {}): DocumentRecord => ({
-  id: crypto.randomUUID(),
-  title: 'scan',
-  filename: 'scan.png',
-  mime_type: 'image/png',
-  size: 10,
-  sha256: 'abc',
-  status: 'pending',
-  ocr_enabled: true,
-  language: 'eng',
-  ocr_confidence: null,
-  labels: [],
-  metadata: {},
-  source_id: null,
-  failure_reason: null,
-  created_by: 'uploader',
-  created_at: T0,
-  updated_at: T0,
-  ...overrides,
-});
+const aDocument = (overrides: Partial<DocumentRecord> = {}): DocumentRecord =>
+  aDocumentRecord({ title: 'scan', filename: 'scan.png', mime_type: 'image/png', created_at: T0, updated_at: T0, ...overrides });
 
 const result = { text: 'hello', confidence: 0.9, pages: 1, processingTime: 2.5, content: { text: 'hello' } };
 

@@ -24,6 +24,7 @@ import { requeueStuckJobs, cancelOcrJob, setOcrPriority } from '../../shared/dom
 import { noSearchIndex } from '../../shared/domain/search/ports';
 import { textPdf } from '../support/text-pdf';
 import { freshTable, testClients, uniqueName } from '../support/aws-resources';
+import { aDocumentRecord } from '../support/builders';
 
 const until = async (condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs;
@@ -58,28 +59,9 @@ async function pipeline(engine: OcrEngine = new TesseractOcrEngine()) {
     staleAfterSeconds: 300,
   };
   const upload = async (bytes: Uint8Array, mimeType = 'application/pdf'): Promise<DocumentRecord> => {
-    const now = new Date().toISOString();
-    const document: DocumentRecord = {
-      id: crypto.randomUUID(),
-      title: 'doc',
-      filename: 'doc.pdf',
-      mime_type: mimeType,
-      size: bytes.length,
-      sha256: 'x',
-      status: 'pending',
-      ocr_enabled: true,
-      language: 'eng',
-      ocr_confidence: null,
-      labels: [],
-      metadata: {},
-      source_id: null,
-      failure_reason: null,
-      created_by: 'uploader',
-      created_at: now,
-      updated_at: now,
-    };
+    const document = aDocumentRecord({ mime_type: mimeType, size: bytes.length });
     await files.put(fileKeys.original(document.id), bytes, mimeType);
-    await documents.create(document, newOcrJob(document, 'normal', now));
+    await documents.create(document, newOcrJob(document, 'normal', document.created_at));
     return document;
   };
   const poll = (queueUrl = normal.queueUrl) =>

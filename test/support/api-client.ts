@@ -69,6 +69,19 @@ export class ApiClient {
     return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
   }
 
+  /**
+   * Uploads one file, with form fields before it, through `POST /api/documents/upload` and resolves with the new
+   * document's id: the arrange step of tests that need a document. Any answer but 201 throws.
+   */
+  async uploadDocument(name: string, bytes: Uint8Array, fields: Record<string, string> = {}): Promise<string> {
+    const form = new FormData();
+    for (const [field, value] of Object.entries(fields)) form.append(field, value);
+    form.append('file', new Blob([bytes]), name);
+    const response = await this.upload('/api/documents/upload', form);
+    if (response.status !== 201) throw new Error(`upload failed: ${JSON.stringify(response.body)}`);
+    return response.body.id as string;
+  }
+
   /** The raw bytes of a response, for downloads and images. */
   async bytes(path: string): Promise<{ status: number; headers: Headers; bytes: Buffer }> {
     const response = await fetch(`${this.baseUrl}${path}`, {

@@ -1,4 +1,5 @@
 import type { Clock } from '../../shared/domain/clock';
+import type { DocumentRecord } from '../../shared/domain/documents/document';
 import type { SearchRequest } from '../../shared/domain/search/ports';
 import type { User } from '../../shared/domain/users/user';
 
@@ -14,6 +15,31 @@ export function aUser(overrides: Partial<User> = {}): User {
     display_name: null,
     password_hash: 'scrypt$1$1$1$c2FsdA$a2V5',
     token_version: 0,
+    created_at: now,
+    updated_at: now,
+    ...overrides,
+  };
+}
+
+/** A pending 10-byte PDF uploaded by "uploader", OCR on in English; override what the test is about. */
+export function aDocumentRecord(overrides: Partial<DocumentRecord> = {}): DocumentRecord {
+  const now = new Date().toISOString();
+  return {
+    id: crypto.randomUUID(),
+    title: 'doc',
+    filename: 'doc.pdf',
+    mime_type: 'application/pdf',
+    size: 10,
+    sha256: 'abc',
+    status: 'pending',
+    ocr_enabled: true,
+    language: 'eng',
+    ocr_confidence: null,
+    labels: [],
+    metadata: {},
+    source_id: null,
+    failure_reason: null,
+    created_by: 'uploader',
     created_at: now,
     updated_at: now,
     ...overrides,

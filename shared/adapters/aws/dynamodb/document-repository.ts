@@ -8,7 +8,7 @@ import { failedConditions } from './errors';
 import { keys, withoutKeys } from './keys';
 import { joinLabel, leaveLabel, type TransactItem } from './label-membership';
 import { createJobItems, deleteJobItems, toStoredJob, type StoredOcrJob } from './ocr-job-items';
-import { batchGetAll, indexPartition, labelMembers } from './queries';
+import { batchGetAll, indexPartition, labelMembers, queryAll } from './queries';
 
 type Item = Record<string, unknown>;
 
@@ -224,23 +224,17 @@ export class DynamoDocumentRepository implements DocumentRepository {
   /** The default listing: newest (or oldest) first straight from gsi1, reading only as far as the page. */
   private async newestOrOldestPage(query: DocumentQuery): Promise<Page<DocumentRecord>> {
     const wanted = query.page * query.perPage;
-    const items: Item[] = [];
-    let cursor: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :documents',
-          ExpressionAttributeValues: { ':documents': keys.documentsIndex },
-          ScanIndexForward: query.order === 'asc',
-          Limit: wanted - items.length,
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor && items.length < wanted);
+    const items = await queryAll(
+      this.db,
+      {
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :documents',
+        ExpressionAttributeValues: { ':documents': keys.documentsIndex },
+        ScanIndexForward: query.order === 'asc',
+      },
+      wanted,
+    );
     const { Item: counter } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.documentCounter }));
     const total = Number(counter?.['count'] ?? 0);
     const start = (query.page - 1) * query.perPage;

@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Notification, NotificationRepository } from '../../../domain/notifications/notification';
 import { isConditionFailure } from './errors';
 import { keys, withoutKeys } from './keys';
@@ -29,25 +29,19 @@ export class DynamoNotificationRepository implements NotificationRepository {
   }
 
   async list(userId: string, options: { unreadOnly: boolean; limit: number }): Promise<Notification[]> {
-    const found: Notification[] = [];
-    let cursor: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :user',
-          ...(options.unreadOnly ? { FilterExpression: '#read = :false', ExpressionAttributeNames: { '#read': 'read' } } : {}),
-          ExpressionAttributeValues: { ':user': keys.notificationsIndex(userId), ...(options.unreadOnly ? { ':false': false } : {}) },
-          ScanIndexForward: false,
-          Limit: options.limit,
-          ExclusiveStartKey: cursor,
-        }),
-      );
-      found.push(...(page.Items ?? []).map((item) => withoutKeys<Notification>(item)));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor && found.length < options.limit);
-    return found.slice(0, options.limit);
+    const items = await queryAll(
+      this.db,
+      {
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :user',
+        ...(options.unreadOnly ? { FilterExpression: '#read = :false', ExpressionAttributeNames: { '#read': 'read' } } : {}),
+        ExpressionAttributeValues: { ':user': keys.notificationsIndex(userId), ...(options.unreadOnly ? { ':false': false } : {}) },
+        ScanIndexForward: false,
+      },
+      options.limit,
+    );
+    return items.map((item) => withoutKeys<Notification>(item));
   }
 
   async markRead(userId: string, id: string): Promise<boolean> {

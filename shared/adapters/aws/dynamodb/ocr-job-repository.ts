@@ -74,7 +74,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
       };
       const count = await this.count(input);
       total += count;
-      if (items.length < wanted && count > 0) items.push(...(await this.firstItems(input, wanted - items.length)));
+      if (items.length < wanted && count > 0) items.push(...(await queryAll(this.db, input, wanted - items.length)));
     }
     const start = (filter.page - 1) * filter.perPage;
     return pageOf(items.slice(start, wanted).map((item) => withoutRev(toStoredJob(item))), filter, total);
@@ -369,20 +369,6 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
       cursor = page.LastEvaluatedKey;
     } while (cursor);
     return total;
-  }
-
-  private async firstItems(
-    input: { TableName: string; IndexName: string; KeyConditionExpression: string; ExpressionAttributeValues: Item },
-    limit: number,
-  ): Promise<Item[]> {
-    const items: Item[] = [];
-    let cursor: Item | undefined;
-    do {
-      const page = await this.db.send(new QueryCommand({ ...input, Limit: limit - items.length, ExclusiveStartKey: cursor }));
-      items.push(...(page.Items ?? []));
-      cursor = page.LastEvaluatedKey;
-    } while (cursor && items.length < limit);
-    return items;
   }
 }
 

@@ -3,15 +3,21 @@ import { keys } from './keys';
 
 type Item = Record<string, unknown>;
 
-/** Every item a query matches, following DynamoDB's pages. */
-export async function queryAll(db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Item[]> {
+/**
+ * The items a query matches, following DynamoDB's pages. With `limit`, only the first that many, each page
+ * asking for no more than are still wanted, so a short listing reads no further than it needs.
+ */
+export async function queryAll(db: DynamoDBDocumentClient, input: QueryCommandInput, limit = Infinity): Promise<Item[]> {
   const items: Item[] = [];
   let cursor: Item | undefined;
   do {
-    const page = await db.send(new QueryCommand({ ...input, ExclusiveStartKey: cursor }));
+    const remaining = limit - items.length;
+    const page = await db.send(
+      new QueryCommand({ ...input, ...(Number.isFinite(remaining) ? { Limit: remaining } : {}), ExclusiveStartKey: cursor }),
+    );
     items.push(...(page.Items ?? []));
     cursor = page.LastEvaluatedKey;
-  } while (cursor);
+  } while (cursor && items.length < limit);
   return items;
 }
 
