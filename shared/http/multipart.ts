@@ -58,6 +58,9 @@ export async function parseMultipart(event: APIGatewayProxyEventV2, limits: Mult
     }
     parser.on('file', (field, stream, info) => {
       const chunks: Buffer[] = [];
+      // A body cut short errors the part's stream as well as the parser; unheard, that 'error' ends the process.
+      // The parser's own 'error' below is the one that answers.
+      stream.on('error', () => undefined);
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         if (!limits.fileFields.includes(field)) problems.push({ field, reason: 'is not a known file field' });
