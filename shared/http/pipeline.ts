@@ -8,7 +8,7 @@ import { errorResponse } from './error-response';
 import { bearerToken, header, jsonBody } from './request';
 import type { HttpResponse } from './responses';
 import type { Route } from './route';
-import { parseWith } from './validation';
+import { NO_PARAMETERS, parseWith } from './validation';
 
 export interface HttpHandlerOptions {
   routes: Route[];
@@ -72,9 +72,12 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
     }
     const token = bearerToken(event);
     const principal = await authorise(route, token);
+    const params = route.params ? parseWith(route.params, event.pathParameters ?? {}, 'path') : undefined;
+    // A route without a query schema takes no parameters: `?x=1` there is as unknown as anywhere else.
+    const query = parseWith(route.query ?? NO_PARAMETERS, event.queryStringParameters ?? {}, 'query');
     return route.handle({
-      params: route.params ? parseWith(route.params, event.pathParameters ?? {}, 'path') : undefined,
-      query: route.query ? parseWith(route.query, event.queryStringParameters ?? {}, 'query') : undefined,
+      params,
+      query: route.query ? query : undefined,
       body: route.body ? parseWith(route.body, jsonBody(event), 'body') : undefined,
       principal,
       bearerToken: token,

@@ -1,5 +1,6 @@
-import type { z } from 'zod';
+import * as z from 'zod';
 import { validationError, type AppError, type FieldIssue } from '../domain/errors';
+import { unsafeInputIssues } from './input-safety';
 
 /** Zod issues as P validation details: one {field, reason} per problem, unknown keys named one by one. */
 export function toFieldIssues(error: z.ZodError, location: string): FieldIssue[] {
@@ -12,8 +13,17 @@ export function toFieldIssues(error: z.ZodError, location: string): FieldIssue[]
   });
 }
 
-/** Parses `value` with `schema`, or throws a VALIDATION_ERROR naming every offending field. */
+/** The query schema of a route that declares none: any parameter is unknown, as on every other route. */
+export const NO_PARAMETERS = z.strictObject({});
+
+/**
+ * Parses `value` with `schema`, or throws a VALIDATION_ERROR naming every offending field. Every input goes
+ * through here, so reserved names, NUL, unpaired surrogates and deep nesting are refused first, for all
+ * routes alike (see unsafeInputIssues).
+ */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, location: 'body' | 'query' | 'path'): z.output<S> {
+  const unsafe = unsafeInputIssues(value, location);
+  if (unsafe.length) throw validationError(`The request ${location} is not valid`, unsafe);
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const error: AppError = validationError(`The request ${location} is not valid`, toFieldIssues(result.error, location));

@@ -35,6 +35,13 @@ const handler = httpHandler({
       query: z.strictObject({ page: z.coerce.number().int().min(1).default(1) }),
       handle: async ({ query }) => json(200, query),
     }),
+    route({
+      key: 'PUT /api/things/{id}',
+      access: 'public',
+      params: z.strictObject({ id: z.string().max(40) }),
+      body: z.strictObject({ tags: z.record(z.string(), z.unknown()) }),
+      handle: async ({ body }) => json(200, body),
+    }),
     route({ key: 'GET /api/mine', access: 'viewer', handle: async ({ principal }) => json(200, { user: principal.username }) }),
     route({ key: 'GET /api/admin-only', access: 'admin', handle: async () => json(200, {}) }),
     route({
@@ -184,5 +191,86 @@ describe('HTTP pipeline', () => {
 
     expect(response.statusCode).toBe(204);
     expect(response.headers['access-control-allow-methods']).toContain('PUT');
+  });
+});
+
+describe('HTTP pipeline: input refused on every route, before its schema', () => {
+  const putTags = async (rawBody: string) => {
+    const event = httpEvent('PUT /api/things/{id}', { rawBody, headers: { 'content-type': 'application/json' } });
+    event.pathParameters = { id: '7' };
+    const response = await handler(event, lambdaTestContext);
+    return { response, body: JSON.parse(response.body!) };
+  };
+
+  it.each(['__proto__', 'constructor'])('refuses %s as a JSON key at any depth with 400 naming its path', async (key) => {
+    const { response, body } = await putTags(`{"tags":{"${key}":{"polluted":"yes"}}}`);
+
+    expect(response.statusCode).toBe(400);
+    expect(body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: `tags.${key}`, reason: expect.stringMatching(/reserved/) } });
+  });
+
+  it('keeps prototype as an ordinary key', async () => {
+    const { response, body } = await putTags('{"tags":{"prototype":"v2"}}');
+
+    expect(response.statusCode).toBe(200);
+    expect(body).toEqual({ tags: { prototype: 'v2' } });
+  });
+
+  it('refuses a NUL character in a JSON string, naming the field', async () => {
+    const { response, body } = await putTags('{"tags":{"a":["ok","x\\u0000y"]}}');
+
+    expect(response.statusCode).toBe(400);
+    expect(body.error.details).toMatchObject({ field: 'tags.a.1', reason: expect.stringMatching(/NUL/) });
+  });
+
+  it.each([
+    ['a value', '{"tags":{"a":"x\\ud800"}}', 'tags.a'],
+    ['a key', '{"tags":{"\\udc00":"x"}}', 'tags.\udc00'],
+  ])('refuses an unpaired surrogate in %s', async (_, rawBody, field) => {
+    const { response, body } = await putTags(rawBody);
+
+    expect(response.statusCode).toBe(400);
+    expect(body.error.details).toMatchObject({ field, reason: expect.stringMatching(/surrogate/) });
+  });
+
+  it('accepts characters outside the BMP, whose surrogates are paired', async () => {
+    const { response, body } = await putTags('{"tags":{"a":"\\ud83d\\ude00"}}');
+
+    expect(response.statusCode).toBe(200);
+    expect(body.tags.a).toBe('😀');
+  });
+
+  it('refuses input nested deeper than 32 levels', async () => {
+    const { response, body } = await putTags(`{"tags":{"a":${'['.repeat(40)}${']'.repeat(40)}}}`);
+
+    expect(response.statusCode).toBe(400);
+    expect(body.error.details.reason).toMatch(/deeper than 32/);
+  });
+
+  it('refuses __proto__ as a query parameter like any unknown one', async () => {
+    // A computed key is an own property, as JSON.parse makes it in the event API Gateway sends.
+    const { response, body } = await call('GET /api/things', { query: { ['__proto__']: '1' } });
+
+    expect(response.statusCode).toBe(400);
+    expect(body.error.details.field).toBe('__proto__');
+  });
+
+  it('refuses a query parameter on a route that declares none', async () => {
+    const { response, body } = await call('GET /api/mine', { query: { page: '2' }, headers: { authorization: 'Bearer viewer-token' } });
+
+    expect(response.statusCode).toBe(400);
+    expect(body.error.details).toMatchObject({ field: 'page', reason: 'is not a known field' });
+  });
+
+  it('refuses a NUL character in a query value and in a path parameter', async () => {
+    const query = await call('GET /api/things', { query: { page: '1\u0000' } });
+    const event = httpEvent('PUT /api/things/{id}', { body: { tags: {} } });
+    event.pathParameters = { id: 'a\u0000b' };
+    const path = await handler(event, lambdaTestContext);
+
+    expect(query.response.statusCode).toBe(400);
+    expect(query.body.error.details).toMatchObject({ field: 'page', reason: expect.stringMatching(/NUL/) });
+    expect(path.statusCode).toBe(400);
+    expect(JSON.parse(path.body!).error.details).toMatchObject({ field: 'id', reason: expect.stringMatching(/NUL/) });
   });
 });
