@@ -3,6 +3,7 @@ import { DOCUMENT_STATUSES } from '../../shared/domain/documents/document';
 import { SEARCH_FIELDS, SEARCH_SORT_FIELDS, type SearchFilters, type SearchSortField } from '../../shared/domain/search/ports';
 import { CLAUSE_TYPES } from '../../shared/domain/search/use-cases';
 import { booleanField, isoDateBound, pageQuery } from '../../shared/http/fields';
+import { unsafeInput } from '../../shared/http/input-safety';
 
 const mimeTypes = z.array(z.string().trim().min(1).max(255)).max(50);
 const labelIds = z.array(z.uuid('must be a label id (UUID)')).max(50);
@@ -29,16 +30,23 @@ const searchBoxFilters = z
     }),
   );
 
-/** A JSON-encoded string: malformed JSON is a 400 naming `filters` and what JSON.parse said. */
+/**
+ * A JSON-encoded string: malformed JSON is a 400 naming `filters` and what JSON.parse said; what it holds is
+ * checked as a JSON body is (reserved names, NUL, unpaired surrogates), naming e.g. `filters.labels.0`.
+ */
 const jsonFilters = z
   .string()
   .transform((value, context) => {
+    let parsed: unknown;
     try {
-      return JSON.parse(value) as unknown;
+      parsed = JSON.parse(value);
     } catch (error) {
       context.addIssue({ code: 'custom', message: `is not valid JSON (${(error as Error).message})` });
       return z.NEVER;
     }
+    const unsafe = unsafeInput(parsed);
+    for (const { path, reason } of unsafe) context.addIssue({ code: 'custom', message: reason, path });
+    return unsafe.length ? z.NEVER : parsed;
   })
   .pipe(searchBoxFilters);
 

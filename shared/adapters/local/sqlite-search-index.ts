@@ -123,7 +123,9 @@ function vocabulary(text: string): string[] {
   return words.filter((word) => word.length >= 4 && word.length <= 40 && /\p{L}/u.test(word));
 }
 
-const quote = (value: string) => `"${value.replace(/"/g, '""')}"`;
+/** An FTS5 string. Its query parser reads C strings, so a NUL would end it mid-way ("unterminated string"):
+ * it is a separator here, as the tokenizers treat it. */
+const quote = (value: string) => `"${value.replace(/"/g, '""').replace(/\0/g, ' ')}"`;
 const columnFilter = (field: SearchField) => (field === 'all' ? '' : `{${field}} : `);
 
 /**

@@ -13,6 +13,13 @@ type Token =
 
 const OPERATORS: Record<string, 'and' | 'or' | 'not'> = { AND: 'and', OR: 'or', NOT: 'not', '&&': 'and', '||': 'or' };
 
+/**
+ * Separators between words: white space and control characters, as the index's tokenizers see them. (NUL is
+ * refused by the HTTP layer; here it also only separates, so it can never reach an FTS5 query string.)
+ */
+const SEPARATOR = /[\s\p{Cc}]/u;
+const SEPARATORS = /[\s\p{Cc}]+/gu;
+
 /** A word or phrase has something to search for only when it holds a letter or a digit. */
 const SEARCHABLE = /[\p{L}\p{N}]/u;
 
@@ -48,7 +55,7 @@ function tokenize(input: string): Token[] {
   let i = 0;
   while (i < input.length) {
     const char = input[i]!;
-    if (/\s/u.test(char)) {
+    if (SEPARATOR.test(char)) {
       i++;
     } else if (char === '(' || char === ')') {
       tokens.push({ type: char === '(' ? 'open' : 'close' });
@@ -60,7 +67,7 @@ function tokenize(input: string): Token[] {
       i = end + 1;
     } else {
       let end = i;
-      while (end < input.length && !/[\s()"]/u.test(input[end]!)) end++;
+      while (end < input.length && !SEPARATOR.test(input[end]!) && !'()"'.includes(input[end]!)) end++;
       const raw = input.slice(i, end);
       i = end;
       const operator = OPERATORS[raw];
@@ -96,8 +103,8 @@ function tokenize(input: string): Token[] {
 }
 
 function pushPhrase(tokens: Token[], text: string, field: SearchField): void {
-  const words = text.trim();
-  if (SEARCHABLE.test(words)) tokens.push({ type: 'phrase', text: words.replace(/\s+/gu, ' '), field });
+  const words = text.replace(SEPARATORS, ' ').trim();
+  if (SEARCHABLE.test(words)) tokens.push({ type: 'phrase', text: words, field });
 }
 
 class Parser {

@@ -132,6 +132,25 @@ describe('parseSearchQuery', () => {
     expect(node).toEqual({ kind: 'and', children: [term('meeting'), term('12:30')] });
   });
 
+  it.each([
+    ['a NUL', 'annual\u0000report'],
+    ['a tab and a bell', 'annual\t\u0007report'],
+  ])('takes %s between words as a separator', (_, input) => {
+    // Act
+    const node = parseSearchQuery(input);
+
+    // Assert
+    expect(node).toEqual({ kind: 'and', children: [term('annual'), term('report')] });
+  });
+
+  it('takes control characters inside a phrase as spaces', () => {
+    // Act
+    const node = parseSearchQuery('"annual\u0000\u001freport"');
+
+    // Assert
+    expect(node).toEqual({ kind: 'phrase', field: 'all', value: 'annual report' });
+  });
+
   it('keeps a hyphenated code as one word', () => {
     // Arrange
     const input = 'INV-2024-004711';

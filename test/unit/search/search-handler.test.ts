@@ -3,6 +3,7 @@ import { createSearchHandler } from '../../../functions/search/handler';
 import { SqliteSearchIndex } from '../../../shared/adapters/local/sqlite-search-index';
 import type { AppContainer } from '../../../shared/container/app-container';
 import type { Principal } from '../../../shared/domain/auth/principal';
+import { aSearchRequest } from '../../support/builders';
 import { httpEvent, lambdaTestContext } from '../../support/http-events';
 
 const viewer: Principal = { userId: 'u1', username: 'viewer', email: 'v@example.com', role: 'viewer', jti: 'j1', tokenExpiresAt: new Date(Date.now() + 3_600_000) };
@@ -91,6 +92,33 @@ describe('GET /api/search', () => {
     expect(body.error.details).toMatchObject({ field: 'filters.colour', reason: 'is not a known field' });
   });
 
+  it('refuses a NUL character in q with 400 naming q', async () => {
+    // Arrange
+    const query = { q: 'a\u0000b' };
+
+    // Act
+    const { status, body } = await call('GET /api/search', { query });
+
+    // Assert
+    expect(status).toBe(400);
+    expect(body.error.details).toMatchObject({ field: 'q', reason: expect.stringMatching(/NUL/) });
+  });
+
+  it.each([
+    ['a reserved key', '{"__proto__":{"labels":[]}}', 'filters.__proto__'],
+    ['an unpaired surrogate', '{"mime_types":["\\ud800"]}', 'filters.mime_types.0'],
+  ])('refuses filters holding %s, naming where', async (_, filters, field) => {
+    // Arrange
+    const query = { q: 'invoice', filters };
+
+    // Act
+    const { status, body } = await call('GET /api/search', { query });
+
+    // Assert
+    expect(status).toBe(400);
+    expect(body.error.details).toMatchObject({ field });
+  });
+
   it('refuses more than 100 per page', async () => {
     // Arrange
     const query = { q: 'invoice', per_page: '101' };
@@ -141,6 +169,18 @@ describe('POST /api/search/advanced', () => {
     expect(response.body.error.details).toMatchObject({ field: 'query.should.0.type', reason: expect.stringContaining('unknown type "regex"') });
   });
 
+  it.each(['match', 'contains', 'exact'])('refuses a NUL character in a %s value, naming the clause', async (type) => {
+    // Arrange
+    const body = { query: { must: [{ field: 'title', value: 'inv\u0000oice', type }] } };
+
+    // Act
+    const response = await call('POST /api/search/advanced', { body });
+
+    // Assert
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toMatchObject({ field: 'query.must.0.value', reason: expect.stringMatching(/NUL/) });
+  });
+
   it('refuses a query with only must_not', async () => {
     // Arrange
     const body = { query: { must_not: [{ field: 'title', value: 'draft', type: 'match' }] } };
@@ -151,5 +191,18 @@ describe('POST /api/search/advanced', () => {
     // Assert
     expect(response.status).toBe(400);
     expect(response.body.error.details).toMatchObject({ field: 'query' });
+  });
+});
+
+describe('the SQLite index', () => {
+  it('takes a NUL that reaches it in a contains value as a separator instead of failing', async () => {
+    // Arrange
+    const request = aSearchRequest({ query: { kind: 'contains', field: 'title', value: 'Invoice\u0000' } });
+
+    // Act
+    const result = await index.search(request);
+
+    // Assert
+    expect(result.total).toBe(1);
   });
 });
