@@ -4,6 +4,20 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 /** Content types API Gateway passes as text; anything else arrives base64-encoded, as in the cloud. */
 const TEXT_TYPE = /^(text\/|application\/(json|xml|x-www-form-urlencoded|[\w.+-]+\+(json|xml))\b)/i;
 
+/**
+ * The request target as a URL. The origin form (`/path?query`) is read against a fixed origin so that a path
+ * such as `//x` stays a path (`new URL('//x', base)` takes `x` for a host, and `//` alone throws); an absolute
+ * form (`http://host/path`) keeps its path.
+ */
+export function requestTarget(url = '/'): URL {
+  if (url.startsWith('/')) return new URL(`http://localhost${url}`);
+  try {
+    return new URL(url);
+  } catch {
+    return new URL(`http://localhost/${url}`);
+  }
+}
+
 /** Turns a node request into the API Gateway HTTP API payload 2.0 event that a Lambda would receive. */
 export function toHttpApiEvent(
   request: IncomingMessage,
@@ -11,13 +25,18 @@ export function toHttpApiEvent(
   route: { routeKey: string; pathParameters: Record<string, string> },
   requestId: string,
 ): APIGatewayProxyEventV2 {
-  const url = new URL(request.url ?? '/', 'http://localhost');
+  const url = requestTarget(request.url);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
+  // Own properties whatever the name, as JSON.parse gives the Lambda in the cloud: `query.__proto__ = v` would
+  // set the prototype instead (and `'constructor' in query` is true), so that `?__proto__=1` passed unseen.
   const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  for (const [name, value] of url.searchParams) {
+    const joined = Object.hasOwn(query, name) ? `${query[name]},${value}` : value;
+    Object.defineProperty(query, name, { value: joined, enumerable: true, writable: true, configurable: true });
+  }
   const contentType = headers['content-type'] ?? '';
   const isText = body.length === 0 || contentType === '' || TEXT_TYPE.test(contentType);
   const cookies = request.headers.cookie?.split(/;\s*/).filter(Boolean);

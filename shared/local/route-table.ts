@@ -36,11 +36,24 @@ export class RouteTable {
       const found = route.pattern.exec(path);
       if (!found) continue;
       const pathParameters = Object.fromEntries(
-        route.parameterNames.map((name, index) => [name, decodeURIComponent(found[index + 1] ?? '')]),
+        route.parameterNames.map((name, index) => [name, decodeSegment(found[index + 1] ?? '')]),
       );
       return { routeKey: route.routeKey, handler: route.handler, pathParameters };
     }
     return null;
+  }
+}
+
+/**
+ * A path parameter as the handler sees it, percent-decoded. A segment with a bad escape (`%zz`, a lone `%E2`)
+ * is passed on as it came: the route's schema refuses it like any other malformed id, after authentication,
+ * so a caller without a token learns no more from `/api/documents/%zz` than from `/api/documents/x`.
+ */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
 }
 

@@ -35,6 +35,21 @@ describe('toHttpApiEvent', () => {
     expect(event.queryStringParameters).toEqual({ tag: 'a,b' });
   });
 
+  it('keeps __proto__ and constructor as own query parameters, as JSON.parse does in the cloud', () => {
+    const event = toHttpApiEvent(request('GET', '/x?__proto__=1&constructor=2&constructor=3', {}), Buffer.alloc(0), route, 'r');
+
+    expect(Object.keys(event.queryStringParameters!)).toEqual(['__proto__', 'constructor']);
+    expect(Object.getOwnPropertyDescriptor(event.queryStringParameters, '__proto__')?.value).toBe('1');
+    expect(event.queryStringParameters!['constructor']).toBe('2,3');
+  });
+
+  it.each(['//', '//host/path', '/a//b'])('reads the request target %s as a path, not as a host', (target) => {
+    const event = toHttpApiEvent(request('GET', `${target}?q=1`, {}), Buffer.alloc(0), route, 'r');
+
+    expect(event.rawPath).toBe(target);
+    expect(event.queryStringParameters).toEqual({ q: '1' });
+  });
+
   it('passes a JSON body as text', () => {
     const event = toHttpApiEvent(request('POST', '/x', { 'content-type': 'application/json' }), Buffer.from('{"a":1}'), route, 'r');
 

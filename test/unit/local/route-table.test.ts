@@ -20,6 +20,13 @@ describe('RouteTable', () => {
     expect(table.match('GET', '/api/documents/a%20b/thumbnail')?.pathParameters).toEqual({ id: 'a b' });
   });
 
+  it('passes a parameter with a bad percent escape on as it came, for the route schema to refuse', () => {
+    const table = new RouteTable([{ routeKey: 'GET /api/documents/{id}/thumbnail', handler }]);
+
+    expect(table.match('GET', '/api/documents/%zz/thumbnail')?.pathParameters).toEqual({ id: '%zz' });
+    expect(table.match('GET', '/api/documents/%E2%82/thumbnail')?.pathParameters).toEqual({ id: '%E2%82' });
+  });
+
   it('prefers a literal segment over a parameter, whatever the declaration order', () => {
     const table = new RouteTable([{ routeKey: 'GET /api/users/{id}', handler }, { routeKey: 'GET /api/users/profile', handler }]);
 
