@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { DOCUMENT_STATUSES } from '../../shared/domain/documents/document';
 import { MAX_DOCUMENT_BYTES } from '../../shared/domain/documents/large-upload';
 import { DOCUMENT_SORT_FIELDS } from '../../shared/domain/documents/ports';
-import { booleanField, isoDateBound, ocrLanguageField, pageQuery } from '../../shared/http/fields';
+import { booleanField, isoDateBound, ocrLanguageField, pageQuery, storableNumber } from '../../shared/http/fields';
 
 export const MAX_LABELS_PER_DOCUMENT = 20;
 export const MAX_BULK_FILES = 10;
@@ -47,7 +47,7 @@ const MAX_METADATA_BYTES = 8 * 1024;
 const metadata = z
   .record(
     z.string().min(1).max(64),
-    z.union([z.string().max(1000), z.number(), z.boolean(), z.null()], 'must be a string, number, boolean or null: metadata is flat'),
+    z.union([z.string().max(1000), storableNumber, z.boolean(), z.null()], 'must be a string, number, boolean or null: metadata is flat'),
   )
   .refine((value) => Object.keys(value).length <= MAX_METADATA_KEYS, `at most ${MAX_METADATA_KEYS} keys`)
   .refine((value) => JSON.stringify(value).length <= MAX_METADATA_BYTES, `at most ${MAX_METADATA_BYTES} bytes as JSON`);

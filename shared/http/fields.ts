@@ -44,3 +44,14 @@ export const isoDateBound = (end: boolean) =>
       if (end && value.length === 10) date.setUTCHours(23, 59, 59, 999);
       return date.toISOString();
     });
+
+/**
+ * A JSON number DynamoDB stores as sent: the SDK's marshaller refuses magnitudes above 2^53 - 1 (it wants a
+ * BigInt) and DynamoDB refuses non-zero magnitudes below 1e-130.
+ */
+export const storableNumber = z
+  .number()
+  .refine(
+    (value) => Math.abs(value) <= Number.MAX_SAFE_INTEGER && (value === 0 || Math.abs(value) >= 1e-130),
+    `must be at most ${Number.MAX_SAFE_INTEGER} in magnitude, and 0 or at least 1e-130`,
+  );
