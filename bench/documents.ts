@@ -26,6 +26,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
 import { DynamoDocumentRepository } from '../shared/adapters/aws/dynamodb/document-repository';
 import { localClientOptions } from '../shared/container/local';
+import { dynamoDbCredentials } from '../shared/local/runtime';
 import type { DocumentRecord, DocumentStatus } from '../shared/domain/documents/document';
 import { ApiClient } from '../test/support/api-client';
 import { startRuntimeProcess, type RuntimeProcess } from '../test/support/runtime-process';
@@ -283,18 +284,6 @@ async function memory(runtimePid: number): Promise<{ runtimeRssMb: number; dynam
   return { runtimeRssMb: round((self?.kb ?? 0) / 1024), dynamoDbLocalRssMb: java ? round(java.kb / 1024) : null };
 }
 
-/**
- * Ends emulators left behind under `dataDir`: when the runtime does not become healthy, startRuntimeProcess
- * SIGKILLs it, and its children (DynamoDB Local is a JVM) outlive it. Only processes naming our temp dir match.
- */
-async function killLeftovers(dataDir: string): Promise<void> {
-  const { stdout } = await execFileAsync('ps', ['-eo', 'pid=,args=']);
-  for (const line of stdout.split('\n').filter((entry) => entry.includes(dataDir))) {
-    const pid = Number.parseInt(line.trim(), 10);
-    if (pid !== process.pid) process.kill(pid, 'SIGKILL');
-  }
-}
-
 /** A TransactWrite that collided with another on the shared document counter: safe to send again. */
 const isTransactionConflict = (error: unknown): boolean =>
   error instanceof Error && error.name === 'TransactionCanceledException' && /TransactionConflict/.test(error.message);
@@ -440,7 +429,7 @@ async function run(runtime: RuntimeProcess) {
   let repository: DynamoDocumentRepository | undefined;
   const repositoryOnce = async () =>
     (repository ??= new DynamoDocumentRepository(
-      createDynamoDocumentClient(localClientOptions(await dynamoDbEndpoint(runtime.child.pid!))),
+      createDynamoDocumentClient(localClientOptions(await dynamoDbEndpoint(runtime.child.pid!), await dynamoDbCredentials(runtime.dataDir))),
       TABLE_NAME,
     ));
 
@@ -476,8 +465,8 @@ async function main(): Promise<void> {
   // Ctrl-C must not leave the runtime and its JVM behind.
   const interrupted = () => void cleanUp().finally(() => process.exit(130));
   const cleanUp = async () => {
+    // The runtime's JVM ends with it, even when it was killed (see spawnTiedToParent).
     await runtime?.stop();
-    await killLeftovers(dataDir).catch(() => undefined);
     await rm(dataDir, { recursive: true, force: true });
   };
   process.once('SIGINT', interrupted);

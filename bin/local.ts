@@ -21,12 +21,23 @@ else if (runtime.admin.passwordFile) lines.push(`  password:  see ${runtime.admi
 console.log(lines.join('\n'));
 
 let stopping = false;
-const shutdown = async (signal: string) => {
+const shutdown = async (reason: string, code: number) => {
   if (stopping) return;
   stopping = true;
-  logger.info('stopping', { signal });
-  await runtime.stop();
-  process.exit(0);
+  logger.info('stopping', { reason });
+  // Bounded: a stop that hangs must not keep a broken process up. The emulators' processes end with this one.
+  setTimeout(() => process.exit(code), 15_000).unref();
+  await runtime.stop().catch((error: unknown) => logger.error('stopping failed', { error }));
+  process.exit(code);
 };
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT', 0));
+process.on('SIGTERM', () => void shutdown('SIGTERM', 0));
+process.on('SIGHUP', () => void shutdown('SIGHUP', 0));
+// A fault that escaped every handler leaves the process in an unknown state: it stops cleanly and exits non-zero
+// rather than serving on, so a supervisor restarts it.
+const crash = (kind: string) => (error: unknown) => {
+  logger.error(`${kind}: stopping the runtime`, { error });
+  void shutdown(kind, 1);
+};
+process.on('uncaughtException', crash('uncaught exception'));
+process.on('unhandledRejection', crash('unhandled rejection'));

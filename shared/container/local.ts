@@ -25,6 +25,8 @@ import type { CommonEnv } from './config';
 /** Where the emulators listen and what the local runtime provisioned in them. */
 export interface LocalResources {
   endpoints: { dynamodb: string; s3: string; sqs: string };
+  /** The runtime's private DynamoDB Local database: its access key id is a secret kept under DATA_DIR. */
+  dynamodbCredentials: LocalCredentials;
   tableName: string;
   bucketName: string;
   ocrQueueUrl: string;
@@ -33,17 +35,23 @@ export interface LocalResources {
   ingestQueueUrl: string;
 }
 
+export interface LocalCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+}
+
 /**
  * Static credentials, so no real AWS credentials are ever used locally. The S3 emulator (s3rver) accepts only
- * this pair; DynamoDB Local (shared database) and the SQS emulator accept any.
+ * this pair and the SQS emulator any. DynamoDB Local keeps a database per access key id: the runtime uses its
+ * own secret one (`LocalResources.dynamodbCredentials`), tests on an in-memory instance use this pair.
  */
-export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+export const LOCAL_CREDENTIALS: LocalCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 export const LOCAL_REGION = 'us-east-1';
 
-export const localClientOptions = (endpoint: string): ClientOptions => ({
+export const localClientOptions = (endpoint: string, credentials: LocalCredentials = LOCAL_CREDENTIALS): ClientOptions => ({
   endpoint,
   region: LOCAL_REGION,
-  credentials: LOCAL_CREDENTIALS,
+  credentials,
 });
 
 /** OCR jobs the local pollers run side by side (one per priority queue); Tesseract's pool shares the cores. */
@@ -85,7 +93,7 @@ export function localAppContainer(options: {
   searchIndexPath: string;
 }): LocalContainer {
   const { resources } = options;
-  const db = createDynamoDocumentClient(localClientOptions(resources.endpoints.dynamodb));
+  const db = createDynamoDocumentClient(localClientOptions(resources.endpoints.dynamodb, resources.dynamodbCredentials));
   const s3 = createS3Client(localClientOptions(resources.endpoints.s3));
   const sqs = createSqsClient(localClientOptions(resources.endpoints.sqs));
   const engine = new TesseractOcrEngine({ ...LOCAL_OCR_LIMITS, ...options.ocr });

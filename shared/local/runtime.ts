@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -26,12 +27,12 @@ import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../adapters/aws/p
 import { startQueuePoller, type QueuePoller } from '../adapters/aws/sqs-poller';
 import { jsonMessageSender } from '../adapters/aws/sqs-send';
 import { commonEnvSchema } from '../container/config';
-import { localAppContainer, localClientOptions, type LocalResources } from '../container/local';
+import { LOCAL_REGION, localAppContainer, localClientOptions, type LocalCredentials, type LocalResources } from '../container/local';
 import { forgetAllConnections } from '../domain/events/channel';
 import type { EventPublisher } from '../domain/events/ports';
 import { ensureAdmin } from '../domain/users/ensure-admin';
 import type { HttpHandler } from '../http/pipeline';
-import { startDynamoDbLocal, type RunningEmulator } from './emulators/dynamodb-local';
+import { adoptSharedDatabase, startDynamoDbLocal, type RunningEmulator } from './emulators/dynamodb-local';
 import { startS3Emulator } from './emulators/s3-emulator';
 import { startSqsEmulator } from './emulators/sqs-emulator';
 import { createGateway } from './gateway';
@@ -105,9 +106,11 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     await Promise.allSettled(started.reverse().map((emulator) => emulator.stop()));
   };
   try {
-    await mkdir(join(dataDir, 's3'), { recursive: true });
-    await mkdir(join(dataDir, 'dynamodb'), { recursive: true });
-    await mkdir(join(dataDir, 'search'), { recursive: true });
+    for (const part of DATA_DIR_PARTS) await privateDirectory(join(dataDir, part));
+    const dynamodbCredentials = await dynamoDbCredentials(dataDir);
+    if (adoptSharedDatabase(join(dataDir, 'dynamodb'), dynamodbCredentials.accessKeyId, LOCAL_REGION)) {
+      logger.info('moved the tables of the shared DynamoDB Local database into the runtime\'s private one');
+    }
     const searchIndexPath = join(dataDir, 'search', 'index.sqlite');
     const searchIndexIsNew = !existsSync(searchIndexPath);
     const s3Events = new S3EventForwarder();
@@ -116,7 +119,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       startS3Emulator({ directory: join(dataDir, 's3'), onEvent: (event) => s3Events.forward(event) }).then(track),
       startSqsEmulator().then(track),
     ]);
-    const resources = await provision({ dynamodb: dynamodb.endpoint, s3: s3.endpoint, sqs: sqs.endpoint });
+    const resources = await provision({ dynamodb: dynamodb.endpoint, s3: s3.endpoint, sqs: sqs.endpoint }, dynamodbCredentials);
     const sqsClient = createSqsClient(localClientOptions(sqs.endpoint));
     s3Events.connect(jsonMessageSender(sqsClient, resources.ingestQueueUrl));
     const jwtKey = await fileSecret(join(dataDir, 'secrets', 'jwt-signing-key'), () => randomSecret(64));
@@ -201,8 +204,8 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
   }
 }
 
-async function provision(endpoints: LocalResources['endpoints']): Promise<LocalResources> {
-  await ensureTable(createDynamoDocumentClient(localClientOptions(endpoints.dynamodb)), RESOURCE_NAMES.table);
+async function provision(endpoints: LocalResources['endpoints'], dynamodbCredentials: LocalCredentials): Promise<LocalResources> {
+  await ensureTable(createDynamoDocumentClient(localClientOptions(endpoints.dynamodb, dynamodbCredentials)), RESOURCE_NAMES.table);
   await ensureBucket(createS3Client(localClientOptions(endpoints.s3)), RESOURCE_NAMES.bucket);
   const sqs = createSqsClient(localClientOptions(endpoints.sqs));
   const [ocr, ocrHigh, ingest] = await Promise.all([
@@ -212,12 +215,32 @@ async function provision(endpoints: LocalResources['endpoints']): Promise<LocalR
   ]);
   return {
     endpoints,
+    dynamodbCredentials,
     tableName: RESOURCE_NAMES.table,
     bucketName: RESOURCE_NAMES.bucket,
     ocrQueueUrl: ocr.queueUrl,
     ocrHighQueueUrl: ocrHigh.queueUrl,
     ingestQueueUrl: ingest.queueUrl,
   };
+}
+
+/** What DATA_DIR holds; each part is readable by the runtime's OS user only. */
+const DATA_DIR_PARTS = ['dynamodb', 's3', 'search', 'secrets'];
+
+async function privateDirectory(path: string): Promise<void> {
+  await mkdir(path, { recursive: true, mode: 0o700 });
+  // mkdir leaves the mode of a directory that exists alone: one made by an earlier version is tightened here.
+  await chmod(path, 0o700);
+}
+
+/**
+ * The credentials of the runtime's private DynamoDB Local database. DynamoDB Local accepts any secret key, so
+ * the access key id, random and kept under DATA_DIR/secrets (0600), is what keeps other clients out; it may
+ * hold letters and digits only.
+ */
+export async function dynamoDbCredentials(dataDir: string): Promise<LocalCredentials> {
+  const { value } = await fileSecret(join(dataDir, 'secrets', 'dynamodb-access-key-id'), () => randomBytes(20).toString('hex'));
+  return { accessKeyId: value, secretAccessKey: 'unused-by-dynamodb-local' };
 }
 
 /** The first admin: ADMIN_PASSWORD when given, else a generated one kept under DATA_DIR (printed once). */

