@@ -116,7 +116,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     const s3Events = new S3EventForwarder();
     const [dynamodb, s3, sqs] = await Promise.all([
       startDynamoDbLocal({ dbPath: join(dataDir, 'dynamodb') }).then(track),
-      startS3Emulator({ directory: join(dataDir, 's3'), onEvent: (event) => s3Events.forward(event) }).then(track),
+      startS3Emulator({ directory: join(dataDir, 's3'), uploadsBucket: RESOURCE_NAMES.bucket, onEvent: (event) => s3Events.forward(event) }).then(track),
       startSqsEmulator().then(track),
     ]);
     const resources = await provision({ dynamodb: dynamodb.endpoint, s3: s3.endpoint, sqs: sqs.endpoint }, dynamodbCredentials);

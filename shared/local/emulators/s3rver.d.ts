@@ -1,4 +1,6 @@
 declare module 's3rver' {
+  import type { IncomingMessage } from 'node:http';
+
   interface S3rverOptions {
     address?: string;
     port?: number;
@@ -11,5 +13,10 @@ declare module 's3rver' {
     run(): Promise<{ address: string; port: number; family: string }>;
     close(): Promise<void>;
     on(event: 'event', listener: (event: { Records: unknown[] }) => void): this;
+    /** Koa's middleware chain (S3rver extends Koa), composed when run() starts the server. */
+    middleware: ((
+      ctx: { req: IncomingMessage; status: number; type: string; body: unknown },
+      next: () => Promise<void>,
+    ) => Promise<void> | void)[];
   }
 }

@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { CreateBucketCommand, ListBucketsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { ListQueuesCommand } from '@aws-sdk/client-sqs';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
+import { localClientOptions } from '../../shared/container/local';
+import type { RunningEmulator } from '../../shared/local/emulators/dynamodb-local';
+import { startS3Emulator } from '../../shared/local/emulators/s3-emulator';
+import { startSqsEmulator } from '../../shared/local/emulators/sqs-emulator';
+
+const execFileAsync = promisify(execFile);
+const BUCKET = 'listener-bucket';
+/** The uid of `nobody`: another OS user of the same machine. Switching to it needs root, as CI runs. */
+const OTHER_USER = '65534';
+const isRoot = process.getuid?.() === 0;
+
+/**
+ * Makes one HTTP/1.1 request as another OS user of this machine over a raw socket, and returns the response's
+ * status, or 'refused' when the connection closes with no answer.
+ */
+async function requestAsOtherUser(url: string, method = 'GET', body = ''): Promise<number | 'refused'> {
+  const { hostname, port, pathname, search } = new URL(url);
+  const request = `${method} ${pathname}${search} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  const script = `const socket = require('node:net').connect(${port}, ${JSON.stringify(hostname)});
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk));
+    socket.on('error', () => undefined);
+    socket.on('close', () => console.log(answer.split(' ')[1] ?? 'refused'));
+    socket.write(${JSON.stringify(request)});`;
+  const { stdout } = await execFileAsync('setpriv', ['--reuid', OTHER_USER, '--regid', OTHER_USER, '--clear-groups', process.execPath, '-e', script], {
+    cwd: tmpdir(),
+  });
+  const answer = stdout.trim();
+  return answer === 'refused' ? 'refused' : Number(answer);
+}
+
+describe.runIf(isRoot)('the local emulators, reached by another OS user of the machine', () => {
+  let s3: RunningEmulator;
+  let sqs: RunningEmulator;
+  let directory: string;
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'docservice-listeners-'));
+    [s3, sqs] = await Promise.all([startS3Emulator({ directory, uploadsBucket: BUCKET }), startSqsEmulator()]);
+    const client = createS3Client(localClientOptions(s3.endpoint));
+    await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'documents/secret/original', Body: 'private bytes' }));
+  });
+
+  afterAll(async () => {
+    await Promise.allSettled([s3?.stop(), sqs?.stop()]);
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('serves this OS user as before', async () => {
+    const buckets = await createS3Client(localClientOptions(s3.endpoint)).send(new ListBucketsCommand({}));
+    const queues = await createSqsClient(localClientOptions(sqs.endpoint)).send(new ListQueuesCommand({}));
+
+    expect(buckets.Buckets?.map((bucket) => bucket.Name)).toContain(BUCKET);
+    expect(queues.$metadata.httpStatusCode).toBe(200);
+  });
+
+  it('refuses another user a stored object of the S3 emulator', async () => {
+    const status = await requestAsOtherUser(`${s3.endpoint}/${BUCKET}/documents/secret/original`);
+
+    expect(status).toBe(403);
+  });
+
+  it('lets another user make the presigned upload it was handed', async () => {
+    const client = createS3Client(localClientOptions(s3.endpoint));
+    const url = await getSignedUrl(client, new PutObjectCommand({ Bucket: BUCKET, Key: 'uploads/doc-1' }), { expiresIn: 60 });
+
+    const status = await requestAsOtherUser(url, 'PUT', 'uploaded bytes');
+
+    expect(status).toBe(200);
+  });
+
+  it('closes another user connection to the SQS emulator before reading it', async () => {
+    const status = await requestAsOtherUser(`${sqs.endpoint}/`, 'POST', '{}');
+
+    expect(status).toBe('refused');
+  });
+});
