@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
-/** The uid owning the other end of a loopback TCP connection, from the kernel's socket tables; null if unknown. */
+/** The uid owning the other end of a TCP connection within this machine, from the kernel's socket tables; null if unknown. */
 function peerUid(socket: Socket): number | null {
   const wanted = `${hexPort(socket.remotePort)}|${hexPort(socket.localPort)}`;
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
@@ -38,7 +38,8 @@ const verdicts = new WeakMap<Socket, boolean>();
 export function isOwnUserPeer(socket: Socket): boolean {
   const known = verdicts.get(socket);
   if (known !== undefined) return known;
-  let own = LOOPBACK.test(socket.remoteAddress ?? '');
+  // A connection from this machine to one of its own addresses (HOST set to a LAN address) is local too.
+  let own = LOOPBACK.test(socket.remoteAddress ?? '') || (socket.remoteAddress !== undefined && socket.remoteAddress === socket.localAddress);
   if (own && typeof process.getuid === 'function') {
     const uid = peerUid(socket);
     own = uid === null ? !isLinux() : uid === process.getuid();

@@ -4,6 +4,7 @@ import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2 } from 'a
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { ConnectionSender, SendResult } from '../domain/events/ports';
 import { logger } from '../logger';
+import { isOwnUserPeer } from './loopback-peer';
 
 export type WebSocketHandler = (event: APIGatewayProxyWebsocketEventV2) => Promise<APIGatewayProxyResultV2>;
 
@@ -75,7 +76,8 @@ export class LocalWebSocketGateway {
       response.end(payload === undefined ? undefined : JSON.stringify(payload));
     };
     const gone = () => answer(410, { message: null }, 'GoneException');
-    if (!isSameMachine(request.socket.remoteAddress, request.socket.localAddress)) return answer(403, { message: 'Forbidden' }, 'ForbiddenException');
+    // Only the runtime itself pushes to its sockets: another user of this machine is refused like another host.
+    if (!isOwnUserPeer(request.socket)) return answer(403, { message: 'Forbidden' }, 'ForbiddenException');
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const connectionId = decodeURIComponent(path.slice('/@connections/'.length));
     const connection = this.open(connectionId);
@@ -210,10 +212,6 @@ export class LocalWebSocketGateway {
     promise.then(forget, forget);
     return promise;
   }
-}
-
-function isSameMachine(remote: string | undefined, local: string | undefined): boolean {
-  return remote === '127.0.0.1' || remote === '::1' || remote === '::ffff:127.0.0.1' || (remote !== undefined && remote === local);
 }
 
 function statusOf(result: APIGatewayProxyResultV2): number {

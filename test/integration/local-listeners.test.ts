@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import { localClientOptions } from '../../shared/container/local';
 import type { RunningEmulator } from '../../shared/local/emulators/dynamodb-local';
 import { startS3Emulator } from '../../shared/local/emulators/s3-emulator';
 import { startSqsEmulator } from '../../shared/local/emulators/sqs-emulator';
+import { LocalWebSocketGateway } from '../../shared/local/websocket-gateway';
 
 const execFileAsync = promisify(execFile);
 const BUCKET = 'listener-bucket';
@@ -39,10 +42,12 @@ async function requestAsOtherUser(url: string, method = 'GET', body = ''): Promi
   return answer === 'refused' ? 'refused' : Number(answer);
 }
 
-describe.runIf(isRoot)('the local emulators, reached by another OS user of the machine', () => {
+describe.runIf(isRoot)('the local listeners, reached by another OS user of the machine', () => {
   let s3: RunningEmulator;
   let sqs: RunningEmulator;
   let directory: string;
+  let connectionsApi: Server;
+  let gateway: LocalWebSocketGateway;
 
   beforeAll(async () => {
     directory = await mkdtemp(join(tmpdir(), 'docservice-listeners-'));
@@ -50,10 +55,14 @@ describe.runIf(isRoot)('the local emulators, reached by another OS user of the m
     const client = createS3Client(localClientOptions(s3.endpoint));
     await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
     await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'documents/secret/original', Body: 'private bytes' }));
+    gateway = new LocalWebSocketGateway({ handler: async () => ({ statusCode: 200 }) });
+    connectionsApi = createServer((request, response) => gateway.handleManagementRequest(request, response, Buffer.alloc(0)));
+    await new Promise<void>((resolve) => connectionsApi.listen(0, '127.0.0.1', resolve));
   });
 
   afterAll(async () => {
-    await Promise.allSettled([s3?.stop(), sqs?.stop()]);
+    await Promise.allSettled([s3?.stop(), sqs?.stop(), gateway?.close()]);
+    await new Promise((resolve) => connectionsApi?.close(resolve));
     await rm(directory, { recursive: true, force: true });
   });
 
@@ -84,5 +93,13 @@ describe.runIf(isRoot)('the local emulators, reached by another OS user of the m
     const status = await requestAsOtherUser(`${sqs.endpoint}/`, 'POST', '{}');
 
     expect(status).toBe('refused');
+  });
+
+  it('refuses another user the @connections API of the WebSocket gateway', async () => {
+    const port = (connectionsApi.address() as AddressInfo).port;
+
+    const status = await requestAsOtherUser(`http://127.0.0.1:${port}/@connections/some-id`, 'POST', '{"type":"forged"}');
+
+    expect(status).toBe(403);
   });
 });
