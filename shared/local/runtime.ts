@@ -54,7 +54,7 @@ export const localEnvSchema = commonEnvSchema.extend({
    * cloud does; 'direct' hands it to the gateway in process, which 500 clients need to get an event within
    * 100 ms on two cores (bench/README.md).
    */
-  LOCAL_EVENT_DELIVERY: z.enum(['sdk', 'direct']).default('sdk'),
+  LOCAL_EVENT_DELIVERY: z.enum(['sdk', 'direct']).default('direct'),
 });
 
 export type LocalEnv = z.output<typeof localEnvSchema>;

@@ -3,16 +3,16 @@ import { parseEnv } from '../../../shared/container/config';
 import { localEnvSchema } from '../../../shared/local/runtime';
 
 describe('the local runtime configuration', () => {
-  it('serves PORT 8080 from ./.data and delivers events through the SDK client when nothing is set', () => {
+  it('serves PORT 8080 from ./.data and delivers events in process when nothing is set', () => {
     const config = parseEnv(localEnvSchema, {});
 
-    expect(config).toMatchObject({ PORT: 8080, DATA_DIR: './.data', ADMIN_USERNAME: 'admin', LOCAL_EVENT_DELIVERY: 'sdk' });
+    expect(config).toMatchObject({ PORT: 8080, DATA_DIR: './.data', ADMIN_USERNAME: 'admin', LOCAL_EVENT_DELIVERY: 'direct' });
   });
 
-  it('takes direct event delivery when LOCAL_EVENT_DELIVERY says so', () => {
-    const config = parseEnv(localEnvSchema, { LOCAL_EVENT_DELIVERY: 'direct' });
+  it('delivers events through the SDK client when LOCAL_EVENT_DELIVERY says sdk', () => {
+    const config = parseEnv(localEnvSchema, { LOCAL_EVENT_DELIVERY: 'sdk' });
 
-    expect(config.LOCAL_EVENT_DELIVERY).toBe('direct');
+    expect(config.LOCAL_EVENT_DELIVERY).toBe('sdk');
   });
 
   it('fails at once naming LOCAL_EVENT_DELIVERY when it is neither sdk nor direct', () => {
