@@ -32,6 +32,8 @@ export const keys = {
   connectionsIndexSort: (userId: string, connectionId: string) => `${userId}#${connectionId}`,
   /** How many authenticated connections a user holds, kept in the same transactions as the connections. */
   connectionCount: (userId: string) => ({ pk: `USER#${userId}`, sk: 'CONNECTIONS' }),
+  /** One token bucket of the rate limiter (per user, per user's uploads, per client IP, per failed-login name). */
+  rateLimit: (bucket: string) => ({ pk: `RATE#${bucket}`, sk: 'BUCKET' }),
 } as const;
 
 /** DynamoDB TTL wants epoch seconds. */
