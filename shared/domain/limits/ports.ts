@@ -10,4 +10,7 @@ export interface RateLimitStore {
    * @returns 'ok', or the TAT found instead (null when there is none), so the caller can decide again.
    */
   compareAndSet(bucket: string, expected: number | null, next: number, expiresAt: Date): Promise<'ok' | { current: number | null }>;
+
+  /** The bucket's TAT as stored (strongly consistent), or null when it has none. */
+  tatOf(bucket: string): Promise<number | null>;
 }

@@ -42,6 +42,13 @@ export class RequestLimiter {
     return null;
   }
 
+  /** Whether `bucket` has a request left, without taking it (a read, never a write). */
+  async hasRoom(bucket: string, policy: RatePolicy): Promise<RateDecision> {
+    const tat = await this.store.tatOf(bucket);
+    if (tat !== null) this.remember(bucket, tat);
+    return decide(policy, tat, this.clock.now().getTime()).decision;
+  }
+
   private remember(bucket: string, tat: number): void {
     this.known.delete(bucket);
     this.known.set(bucket, tat);

@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RateLimitStore } from '../../../domain/limits/ports';
 import { keys, ttlOf } from './keys';
 
@@ -31,5 +31,10 @@ export class DynamoRateLimitStore implements RateLimitStore {
       const tat = error.Item?.['tat']?.N;
       return { current: tat === undefined ? null : Number(tat) };
     }
+  }
+
+  async tatOf(bucket: string): Promise<number | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.rateLimit(bucket), ConsistentRead: true }));
+    return typeof Item?.['tat'] === 'number' ? Item['tat'] : null;
   }
 }
