@@ -23,7 +23,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { ENV, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
-import { AppFunction, pdfTextLayerFiles, thumbnailRendererFiles } from '../constructs/app-function';
+import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
 import { bindBucket, bindHealthChecks, bindOcrQueues, bindSearch, bindSecret, bindTable, bindWebSocket } from '../constructs/bindings';
 import { INGEST_TIMEOUT, OCR_WORKER_TIMEOUT } from './stateful-stack';
 
@@ -187,7 +187,7 @@ export class ApiStack extends Stack {
       memorySize: 1536,
       timeout: OCR_WORKER_TIMEOUT,
       logRemovalPolicy,
-      afterBundling: pdfTextLayerFiles,
+      afterBundling: thumbnailRendererFiles,
     });
     bindTable(ocrWorker.function, props.table, 'readWrite');
     bindBucket(ocrWorker.function, props.documentsBucket, 'readWrite');

@@ -14,15 +14,14 @@ import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { TEXTRACT_LANGUAGES } from '../adapters/aws/textract-languages';
 import { TextractOcrEngine } from '../adapters/aws/textract-ocr-engine';
-import { MupdfTextLayerReader } from '../adapters/imaging/mupdf-text-layer-reader';
 import type { OcrWorkerDeps } from '../domain/ocr/process-ocr-job';
 import type { OcrSweeperDeps } from '../domain/ocr/queue-control';
 import { sha256 } from '../adapters/crypto/sha256';
-import { WasmThumbnailRenderer } from '../adapters/imaging/thumbnail-renderer';
 import type { IngestDeps } from '../domain/documents/large-upload';
 import type { HealthProbe } from '../domain/health/health';
 import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type ContainerParts, type DocumentServices, type OcrServices } from './app-container';
 import { commonEnvSchema, parseEnv } from './config';
+import { imagingServices } from './imaging';
 
 /**
  * The cloud composition root. Each function's index.ts calls the builder it needs once, at module scope, so
@@ -93,7 +92,7 @@ export function awsDocumentsContainer(env: NodeJS.ProcessEnv = process.env, sear
     ...awsAppContainer(env, search),
     files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
     ocrQueue: ocrQueues(env),
-    thumbnails: new WasmThumbnailRenderer(),
+    thumbnails: imagingServices(env).thumbnails,
     sha256,
     ocrLanguages: textractLanguages,
   };
@@ -148,7 +147,7 @@ export function awsOcrWorkerDependencies(env: NodeJS.ProcessEnv = process.env, s
     ...container,
     files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
     engine: new TextractOcrEngine({ client: createTextractClient(), bucket: config.BUCKET_NAME }),
-    textLayer: new MupdfTextLayerReader(),
+    textLayer: imagingServices(env).textLayer,
     staleAfterSeconds: OCR_STALE_AFTER_SECONDS,
   };
 }

@@ -10,9 +10,7 @@ import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-prob
 import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { sha256 } from '../adapters/crypto/sha256';
-import { WasmThumbnailRenderer } from '../adapters/imaging/thumbnail-renderer';
 import type { Clock } from '../domain/clock';
-import { MupdfTextLayerReader } from '../adapters/imaging/mupdf-text-layer-reader';
 import { CachedConnectionRepository } from '../adapters/local/cached-connection-repository';
 import { SqliteSearchIndex } from '../adapters/local/sqlite-search-index';
 import { TesseractOcrEngine, type TesseractOcrEngineOptions } from '../adapters/local/tesseract-ocr-engine';
@@ -21,6 +19,7 @@ import type { HealthProbe } from '../domain/health/health';
 import type { OcrWorkerDeps } from '../domain/ocr/process-ocr-job';
 import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type DocumentServices, type OcrServices } from './app-container';
 import type { CommonEnv } from './config';
+import { imagingServices } from './imaging';
 
 /** Where the emulators listen and what the local runtime provisioned in them. */
 export interface LocalResources {
@@ -104,6 +103,7 @@ export function localAppContainer(options: {
     },
   };
   const files = new S3FileStore(s3, resources.bucketName);
+  const imaging = imagingServices();
   const searchIndex = new SqliteSearchIndex(options.searchIndexPath);
   const app = buildAppContainer({
     db,
@@ -129,12 +129,12 @@ export function localAppContainer(options: {
     searchIndex,
     listingIndex: searchIndex,
     ocrQueue: new SqsOcrJobQueue(sqs, { normal: resources.ocrQueueUrl, high: resources.ocrHighQueueUrl }),
-    thumbnails: new WasmThumbnailRenderer(),
+    thumbnails: imaging.thumbnails,
     sha256,
     ocrLanguages: () => engine.languages(),
     ocrWorkers: LOCAL_OCR_WORKERS,
     engine,
-    textLayer: new MupdfTextLayerReader(),
+    textLayer: imaging.textLayer,
     staleAfterSeconds: LOCAL_OCR_STALE_AFTER_SECONDS,
   };
 }

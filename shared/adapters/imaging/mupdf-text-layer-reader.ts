@@ -1,102 +1,97 @@
-import type * as MupdfModule from 'mupdf';
-import type { TextLayerReader } from '../../domain/ocr/ports';
+import { OcrFailure, type TextLayerReader } from '../../domain/ocr/ports';
 import { sniffFormat } from './formats';
+import { FileFault, ImagingPool, PoolBusy, type ImagingPoolOptions } from './worker-pool';
 
 /** Bounds of {@link MupdfTextLayerReader}; every field has a default. */
 export interface MupdfTextLayerReaderOptions {
+  /** The workers to read on, shared with other imaging work; by default a pool of its own (`poolOptions`). */
+  readonly pool?: ImagingPool;
+  /** Options of the reader's own pool when none is given. */
+  readonly poolOptions?: ImagingPoolOptions;
   /** Larger files are not read (null): the caller OCRs them, under that engine's own bounds. @default 100 MiB */
   readonly maxInputBytes?: number;
   /** Documents with more pages are not read (null). @default 2000 */
   readonly maxPages?: number;
   /** A page with fewer non-whitespace characters than this has no usable text (a scan, a stray page number). @default 20 */
   readonly minCharsPerPage?: number;
+  /** A page that draws more glyphs than this is refused (OcrFailure `too_large`). @default 200000 */
+  readonly maxCharsPerPage?: number;
+  /** A page whose content streams inflate to more than this is refused (OcrFailure `too_large`). @default 32 MiB */
+  readonly maxContentBytes?: number;
+  /** A read still running after this is stopped (OcrFailure `timeout`). @default 60000 */
+  readonly timeoutMs?: number;
+  /** A read that could not start within this (every worker busy) is a transient error: the job is retried. @default 60000 */
+  readonly maxWaitMs?: number;
 }
 
 const MiB = 1024 * 1024;
 
-const DEFAULTS: Required<MupdfTextLayerReaderOptions> = {
+const DEFAULTS = {
   maxInputBytes: 100 * MiB,
   maxPages: 2000,
   minCharsPerPage: 20,
-};
+  maxCharsPerPage: 200_000,
+  maxContentBytes: 32 * MiB,
+  timeoutMs: 60_000,
+  maxWaitMs: 60_000,
+} as const satisfies Omit<Required<MupdfTextLayerReaderOptions>, 'pool' | 'poolOptions'>;
 
-/** Between the text of two pages, as the OCR engines join theirs: a form feed on a line of its own. */
-const PAGE_SEPARATOR = '\n\f\n';
-
-type Mupdf = typeof MupdfModule;
-
-let loaded: Promise<Mupdf> | undefined;
-
-/**
- * MuPDF is loaded on first use, not at import: its WebAssembly module is megabytes that a Lambda reading no PDF
- * should not pay for at cold start. Its warnings about repaired files go nowhere: a PDF it cannot read is null.
- */
-const loadMupdf = (): Promise<Mupdf> => {
-  loaded ??= import('mupdf').then((mupdf) => {
-    mupdf.setLog({ error: () => undefined, warning: () => undefined });
-    return mupdf;
-  });
-  return loaded;
-};
-
-/** Frees MuPDF objects now rather than at garbage collection: the WebAssembly heap never shrinks. */
-type Owned = { destroy(): void }[];
-const own = <T extends { destroy(): void }>(owned: Owned, value: T): T => {
-  owned.push(value);
-  return value;
-};
+/** Text-layer reads run one at a time, so OCR never holds more than one imaging worker (thumbnails keep the rest). */
+const TEXT_LAYER_LANE = 'text-layer';
 
 /**
- * {@link TextLayerReader} on MuPDF compiled to WebAssembly (the `mupdf` package): no native binary, so it runs
- * the same in Lambda and locally.
- *
- * It runs in the calling thread. That is safe because extracting text decodes no image (the structured-text
- * device only records glyphs): a 35000x35000 JBIG2 page (`hugemono.pdf`) or a 9000x9000 one (`enormous.pdf`)
- * is read in milliseconds, and the work is bounded by the input size and page count.
+ * {@link TextLayerReader} on MuPDF compiled to WebAssembly (the `mupdf` package), run in an {@link ImagingPool}'s
+ * worker thread: the request thread never parses the file, and the read is bounded in time (`timeoutMs`), memory
+ * (the pool's caps) and inflated size (`maxContentBytes` per page, `maxCharsPerPage`).
  *
  * Returns null, so that the document goes to OCR, when: the bytes are not a PDF, MuPDF cannot open it, it needs
  * a password, it has no pages or more than `maxPages`, it is larger than `maxInputBytes`, or any page has fewer
  * than `minCharsPerPage` non-whitespace characters. Otherwise the text of every page (trimmed, joined with
  * `"\n\f\n"` like the OCR engines) and the page count.
+ *
+ * Throws {@link OcrFailure} when the file exceeds a bound (`too_large`: a page's inflated content or glyphs, the
+ * memory cap; `timeout`; `unreadable_file`: it broke the worker): such a PDF is hostile and would only exhaust
+ * the OCR engine next, so its job ends failed with the reason. Every worker being busy for `maxWaitMs` is a plain
+ * Error, i.e. transient: the job is retried.
  */
 export class MupdfTextLayerReader implements TextLayerReader {
-  private readonly options: Required<MupdfTextLayerReaderOptions>;
+  private readonly options: Omit<Required<MupdfTextLayerReaderOptions>, 'pool' | 'poolOptions'>;
+  private readonly pool: ImagingPool;
+  private readonly ownsPool: boolean;
 
   constructor(options: MupdfTextLayerReaderOptions = {}) {
-    const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+    const { pool, poolOptions, ...limits } = options;
+    const given = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
     this.options = { ...DEFAULTS, ...given };
+    this.pool = pool ?? new ImagingPool(poolOptions);
+    this.ownsPool = !pool;
   }
 
   async read(bytes: Uint8Array): Promise<{ text: string; pages: number } | null> {
     if (bytes.length === 0 || bytes.length > this.options.maxInputBytes || sniffFormat(bytes) !== 'pdf') return null;
-    const mupdf = await loadMupdf();
-    const owned: Owned = [];
+    const { maxPages, minCharsPerPage, maxCharsPerPage, maxContentBytes, timeoutMs, maxWaitMs } = this.options;
     try {
-      return this.extract(mupdf, bytes, owned);
-    } catch {
-      // A PDF MuPDF cannot parse has no usable text layer; OCR will report it properly.
-      return null;
-    } finally {
-      for (const object of owned.reverse()) object.destroy();
-      mupdf.emptyStore();
+      return await this.pool.run(
+        'text-layer',
+        { bytes, maxPages, minCharsPerPage, maxCharsPerPage, maxContentBytes },
+        { timeoutMs, maxWaitMs, lane: TEXT_LAYER_LANE },
+      );
+    } catch (error) {
+      if (error instanceof FileFault) throw failureOf(error);
+      if (error instanceof PoolBusy) throw new Error(`The PDF text layer could not be read: ${error.message}`, { cause: error });
+      throw error;
     }
   }
 
-  private extract(mupdf: Mupdf, bytes: Uint8Array, owned: Owned): { text: string; pages: number } | null {
-    const document = own(owned, mupdf.Document.openDocument(bytes, 'application/pdf'));
-    if (document.needsPassword()) return null;
-    const pages = document.countPages();
-    if (pages < 1 || pages > this.options.maxPages) return null;
-    const texts: string[] = [];
-    for (let index = 0; index < pages; index++) {
-      const page = own(owned, document.loadPage(index));
-      const structured = own(owned, page.toStructuredText(''));
-      const text = structured.asText().trim();
-      if (text.replace(/\s/g, '').length < this.options.minCharsPerPage) return null;
-      texts.push(text);
-      // Each page's objects go as soon as it is read, so a long document holds one page at a time.
-      for (const object of owned.splice(1).reverse()) object.destroy();
-    }
-    return { text: texts.join(PAGE_SEPARATOR), pages };
+  /** Stops the reader's own pool; a later read starts new workers. A shared pool is left to its owner. */
+  async close(): Promise<void> {
+    if (this.ownsPool) await this.pool.close();
   }
 }
+
+const failureOf = (fault: FileFault): OcrFailure => {
+  const message = `The PDF cannot be read within limits: ${fault.reason}`;
+  if (fault.kind === 'timeout') return new OcrFailure('timeout', message);
+  if (fault.kind === 'crashed') return new OcrFailure('unreadable_file', message);
+  return new OcrFailure('too_large', message);
+};

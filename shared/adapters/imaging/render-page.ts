@@ -1,32 +1,7 @@
 import * as mupdf from 'mupdf';
+import { checkPageContent } from './content-budget';
 import { MUPDF_MAGIC, webpDimensions, type ImageFormat } from './formats';
-
-/** What the worker is asked to do: one file, already recognised, and the limits to apply to it. */
-export interface RenderJob {
-  bytes: Uint8Array;
-  format: ImageFormat;
-  box: { width: number; height: number };
-  /** Refuse before decoding when the images to draw hold more pixels than this, all together. */
-  maxPixels: number;
-  output: 'png' | 'jpeg';
-  jpegQuality: number;
-}
-
-/** The rendered thumbnail, as the worker sends it back. */
-export interface RenderOutput {
-  bytes: Uint8Array;
-  mimeType: 'image/png' | 'image/jpeg';
-  width: number;
-  height: number;
-}
-
-/** The file cannot be rendered; the message is safe to show to the client. */
-export class RenderRefusal extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RenderRefusal';
-  }
-}
+import { FileRefusal, type RenderJob, type RenderOutput } from './jobs';
 
 /** Decodes a WebP file to straight (not premultiplied) RGBA. */
 export type WebpDecoder = (bytes: Uint8Array) => Promise<{ data: Uint8ClampedArray; width: number; height: number }>;
@@ -50,9 +25,9 @@ export const fitInBox = (natural: Size, box: Size, upscale: boolean): Size => {
 };
 
 const checkPixels = (width: number, height: number, maxPixels: number): void => {
-  if (!(width > 0 && height > 0)) throw new RenderRefusal('the image has no pixels');
+  if (!(width > 0 && height > 0)) throw new FileRefusal('the image has no pixels');
   if (width * height > maxPixels) {
-    throw new RenderRefusal(
+    throw new FileRefusal(
       `the image is ${width}x${height} pixels, more than the ${Math.round(maxPixels / 1e6)} megapixels a thumbnail may decode`,
     );
   }
@@ -110,22 +85,23 @@ const imagesOf = (list: mupdf.DisplayList): Size[] => {
 
 const renderDocument = (job: RenderJob & { format: Exclude<ImageFormat, 'webp'> }, owned: { destroy(): void }[]) => {
   const doc = using(owned, mupdf.Document.openDocument(job.bytes, MUPDF_MAGIC[job.format]));
-  if (doc.needsPassword()) throw new RenderRefusal('the document is encrypted');
-  if (doc.countPages() < 1) throw new RenderRefusal('the document has no pages');
+  if (doc.needsPassword()) throw new FileRefusal('the document is encrypted');
+  if (doc.countPages() < 1) throw new FileRefusal('the document has no pages');
   const page = using(owned, doc.loadPage(0));
+  if (page instanceof mupdf.PDFPage) checkPageContent(page, 1, job.maxContentBytes, new Map());
   const list = using(owned, page.toDisplayList(true));
 
   const images = imagesOf(list);
   const total = images.reduce((sum, { width, height }) => sum + width * height, 0);
   for (const image of images) checkPixels(image.width, image.height, job.maxPixels);
   if (total > job.maxPixels) {
-    throw new RenderRefusal(`the page draws ${images.length} images of ${(total / 1e6).toFixed(0)} megapixels together, too many to decode`);
+    throw new FileRefusal(`the page draws ${images.length} images of ${(total / 1e6).toFixed(0)} megapixels together, too many to decode`);
   }
 
   const [x0, y0, x1, y1] = page.getBounds();
   const pageSize = { width: x1 - x0, height: y1 - y0 };
   if (!(pageSize.width > 0 && pageSize.height > 0 && Number.isFinite(pageSize.width * pageSize.height))) {
-    throw new RenderRefusal('the page has no area');
+    throw new FileRefusal('the page has no area');
   }
   // An image file is one image on one page: its pixels, not its page size in points, are its natural size.
   const [onlyImage] = images;
@@ -141,14 +117,14 @@ const renderDocument = (job: RenderJob & { format: Exclude<ImageFormat, 'webp'> 
 
 const renderWebp = async (job: RenderJob, decodeWebp: WebpDecoder, owned: { destroy(): void }[]) => {
   const header = webpDimensions(job.bytes);
-  if (!header) throw new RenderRefusal('the WebP header is malformed');
+  if (!header) throw new FileRefusal('the WebP header is malformed');
   checkPixels(header.width, header.height, job.maxPixels);
   const rgba = await decodeWebp(job.bytes);
   checkPixels(rgba.width, rgba.height, job.maxPixels);
 
   const source = using(owned, new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [0, 0, rgba.width, rgba.height], false));
   const rgb = source.getPixels();
-  if (rgb.length !== rgba.width * rgba.height * 3) throw new RenderRefusal('the WebP image has an unexpected layout');
+  if (rgb.length !== rgba.width * rgba.height * 3) throw new FileRefusal('the WebP image has an unexpected layout');
   // Straight alpha composited on white, as a page would show it.
   for (let i = 0, o = 0; i < rgba.data.length; i += 4, o += 3) {
     const alpha = rgba.data[i + 3] ?? 255;
@@ -168,7 +144,7 @@ const renderWebp = async (job: RenderJob, decodeWebp: WebpDecoder, owned: { dest
 
 /**
  * Renders the first page of a PDF, or an image file (PNG, JPEG, TIFF: MuPDF; WebP: `decodeWebp`), to a
- * thumbnail that fits in `job.box`. Throws {@link RenderRefusal} when the file cannot or may not be decoded;
+ * thumbnail that fits in `job.box`. Throws {@link FileRefusal} when the file cannot or may not be decoded;
  * MuPDF's own errors (corrupt files) come through as they are and the caller treats them alike.
  */
 export const renderThumbnail = async (job: RenderJob, decodeWebp: WebpDecoder): Promise<RenderOutput> => {

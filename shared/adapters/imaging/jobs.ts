@@ -1,0 +1,83 @@
+/**
+ * The interface between the imaging pool (main thread) and its workers: the kinds of job, what each takes and
+ * gives back, and the messages that carry them. Nothing here names a PDF library, so the engine the worker runs
+ * (MuPDF today) can be replaced without touching the pool or its callers.
+ */
+import type { ImageFormat } from './formats';
+
+/** Render the first page of a file (or an image file) to a thumbnail that fits in a box. */
+export interface RenderJob {
+  bytes: Uint8Array;
+  format: ImageFormat;
+  box: { width: number; height: number };
+  /** Refuse before decoding when the images to draw hold more pixels than this, all together. */
+  maxPixels: number;
+  /** Refuse a page whose content (streams the interpreter reads, inflated) is larger than this. */
+  maxContentBytes: number;
+  output: 'png' | 'jpeg';
+  jpegQuality: number;
+}
+
+/** The rendered thumbnail, as the worker sends it back. */
+export interface RenderOutput {
+  bytes: Uint8Array;
+  mimeType: 'image/png' | 'image/jpeg';
+  width: number;
+  height: number;
+}
+
+/** Read the text layer of a PDF, page by page, within bounds. */
+export interface TextLayerJob {
+  bytes: Uint8Array;
+  /** Documents with more pages have no text layer worth reading (null). */
+  maxPages: number;
+  /** A page with fewer non-whitespace characters has no usable text (null). */
+  minCharsPerPage: number;
+  /** A page that draws more glyphs than this is refused: its text would not fit in memory. */
+  maxCharsPerPage: number;
+  /** Refuse a page whose content (streams the interpreter reads, inflated) is larger than this. */
+  maxContentBytes: number;
+}
+
+/** The text of every page, or null when the PDF has no usable text layer. */
+export type TextLayerOutput = { text: string; pages: number } | null;
+
+/** Every kind of job, with its input and output. */
+export interface ImagingJobs {
+  thumbnail: { input: RenderJob; output: RenderOutput };
+  'text-layer': { input: TextLayerJob; output: TextLayerOutput };
+}
+
+export type ImagingJobKind = keyof ImagingJobs;
+
+/** A job sent to a worker. */
+export interface WorkerRequest<K extends ImagingJobKind = ImagingJobKind> {
+  id: number;
+  kind: K;
+  input: ImagingJobs[K]['input'];
+}
+
+/** The answer, with the bytes of WebAssembly and other off-heap memory the worker holds after the job. */
+export type WorkerResponse = { id: number; externalBytes: number } & (
+  | { ok: true; output: ImagingJobs[ImagingJobKind]['output'] }
+  | { ok: false; reason: string }
+);
+
+/** Sent once, when the worker has loaded its libraries and takes jobs. */
+export interface WorkerReady {
+  ready: true;
+}
+
+/** Given to each worker at start. */
+export interface WorkerSettings {
+  /** Cap on the WebAssembly memory of the worker: growth beyond it fails as an allocation failure. */
+  wasmMemoryBytes: number;
+}
+
+/** The file cannot be processed; the message is safe to show to the client. */
+export class FileRefusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FileRefusal';
+  }
+}

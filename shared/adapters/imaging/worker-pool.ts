@@ -1,0 +1,334 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ImagingJobKind, ImagingJobs, WorkerReady, WorkerRequest, WorkerResponse, WorkerSettings } from './jobs';
+
+/** Size and per-worker limits of an {@link ImagingPool}; every field has a default. */
+export interface ImagingPoolOptions {
+  /** Worker threads, i.e. jobs that run at once. @default 2 */
+  readonly size?: number;
+  /** V8 heap limit of a worker (JavaScript objects only). @default 64 */
+  readonly workerHeapMb?: number;
+  /** Cap on a worker's WebAssembly memory: an allocation beyond it fails the job. @default 512 */
+  readonly wasmMemoryMb?: number;
+  /** A worker left holding more off-heap memory than this after a job is replaced. @default 256 MiB */
+  readonly recycleAboveBytes?: number;
+  /** Jobs waiting for a worker, all together; one more is refused at once ({@link PoolBusy}). @default 64 */
+  readonly maxQueued?: number;
+  /** Jobs waiting in one lane (one document's renders); one more is refused at once. @default 8 */
+  readonly maxQueuedPerLane?: number;
+  /** Files remembered as refused (least recently refused forgotten first). @default 1000 */
+  readonly rememberedFailures?: number;
+  /** Worker entry to run instead of the one found beside this module (see {@link workerEntry}). */
+  readonly workerUrl?: URL;
+}
+
+/** How one job is run. */
+export interface JobOptions {
+  /** A job still running after this is stopped by terminating its worker: a {@link FileFault}. */
+  timeoutMs: number;
+  /** A job that has not started after waiting this long is given up: a {@link PoolBusy}. */
+  maxWaitMs: number;
+  /** At most one job of a lane runs at a time, so one caller (one document) never holds every worker. */
+  lane?: string;
+  /** Identifies the file's content: once a job on it fails for the file's sake, later ones fail at once. */
+  fileKey?: string;
+}
+
+/** Why a file failed: refused by the worker (corrupt, over a bound), too slow, out of heap, or it broke the worker. */
+export type FileFaultKind = 'refused' | 'timeout' | 'memory' | 'crashed';
+
+/** The file is at fault: refused, corrupt, too slow or too large to process. The reason is safe to show. */
+export class FileFault extends Error {
+  constructor(
+    readonly kind: FileFaultKind,
+    readonly reason: string,
+    /** True when the failure was remembered from an earlier job rather than seen now. */
+    readonly remembered = false,
+  ) {
+    super(reason);
+    this.name = 'FileFault';
+  }
+}
+
+/** No worker became free in time, or the queue is full: try again later. Not the file's fault. */
+export class PoolBusy extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`every imaging worker is busy; retry in ${retryAfterSeconds} s`);
+    this.name = 'PoolBusy';
+  }
+}
+
+/** The worker itself cannot start: a deployment fault (an internal error), not a bad file. */
+export class WorkerStartError extends Error {
+  constructor(cause: unknown) {
+    super(`The imaging worker did not start: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'WorkerStartError';
+  }
+}
+
+const MiB = 1024 * 1024;
+
+const DEFAULTS = {
+  size: 2,
+  workerHeapMb: 64,
+  wasmMemoryMb: 512,
+  recycleAboveBytes: 256 * MiB,
+  maxQueued: 64,
+  maxQueuedPerLane: 8,
+  rememberedFailures: 1000,
+} as const satisfies Omit<Required<ImagingPoolOptions>, 'workerUrl'>;
+
+/** File name of the bundled worker that the Lambda bundling writes next to the function's `index.mjs`. */
+export const BUNDLED_WORKER_FILE = 'thumbnail-worker.mjs';
+
+/** tsx's ESM API file, from its export map (`require.resolve` would pick the CommonJS build). */
+const tsxEsmApiPath = (): string => {
+  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import?: { default?: string } }> };
+  return path.join(path.dirname(manifest), exports['./esm/api']?.import?.default ?? 'dist/esm/api/index.mjs');
+};
+
+/**
+ * How to start a worker: `thumbnail-worker.mjs` beside this module once bundled (the Lambda asset), else
+ * `render-worker.ts` from source through tsx's loader (local runtime, tests), registered inside the worker
+ * because Node 20 does not pass `--import` loaders on to worker threads.
+ */
+export const workerEntry = (): { code: URL | string; eval: boolean } => {
+  const bundled = new URL(`./${BUNDLED_WORKER_FILE}`, import.meta.url);
+  if (existsSync(fileURLToPath(bundled))) return { code: bundled, eval: false };
+  const tsxApi = pathToFileURL(tsxEsmApiPath()).href;
+  const source = new URL('./render-worker.ts', import.meta.url).href;
+  return {
+    code: `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`,
+    eval: true,
+  };
+};
+
+interface RunningWorker {
+  worker: Worker;
+  ready: Promise<void>;
+}
+
+interface Queued {
+  kind: ImagingJobKind;
+  input: ImagingJobs[ImagingJobKind]['input'];
+  options: JobOptions;
+  resolve: (output: unknown) => void;
+  reject: (error: Error) => void;
+  waitTimer: NodeJS.Timeout;
+}
+
+/** One worker place: the worker (started on demand) and the job it runs. */
+interface Slot {
+  running?: RunningWorker;
+  job?: Queued;
+}
+
+/**
+ * A bounded pool of worker threads for work on untrusted files (thumbnails, text layers), so that none of it runs
+ * on the thread that answers requests. It knows job kinds, not libraries.
+ *
+ * - `size` workers run one job each; the others wait in one FIFO queue, bounded in length (`maxQueued`) and in
+ *   time (`maxWaitMs` per job): past either, {@link PoolBusy}.
+ * - Lanes: at most one job per lane runs at a time (a later one waits, `maxQueuedPerLane` at most), so one
+ *   document's renders never take every worker.
+ * - Limits per job: wall-clock `timeoutMs` (the worker is terminated: V8 termination interrupts WebAssembly), a V8
+ *   heap limit and a cap on WebAssembly memory per worker. A worker whose job failed, or that holds more than
+ *   `recycleAboveBytes` after one, is replaced, since WebAssembly memory never shrinks.
+ * - A job that fails for its file's sake (refused, corrupt, timed out, out of memory) is a {@link FileFault};
+ *   with a `fileKey`, the failure is remembered (a bounded set) and every later job on that file, queued or new,
+ *   fails at once with the same reason instead of being run again.
+ *
+ * Idle workers do not keep the process alive; {@link close} stops them (tests, shutdown).
+ */
+export class ImagingPool {
+  private readonly options: Omit<Required<ImagingPoolOptions>, 'workerUrl'> & { workerUrl?: URL };
+  private readonly slots: Slot[];
+  private readonly queue: Queued[] = [];
+  private readonly busyLanes = new Set<string>();
+  /** fileKey -> its failure, in order of refusal (a Map iterates in insertion order). */
+  private readonly failures = new Map<string, FileFault>();
+  private nextId = 1;
+
+  constructor(options: ImagingPoolOptions = {}) {
+    const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+    this.options = { ...DEFAULTS, ...given };
+    if (!(Number.isInteger(this.options.size) && this.options.size >= 1)) throw new Error('ImagingPool size must be an integer of at least 1');
+    this.slots = Array.from({ length: this.options.size }, () => ({}));
+  }
+
+  /** Runs one job on a worker; rejects with {@link FileFault}, {@link PoolBusy} or {@link WorkerStartError}. */
+  run<K extends ImagingJobKind>(kind: K, input: ImagingJobs[K]['input'], options: JobOptions): Promise<ImagingJobs[K]['output']> {
+    const remembered = options.fileKey === undefined ? undefined : this.failures.get(options.fileKey);
+    if (remembered !== undefined) return Promise.reject(new FileFault(remembered.kind, remembered.reason, true));
+    const inLane = options.lane === undefined ? 0 : this.queue.filter((job) => job.options.lane === options.lane).length;
+    if (this.queue.length >= this.options.maxQueued || inLane >= this.options.maxQueuedPerLane) {
+      return Promise.reject(new PoolBusy(retryAfter(options)));
+    }
+    return new Promise((resolve, reject) => {
+      const job: Queued = {
+        kind,
+        input,
+        options,
+        resolve: resolve as (output: unknown) => void,
+        reject,
+        waitTimer: setTimeout(() => {
+          this.dequeue(job);
+          reject(new PoolBusy(retryAfter(options)));
+        }, options.maxWaitMs),
+      };
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  /** Jobs running and waiting now. */
+  get load(): { running: number; queued: number } {
+    return { running: this.slots.filter((slot) => slot.job).length, queued: this.queue.length };
+  }
+
+  /** Stops every worker; jobs still waiting are refused. A later job starts new workers. */
+  async close(): Promise<void> {
+    for (const job of this.queue.splice(0)) {
+      clearTimeout(job.waitTimer);
+      job.reject(new PoolBusy(retryAfter(job.options)));
+    }
+    await Promise.all(this.slots.map((slot) => this.retire(slot)));
+  }
+
+  private dequeue(job: Queued): void {
+    const at = this.queue.indexOf(job);
+    if (at >= 0) this.queue.splice(at, 1);
+  }
+
+  /** Starts waiting jobs on free workers, first come first served among the lanes that are free. */
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (slot.job) continue;
+      const job = this.queue.find((queued) => queued.options.lane === undefined || !this.busyLanes.has(queued.options.lane));
+      if (!job) return;
+      this.dequeue(job);
+      clearTimeout(job.waitTimer);
+      slot.job = job;
+      if (job.options.lane !== undefined) this.busyLanes.add(job.options.lane);
+      void this.execute(slot, job);
+    }
+  }
+
+  private async execute(slot: Slot, job: Queued): Promise<void> {
+    try {
+      job.resolve(await this.attempt(slot, job));
+    } catch (error) {
+      if (error instanceof FileFault) this.remember(job.options.fileKey, error);
+      job.reject(error as Error);
+    } finally {
+      slot.job = undefined;
+      if (job.options.lane !== undefined) this.busyLanes.delete(job.options.lane);
+      this.pump();
+    }
+  }
+
+  private async attempt(slot: Slot, job: Queued): Promise<unknown> {
+    const running = (slot.running ??= this.start());
+    const { worker } = running;
+    // A worker with a job keeps the process alive (a script awaiting it must not exit); an idle one does not.
+    worker.ref();
+    try {
+      await running.ready;
+      const response = await this.exchange(worker, job);
+      if (!response.ok) throw new FileFault('refused', response.reason);
+      if (response.externalBytes > this.options.recycleAboveBytes) await this.retire(slot);
+      return response.output;
+    } catch (error) {
+      // A failed job (or a worker that never started) may leave the engine's memory grown or its state
+      // broken: the next job gets a new worker.
+      await this.retire(slot);
+      throw error;
+    } finally {
+      worker.unref();
+    }
+  }
+
+  private exchange(worker: Worker, job: Queued): Promise<WorkerResponse> {
+    const id = this.nextId++;
+    const { timeoutMs } = job.options;
+    return new Promise<WorkerResponse>((resolve, reject) => {
+      const cleanup = (): void => {
+        clearTimeout(timer);
+        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      };
+      const onMessage = (message: WorkerResponse): void => {
+        if (message.id !== id) return;
+        cleanup();
+        resolve(message);
+      };
+      const onError = (error: Error): void => {
+        cleanup();
+        const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
+        reject(outOfMemory ? new FileFault('memory', 'processing it needs more memory than allowed') : new FileFault('crashed', 'the decoder failed'));
+      };
+      const onExit = (): void => {
+        cleanup();
+        reject(new FileFault('crashed', 'the decoder stopped'));
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new FileFault('timeout', `processing it took longer than ${timeoutMs} ms`));
+      }, timeoutMs);
+      worker.on('message', onMessage).once('error', onError).once('exit', onExit);
+      worker.postMessage({ id, kind: job.kind, input: job.input } satisfies WorkerRequest);
+    });
+  }
+
+  private remember(fileKey: string | undefined, fault: FileFault): void {
+    if (fileKey === undefined) return;
+    this.failures.delete(fileKey);
+    this.failures.set(fileKey, fault);
+    while (this.failures.size > this.options.rememberedFailures) {
+      const oldest = this.failures.keys().next().value as string;
+      this.failures.delete(oldest);
+    }
+    // The same file's jobs still waiting would fail the same way.
+    for (const waiting of this.queue.filter((job) => job.options.fileKey === fileKey)) {
+      this.dequeue(waiting);
+      clearTimeout(waiting.waitTimer);
+      waiting.reject(new FileFault(fault.kind, fault.reason, true));
+    }
+  }
+
+  private start(): RunningWorker {
+    const entry = this.options.workerUrl ? { code: this.options.workerUrl, eval: false } : workerEntry();
+    const worker = new Worker(entry.code, {
+      eval: entry.eval,
+      workerData: { wasmMemoryBytes: this.options.wasmMemoryMb * MiB } satisfies WorkerSettings,
+      resourceLimits: { maxOldGenerationSizeMb: this.options.workerHeapMb, maxYoungGenerationSizeMb: 16 },
+      stdout: false,
+      stderr: false,
+    });
+    worker.unref();
+    const ready = new Promise<void>((resolve, reject) => {
+      const onMessage = (message: WorkerReady | WorkerResponse): void => {
+        if ('ready' in message) {
+          worker.off('error', onError).off('exit', onExit).off('message', onMessage);
+          resolve();
+        }
+      };
+      const onError = (error: unknown): void => reject(new WorkerStartError(error));
+      const onExit = (code: number): void => reject(new WorkerStartError(`exit code ${code}`));
+      worker.on('message', onMessage).once('error', onError).once('exit', onExit);
+    });
+    ready.catch(() => undefined);
+    return { worker, ready };
+  }
+
+  private async retire(slot: Slot): Promise<void> {
+    const running = slot.running;
+    slot.running = undefined;
+    if (running) await running.worker.terminate();
+  }
+}
+
+const retryAfter = (options: JobOptions): number => Math.max(1, Math.ceil(options.maxWaitMs / 1000));
