@@ -1,9 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { AppError } from '../domain/errors';
+import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { AppError, validationError } from '../domain/errors';
 import { errorResponse } from '../http/error-response';
 import type { HttpHandler } from '../http/pipeline';
 import { logger } from '../logger';
-import { lambdaContext, toHttpApiEvent, writeResult } from './api-gateway-event';
+import { lambdaContext, requestTarget, toHttpApiEvent, writeResult } from './api-gateway-event';
 import type { RouteTable } from './route-table';
 
 /** API Gateway refuses request bodies above 10 MB; the local gateway does the same so both behave alike. */
@@ -27,7 +28,8 @@ const CONNECTIONS_PATH = '/@connections/';
  */
 export function createGateway(options: GatewayOptions): Server {
   const maxBodyBytes = options.maxBodyBytes ?? API_GATEWAY_MAX_BODY_BYTES;
-  return createServer((request, response) => {
+  // Node answers an HTTP/1.1 request without Host with a bare 400 of its own; `serve` refuses it with the P body.
+  const server = createServer({ requireHostHeader: false }, (request, response) => {
     const requestId = crypto.randomUUID();
     // @connections calls are this process pushing to its sockets, one per connection per event: like API
     // Gateway's access log, the request log leaves them out (500 lines per event would drown it).
@@ -44,15 +46,24 @@ export function createGateway(options: GatewayOptions): Server {
       );
     }
     serve(request, response, requestId).catch((error: unknown) => {
-      if (!response.headersSent) writeResult(response, errorResponse(error, requestId));
+      if (!response.headersSent) {
+        const answer = errorResponse(error, requestId);
+        writeResult(response, { ...answer, headers: { ...answer.headers, 'x-request-id': requestId } });
+      }
       else response.destroy();
     });
   });
+  server.on('clientError', answerClientError);
+  return server;
 
   async function serve(request: IncomingMessage, response: ServerResponse, requestId: string): Promise<void> {
+    if (request.httpVersion === '1.1' && !request.headers.host) {
+      request.resume();
+      throw validationError('The request has no Host header', [{ field: 'host', reason: 'is required in HTTP/1.1' }]);
+    }
     const body = await readBody(request, maxBodyBytes);
     const method = request.method ?? 'GET';
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const path = requestTarget(request.url).pathname;
     if (options.connections && path.startsWith(CONNECTIONS_PATH)) {
       options.connections.handleManagementRequest(request, response, body);
       return;
@@ -92,4 +103,43 @@ function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
     request.on('end', () => resolve(Buffer.concat(chunks)));
     request.on('error', reject);
   });
+}
+
+/** What Node's HTTP parser refuses, as the P error it becomes, with Node's own status. */
+function clientErrorOf(error: NodeJS.ErrnoException): { status: number; error: AppError } {
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    const reason = `exceed the ${maxHeaderSize}-byte limit of the request line and headers`;
+    return { status: 431, error: validationError('The request headers are too large', [{ field: 'headers', reason }]) };
+  }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { status: 408, error: validationError('The request was not received in time', [{ field: 'request', reason: 'was not received in time' }]) };
+  }
+  return { status: 400, error: validationError('The request is not valid HTTP', [{ field: 'request', reason: 'is not a valid HTTP/1.1 request' }]) };
+}
+
+/**
+ * Requests that Node's parser refuses (headers over its limit, a malformed request line or header, a bad
+ * chunked body) never reach a handler, and Node would answer them with a bare status line. They get the P body
+ * and a request id instead, with Node's status (431 for headers, 408 for a timeout, else 400), and the
+ * connection is closed, since the parser cannot tell where the next request would start.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  // A response already under way on this socket cannot be replaced; a reset peer cannot be answered.
+  const pending = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || pending?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const requestId = crypto.randomUUID();
+  const { status, error: refusal } = clientErrorOf(error);
+  logger.debug('client error', { request_id: requestId, code: error.code, status });
+  const answer = errorResponse(refusal, requestId);
+  const body = Buffer.from(answer.body ?? '', 'utf8');
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Bad Request'}`,
+    ...Object.entries({ ...answer.headers, 'x-request-id': requestId }).map(([name, value]) => `${name}: ${value}`),
+    `content-length: ${body.length}`,
+    'connection: close',
+  ].join('\r\n');
+  socket.end(Buffer.concat([Buffer.from(`${head}\r\n\r\n`, 'latin1'), body]));
 }

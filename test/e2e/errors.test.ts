@@ -1,7 +1,10 @@
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { ApiClient, type ApiResponse } from '../support/api-client';
+import { pngImage } from '../support/fixtures';
+import { rawExchange } from '../support/http-fuzz';
+import { E2E_ADMIN } from './global-setup';
 
 const anonymous = new ApiClient(inject('baseUrl'));
 
@@ -62,6 +65,7 @@ describe('request bodies', () => {
 
     expect(response.status).toBe(413);
     expect(response.body.error.details.limit_bytes).toBe(10 * 1024 * 1024);
+    expect(response.body.error.request_id).toBe(response.headers.get('x-request-id'));
   });
 
   it('answers a CORS preflight with 204 and the allowed methods and headers', async () => {
@@ -240,5 +244,100 @@ describe('health', () => {
 
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ status: 'ok', components: { dynamodb: 'ok', s3: 'ok', sqs: 'ok' } });
+  });
+});
+
+describe('input that used to be a 500', () => {
+  it('refuses a NUL in the search box with 400 on q', async () => {
+    const { client } = await anonymous.signUp('nul');
+
+    expectValidationOf(await client.get('/api/search?q=a%00b'), 'q');
+  });
+
+  it.each(['match', 'contains', 'exact'])('refuses a NUL in an advanced %s value with 400 naming the clause', async (type) => {
+    const { client } = await anonymous.signUp('nul');
+
+    const response = await client.post('/api/search/advanced', { query: { must: [{ field: 'title', value: 'abc\u0000def', type }] } });
+
+    expectValidationOf(response, 'query.must.0.value');
+  });
+
+  it.each(['/api/documents/%zz', '/api/documents/%E2%82/download', '/api/documents/%/thumbnail'])(
+    'answers a bad percent escape in %s as a malformed id: 401 without a token, 400 on id with one',
+    async (path) => {
+      const { client } = await anonymous.signUp('escape');
+
+      const withoutToken = await anonymous.get(path);
+      const withToken = await client.get(path);
+
+      expect(withoutToken.status).toBe(401);
+      expectValidationOf(withToken, 'id');
+    },
+  );
+
+  it.each(['__proto__', 'constructor'])('refuses ?%s=1 like any unknown query parameter', async (name) => {
+    const { client } = await anonymous.signUp('proto');
+
+    expectValidationOf(await client.get(`/api/documents?${name}=1`), name);
+  });
+});
+
+describe('document metadata that cannot be stored', () => {
+  let admin: ApiClient;
+  let id: string;
+
+  beforeAll(async () => {
+    admin = await anonymous.login(E2E_ADMIN.username, E2E_ADMIN.password);
+    id = await admin.uploadDocument('meta.png', pngImage(8, 8), { ocr_enabled: 'false' });
+    await admin.put(`/api/documents/${id}`, { metadata: { kept: 'yes' } });
+  });
+
+  it.each([
+    ['constructor as a key', '{"metadata":{"constructor":"y"}}', 'metadata.constructor'],
+    ['__proto__ as a key', '{"metadata":{"__proto__":{"polluted":"yes"}}}', 'metadata.__proto__'],
+    ['an unpaired surrogate as a key', '{"metadata":{"\\ud800":"x"}}', 'metadata.\ud800'],
+    ['a number above 2^53', '{"metadata":{"n":1e308}}', 'metadata.n'],
+    ['a number below 1e-130', '{"metadata":{"n":1e-321}}', 'metadata.n'],
+  ])('refuses %s with 400 naming it, leaving the document as it was', async (_, rawBody, field) => {
+    const response = await admin.request('PUT', `/api/documents/${id}`, undefined, { rawBody, headers: { 'content-type': 'application/json' } });
+
+    expectValidationOf(response, field);
+    expect((await admin.get(`/api/documents/${id}`)).body.metadata).toEqual({ kept: 'yes' });
+  });
+});
+
+describe('requests that Node refuses before any handler', () => {
+  const port = Number(new URL(inject('baseUrl')).port);
+  const answer = async (raw: string) => {
+    const text = await rawExchange(port, Buffer.from(raw, 'latin1'));
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    return { status: Number(head.slice(9, 12)), requestId: /x-request-id: (\S+)/i.exec(head)?.[1], body: JSON.parse(body) };
+  };
+
+  it('answers headers over the limit with 431 and the P error body on headers', async () => {
+    const response = await answer(`GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+
+    expect(response.status).toBe(431);
+    expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'headers' }, request_id: response.requestId });
+  });
+
+  it('answers an HTTP/1.1 request without Host with 400 on host and the P error body', async () => {
+    const response = await answer('GET /api/health HTTP/1.1\r\nAccept: */*\r\n\r\n');
+
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'host' }, request_id: response.requestId });
+  });
+
+  it('answers a malformed request line with 400 and the P error body, with a request id', async () => {
+    const response = await answer('GET /a b c HTTP/1.1\r\nHost: x\r\n\r\n');
+
+    expect(response.status).toBe(400);
+    expect(response.body.error).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: expect.any(String),
+      details: expect.objectContaining({ field: 'request' }),
+      timestamp: expect.any(String),
+      request_id: response.requestId,
+    });
   });
 });

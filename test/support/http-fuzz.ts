@@ -1,0 +1,347 @@
+import fc from 'fast-check';
+import { connect } from 'node:net';
+import { expect } from 'vitest';
+import { registerBody, loginBody } from '../../functions/auth/schemas';
+import { bulkUploadFields, listDocumentsQuery, thumbnailQuery, updateDocumentBody, uploadFields, uploadUrlBody } from '../../functions/documents/schemas';
+import { assignLabelBody, createLabelBody, updateLabelBody } from '../../functions/labels/schemas';
+import { HTTP_ROUTES, type HttpGroup } from '../../functions/manifest';
+import { listNotificationsQuery } from '../../functions/notifications/schemas';
+import { priorityBody, queueListQuery, retryOcrBody } from '../../functions/ocr/schemas';
+import { advancedSearchBody, searchQuery } from '../../functions/search/schemas';
+import { updateSettingsBody } from '../../functions/settings/schemas';
+import { changePasswordBody, updateProfileBody } from '../../functions/users/schemas';
+import { ERROR_STATUS } from '../../shared/domain/errors';
+import { pageQuery } from '../../shared/http/fields';
+import { pngImage } from './fixtures';
+
+type FuzzBody = NonNullable<RequestInit['body']>;
+
+/** What a route takes, by name: the fuzzer sends these names (and others) with good and hostile values. */
+export interface RouteModel {
+  query: string[];
+  body: { kind: 'json'; fields: string[] } | { kind: 'multipart'; fields: string[]; files: string[] } | null;
+}
+
+const json = (fields: string[]): RouteModel['body'] => ({ kind: 'json', fields });
+const names = (schema: { shape: object }) => Object.keys(schema.shape);
+
+/** The model of every route of the manifest; a route missing here fails the suite, so new routes get fuzzed. */
+export const ROUTE_MODELS: Record<string, RouteModel> = {
+  'POST /api/auth/register': { query: [], body: json(names(registerBody)) },
+  'POST /api/auth/login': { query: [], body: json(names(loginBody)) },
+  'POST /api/auth/logout': { query: [], body: null },
+  'POST /api/auth/refresh': { query: [], body: null },
+  'GET /api/auth/oidc/login': { query: [], body: null },
+  'GET /api/users': { query: names(pageQuery), body: null },
+  'GET /api/users/profile': { query: [], body: null },
+  'PUT /api/users/profile': { query: [], body: json(names(updateProfileBody)) },
+  'POST /api/users/change-password': { query: [], body: json(names(changePasswordBody)) },
+  'GET /api/settings': { query: [], body: null },
+  'PUT /api/settings': { query: [], body: json(names(updateSettingsBody)) },
+  'POST /api/documents/upload': { query: [], body: { kind: 'multipart', fields: names(uploadFields), files: ['file'] } },
+  'POST /api/documents/upload-url': { query: [], body: json(names(uploadUrlBody)) },
+  'POST /api/documents/bulk-upload': { query: [], body: { kind: 'multipart', fields: names(bulkUploadFields), files: ['files', 'files[]'] } },
+  'GET /api/documents': { query: names(listDocumentsQuery), body: null },
+  'GET /api/documents/{id}': { query: [], body: null },
+  'PUT /api/documents/{id}': { query: [], body: json(names(updateDocumentBody)) },
+  'DELETE /api/documents/{id}': { query: [], body: null },
+  'GET /api/documents/{id}/download': { query: [], body: null },
+  'GET /api/documents/{id}/thumbnail': { query: names(thumbnailQuery), body: null },
+  'GET /api/labels': { query: [], body: null },
+  'POST /api/labels': { query: [], body: json(names(createLabelBody)) },
+  'PUT /api/labels/{id}': { query: [], body: json(names(updateLabelBody)) },
+  'DELETE /api/labels/{id}': { query: [], body: null },
+  'POST /api/labels/{id}/assign': { query: [], body: json(names(assignLabelBody)) },
+  'POST /api/documents/{id}/retry-ocr': { query: [], body: json(names(retryOcrBody)) },
+  'GET /api/ocr/queue/status': { query: [], body: null },
+  'GET /api/ocr/queue': { query: names(queueListQuery), body: null },
+  'PUT /api/ocr/queue/{id}/priority': { query: [], body: json(names(priorityBody)) },
+  'DELETE /api/ocr/queue/{id}': { query: [], body: null },
+  'GET /api/metrics/ocr': { query: [], body: null },
+  'GET /api/search': { query: names(searchQuery), body: null },
+  'POST /api/search/advanced': { query: [], body: json(names(advancedSearchBody)) },
+  'GET /api/notifications': { query: names(listNotificationsQuery), body: null },
+  'PUT /api/notifications/{id}/read': { query: [], body: null },
+  'PUT /api/notifications/read-all': { query: [], body: null },
+  'GET /api/health': { query: [], body: null },
+};
+
+/** Routes anyone may call; every other one must answer a caller without a valid token 401 (or 404 off-route). */
+export const PUBLIC_ROUTES = ['POST /api/auth/register', 'POST /api/auth/login', 'POST /api/auth/refresh', 'GET /api/auth/oidc/login', 'GET /api/health'];
+
+export const MANIFEST_ROUTE_KEYS = (Object.keys(HTTP_ROUTES) as HttpGroup[]).flatMap((group) => [...HTTP_ROUTES[group]] as string[]);
+
+/** Ids of stored things, so that some requests reach past the id check into the use cases. */
+export interface FuzzIds {
+  document: string;
+  label: string;
+}
+
+/** Text without unpaired surrogates, which encodeURIComponent and FormData cannot take (sent raw instead). */
+const wellFormed = (text: string) => text.replace(/[\uD800-\uDFFF]/gu, '\uFFFD');
+const encode = (text: string) => encodeURIComponent(wellFormed(text));
+const SOME_UUID = '00000000-0000-4000-8000-000000000000';
+
+/**
+ * Values a field of this name accepts, the first always (the others: limits, aliases, search syntax), so that
+ * requests also get past validation into the use cases. Query parameters take them as text, JSON bodies as
+ * they are.
+ */
+const plausible = (ids: FuzzIds): Record<string, unknown[]> => ({
+  page: [1, 2, 50, 51, 0, 1e15],
+  per_page: [1, 20, 100, 101],
+  sort: ['created_at', 'title', 'size', 'filename', 'updated_at', [{ field: 'date', order: 'asc' }], [{ field: 'relevance' }]],
+  order: ['asc', 'desc'],
+  status: ['completed', 'pending', 'failed', 'queued', ['completed', 'failed']],
+  source_id: [SOME_UUID],
+  label_ids: [ids.label, `${ids.label},${SOME_UUID}`],
+  date_from: ['2024-01-01', '2024-02-30T00:00:00Z', '9999-12-31'],
+  date_to: ['2030-01-01', '2024-01-01T10:00:00+02:00'],
+  width: [16, 200, 1024, 1025],
+  height: [16, 300],
+  q: ['invoice', 'Invoice seed', '"unclosed', 'a OR -b', '(a', 'title:invoice', 'inv*', '-only', 'a || b && c', '4711', 'x '.repeat(40)],
+  filters: ['{}', `{"labels":["${ids.label}"]}`, '{"min_confidence":2}', '{"status":"completed","mime_types":["image/png"]}', { labels: [ids.label] }, { date_range: { from: '2024-01-01' } }],
+  highlight: [true, 'false'],
+  fuzzy: [true, 'true'],
+  unread_only: ['true', '0'],
+  username: ['fuzzer_1', 'ab', 'fuzz-admin'],
+  email: ['fuzz@example.com', 'fuzz-viewer@example.com', 'not-an-email'],
+  password: ['long-enough-password', 'short'],
+  current_password: ['fuzz-admin-password', 'fuzz-viewer-password', 'wrong-password'],
+  new_password: ['another-long-password'],
+  display_name: ['Fuzz', null, ''],
+  theme: ['dark', 'light', 'blue'],
+  language: ['en', 'de-CH', 'eng', 'eng+deu', 'xx'],
+  notifications_enabled: [false, true],
+  ocr_default_language: ['deu', 'english'],
+  items_per_page: [10, 100, 101, 2.5],
+  title: ['Invoice 2024', ' ', 'x'.repeat(501)],
+  labels: [[ids.label], [ids.label, SOME_UUID], ids.label],
+  metadata: [{ k: 'v', n: 1, b: true, z: null }, { nested: { a: 1 } }, Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i]))],
+  filename: ['big.pdf', '../../etc/passwd', 'x'.repeat(1025)],
+  size: [1, 1024, 0, 524_288_001],
+  ocr_enabled: [false, 'false'],
+  priority: ['high', 'normal', 'urgent'],
+  name: ['Fuzz label', 'fuzz', ''],
+  color: ['#336699', '#ABCDEF', 'red'],
+  description: ['About', null],
+  document_ids: [[ids.document], [ids.document, SOME_UUID], []],
+  query: [{ must: [{ field: 'title', value: 'invoice', type: 'match' }] }, { should: [{ field: 'content', value: 'abc', type: 'contains' }] }, { must_not: [{ field: 'title', value: 'x', type: 'exact' }] }],
+});
+
+// Values that break parsers: NUL, unpaired surrogates, huge and tiny numbers, reserved names, deep nesting.
+const HOSTILE_JSON: unknown[] = [
+  'a\u0000b', '\ud800', 'x\udfff', '', ' ', 'x'.repeat(5000), 1e308, -1e308, 1e-321, 2 ** 53 + 2, -0, 0.5, -1, true, null, [], {},
+  JSON.parse('{"__proto__":{"polluted":"yes"}}'), { constructor: 'y' }, JSON.parse(`${'['.repeat(40)}"deep"${']'.repeat(40)}`),
+];
+
+// URL pieces sent exactly as written: bad escapes, NUL, UTF-8 of a surrogate, dot segments, reserved names.
+const HOSTILE_URL_PIECES = ['%zz', '%', '%E2%82', '%00', 'a%00b', '%ED%A0%80', '%C0%AE', '..', '.', 'a%2Fb', '%20', '__proto__', 'constructor',
+  '1e400', '-1', '99999999999999999999', 'NaN', '', 'x'.repeat(3000), '%F0%9F%98%80', '%7B%22a%22%3A1%7D', '%0D%0Aset-cookie%3A%20x'];
+
+const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** A value for a field of this name: plausible mostly, else hostile or random. */
+const fieldValue = (name: string, ids: FuzzIds): fc.Arbitrary<unknown> => {
+  const table = plausible(ids);
+  // hasOwn: `table['constructor']` would be Object's own constructor.
+  const good = Object.hasOwn(table, name) ? table[name] : undefined;
+  // The first plausible value is a valid one: it is drawn most, so that whole requests are valid often enough.
+  return fc.oneof(
+    { weight: good ? 8 : 0, arbitrary: fc.constant(good?.[0]) },
+    { weight: good ? 4 : 0, arbitrary: fc.constantFrom(...(good ?? [null])) },
+    { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_JSON) },
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
+  );
+};
+
+const urlValue = (name: string, ids: FuzzIds): fc.Arbitrary<string> =>
+  fc.oneof(
+    { weight: 4, arbitrary: fieldValue(name, ids).map((value) => encode(asText(value) ?? 'null')) },
+    { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_URL_PIECES) },
+  );
+
+const pathFor = (routeKey: string, ids: FuzzIds): fc.Arbitrary<string> => {
+  const template = routeKey.split(' ')[1]!;
+  const id = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(ids.document, ids.label, SOME_UUID) },
+    { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_URL_PIECES) },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }).map(encode) },
+  );
+  // One path in six is mutated: a segment more or less, a trailing slash, a changed prefix, upper case.
+  const mutation = fc.oneof(
+    { weight: 15, arbitrary: fc.constant('none') },
+    { weight: 3, arbitrary: fc.constantFrom('append', 'drop', 'slash', 'prefix', 'upper') },
+  );
+  return fc.tuple(id.map((value) => template.replace('{id}', value)), mutation, fc.constantFrom(...HOSTILE_URL_PIECES, 'x')).map(([path, kind, extra]) => {
+    if (kind === 'append') return `${path}/${extra}`;
+    if (kind === 'drop') return path.replace(/\/[^/]*$/, '') || '/';
+    if (kind === 'slash') return `${path}/`;
+    if (kind === 'prefix') return path.replace('/api/', `/api/${extra}`);
+    if (kind === 'upper') return path.toUpperCase();
+    return path;
+  });
+};
+
+const queryFor = (model: RouteModel, ids: FuzzIds): fc.Arbitrary<string> => {
+  const name = fc.oneof(
+    { weight: model.query.length ? 8 : 0, arbitrary: fc.constantFrom(...(model.query.length ? model.query : ['page'])) },
+    { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype', '', '%zz', 'q%00', 'page') },
+    { weight: 1, arbitrary: fc.string({ maxLength: 12 }).map(encode) },
+  );
+  const pairs = fc.array(name.chain((n) => urlValue(n, ids).map((v) => `${n}=${v}`)), { minLength: 1, maxLength: 4 });
+  // Routes without parameters mostly get none, so that their bodies are reached.
+  return fc.oneof(
+    { weight: model.query.length ? 1 : 4, arbitrary: fc.constant('') },
+    { weight: 1, arbitrary: pairs.map((list) => `?${list.join('&')}`) },
+  );
+};
+
+/** A JSON object of known (and some unknown) fields, or a body that is not such an object at all. */
+const jsonBodyFor = (fields: string[], ids: FuzzIds): fc.Arbitrary<{ body: FuzzBody; contentType: string | null }> => {
+  const entry = (name: string) => fieldValue(name, ids).map((value) => [name, value] as const);
+  const known = fc.oneof(fc.constant(fields), fc.shuffledSubarray(fields)).chain((chosen) => fc.tuple(...chosen.map(entry)));
+  const unknown = fc.oneof(
+    { weight: 5, arbitrary: fc.constant([]) },
+    { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype', 'role', '\u0000', '\ud800').chain(entry).map((pair) => [pair]) },
+  );
+  const object = fc.tuple(known, unknown).map(([entries, extra]) => {
+    const value: Record<string, unknown> = {};
+    // defineProperty: `value.__proto__ = x` would set the prototype instead of sending a `__proto__` key.
+    for (const [key, item] of [...entries, ...extra]) Object.defineProperty(value, key, { value: item, enumerable: true, configurable: true, writable: true });
+    return JSON.stringify(value);
+  });
+  const text = fc.oneof(
+    { weight: 12, arbitrary: object },
+    { weight: 1, arbitrary: fc.tuple(object, fc.nat()).map(([body, cut]) => body.slice(0, cut % (body.length + 1))) },
+    { weight: 1, arbitrary: fc.jsonValue().map((value) => JSON.stringify(value) ?? 'null') },
+    { weight: 1, arbitrary: fc.constantFrom('', '{', '{"a":1}{', '\u0000', '{"title":"a","title":"b"}', '{"title":"\\ud800"}') },
+  );
+  const bytes = fc.tuple(text, fc.uint8Array({ maxLength: 8 })).map(([body, junk]) => Buffer.concat([Buffer.from(body), Buffer.from(junk), Buffer.from([0xff, 0xfe])]));
+  return fc.record({
+    body: fc.oneof({ weight: 8, arbitrary: text }, { weight: 1, arbitrary: bytes }),
+    contentType: fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/vnd.api+json') },
+      { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', null) },
+    ),
+  });
+};
+
+const multipartBodyFor = (fields: string[], files: string[], ids: FuzzIds): fc.Arbitrary<{ body: FuzzBody; contentType: string | null }> => {
+  const text = (name: string) =>
+    fc.oneof({ weight: 6, arbitrary: fieldValue(name, ids).map((value) => asText(value) ?? '') }, { weight: 1, arbitrary: fc.constant('x'.repeat(70_000)) });
+  const fileBytes = fc.oneof(
+    fc.constant(new Uint8Array(pngImage(8, 8))),
+    fc.uint8Array({ maxLength: 64 }),
+    fc.constant(new Uint8Array(0)),
+  );
+  const form = fc
+    .record({
+      texts: fc.array(fc.oneof(fc.constantFrom(...fields), fc.constantFrom('__proto__', 'constructor', 'x')).chain((name) => text(name).map((value) => [name, value] as const)), { maxLength: 4 }),
+      parts: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...files), fc.constant('other')), fileBytes, fc.string({ unit: 'binary', maxLength: 20 })), {
+        maxLength: 3,
+      }),
+    })
+    .map(({ texts, parts }) => {
+      const data = new FormData();
+      for (const [name, value] of texts) data.append(name, wellFormed(value));
+      for (const [name, bytes, filename] of parts) data.append(name, new Blob([bytes]), wellFormed(filename) || 'f');
+      return { body: data as FuzzBody, contentType: null };
+    });
+  // Hand-written bodies: no boundary, a boundary that never comes, a part cut off, headers without a name.
+  const raw = fc
+    .constantFrom(
+      ['multipart/form-data', '--x\r\n\r\n'],
+      ['multipart/form-data; boundary=x', 'no boundary here'],
+      ['multipart/form-data; boundary=x', '--x\r\ncontent-disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc'],
+      ['multipart/form-data; boundary=x', '--x\r\ncontent-disposition: form-data\r\n\r\nabc\r\n--x--\r\n'],
+      ['multipart/form-data; boundary=x', '--x\r\ncontent-disposition: form-data; name="title"\r\n\r\nt\r\n--x--\r\n'],
+      ['multipart/form-data; boundary="', ''],
+      ['text/plain', 'hello'],
+    )
+    .map(([contentType, body]) => ({ body: body as FuzzBody, contentType }));
+  return fc.oneof({ weight: 4, arbitrary: form }, { weight: 1, arbitrary: raw });
+};
+
+export interface FuzzRequest {
+  routeKey: string;
+  method: string;
+  path: string;
+  caller: 'admin' | 'viewer' | 'anonymous' | 'forged';
+  body: FuzzBody | null;
+  contentType: string | null;
+}
+
+/** One request against one route of the manifest: its method mostly, its path, query and body, mutated. */
+export function fuzzRequest(ids: FuzzIds): fc.Arbitrary<FuzzRequest> {
+  // Routes with more to parse are drawn more often: a bare GET has little to get wrong.
+  const weight = (key: string) => 1 + (ROUTE_MODELS[key]!.body ? 3 : 0) + (ROUTE_MODELS[key]!.query.length ? 1 : 0) + (key.includes('{id}') ? 1 : 0);
+  const routeKeys = fc.oneof(...MANIFEST_ROUTE_KEYS.map((key) => ({ weight: weight(key), arbitrary: fc.constant(key) })));
+  return routeKeys.chain((routeKey) => {
+    const model = ROUTE_MODELS[routeKey]!;
+    const routeMethod = routeKey.split(' ')[0]!;
+    const body =
+      model.body?.kind === 'json'
+        ? jsonBodyFor(model.body.fields, ids)
+        : model.body?.kind === 'multipart'
+          ? multipartBodyFor(model.body.fields, model.body.files, ids)
+          : fc.oneof(fc.constant({ body: null, contentType: null }), jsonBodyFor(['x'], ids));
+    return fc.record({
+      routeKey: fc.constant(routeKey),
+      method: fc.oneof({ weight: 9, arbitrary: fc.constant(routeMethod) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS') }),
+      path: fc.tuple(pathFor(routeKey, ids), queryFor(model, ids)).map(([path, query]) => path + query),
+      caller: fc.constantFrom('admin', 'admin', 'admin', 'viewer', 'anonymous', 'forged'),
+      body: fc.constant(null),
+      contentType: fc.constant(null),
+    }).chain((request) => body.map((b) => ({ ...request, ...(request.method === 'GET' ? {} : b) })));
+  });
+}
+
+export interface FuzzResponse {
+  status: number;
+  requestId: string | null;
+  text: string;
+}
+
+/** Sends a fuzz request as a client would, without following redirects. */
+export async function send(baseUrl: string, request: FuzzRequest, tokens: Record<string, string>): Promise<FuzzResponse> {
+  const headers: Record<string, string> = {};
+  const token = tokens[request.caller];
+  if (token) headers['authorization'] = `Bearer ${token}`;
+  if (request.contentType) headers['content-type'] = request.contentType;
+  const response = await fetch(`${baseUrl}${request.path}`, { method: request.method, headers, body: request.body, redirect: 'manual' });
+  return { status: response.status, requestId: response.headers.get('x-request-id'), text: await response.text() };
+}
+
+const P_CODES = Object.keys(ERROR_STATUS);
+
+/** An error answer is the P error body, with the request id of its header; nothing is ever a 5xx. */
+export function expectPAnswer(request: FuzzRequest, response: FuzzResponse): void {
+  const where = `${request.method} ${request.path} as ${request.caller}`;
+  expect(response.status, `${where} answered ${response.status}: ${response.text.slice(0, 300)}`).toBeLessThan(500);
+  if (response.status < 400 || request.method === 'HEAD') return;
+  const body = JSON.parse(response.text) as { error: Record<string, unknown> };
+  expect(Object.keys(body), where).toEqual(['error']);
+  expect(body.error, where).toEqual({
+    code: expect.any(String),
+    message: expect.any(String),
+    details: expect.any(Object),
+    timestamp: expect.any(String),
+    request_id: response.requestId,
+  });
+  expect(P_CODES, where).toContain(body.error['code']);
+}
+
+/** Writes raw bytes to the server, half-closes, and reads what comes back until it closes (or 5 s pass). */
+export function rawExchange(port: number, bytes: Buffer): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.setTimeout(5_000, () => socket.destroy());
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? undefined : reject(error)));
+    socket.end(bytes);
+  });
+}
