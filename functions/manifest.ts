@@ -34,6 +34,7 @@ export const HTTP_ROUTES = {
     'PUT /api/ocr/queue/{id}/priority',
     'DELETE /api/ocr/queue/{id}',
     'GET /api/metrics/ocr',
+    'GET /api/metrics/system',
   ],
   search: ['GET /api/search', 'POST /api/search/advanced'],
   notifications: ['GET /api/notifications', 'PUT /api/notifications/{id}/read', 'PUT /api/notifications/read-all'],
@@ -68,6 +69,7 @@ export const ENV = {
   adminPasswordSecretArn: 'ADMIN_PASSWORD_SECRET_ARN',
   websocketEndpoint: 'WEBSOCKET_ENDPOINT',
   opensearchEndpoint: 'OPENSEARCH_ENDPOINT',
+  searchIndexReplicas: 'SEARCH_INDEX_REPLICAS',
 } as const;
 
 /** Key schema of the single application table; the CDK stateful stack and local provisioning both build from it. */

@@ -7,12 +7,13 @@ import {
   retryOcr,
   setOcrPriority,
 } from '../../shared/domain/ocr/queue-control';
+import { systemMetrics } from '../../shared/domain/system/system-metrics';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { documentIdParams, jobIdParams, priorityBody, queueListQuery, retryOcrBody } from './schemas';
 
-/** OCR queue control and metrics: retry a document, the queue's status and items, priority, cancel, metrics. */
+/** OCR queue control and the metrics: retry a document, the queue's status and items, priority, cancel, OCR and system metrics. */
 export const createOcrHandler = (c: AppContainer & OcrServices) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
@@ -55,6 +56,12 @@ export const createOcrHandler = (c: AppContainer & OcrServices) =>
         key: 'GET /api/metrics/ocr',
         access: 'viewer',
         handle: async () => json(200, await ocrMetrics(c)),
+      }),
+      route({
+        key: 'GET /api/metrics/system',
+        // The machine's figures are the operator's business; until workspaces, the operator is an admin.
+        access: 'admin',
+        handle: async () => json(200, await systemMetrics(c)),
       }),
     ],
   });

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher';
 import { DynamoRevokedTokenStore } from '../adapters/aws/dynamodb/revoked-token-store';
 import { DynamoSettingsRepository } from '../adapters/aws/dynamodb/settings-repository';
@@ -34,6 +35,8 @@ import type { UserRepository } from '../domain/users/ports';
 import type { CorsOrigins } from '../http/cors';
 import { logger } from '../logger';
 import type { CommonEnv } from './config';
+import { NodeHostProbe } from '../adapters/node/host-probe';
+import type { HostProbe } from '../domain/system/ports';
 
 /** Everything a handler may use, whichever runtime built it. Handlers receive it; they never build adapters. */
 export interface AppContainer {
@@ -62,6 +65,8 @@ export interface AppContainer {
   refreshGraceSeconds: number;
   corsOrigins: CorsOrigins;
   healthProbes: HealthProbe[];
+  /** The answering instance, for the system metrics. */
+  host: HostProbe;
   authenticate(token: string): Promise<Principal>;
 }
 
@@ -77,6 +82,8 @@ export interface ContainerParts {
   connectionSender?: ConnectionSender;
   /** The search index and the bucket (large texts live there); without them nothing is indexed. */
   search?: { index: SearchIndex; files: Pick<FileStore, 'get'> };
+  /** What the system metrics report on: the data path (default: the temp dir, Lambda's /tmp) and a memory bound. */
+  host?: ConstructorParameters<typeof NodeHostProbe>[0];
   /** Wraps the DynamoDB connection repository (the local runtime keeps a view of it in memory). */
   decorateConnections?: (connections: ConnectionRepository, clock: Clock) => ConnectionRepository;
 }
@@ -153,6 +160,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     refreshGraceSeconds: parts.env.JWT_REFRESH_GRACE_SECONDS,
     corsOrigins: parts.env.CORS_ORIGINS,
     healthProbes: parts.healthProbes,
+    host: new NodeHostProbe(parts.host ?? { dataPath: tmpdir() }),
     authenticate: (token) => authenticate({ tokens, revokedTokens, users }, token),
   };
 }

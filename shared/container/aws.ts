@@ -32,6 +32,8 @@ import { imagingServices } from './imaging';
 const appEnvSchema = commonEnvSchema.extend({
   TABLE_NAME: z.string().min(1),
   JWT_SECRET_ARN: z.string().min(1),
+  /** Set by Lambda: the function's memory in MB, what the system metrics measure memory use against. */
+  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: z.coerce.number().int().positive().optional(),
 });
 
 const websocketEnvSchema = z.object({ WEBSOCKET_ENDPOINT: z.url().optional() });
@@ -59,6 +61,10 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, search: Se
     jwtKey: async () => new TextEncoder().encode(await readSecretString(secrets, config.JWT_SECRET_ARN)),
     env: config,
     healthProbes: [tableProbe(db, config.TABLE_NAME)],
+    host: {
+      dataPath: '/tmp',
+      ...(config.AWS_LAMBDA_FUNCTION_MEMORY_SIZE ? { memoryLimitBytes: config.AWS_LAMBDA_FUNCTION_MEMORY_SIZE * 1024 * 1024 } : {}),
+    },
     ...connectionSender(env),
     ...search,
   });

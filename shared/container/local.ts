@@ -90,6 +90,8 @@ export function localAppContainer(options: {
   events?: LocalEventDelivery;
   /** The SQLite file of the search index (under DATA_DIR), or ':memory:'. */
   searchIndexPath: string;
+  /** DATA_DIR: the system metrics report the disk it is on (default: the temp dir). */
+  dataDir?: string;
 }): LocalContainer {
   const { resources } = options;
   const db = createDynamoDocumentClient(localClientOptions(resources.endpoints.dynamodb, resources.dynamodbCredentials));
@@ -115,6 +117,7 @@ export function localAppContainer(options: {
     search: { index: searchIndex, files },
     // Every connection write happens in this process, so an in-memory view of the connections stays exact.
     decorateConnections: (connections, clock) => new CachedConnectionRepository(connections, clock),
+    ...(options.dataDir ? { host: { dataPath: options.dataDir } } : {}),
     healthProbes: [
       { name: 'search', check: () => searchIndex.ping() },
       tableProbe(db, resources.tableName),

@@ -133,6 +133,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
           ? { delivery: 'direct', gateway: () => gatewayOf(sockets) }
           : { delivery: 'sdk', endpoint: () => url },
       searchIndexPath,
+      dataDir,
     });
     searchIndex = container.searchIndex;
     const admin = await bootstrapAdmin(env, dataDir, container);

@@ -58,6 +58,7 @@ export const ROUTE_MODELS: Record<string, RouteModel> = {
   'PUT /api/ocr/queue/{id}/priority': { query: [], body: json(names(priorityBody)) },
   'DELETE /api/ocr/queue/{id}': { query: [], body: null },
   'GET /api/metrics/ocr': { query: [], body: null },
+  'GET /api/metrics/system': { query: [], body: null },
   'GET /api/search': { query: names(searchQuery), body: null },
   'POST /api/search/advanced': { query: [], body: json(names(advancedSearchBody)) },
   'GET /api/notifications': { query: names(listNotificationsQuery), body: null },
