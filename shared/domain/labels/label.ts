@@ -1,3 +1,5 @@
+import { AppError } from '../errors';
+
 /** A P Label: a named colour that documents carry; document_count is how many do. */
 export interface Label {
   id: string;
@@ -23,6 +25,21 @@ export interface AssignmentOutcome {
   not_found: string[];
 }
 
+/** What a label change did to the documents carrying it: their versions moved, so the index must hear of them. */
+export interface LabelChange<T> {
+  result: T;
+  /** Documents whose record this change wrote (their version grew); reindex them once it returns. */
+  touchedDocumentIds: string[];
+}
+
+/** The P error for label ids that name no label: the same body whether caught before or during a write. */
+export const unknownLabelsError = (ids: string[]): AppError =>
+  new AppError('VALIDATION_ERROR', 'Some labels do not exist', {
+    field: 'labels',
+    reason: 'unknown label ids',
+    unknown_label_ids: [...new Set(ids)],
+  });
+
 /**
  * Labels and their memberships. Names are unique case-insensitively (DUPLICATE_RESOURCE on name); every
  * change of membership updates document_count in the same transaction, so the count stays exact under
@@ -35,9 +52,18 @@ export interface LabelRepository {
   list(): Promise<Label[]>;
   /** The ids among `ids` that name no label. */
   missing(ids: string[]): Promise<string[]>;
-  update(id: string, changes: LabelChanges, updatedAt: string): Promise<Label | null>;
-  /** Deletes the label and takes it off every document that carries it; false when there was no such label. */
-  delete(id: string): Promise<boolean>;
+  /**
+   * Changes the label; null when there is no such label. A rename also moves the version of every document
+   * carrying the label (after the rename is stored), so that the index, which orders a document's states by
+   * version, takes the new name over any copy read before.
+   */
+  update(id: string, changes: LabelChanges, updatedAt: string): Promise<LabelChange<Label> | null>;
+  /**
+   * Deletes the label, then takes it off every document that carries it (each such document's version moves);
+   * null when there was no such label. Once the label is gone no write can add it to a document, so the
+   * documents returned are all that carried it.
+   */
+  delete(id: string): Promise<LabelChange<true> | null>;
   /** Puts the label on each document; null when the label does not exist. */
   assign(id: string, documentIds: string[], updatedAt: string): Promise<AssignmentOutcome | null>;
 }

@@ -1,26 +1,19 @@
 import type { Clock } from '../clock';
-import type { DocumentRepository } from '../documents/ports';
 import type { SearchIndexer } from '../search/ports';
-import { AppError, notFound } from '../errors';
+import { notFound } from '../errors';
 import type { Principal } from '../auth/principal';
-import type { AssignmentOutcome, Label, LabelChanges, LabelRepository } from './label';
+import { unknownLabelsError, type AssignmentOutcome, type Label, type LabelChanges, type LabelRepository } from './label';
 
+/**
+ * The index holds each document's labels (ids and names) at the document's version. Every label change that
+ * writes documents reindexes exactly the documents it wrote, after writing them: whatever raced with it, the
+ * last writer of a document reindexes its last version.
+ */
 export interface LabelDeps {
   labels: LabelRepository;
   clock: Clock;
-  /** Documents find by their labels' names: the index follows renames, deletes and assignments. */
+  /** Documents are found by their labels' names: the index follows renames, deletes and assignments. */
   search: SearchIndexer;
-  documents: Pick<DocumentRepository, 'list'>;
-}
-
-/** Ids of the documents carrying a label, page by page. */
-async function documentsWithLabel(deps: Pick<LabelDeps, 'documents'>, labelId: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let page = 1; ; page++) {
-    const batch = await deps.documents.list({ page, perPage: 100, sort: 'created_at', order: 'asc', labelIds: [labelId] });
-    ids.push(...batch.data.map((document) => document.id));
-    if (!batch.pagination.has_next) return ids;
-  }
 }
 
 const reindexAll = async (search: SearchIndexer, ids: string[]) => {
@@ -52,19 +45,24 @@ export async function createLabel(
   return label;
 }
 
+/** Changes a label; a rename reaches the index of every document carrying it. */
 export async function updateLabel(deps: LabelDeps, id: string, changes: LabelChanges): Promise<Label> {
   const normalised = changes.color ? { ...changes, color: changes.color.toLowerCase() } : changes;
-  const label = await deps.labels.update(id, normalised, deps.clock.now().toISOString());
-  if (!label) throw notFound('Label', id);
-  if (changes.name !== undefined) await reindexAll(deps.search, await documentsWithLabel(deps, id));
-  return label;
+  const changed = await deps.labels.update(id, normalised, deps.clock.now().toISOString());
+  if (!changed) throw notFound('Label', id);
+  await reindexAll(deps.search, changed.touchedDocumentIds);
+  return changed.result;
 }
 
-/** Deletes a label; the documents that carried it keep everything else. */
+/**
+ * Deletes a label; the documents that carried it keep everything else. An edit or assignment racing the delete
+ * either fails as for an unknown label or is undone by it: the delete takes the label off every document that
+ * carries it once it is gone, and reindexes those.
+ */
 export async function deleteLabel(deps: LabelDeps, id: string): Promise<void> {
-  const carriers = await documentsWithLabel(deps, id);
-  if (!(await deps.labels.delete(id))) throw notFound('Label', id);
-  await reindexAll(deps.search, carriers);
+  const deleted = await deps.labels.delete(id);
+  if (!deleted) throw notFound('Label', id);
+  await reindexAll(deps.search, deleted.touchedDocumentIds);
 }
 
 /** Puts a label on documents and says, per document, whether it was assigned, already there or unknown. */
@@ -78,11 +76,5 @@ export async function assignLabel(deps: LabelDeps, id: string, documentIds: stri
 /** Refuses label ids that name no label, listing them, before anything is written. */
 export async function requireLabels(labels: Pick<LabelRepository, 'missing'>, ids: string[]): Promise<void> {
   const unknown = await labels.missing(ids);
-  if (unknown.length) {
-    throw new AppError('VALIDATION_ERROR', 'Some labels do not exist', {
-      field: 'labels',
-      reason: 'unknown label ids',
-      unknown_label_ids: unknown,
-    });
-  }
+  if (unknown.length) throw unknownLabelsError(unknown);
 }

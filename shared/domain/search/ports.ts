@@ -103,7 +103,7 @@ export const MAX_REACHABLE_RESULTS = 1000;
 export interface SearchIndex {
   /**
    * Inserts or replaces the document, unless the index already holds a newer version of it. An equal version
-   * replaces (a label rename changes the text but no document version), so writes are idempotent.
+   * replaces, so writes are idempotent (a rebuild rewrites what is there).
    */
   upsert(document: IndexedDocument): Promise<void>;
   /**

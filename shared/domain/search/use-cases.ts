@@ -218,10 +218,13 @@ export async function toIndexedDocument(deps: IndexerDeps, record: DocumentRecor
 }
 
 /**
- * The SearchIndexer of a runtime with a search index. `reindex` reads the document as it is now and upserts it
- * with the record's version, so calls may come twice or out of order: the index keeps the newest version (an
- * equal version replaces, which is how a label rename reaches documents whose version did not change). A
- * document that no longer exists is removed. `remove` leaves a tombstone that no later upsert overrides.
+ * The SearchIndexer of a runtime with a search index. `reindex` reads the document as it is now (strongly
+ * consistent: the record first, then its text and its labels' names) and upserts it with the record's version,
+ * so calls may come twice or out of order: the index keeps the newest version. Every change of what the index
+ * holds of a document moves its version (edits, OCR, label assigns and deletes, and label renames, which move
+ * the version of each carrier), and its writer reindexes after writing: the last writer's reindex reads the
+ * last version, and no copy read earlier can replace it. A document that no longer exists is removed. `remove`
+ * leaves a tombstone that no later upsert overrides.
  */
 export function createDocumentIndexer(deps: IndexerDeps): SearchIndexer {
   return {
@@ -235,24 +238,6 @@ export function createDocumentIndexer(deps: IndexerDeps): SearchIndexer {
     },
     remove: (documentId) => deps.index.remove(documentId, REMOVED_FOREVER),
   };
-}
-
-/**
- * Reindexes every document carrying a label, after the label was renamed (a rename changes no document's
- * version, so the equal-version upsert is what brings the new name in). For a label delete, reindex the ids
- * read before the delete: the delete takes the label off them and bumps their versions.
- */
-export async function reindexLabelDocuments(
-  deps: { documents: Pick<DocumentRepository, 'list'>; search: SearchIndexer },
-  labelId: string,
-): Promise<number> {
-  let count = 0;
-  for (let page = 1; ; page++) {
-    const batch = await deps.documents.list({ page, perPage: 100, sort: 'created_at', order: 'asc', labelIds: [labelId] });
-    for (const document of batch.data) await deps.search.reindex(document.id);
-    count += batch.data.length;
-    if (!batch.pagination.has_next) return count;
-  }
 }
 
 export interface RebuildDeps extends IndexerDeps {

@@ -2,11 +2,11 @@ import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentCl
 import type { DocumentRecord } from '../../../domain/documents/document';
 import { isPlainListing, type DocumentChanges, type DocumentContent, type DocumentQuery, type DocumentRepository } from '../../../domain/documents/ports';
 import type { OcrJob } from '../../../domain/ocr/jobs';
-import { validationError } from '../../../domain/errors';
+import { unknownLabelsError } from '../../../domain/labels/label';
 import { pageOf, type Page } from '../../../domain/pagination';
 import { failedConditions } from './errors';
 import { keys, withoutKeys } from './keys';
-import { joinLabel, leaveLabel, type TransactItem } from './label-membership';
+import { countedLabel, joinLabel, leaveLabel, type TransactItem } from './label-membership';
 import { createJobItems, deleteJobItems, toStoredJob, type StoredOcrJob } from './ocr-job-items';
 import { batchGetAll, indexPartition, labelMembers, queryAll } from './queries';
 
@@ -39,43 +39,47 @@ export class DynamoDocumentRepository implements DocumentRepository {
 
   async create(document: DocumentRecord, ocrJob?: OcrJob): Promise<void> {
     const { labels, ...rest } = document;
+    const items: TransactItem[] = [
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: {
+            ...keys.document(document.id),
+            gsi1pk: keys.documentsIndex,
+            gsi1sk: `${document.created_at}#${document.id}`,
+            ...rest,
+            labels: labelSet(labels),
+            version: 1,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      this.countDocuments(1),
+      ...labels.flatMap((labelId) => joinLabel(this.tableName, labelId, document.id)),
+      ...(ocrJob ? createJobItems(this.tableName, ocrJob) : []),
+    ];
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: {
-                  ...keys.document(document.id),
-                  gsi1pk: keys.documentsIndex,
-                  gsi1sk: `${document.created_at}#${document.id}`,
-                  ...rest,
-                  labels: labelSet(labels),
-                  version: 1,
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            this.countDocuments(1),
-            ...labels.flatMap((labelId) => joinLabel(this.tableName, labelId, document.id)),
-            ...(ocrJob ? createJobItems(this.tableName, ocrJob) : []),
-          ],
-        }),
-      );
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
-      if (failedConditions(error)?.length) throw unknownLabels(labels);
-      throw error;
+      const failed = failedConditions(error);
+      if (!failed?.length) throw error;
+      // A label deleted between the caller's check and this write; nothing was stored.
+      const unknown = failed.flatMap((index) => countedLabel(items[index]) ?? []);
+      throw unknownLabelsError(unknown.length ? unknown : labels);
     }
   }
 
+  // Reads are strongly consistent: the search indexer reads the record (then its text) right after a change,
+  // and a stale copy indexed last would stay until the document changes again.
   async get(id: string): Promise<DocumentRecord | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.document(id) }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.document(id), ConsistentRead: true }));
     return Item ? toRecord(Item) : null;
   }
 
   async getContent(id: string): Promise<DocumentContent> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.documentContent(id) }));
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.documentContent(id), ConsistentRead: true }),
+    );
     if (typeof Item?.['text_object'] === 'string') return { text_object: Item['text_object'] };
     return { text: typeof Item?.['text'] === 'string' ? Item['text'] : '' };
   }
@@ -89,6 +93,8 @@ export class DynamoDocumentRepository implements DocumentRepository {
   }
 
   async update(id: string, changes: DocumentChanges, updatedAt: string): Promise<DocumentRecord | null> {
+    // Labels found deleted while this change takes them off: their counts are gone, only memberships remain.
+    const goneLabels = new Set<string>();
     for (let attempt = 1; ; attempt++) {
       const item = await this.rawDocument(id);
       if (!item) return null;
@@ -103,33 +109,33 @@ export class DynamoDocumentRepository implements DocumentRepository {
         expression += ', #labels = :labels';
         values[':labels'] = new Set(next.labels);
       } else expression += ' REMOVE #labels';
+      const items: TransactItem[] = [
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: keys.document(id),
+            UpdateExpression: expression,
+            ConditionExpression: '#version = :version',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+          },
+        },
+        ...added.flatMap((labelId) => joinLabel(this.tableName, labelId, id)),
+        ...removed.flatMap((labelId) => leaveLabel(this.tableName, labelId, id, goneLabels.has(labelId))),
+      ];
       try {
-        await this.db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: keys.document(id),
-                  UpdateExpression: expression,
-                  ConditionExpression: '#version = :version',
-                  ExpressionAttributeNames: names,
-                  ExpressionAttributeValues: values,
-                },
-              },
-              ...added.flatMap((labelId) => joinLabel(this.tableName, labelId, id)),
-              ...removed.flatMap((labelId) => leaveLabel(this.tableName, labelId, id)),
-            ],
-          }),
-        );
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
         return next;
       } catch (error) {
         const failed = failedConditions(error);
         if (!failed?.length) throw error;
-        const documentChanged = failed.includes(0);
-        if (!documentChanged && failed.some((index) => index > 0)) {
-          // A label vanished between the caller's check and this write.
-          if (await this.labelsGone(added)) throw unknownLabels(added);
+        // The document changed meanwhile (an edit, an assign, a label delete taking a label off): read it again.
+        if (!failed.includes(0)) {
+          const vanished = failed.flatMap((index) => countedLabel(items[index]) ?? []);
+          // A label added here was deleted after the caller's check: the same answer as that check gives.
+          const unknown = vanished.filter((labelId) => added.includes(labelId));
+          if (unknown.length) throw unknownLabelsError(unknown);
+          for (const labelId of vanished) goneLabels.add(labelId);
         }
         if (attempt >= ATTEMPTS) throw error;
       }
@@ -137,33 +143,37 @@ export class DynamoDocumentRepository implements DocumentRepository {
   }
 
   async delete(id: string): Promise<boolean> {
+    const goneLabels = new Set<string>();
     for (let attempt = 1; ; attempt++) {
       const [item, job] = await Promise.all([this.rawDocument(id), this.rawJob(id)]);
       if (!item) return false;
       const labels = toRecord(item).labels;
+      const items: TransactItem[] = [
+        {
+          Delete: {
+            TableName: this.tableName,
+            Key: keys.document(id),
+            ConditionExpression: 'version = :version',
+            ExpressionAttributeValues: { ':version': item['version'] },
+          },
+        },
+        { Delete: { TableName: this.tableName, Key: keys.documentContent(id) } },
+        this.countDocuments(-1),
+        ...labels.flatMap((labelId) => leaveLabel(this.tableName, labelId, id, goneLabels.has(labelId))),
+        ...(job ? deleteJobItems(this.tableName, job) : []),
+      ];
       try {
-        await this.db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Delete: {
-                  TableName: this.tableName,
-                  Key: keys.document(id),
-                  ConditionExpression: 'version = :version',
-                  ExpressionAttributeValues: { ':version': item['version'] },
-                },
-              },
-              { Delete: { TableName: this.tableName, Key: keys.documentContent(id) } },
-              this.countDocuments(-1),
-              ...labels.flatMap((labelId) => leaveLabel(this.tableName, labelId, id)),
-              ...(job ? deleteJobItems(this.tableName, job) : []),
-            ],
-          }),
-        );
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
         return true;
       } catch (error) {
-        // The document changed, or one of its labels is being deleted: read it again and retry.
-        if (!failedConditions(error)?.length || attempt >= ATTEMPTS) throw error;
+        const failed = failedConditions(error);
+        // The document changed, or one of its labels is being deleted: read it again and retry, leaving the
+        // counts of deleted labels alone.
+        if (!failed?.length || attempt >= ATTEMPTS) throw error;
+        for (const index of failed) {
+          const labelId = countedLabel(items[index]);
+          if (labelId) goneLabels.add(labelId);
+        }
       }
     }
   }
@@ -216,11 +226,6 @@ export class DynamoDocumentRepository implements DocumentRepository {
     };
   }
 
-  private async labelsGone(labelIds: string[]): Promise<boolean> {
-    const found = await batchGetAll(this.db, this.tableName, labelIds.map((id) => keys.label(id)), 'id');
-    return found.length < labelIds.length;
-  }
-
   /** The default listing: newest (or oldest) first straight from gsi1, reading only as far as the page. */
   private async newestOrOldestPage(query: DocumentQuery): Promise<Page<DocumentRecord>> {
     const wanted = query.page * query.perPage;
@@ -254,10 +259,6 @@ export class DynamoDocumentRepository implements DocumentRepository {
     const ids = smallest.filter((id) => otherSets.every((set) => set.has(id)));
     return (await batchGetAll(this.db, this.tableName, ids.map((id) => keys.document(id)))).map(toRecord);
   }
-}
-
-function unknownLabels(labelIds: string[]) {
-  return validationError('Some labels do not exist', [{ field: 'labels', reason: `unknown label ids among ${labelIds.join(', ')}` }]);
 }
 
 function dropUndefined<T extends object>(changes: T): Partial<T> {

@@ -1,5 +1,6 @@
-import type { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from './keys';
+import { queryAll } from './queries';
 
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
@@ -23,23 +24,48 @@ export const joinLabel = (tableName: string, labelId: string, documentId: string
 
 /**
  * The reverse of {@link joinLabel}. The membership must exist: when a label delete has already taken the label
- * off the document, the condition fails and the caller re-reads the document.
+ * off the document, the condition fails and the caller re-reads the document. A label that is gone has no
+ * count to move (an ADD would bring its item back): then only the membership goes, and unconditionally, as the
+ * label delete that is taking the label off its documents may have removed it already.
  */
-export const leaveLabel = (tableName: string, labelId: string, documentId: string): TransactItem[] => [
-  {
-    Update: {
-      TableName: tableName,
-      Key: keys.label(labelId),
-      UpdateExpression: 'ADD document_count :minus',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':minus': -1 },
-    },
-  },
-  {
-    Delete: {
-      TableName: tableName,
-      Key: keys.labelMember(labelId, documentId),
-      ConditionExpression: 'attribute_exists(pk)',
-    },
-  },
-];
+export const leaveLabel = (tableName: string, labelId: string, documentId: string, labelGone = false): TransactItem[] =>
+  labelGone
+    ? [{ Delete: { TableName: tableName, Key: keys.labelMember(labelId, documentId) } }]
+    : [
+        {
+          Update: {
+            TableName: tableName,
+            Key: keys.label(labelId),
+            UpdateExpression: 'ADD document_count :minus',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':minus': -1 },
+          },
+        },
+        {
+          Delete: {
+            TableName: tableName,
+            Key: keys.labelMember(labelId, documentId),
+            ConditionExpression: 'attribute_exists(pk)',
+          },
+        },
+      ];
+
+/** Which label's count a transaction item of {@link joinLabel} or {@link leaveLabel} moves, if any. */
+export const countedLabel = (item: TransactItem | undefined): string | null => {
+  const key = item?.Update?.Key as { pk?: unknown; sk?: unknown } | undefined;
+  return typeof key?.pk === 'string' && key.pk.startsWith('LABEL#') && key.sk === 'META' ? key.pk.slice('LABEL#'.length) : null;
+};
+
+/**
+ * Ids of the documents carrying a label, from its membership items, read strongly consistent: a label delete
+ * or rename must see every membership written before it, or it would leave that document behind.
+ */
+export async function currentLabelMembers(db: DynamoDBDocumentClient, tableName: string, labelId: string): Promise<string[]> {
+  const items = await queryAll(db, {
+    TableName: tableName,
+    KeyConditionExpression: 'pk = :label AND begins_with(sk, :doc)',
+    ExpressionAttributeValues: { ':label': keys.label(labelId).pk, ':doc': 'DOC#' },
+    ConsistentRead: true,
+  });
+  return items.map((item) => item['document_id'] as string);
+}

@@ -1,10 +1,10 @@
-import { DeleteCommand, GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { duplicate } from '../../../domain/errors';
-import type { AssignmentOutcome, Label, LabelChanges, LabelRepository } from '../../../domain/labels/label';
-import { failedConditions } from './errors';
+import type { AssignmentOutcome, Label, LabelChange, LabelChanges, LabelRepository } from '../../../domain/labels/label';
+import { failedConditions, isConditionFailure } from './errors';
 import { keys, withoutKeys } from './keys';
-import { joinLabel } from './label-membership';
-import { batchGetAll, indexPartition, labelMembers } from './queries';
+import { currentLabelMembers, joinLabel } from './label-membership';
+import { batchGetAll, indexPartition } from './queries';
 
 /** Attempts of a label edit that keeps losing the race against assignments moving its count. */
 const UPDATE_ATTEMPTS = 4;
@@ -51,7 +51,8 @@ export class DynamoLabelRepository implements LabelRepository {
   }
 
   async get(id: string): Promise<Label | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.label(id) }));
+    // Strongly consistent: the search indexer reads names here right after a rename.
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.label(id), ConsistentRead: true }));
     return Item ? withoutKeys<Label>(Item) : null;
   }
 
@@ -66,9 +67,31 @@ export class DynamoLabelRepository implements LabelRepository {
     return unique.filter((id) => !existing.has(id));
   }
 
-  async update(id: string, changes: LabelChanges, updatedAt: string, attempt = 1): Promise<Label | null> {
+  async update(id: string, changes: LabelChanges, updatedAt: string): Promise<LabelChange<Label> | null> {
     const current = await this.get(id);
     if (!current) return null;
+    const written = await this.write(current, changes, updatedAt);
+    if (!written) return null;
+    const { previous, next } = written;
+    if (next.name === previous.name) return { result: next, touchedDocumentIds: [] };
+    // The name is part of what the index holds of each carrier, but no version of theirs: move their versions
+    // now that the new name is stored, so that an index copy read with the old name can never win over it.
+    const members = await currentLabelMembers(this.db, this.tableName, id);
+    const touched: string[] = [];
+    await inBatches(members, CONCURRENCY, async (documentId) => {
+      if (await this.touch(id, documentId)) touched.push(documentId);
+    });
+    return { result: next, touchedDocumentIds: touched };
+  }
+
+  /** Writes the changes over `current`, retrying on fresh data; answers the label as replaced and as written. */
+  private async write(
+    current: Label,
+    changes: LabelChanges,
+    updatedAt: string,
+    attempt = 1,
+  ): Promise<{ previous: Label; next: Label } | null> {
+    const id = current.id;
     const next: Label = {
       ...current,
       ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
@@ -102,19 +125,22 @@ export class DynamoLabelRepository implements LabelRepository {
             : [write],
         }),
       );
-      return next;
+      return { previous: current, next };
     } catch (error) {
       const failed = failedConditions(error);
       if (failed?.includes(2)) throw duplicate('label', 'name');
-      // The count moved while we wrote: try again on fresh data.
-      if (failed?.includes(0) && attempt < UPDATE_ATTEMPTS) return this.update(id, changes, updatedAt, attempt + 1);
+      // The count moved while we wrote (or the label went): try again on fresh data.
+      if (failed?.includes(0) && attempt < UPDATE_ATTEMPTS) {
+        const fresh = await this.get(id);
+        return fresh ? this.write(fresh, changes, updatedAt, attempt + 1) : null;
+      }
       throw error;
     }
   }
 
-  async delete(id: string): Promise<boolean> {
+  async delete(id: string): Promise<LabelChange<true> | null> {
     const label = await this.get(id);
-    if (!label) return false;
+    if (!label) return null;
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -125,13 +151,14 @@ export class DynamoLabelRepository implements LabelRepository {
         }),
       );
     } catch (error) {
-      if (failedConditions(error)?.length) return false;
+      if (failedConditions(error)?.length) return null;
       throw error;
     }
-    // The label is gone, so no assign can add members any more; take it off the documents that carry it.
-    const members = await labelMembers(this.db, this.tableName, id);
+    // The label is gone, so no write can add members any more (joinLabel's condition): the memberships read now
+    // are every document that carries it, including those an edit or assign racing this delete labelled.
+    const members = await currentLabelMembers(this.db, this.tableName, id);
     await inBatches(members, CONCURRENCY, (documentId) => this.unlabel(id, documentId));
-    return true;
+    return { result: true, touchedDocumentIds: members };
   }
 
   async assign(id: string, documentIds: string[], updatedAt: string): Promise<AssignmentOutcome | null> {
@@ -178,6 +205,26 @@ export class DynamoLabelRepository implements LabelRepository {
         new GetCommand({ TableName: this.tableName, Key: keys.document(documentId), ProjectionExpression: 'id' }),
       );
       return Item ? 'already_assigned' : 'not_found';
+    }
+  }
+
+  /** Moves the version of a document that still carries the label; false when it no longer does (or is gone). */
+  private async touch(labelId: string, documentId: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.document(documentId),
+          UpdateExpression: 'ADD version :one',
+          ConditionExpression: 'attribute_exists(pk) AND contains(labels, :id)',
+          ExpressionAttributeValues: { ':one': 1, ':id': labelId },
+        }),
+      );
+      return true;
+    } catch (error) {
+      // Whoever took the label off (or deleted the document) moved its version and reindexes it.
+      if (isConditionFailure(error)) return false;
+      throw error;
     }
   }
 

@@ -1,0 +1,164 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DynamoDocumentRepository } from '../../shared/adapters/aws/dynamodb/document-repository';
+import { DynamoLabelRepository } from '../../shared/adapters/aws/dynamodb/label-repository';
+import { ensureBucket } from '../../shared/adapters/aws/provisioning';
+import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
+import { SqliteSearchIndex } from '../../shared/adapters/local/sqlite-search-index';
+import type { Principal } from '../../shared/domain/auth/principal';
+import { systemClock } from '../../shared/domain/clock';
+import { deleteDocument, updateDocument } from '../../shared/domain/documents/document-changes';
+import { silentEventPublisher } from '../../shared/domain/events/ports';
+import { assignLabel, createLabel, deleteLabel, updateLabel } from '../../shared/domain/labels/use-cases';
+import { createDocumentIndexer } from '../../shared/domain/search/use-cases';
+import { testClients, uniqueName, freshTable } from '../support/aws-resources';
+import { aDocumentRecord, aSearchRequest } from '../support/builders';
+import { hold } from '../support/dynamo-faults';
+
+/** How many times each race is run: an interleaving that loses shows up within a few rounds. */
+const ROUNDS = 10;
+
+const editor: Principal = {
+  userId: 'u',
+  username: 'editor',
+  email: 'editor@example.com',
+  role: 'editor',
+  jti: 'j',
+  tokenExpiresAt: new Date(Date.now() + 3_600_000),
+};
+
+/**
+ * The label use cases against DynamoDB Local and the SQLite index, raced against each other and against
+ * document edits. After every round the table (the record's labels), the listing by label and the search
+ * facets must tell the same story.
+ */
+describe('labels, documents and the search index under concurrent changes', () => {
+  let deps: Parameters<typeof deleteLabel>[0] & Parameters<typeof updateDocument>[0] & Parameters<typeof deleteDocument>[0];
+  let documents: DynamoDocumentRepository;
+  let index: SqliteSearchIndex;
+  let files: S3FileStore;
+  let tableName: string;
+
+  beforeAll(async () => {
+    const table = await freshTable();
+    const db = table.db;
+    tableName = table.tableName;
+    const { s3 } = testClients();
+    const bucket = uniqueName('label-race');
+    await ensureBucket(s3, bucket);
+    files = new S3FileStore(s3, bucket);
+    documents = new DynamoDocumentRepository(db, tableName);
+    const labels = new DynamoLabelRepository(db, tableName);
+    index = new SqliteSearchIndex(':memory:');
+    const search = createDocumentIndexer({ documents, labels, files, index });
+    deps = { documents, labels, files, search, clock: systemClock, events: silentEventPublisher };
+  });
+
+  /** A document in the table and the index, titled with a word that finds it. */
+  const aStoredDocument = async (word: string) => {
+    const record = aDocumentRecord({ title: word });
+    await documents.create(record);
+    await deps.search.reindex(record.id);
+    return record.id;
+  };
+
+  /** What the three views say about one document and one label. */
+  const views = async (documentId: string, labelId: string, word: string) => {
+    const record = await documents.get(documentId);
+    const listed = (await index.list({ page: 1, perPage: 20, sort: 'created_at', order: 'desc', labelIds: [labelId] }))?.ids ?? [];
+    const found = await index.search(aSearchRequest({ query: { kind: 'term', field: 'all', value: word } }));
+    return {
+      record: record?.labels.includes(labelId) ?? false,
+      listing: listed.includes(documentId),
+      facet: (found.facets.labels[labelId] ?? 0) > 0,
+    };
+  };
+
+  const settled = <T>(promise: Promise<T>) => promise.then(
+    () => 'ok',
+    (error: { code?: string }) => error.code ?? 'threw',
+  );
+
+  it('a label delete racing an edit and an assignment leaves the label on no view of the document', async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const word = `deleterace${round}`;
+      const label = await createLabel(deps, editor, { name: `delete-race-${round}`, color: '#112233' });
+      const [edited, assigned] = [await aStoredDocument(word), await aStoredDocument(word)];
+
+      const outcomes = await Promise.all([
+        settled(updateDocument(deps, edited, { labels: [label.id] })),
+        settled(assignLabel(deps, label.id, [assigned])),
+        settled(deleteLabel(deps, label.id)),
+      ]);
+
+      expect(outcomes[2]).toBe('ok');
+      expect(['ok', 'VALIDATION_ERROR']).toContain(outcomes[0]);
+      expect(['ok', 'NOT_FOUND']).toContain(outcomes[1]);
+      for (const id of [edited, assigned]) {
+        expect({ round, id, ...(await views(id, label.id, word)) }).toEqual({ round, id, record: false, listing: false, facet: false });
+      }
+    }
+  });
+
+  it('a reindex that read a label\'s old name before a rename never overwrites the new name in the index', async () => {
+    const label = await createLabel(deps, editor, { name: 'before-rename', color: '#112233' });
+    const id = await aStoredDocument('renamerace');
+    await updateDocument(deps, id, { labels: [label.id] });
+    // The reindex of a concurrent assign, whose read of the label's name comes back late with the old one.
+    const slow = testClients().dynamo;
+    const lateName = hold(slow, 'reply', (command, _input, output) => command.startsWith('Get') && output.includes('before-rename'));
+    const lateIndexer = createDocumentIndexer({ documents, labels: new DynamoLabelRepository(slow, tableName), files, index });
+    const late = lateIndexer.reindex(id);
+    await lateName.held;
+
+    await updateLabel(deps, label.id, { name: 'after-rename' });
+    lateName.release();
+    await late;
+
+    const byNewName = await index.search(aSearchRequest({ query: { kind: 'exact', field: 'labels', value: 'after-rename' } }));
+    const byOldName = await index.search(aSearchRequest({ query: { kind: 'exact', field: 'labels', value: 'before-rename' } }));
+    expect(byNewName.results.map((hit) => hit.document_id)).toEqual([id]);
+    expect(byOldName.total).toBe(0);
+  });
+
+  /** A label delete stopped after the label is gone and before it took the label off its documents. */
+  const aLabelDeleteInProgress = async (labelId: string) => {
+    const slow = testClients().dynamo;
+    const unlabelling = hold(slow, 'request', (command, input) => command.startsWith('TransactWrite') && input.includes('DELETE labels :label'));
+    const deleting = deleteLabel({ ...deps, labels: new DynamoLabelRepository(slow, tableName) }, labelId);
+    await unlabelling.held;
+    return { finish: async () => (unlabelling.release(), deleting) };
+  };
+
+  it('an edit taking a label off while that label is being deleted succeeds and leaves no trace of the label', async () => {
+    const label = await createLabel(deps, editor, { name: 'unlabel-race', color: '#112233' });
+    const [first, second] = [await aStoredDocument('unlabelrace'), await aStoredDocument('unlabelrace')];
+    await assignLabel(deps, label.id, [first, second]);
+    const deleting = await aLabelDeleteInProgress(label.id);
+
+    const edit = await settled(updateDocument(deps, second, { labels: [] }));
+    await deleting.finish();
+
+    expect(edit).toBe('ok');
+    for (const id of [first, second]) {
+      expect({ id, ...(await views(id, label.id, 'unlabelrace')) }).toEqual({ id, record: false, listing: false, facet: false });
+    }
+  });
+
+  it('a document delete while one of its labels is being deleted succeeds and frees its other labels', async () => {
+    const [doomed, kept] = [
+      await createLabel(deps, editor, { name: 'doc-delete-doomed', color: '#112233' }),
+      await createLabel(deps, editor, { name: 'doc-delete-kept', color: '#112233' }),
+    ];
+    const id = await aStoredDocument('docdeleterace');
+    await updateDocument(deps, id, { labels: [doomed.id, kept.id] });
+    const deleting = await aLabelDeleteInProgress(doomed.id);
+
+    const removal = await settled(deleteDocument(deps, id));
+    await deleting.finish();
+
+    expect(removal).toBe('ok');
+    expect(await documents.get(id)).toBeNull();
+    expect((await deps.labels.get(kept.id))?.document_count).toBe(0);
+    expect((await index.search(aSearchRequest({ query: { kind: 'term', field: 'all', value: 'docdeleterace' } }))).total).toBe(0);
+  });
+});
