@@ -46,11 +46,12 @@ export function createGateway(options: GatewayOptions): Server {
       );
     }
     serve(request, response, requestId).catch((error: unknown) => {
-      if (!response.headersSent) {
-        const answer = errorResponse(error, requestId);
-        writeResult(response, { ...answer, headers: { ...answer.headers, 'x-request-id': requestId } });
+      if (response.headersSent) {
+        response.destroy();
+        return;
       }
-      else response.destroy();
+      const answer = errorResponse(error, requestId);
+      writeResult(response, { ...answer, headers: { ...answer.headers, 'x-request-id': requestId } });
     });
   });
   server.on('clientError', answerClientError);

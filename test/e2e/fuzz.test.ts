@@ -71,7 +71,8 @@ type StoredData = Awaited<ReturnType<typeof storedData>>;
 /** Logout, refresh and a password change end the token they were sent with; the next cases need a live one. */
 async function renewTokens(request: FuzzRequest, response: FuzzResponse): Promise<void> {
   const ends = ['POST /api/auth/logout', 'POST /api/auth/refresh', 'POST /api/users/change-password'];
-  if (!ends.includes(request.routeKey) || response.status >= 300 || !(request.caller in passwords)) return;
+  const served = request.method === request.routeKey.split(' ')[0] && response.status < 300; // not a preflight
+  if (!ends.includes(request.routeKey) || !served || !(request.caller in passwords)) return;
   if (request.routeKey === 'POST /api/users/change-password') passwords[request.caller] = JSON.parse(String(request.body)).new_password;
   tokens[request.caller] = await login(request.caller);
 }
