@@ -6,12 +6,21 @@ export interface ProfileChanges {
   display_name?: string | null;
 }
 
+/** The provider's account a user signs in with by single sign-on: unique per (issuer, subject). */
+export interface ExternalIdentity {
+  issuer: string;
+  subject: string;
+}
+
 /**
  * Persistence of users. Usernames and emails are unique case-insensitively, enforced atomically by the
  * store: create and updateProfile throw a DUPLICATE_RESOURCE AppError naming the field that is taken.
  */
 export interface UserRepository {
-  create(user: User): Promise<void>;
+  /** With an identity, links it to the user atomically; a linked identity is refused with field `identity`. */
+  create(user: User, identity?: ExternalIdentity): Promise<void>;
+  /** The user an SSO identity is linked to. */
+  findByIdentity(issuer: string, subject: string): Promise<User | null>;
   findById(id: string): Promise<User | null>;
   findByUsername(username: string): Promise<User | null>;
   /** All users, oldest first. */

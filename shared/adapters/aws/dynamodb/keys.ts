@@ -4,6 +4,7 @@ export const keys = {
   usersIndex: 'USERS',
   usernameLock: (username: string) => ({ pk: `USERNAME#${username.toLowerCase()}`, sk: 'LOCK' }),
   emailLock: (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'LOCK' }),
+  identityLock: (issuer: string, subject: string) => ({ pk: `IDENTITY#${issuer}#${subject}`, sk: 'LOCK' }),
   settings: (userId: string) => ({ pk: `USER#${userId}`, sk: 'SETTINGS' }),
   revokedToken: (jti: string) => ({ pk: `REVOKED#${jti}`, sk: 'TOKEN' }),
   document: (id: string) => ({ pk: `DOC#${id}`, sk: 'META' }),
@@ -34,6 +35,7 @@ export const keys = {
   connectionCount: (userId: string) => ({ pk: `USER#${userId}`, sk: 'CONNECTIONS' }),
   /** One token bucket of the rate limiter (per user, per user's uploads, per client IP, per failed-login name). */
   rateLimit: (bucket: string) => ({ pk: `RATE#${bucket}`, sk: 'BUCKET' }),
+  oidcLogin: (state: string) => ({ pk: `OIDCLOGIN#${state}`, sk: 'PENDING' }),
 } as const;
 
 /** DynamoDB TTL wants epoch seconds. */

@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { duplicate } from '../../../domain/errors';
-import type { ProfileChanges, UserRepository } from '../../../domain/users/ports';
+import type { ExternalIdentity, ProfileChanges, UserRepository } from '../../../domain/users/ports';
 import type { User } from '../../../domain/users/user';
 import { failedConditions, isConditionFailure } from './errors';
 import { keys, withoutKeys } from './keys';
@@ -19,7 +19,7 @@ export class DynamoUserRepository implements UserRepository {
     private readonly tableName: string,
   ) {}
 
-  async create(user: User): Promise<void> {
+  async create(user: User, identity?: ExternalIdentity): Promise<void> {
     const notExists = 'attribute_not_exists(pk)';
     try {
       await this.db.send(
@@ -46,11 +46,24 @@ export class DynamoUserRepository implements UserRepository {
                 ConditionExpression: notExists,
               },
             },
+            ...(identity
+              ? [
+                  {
+                    Put: {
+                      TableName: this.tableName,
+                      Item: { ...keys.identityLock(identity.issuer, identity.subject), user_id: user.id },
+                      ConditionExpression: notExists,
+                    },
+                  },
+                ]
+              : []),
           ],
         }),
       );
     } catch (error) {
       const failed = failedConditions(error);
+      // The identity first: a concurrent first login of the same person also collides on the email.
+      if (failed?.includes(3)) throw duplicate('user', 'identity');
       if (failed?.includes(1)) throw duplicate('user', 'username');
       if (failed?.includes(2)) throw duplicate('user', 'email');
       throw error;
@@ -65,6 +78,13 @@ export class DynamoUserRepository implements UserRepository {
   async findByUsername(username: string): Promise<User | null> {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keys.usernameLock(username) }),
+    );
+    return Item ? this.findById(Item['user_id'] as string) : null;
+  }
+
+  async findByIdentity(issuer: string, subject: string): Promise<User | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.identityLock(issuer, subject) }),
     );
     return Item ? this.findById(Item['user_id'] as string) : null;
   }

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { registerBody } from '../../../functions/auth/schemas';
+import { placeNewSsoUser, usernameBase, usernameCandidate } from '../../../shared/domain/sso/new-sso-user';
+import type { SsoUserPolicy, VerifiedIdentity } from '../../../shared/domain/sso/ports';
+
+const identity = (claims: Record<string, unknown>): VerifiedIdentity => ({
+  issuer: 'https://idp.example',
+  subject: 'sub',
+  email: 'someone@example.com',
+  email_verified: true,
+  preferred_username: null,
+  name: null,
+  claims,
+});
+
+const policy: SsoUserPolicy = { defaultRole: 'viewer', roleClaim: 'groups', roleMap: { writers: 'editor', owners: 'admin' } };
+
+const isValidUsername = (username: string) =>
+  registerBody.shape.username.safeParse(username).success;
+
+describe('the role of a first SSO login', () => {
+  it('is the default role when no value of the claim is mapped', () => {
+    expect(placeNewSsoUser(identity({ groups: ['readers'] }), policy).role).toBe('viewer');
+  });
+
+  it('is the highest role any value of the claim maps to', () => {
+    expect(placeNewSsoUser(identity({ groups: ['writers', 'owners', 'readers'] }), policy).role).toBe('admin');
+  });
+
+  it('reads a claim that is a single string', () => {
+    expect(placeNewSsoUser(identity({ groups: 'writers' }), policy).role).toBe('editor');
+  });
+
+  it('ignores a claim value named like an Object property', () => {
+    expect(placeNewSsoUser(identity({ groups: ['constructor', 'toString'] }), policy).role).toBe('viewer');
+  });
+});
+
+describe('the username of a first SSO login', () => {
+  it.each([
+    [{ preferred_username: 'jane.doe', email: 'x@example.com' }, 'jane.doe'],
+    [{ preferred_username: null, email: 'john.smith@example.com' }, 'john.smith'],
+    [{ preferred_username: 'José Müller', email: null }, 'Jose_Muller'],
+    [{ preferred_username: '__x', email: null }, 'user_x'],
+    [{ preferred_username: null, email: null }, 'user'],
+    [{ preferred_username: 'DOMAIN\\user@corp', email: null }, 'DOMAIN_user_corp'],
+  ])('is derived from %o as %s, under the register rules', (source, expected) => {
+    const username = usernameBase(source);
+
+    expect(username).toBe(expected);
+    expect(isValidUsername(username)).toBe(true);
+  });
+
+  it('is cut to 64 characters, suffix included', () => {
+    const base = usernameBase({ preferred_username: 'a'.repeat(100), email: null });
+
+    expect(base).toHaveLength(64);
+    expect(usernameCandidate(base, 12)).toHaveLength(64);
+    expect(usernameCandidate(base, 12).endsWith('-12')).toBe(true);
+    expect(isValidUsername(usernameCandidate(base, 12))).toBe(true);
+  });
+});
