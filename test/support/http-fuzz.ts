@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { expect } from 'vitest';
 import { registerBody, loginBody } from '../../functions/auth/schemas';
@@ -230,8 +231,14 @@ const jsonBodyFor = (fields: string[], ids: FuzzIds): fc.Arbitrary<{ body: FuzzB
 };
 
 const multipartBodyFor = (fields: string[], files: string[], ids: FuzzIds): fc.Arbitrary<{ body: FuzzBody; contentType: string | null }> => {
+  // Form fields carry lists comma-separated and only OCR languages; these valid values come first.
+  const formValues: Record<string, string> = { labels: ids.label, default_labels: ids.label, language: 'eng' };
   const text = (name: string) =>
-    fc.oneof({ weight: 6, arbitrary: fieldValue(name, ids).map((value) => asText(value) ?? '') }, { weight: 1, arbitrary: fc.constant('x'.repeat(70_000)) });
+    fc.oneof(
+      { weight: Object.hasOwn(formValues, name) ? 6 : 0, arbitrary: fc.constant(formValues[name] ?? '') },
+      { weight: 6, arbitrary: fieldValue(name, ids).map((value) => asText(value) ?? '') },
+      { weight: 1, arbitrary: fc.constant('x'.repeat(70_000)) },
+    );
   const fileBytes = fc.oneof(
     fc.constant(new Uint8Array(pngImage(8, 8))),
     fc.uint8Array({ maxLength: 64 }),
@@ -305,14 +312,40 @@ export interface FuzzResponse {
   text: string;
 }
 
-/** Sends a fuzz request as a client would, without following redirects. */
+/**
+ * Sends a fuzz request on a connection of its own, with the path exactly as generated (fetch would resolve
+ * `..` and re-encode), so that no keep-alive socket the server is closing can fail it.
+ */
 export async function send(baseUrl: string, request: FuzzRequest, tokens: Record<string, string>): Promise<FuzzResponse> {
   const headers: Record<string, string> = {};
   const token = tokens[request.caller];
   if (token) headers['authorization'] = `Bearer ${token}`;
-  if (request.contentType) headers['content-type'] = request.contentType;
-  const response = await fetch(`${baseUrl}${request.path}`, { method: request.method, headers, body: request.body, redirect: 'manual' });
-  return { status: response.status, requestId: response.headers.get('x-request-id'), text: await response.text() };
+  let body: Buffer | null = null;
+  if (request.body !== null) {
+    // A Response serialises any body as fetch would, FormData with its boundary.
+    const serialised = new Response(request.body);
+    body = Buffer.from(await serialised.arrayBuffer());
+    headers['content-type'] = request.contentType ?? serialised.headers.get('content-type') ?? '';
+    if (!headers['content-type']) delete headers['content-type'];
+    headers['content-length'] = String(body.length);
+  }
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ hostname, port, method: request.method, path: request.path, headers, agent: false }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () =>
+        resolve({
+          status: incoming.statusCode ?? 0,
+          requestId: (incoming.headers['x-request-id'] as string | undefined) ?? null,
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+      incoming.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(body ?? undefined);
+  });
 }
 
 const P_CODES = Object.keys(ERROR_STATUS);
