@@ -11,6 +11,7 @@ import {
   type ChannelDeps,
 } from '../../shared/domain/events/channel';
 import { SERVER_EVENT_TYPES } from '../../shared/domain/events/ports';
+import { sessionEndedMessage } from '../../shared/domain/events/sessions';
 import { logger } from '../../shared/logger';
 import { clientMessage, MAX_CLIENT_MESSAGE_BYTES, type ClientMessage } from './schemas';
 
@@ -34,7 +35,9 @@ const errorReply = (code: string, message: string, details: Record<string, unkno
  * The WebSocket routes. $connect records the connection and $disconnect forgets it; $default answers each
  * client message through the route response. Until a connection authenticates with `{type: "auth", token}`,
  * other messages get UNAUTHORIZED, and past the auth timeout the connection is closed. A refused token or a
- * user over the connection limit gets its error pushed through @connections, then the connection is closed.
+ * user over the connection limit gets its error pushed through @connections, then the connection is closed, as
+ * does a connection whose session has ended (its token logged out, its password changed, its token expired)
+ * when it next speaks.
  * Malformed, oversized or unknown messages get an error message and never an exception.
  */
 export const createRealtimeHandler =
@@ -122,6 +125,10 @@ async function serve(deps: RealtimeDeps, connectionId: string, message: ClientMe
   const state = await connectionState(deps, connectionId, deps.wsAuthTimeoutSeconds);
   if (state.state === 'expired') {
     return refuse(authTimedOut(deps.wsAuthTimeoutSeconds));
+  }
+  if (state.state === 'ended') {
+    await refuseConnection(deps, connectionId, sessionEndedMessage(state.end));
+    return ok;
   }
   if (state.state === 'pending') {
     return errorReply('UNAUTHORIZED', 'Authenticate first: send {"type": "auth", "token": "<jwt>"}', { type: message.type });

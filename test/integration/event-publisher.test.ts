@@ -22,7 +22,11 @@ class RecordingSender implements ConnectionSender {
     return 'sent';
   }
 
-  async close(): Promise<void> {}
+  readonly closed: string[] = [];
+
+  async close(connectionId: string): Promise<void> {
+    this.closed.push(connectionId);
+  }
 
   to(connectionId: string): ServerEvent[] {
     return this.sent.filter((s) => s.connectionId === connectionId).map((s) => JSON.parse(s.message) as ServerEvent);
@@ -174,5 +178,47 @@ describe('ConnectionEventPublisher', () => {
     // Assert
     await expect(publishing).resolves.toBeUndefined();
     expect(problems).toEqual(['event not published']);
+  });
+
+  describe('connections whose session ended', () => {
+    const withSession = async (userId: string, tokenId: string, expiresAt = new Date(Date.now() + 3_600_000)) => {
+      const id = crypto.randomUUID();
+      await connections.open(id, new Date());
+      await connections.authenticate(id, userId, 5, { tokenId, tokenVersion: 0, expiresAt: expiresAt.toISOString() });
+      return id;
+    };
+
+    it('tells a logged-out connection why, closes and forgets it, and still delivers to the user\'s other sessions', async () => {
+      // Arrange
+      const sender = new RecordingSender();
+      const userId = crypto.randomUUID();
+      const [loggedOut, other] = [await withSession(userId, 'logged-out'), await withSession(userId, 'other')];
+      await connections.endSessions({ userId, tokenId: 'logged-out' }, 'logout');
+
+      // Act
+      await publisherWith(sender).publish(notification, { userId });
+
+      // Assert
+      expect(sender.to(other)).toEqual([notification]);
+      expect(sender.sent.filter((s) => s.connectionId === loggedOut).map((s) => JSON.parse(s.message))).toEqual([
+        { type: 'error', data: { code: 'UNAUTHORIZED', message: expect.any(String), details: { reason: 'logout' } } },
+      ]);
+      expect(sender.closed).toEqual([loggedOut]);
+      expect(await connections.get(loggedOut)).toBeNull();
+    });
+
+    it('closes a connection whose token has expired instead of sending it the event', async () => {
+      // Arrange
+      const sender = new RecordingSender();
+      const userId = crypto.randomUUID();
+      const expired = await withSession(userId, 'expired', new Date(Date.now() - 1000));
+
+      // Act
+      await publisherWith(sender).publish(notification, { userId });
+
+      // Assert
+      expect(sender.sent.map((s) => JSON.parse(s.message).data.details)).toEqual([{ reason: 'token_expired' }]);
+      expect(sender.closed).toEqual([expired]);
+    });
   });
 });

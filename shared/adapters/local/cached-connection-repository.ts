@@ -5,6 +5,9 @@ import type {
   Connection,
   ConnectionRepository,
   ServerEventType,
+  SessionEndReason,
+  SessionSelector,
+  TokenSession,
 } from '../../domain/events/ports';
 import { connectionTtl, isLive } from '../aws/dynamodb/connection-repository';
 
@@ -49,9 +52,9 @@ export class CachedConnectionRepository implements ConnectionRepository {
     return this.inner.get(connectionId);
   }
 
-  authenticate(connectionId: string, userId: string, limit: number): Promise<AuthenticateOutcome> {
+  authenticate(connectionId: string, userId: string, limit: number, session?: TokenSession): Promise<AuthenticateOutcome> {
     return this.mutate(connectionId, async () => {
-      const outcome = await this.inner.authenticate(connectionId, userId, limit);
+      const outcome = await this.inner.authenticate(connectionId, userId, limit, session);
       if (outcome === 'gone') return { result: outcome, connection: null };
       // 'limit' and 'other_user' changed no connection.
       if (outcome !== 'authenticated') return { result: outcome };
@@ -71,6 +74,24 @@ export class CachedConnectionRepository implements ConnectionRepository {
       await this.inner.remove(connectionId);
       return { result: undefined, connection: null };
     });
+  }
+
+  async endSessions(selector: SessionSelector, reason: SessionEndReason): Promise<string[]> {
+    return this.refreshed(await this.inner.endSessions(selector, reason));
+  }
+
+  async moveSessions(selector: SessionSelector & { tokenId: string }, session: TokenSession): Promise<string[]> {
+    return this.refreshed(await this.inner.moveSessions(selector, session));
+  }
+
+  /** Brings the view in line for connections that `inner` changed, each after its own earlier writes. */
+  private async refreshed(connectionIds: string[]): Promise<string[]> {
+    await Promise.all(
+      connectionIds.map((connectionId) =>
+        this.mutate(connectionId, async () => ({ result: undefined, connection: await this.inner.get(connectionId) })),
+      ),
+    );
+    return connectionIds;
   }
 
   async listAuthenticated(audience: Audience): Promise<Connection[]> {

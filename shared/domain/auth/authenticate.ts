@@ -36,5 +36,6 @@ export async function principalFromClaims(
     role: user.role,
     jti: claims.jti,
     tokenExpiresAt: claims.expiresAt,
+    tokenVersion: claims.tokenVersion,
   };
 }

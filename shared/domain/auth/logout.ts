@@ -1,13 +1,18 @@
+import { endSessions, type SessionDeps } from '../events/sessions';
 import type { Principal } from './principal';
 import type { RevokedTokenStore } from './ports';
 import { revocationHorizon } from './session';
 
-export interface LogoutDeps {
+export interface LogoutDeps extends SessionDeps {
   revokedTokens: RevokedTokenStore;
   refreshGraceSeconds: number;
 }
 
-/** Ends the presented token: neither it nor a refresh of it is accepted afterwards. */
+/**
+ * Ends the presented token: neither it nor a refresh of it is accepted afterwards, and the WebSocket
+ * connections authenticated with it get UNAUTHORIZED and are closed (other tokens' connections stay).
+ */
 export async function logout(deps: LogoutDeps, principal: Principal): Promise<void> {
   await deps.revokedTokens.revoke(principal.jti, revocationHorizon(principal.tokenExpiresAt, deps.refreshGraceSeconds));
+  await endSessions(deps, { userId: principal.userId, tokenId: principal.jti }, 'logout');
 }

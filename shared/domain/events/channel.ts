@@ -9,6 +9,7 @@ import {
   type ConnectionSender,
   type ServerEventType,
 } from './ports';
+import { connectionEnd, sessionOf, type ConnectionEnd } from './sessions';
 
 /** What the WebSocket channel's use cases work with. */
 export interface ChannelDeps {
@@ -37,8 +38,12 @@ export type ConnectionAuthResult =
 /**
  * Authenticates a connection with an access token, as the HTTP API does with a bearer token. A user holds at
  * most {@link MAX_CONNECTIONS_PER_USER} authenticated connections; the repository enforces it atomically, so
- * the limit holds when several connections authenticate at once. Authenticating again as the same user is
- * harmless; a connection never changes hands to another user.
+ * the limit holds when several connections authenticate at once. Authenticating again as the same user
+ * replaces the token the connection lives by (send a refreshed token to keep it open past the old one's
+ * expiry); a connection never changes hands to another user.
+ *
+ * The token is checked again once the connection is stored: a logout (or password change) stores its
+ * revocation and then ends the connections it finds, so one that authenticated meanwhile is caught here.
  */
 export async function authenticateConnection(
   deps: Pick<ChannelDeps, 'connections'> & { authenticate(token: string): Promise<Principal> },
@@ -52,14 +57,25 @@ export async function authenticateConnection(
     if (error instanceof AppError) return { outcome: 'unauthorized', reason: error.message };
     throw error;
   }
-  const outcome = await deps.connections.authenticate(connectionId, principal.userId, MAX_CONNECTIONS_PER_USER);
-  if (outcome === 'authenticated') return { outcome, principal };
+  const outcome = await deps.connections.authenticate(connectionId, principal.userId, MAX_CONNECTIONS_PER_USER, sessionOf(principal));
+  if (outcome === 'authenticated') {
+    try {
+      await deps.authenticate(token);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      await deps.connections.remove(connectionId);
+      return { outcome: 'unauthorized', reason: error.message };
+    }
+    return { outcome, principal };
+  }
   if (outcome === 'limit') return { outcome, limit: MAX_CONNECTIONS_PER_USER };
   return { outcome };
 }
 
 export type ConnectionState =
   | { state: 'authenticated'; connection: Connection }
+  /** Its session was ended (logout, password change) or its token expired: tell it why and close it. */
+  | { state: 'ended'; end: ConnectionEnd }
   /** Not authenticated yet, and still within its time to do so. */
   | { state: 'pending' }
   /** Not authenticated in time, or no longer known: the connection should be closed. */
@@ -73,7 +89,10 @@ export async function connectionState(
 ): Promise<ConnectionState> {
   const connection = await deps.connections.get(connectionId);
   if (!connection) return { state: 'expired' };
-  if (connection.userId !== null) return { state: 'authenticated', connection };
+  if (connection.userId !== null) {
+    const end = connectionEnd(connection, deps.clock.now());
+    return end ? { state: 'ended', end } : { state: 'authenticated', connection };
+  }
   const waited = deps.clock.now().getTime() - Date.parse(connection.connectedAt);
   return waited > authTimeoutSeconds * 1000 ? { state: 'expired' } : { state: 'pending' };
 }

@@ -51,6 +51,30 @@ export const MAX_CONNECTIONS_PER_USER = 5;
  */
 export const CONNECTION_LIFETIME_SECONDS = 2 * 60 * 60;
 
+/**
+ * The token a connection authenticated with. A connection lives as long as that token: it ends when the token
+ * is logged out, when its user's password changes (every older token version ends) or the user is deleted,
+ * and when the token expires, unless the client sent `auth` again with a fresh token of the same user.
+ */
+export interface TokenSession {
+  /** The token's jti. */
+  tokenId: string;
+  tokenVersion: number;
+  /** ISO 8601. */
+  expiresAt: string;
+}
+
+/** Why a connection's session was ended before its token expired. */
+export type SessionEndReason = 'logout' | 'password_changed' | 'user_deleted';
+
+/** Which of a user's connections a session change applies to: all, one token's, or older token versions'. */
+export interface SessionSelector {
+  userId: string;
+  tokenId?: string;
+  /** Connections authenticated with a token of a version below this one. */
+  tokenVersionBelow?: number;
+}
+
 /** A WebSocket connection as the channel keeps it. `userId` is null until the client authenticates. */
 export interface Connection {
   id: string;
@@ -58,6 +82,10 @@ export interface Connection {
   /** The event types the client asked for; null until it subscribes, which means every type. */
   subscriptions: ServerEventType[] | null;
   connectedAt: string;
+  /** The token it authenticated with (absent on records written before connections kept it). */
+  session?: TokenSession;
+  /** Set once its session was ended: it receives no more events and is being closed. */
+  ended?: SessionEndReason;
 }
 
 /** What an authentication attempt did to a connection. */
@@ -79,14 +107,25 @@ export interface ConnectionRepository {
   /** Records a new, unauthenticated connection. */
   open(connectionId: string, connectedAt: Date): Promise<void>;
   get(connectionId: string): Promise<Connection | null>;
-  /** Binds the connection to the user unless that user already holds `limit` live connections. */
-  authenticate(connectionId: string, userId: string, limit: number): Promise<AuthenticateOutcome>;
+  /**
+   * Binds the connection to the user unless that user already holds `limit` live connections, with the token
+   * it authenticated with. Authenticating again as the same user replaces the session (a refreshed token keeps
+   * the connection alive); a connection whose session has ended is 'gone'.
+   */
+  authenticate(connectionId: string, userId: string, limit: number, session?: TokenSession): Promise<AuthenticateOutcome>;
   /** Sets the event types the connection receives; false when the connection is gone. */
   subscribe(connectionId: string, events: ServerEventType[]): Promise<boolean>;
   /** Forgets the connection and frees its place in its user's count; removing twice is harmless. */
   remove(connectionId: string): Promise<void>;
   /** The authenticated connections of the audience: one user's, or everyone's. */
   listAuthenticated(audience: Audience): Promise<Connection[]>;
+  /**
+   * Marks the selected connections' sessions ended (strongly consistent: a connection authenticated before the
+   * call is found); answers the ids it marked, which the caller closes. Those already ended are left out.
+   */
+  endSessions(selector: SessionSelector, reason: SessionEndReason): Promise<string[]>;
+  /** Moves the connections of `selector.tokenId` to another token of the same user (a refresh); answers their ids. */
+  moveSessions(selector: SessionSelector & { tokenId: string }, session: TokenSession): Promise<string[]>;
 }
 
 /** What became of one message pushed to a connection. */

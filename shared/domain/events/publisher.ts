@@ -1,4 +1,6 @@
-import type { Audience, ConnectionRepository, ConnectionSender, EventPublisher, ServerEvent, ServerEventType } from './ports';
+import { systemClock, type Clock } from '../clock';
+import type { Audience, Connection, ConnectionRepository, ConnectionSender, EventPublisher, ServerEvent, ServerEventType } from './ports';
+import { connectionEnd, endConnection, type ConnectionEnd } from './sessions';
 
 /** Where the publisher reports what went wrong, since it never throws. */
 export type ProblemLog = (message: string, fields: Record<string, unknown>) => void;
@@ -22,13 +24,17 @@ export interface ConnectionEventPublisherDeps {
   log: ProblemLog;
   /** Told of each event once its sends have settled. */
   published?: (publication: Publication) => void;
+  /** Decides which tokens have expired; the system clock by default. */
+  clock?: Clock;
 }
 
 /**
  * Publishes events to the audience's authenticated connections that want them (those that subscribed to the
  * event's type, or never subscribed). The message is serialised once and sent to every connection at once,
- * each send bounded by a timeout; connections found gone are removed. Never throws: an event is not worth
- * failing the request or job that produced it.
+ * each send bounded by a timeout; connections found gone are removed. A connection whose session has ended
+ * (logout, password change) or whose token has expired gets no event: it is told why, closed and forgotten,
+ * so revocation reaches it even where the function that revoked could not close it. Never throws: an event is
+ * not worth failing the request or job that produced it.
  */
 export class ConnectionEventPublisher implements EventPublisher {
   constructor(private readonly deps: ConnectionEventPublisherDeps) {}
@@ -37,9 +43,17 @@ export class ConnectionEventPublisher implements EventPublisher {
     const started = performance.now();
     try {
       const connections = await this.deps.connections.listAuthenticated(audience);
-      const targets = connections.filter((c) => c.subscriptions === null || c.subscriptions.includes(event.type));
+      const now = (this.deps.clock ?? systemClock).now();
+      const live: Connection[] = [];
+      const ending: Promise<void>[] = [];
+      for (const connection of connections) {
+        const end = connectionEnd(connection, now);
+        if (end) ending.push(this.end(connection.id, end, event.type));
+        else live.push(connection);
+      }
+      const targets = live.filter((c) => c.subscriptions === null || c.subscriptions.includes(event.type));
       const message = JSON.stringify(event);
-      await Promise.all(targets.map((connection) => this.deliver(connection.id, message, event.type)));
+      await Promise.all([...targets.map((connection) => this.deliver(connection.id, message, event.type)), ...ending]);
       this.deps.published?.({
         event: event.type,
         targets: targets.length,
@@ -51,21 +65,38 @@ export class ConnectionEventPublisher implements EventPublisher {
     }
   }
 
-  private async deliver(connectionId: string, message: string, type: ServerEvent['type']): Promise<void> {
+  /** Closes a connection that may no longer receive events, saying why, and forgets it. */
+  private async end(connectionId: string, end: ConnectionEnd, type: ServerEventType): Promise<void> {
+    try {
+      await this.bounded(endConnection(this.deps.sender, connectionId, end));
+      await this.deps.connections.remove(connectionId);
+    } catch (error) {
+      this.deps.log('ended connection not closed', { event: type, connection_id: connectionId, reason: end, error });
+    }
+  }
+
+  /** The promise, or 'timeout' after the send timeout. */
+  private async bounded<T>(promise: Promise<T>): Promise<T | 'timeout'> {
     let timer: NodeJS.Timeout | undefined;
     try {
-      const result = await Promise.race([
-        this.deps.sender.send(connectionId, message),
+      return await Promise.race([
+        promise,
         new Promise<'timeout'>((resolve) => {
           timer = setTimeout(() => resolve('timeout'), this.deps.sendTimeoutMs);
         }),
       ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async deliver(connectionId: string, message: string, type: ServerEvent['type']): Promise<void> {
+    try {
+      const result = await this.bounded(this.deps.sender.send(connectionId, message));
       if (result === 'gone') await this.deps.connections.remove(connectionId);
       if (result === 'timeout') this.deps.log('event send timed out', { event: type, connection_id: connectionId });
     } catch (error) {
       this.deps.log('event not delivered', { event: type, connection_id: connectionId, error });
-    } finally {
-      clearTimeout(timer);
     }
   }
 }

@@ -2,9 +2,10 @@ import { notFound, validationError } from '../errors';
 import type { Clock } from '../clock';
 import type { PasswordHasher, TokenService } from '../auth/ports';
 import { toSession, type Session } from '../auth/session';
+import { endSessions, type SessionDeps } from '../events/sessions';
 import type { UserRepository } from './ports';
 
-export interface ChangePasswordDeps {
+export interface ChangePasswordDeps extends SessionDeps {
   users: UserRepository;
   passwords: PasswordHasher;
   tokens: TokenService;
@@ -13,7 +14,8 @@ export interface ChangePasswordDeps {
 
 /**
  * Replaces the caller's password after checking the current one. Every token issued before stops working,
- * the caller's included, so the caller gets a fresh session back.
+ * the caller's included, so the caller gets a fresh session back; the user's WebSocket connections opened with
+ * those tokens get UNAUTHORIZED and are closed.
  */
 export async function changePassword(
   deps: ChangePasswordDeps,
@@ -35,6 +37,7 @@ export async function changePassword(
   const hash = await deps.passwords.hash(input.new_password);
   const updated = await deps.users.updatePassword(userId, hash, deps.clock.now().toISOString());
   if (!updated) throw notFound('User', userId);
+  await endSessions(deps, { userId, tokenVersionBelow: updated.token_version }, 'password_changed');
   const issued = await deps.tokens.issue({ userId, role: updated.role, tokenVersion: updated.token_version });
   return toSession(issued, updated);
 }

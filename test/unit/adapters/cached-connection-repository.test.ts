@@ -8,6 +8,9 @@ import type {
   Connection,
   ConnectionRepository,
   ServerEventType,
+  SessionEndReason,
+  SessionSelector,
+  TokenSession,
 } from '../../../shared/domain/events/ports';
 
 /**
@@ -52,12 +55,12 @@ class MemoryConnections implements ConnectionRepository {
     return record;
   }
 
-  async authenticate(connectionId: string, userId: string, limit: number): Promise<AuthenticateOutcome> {
+  async authenticate(connectionId: string, userId: string, limit: number, session?: TokenSession): Promise<AuthenticateOutcome> {
     const record = this.records.get(connectionId);
-    if (!record) return 'gone';
-    if (record.userId !== null) return record.userId === userId ? 'authenticated' : 'other_user';
-    if ([...this.records.values()].filter((r) => r.userId === userId).length >= limit) return 'limit';
-    this.records.set(connectionId, { ...record, userId });
+    if (!record || record.ended) return 'gone';
+    if (record.userId !== null && record.userId !== userId) return 'other_user';
+    if (record.userId === null && [...this.records.values()].filter((r) => r.userId === userId).length >= limit) return 'limit';
+    this.records.set(connectionId, { ...record, userId, ...(session ? { session } : {}) });
     return 'authenticated';
   }
 
@@ -71,6 +74,28 @@ class MemoryConnections implements ConnectionRepository {
   async remove(connectionId: string): Promise<void> {
     this.records.delete(connectionId);
     if (this.failRemove) throw new Error('timed out after writing');
+  }
+
+  async endSessions(selector: SessionSelector, reason: SessionEndReason): Promise<string[]> {
+    const chosen = this.selected(selector);
+    for (const record of chosen) this.records.set(record.id, { ...record, ended: reason });
+    return chosen.map((record) => record.id);
+  }
+
+  async moveSessions(selector: SessionSelector & { tokenId: string }, session: TokenSession): Promise<string[]> {
+    const chosen = this.selected(selector);
+    for (const record of chosen) this.records.set(record.id, { ...record, session });
+    return chosen.map((record) => record.id);
+  }
+
+  private selected(selector: SessionSelector): Connection[] {
+    return [...this.records.values()].filter(
+      (r) =>
+        r.userId === selector.userId &&
+        !r.ended &&
+        (selector.tokenId === undefined || r.session?.tokenId === selector.tokenId) &&
+        (selector.tokenVersionBelow === undefined || (r.session?.tokenVersion ?? 0) < selector.tokenVersionBelow),
+    );
   }
 
   async listAuthenticated(audience: Audience): Promise<Connection[]> {
@@ -296,5 +321,26 @@ describe('CachedConnectionRepository', () => {
     // Assert
     expect(listed).toEqual([]);
     expect(inner.lists).toBe(2);
+  });
+
+  it('lists a connection as ended as soon as its session was ended, and others of the user unchanged', async () => {
+    // Arrange
+    const { repo } = setup();
+    const userId = crypto.randomUUID();
+    const session = (tokenId: string) => ({ tokenId, tokenVersion: 0, expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const [loggedOut, kept] = [crypto.randomUUID(), crypto.randomUUID()];
+    for (const [id, token] of [[loggedOut, 'a'], [kept, 'b']] as const) {
+      await repo.open(id, new Date());
+      await repo.authenticate(id, userId, 5, session(token));
+    }
+    await repo.listAuthenticated('everyone');
+
+    // Act
+    const ended = await repo.endSessions({ userId, tokenId: 'a' }, 'logout');
+
+    // Assert
+    expect(ended).toEqual([loggedOut]);
+    const listed = new Map((await repo.listAuthenticated({ userId })).map((c) => [c.id, c.ended ?? null]));
+    expect(Object.fromEntries(listed)).toEqual({ [loggedOut]: 'logout', [kept]: null });
   });
 });

@@ -14,8 +14,12 @@ import {
   type Connection,
   type ConnectionRepository,
   type ServerEventType,
+  type SessionEndReason,
+  type SessionSelector,
+  type TokenSession,
 } from '../../../domain/events/ports';
 import { failedConditions, isConditionFailure } from './errors';
+import { selection, sessionAttributes, toConnection } from './connection-items';
 import { keys, ttlOf } from './keys';
 import { queryAll } from './queries';
 
@@ -75,12 +79,16 @@ export class DynamoConnectionRepository implements ConnectionRepository {
     return Item && this.live(Item) ? toConnection(Item) : null;
   }
 
-  async authenticate(connectionId: string, userId: string, limit: number): Promise<AuthenticateOutcome> {
+  async authenticate(connectionId: string, userId: string, limit: number, session?: TokenSession): Promise<AuthenticateOutcome> {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keys.connection(connectionId), ConsistentRead: true }),
     );
-    if (!Item || !this.live(Item)) return 'gone';
-    if (typeof Item['user_id'] === 'string') return Item['user_id'] === userId ? 'authenticated' : 'other_user';
+    if (!Item || !this.live(Item) || typeof Item['ended'] === 'string') return 'gone';
+    if (typeof Item['user_id'] === 'string') {
+      if (Item['user_id'] !== userId) return 'other_user';
+      return !session || (await this.setSession(connectionId, { userId }, session)) ? 'authenticated' : 'gone';
+    }
+    const sessionFields = session ? sessionAttributes(session) : {};
     await this.ensureCount(userId);
     let pruned = false;
     for (let attempt = 1; ; attempt++) {
@@ -92,12 +100,13 @@ export class DynamoConnectionRepository implements ConnectionRepository {
                 Update: {
                   TableName: this.tableName,
                   Key: keys.connection(connectionId),
-                  UpdateExpression: 'SET user_id = :user, gsi1pk = :index, gsi1sk = :sort',
+                  UpdateExpression: ['SET user_id = :user, gsi1pk = :index, gsi1sk = :sort', ...Object.keys(sessionFields).map((field) => `${field} = :${field}`)].join(', '),
                   ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(user_id)',
                   ExpressionAttributeValues: {
                     ':user': userId,
                     ':index': keys.connectionsIndex,
                     ':sort': keys.connectionsIndexSort(userId, connectionId),
+                    ...Object.fromEntries(Object.entries(sessionFields).map(([field, value]) => [`:${field}`, value])),
                   },
                 },
               },
@@ -120,8 +129,9 @@ export class DynamoConnectionRepository implements ConnectionRepository {
         if (failed === null) throw error;
         if (failed.includes(0)) {
           const connection = await this.get(connectionId);
-          if (!connection) return 'gone';
-          return connection.userId === userId ? 'authenticated' : 'other_user';
+          if (!connection || connection.ended) return 'gone';
+          if (connection.userId !== userId) return 'other_user';
+          return !session || (await this.setSession(connectionId, { userId }, session)) ? 'authenticated' : 'gone';
         }
         if (failed.includes(1)) {
           if (pruned || !(await this.pruneExpired(userId))) return 'limit';
@@ -189,10 +199,79 @@ export class DynamoConnectionRepository implements ConnectionRepository {
             KeyConditionExpression: 'gsi1pk = :index AND begins_with(gsi1sk, :user)',
             ExpressionAttributeValues: { ':index': keys.connectionsIndex, ':user': `${audience.userId}#` },
           }),
-      ProjectionExpression: 'connection_id, user_id, subscriptions, connected_at, #ttl',
+      ProjectionExpression: 'connection_id, user_id, subscriptions, connected_at, #ttl, token_id, token_version, token_expires_at, ended',
       ExpressionAttributeNames: { '#ttl': 'ttl' },
     });
     return items.filter((item) => this.live(item)).map(toConnection);
+  }
+
+  async endSessions(selector: SessionSelector, reason: SessionEndReason): Promise<string[]> {
+    const ids = await this.connectionsOf(selector.userId);
+    const ended = await Promise.all(
+      ids.map(async (connectionId) => {
+        const { condition, values } = selection(selector);
+        try {
+          await this.db.send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: keys.connection(connectionId),
+              UpdateExpression: 'SET ended = :reason',
+              ConditionExpression: condition,
+              ExpressionAttributeValues: { ...values, ':reason': reason },
+            }),
+          );
+          return [connectionId];
+        } catch (error) {
+          // Gone, another token's or version's, or already ended: not this call's to close.
+          if (isConditionFailure(error)) return [];
+          throw error;
+        }
+      }),
+    );
+    return ended.flat();
+  }
+
+  async moveSessions(selector: SessionSelector & { tokenId: string }, session: TokenSession): Promise<string[]> {
+    const ids = await this.connectionsOf(selector.userId);
+    const moved = await Promise.all(
+      ids.map(async (connectionId) => ((await this.setSession(connectionId, selector, session)) ? [connectionId] : [])),
+    );
+    return moved.flat();
+  }
+
+  /**
+   * Replaces the session of a connection of the selected user (and token) whose session has not ended;
+   * false when there is no such connection.
+   */
+  private async setSession(connectionId: string, selector: SessionSelector, session: TokenSession): Promise<boolean> {
+    const { condition, values } = selection(selector);
+    const fields = sessionAttributes(session);
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.connection(connectionId),
+          UpdateExpression: `SET ${Object.keys(fields).map((field) => `${field} = :${field}`).join(', ')}`,
+          ConditionExpression: condition,
+          ExpressionAttributeValues: { ...values, ...Object.fromEntries(Object.entries(fields).map(([field, value]) => [`:${field}`, value])) },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Ids of the user's authenticated connections, from the count item read strongly consistent (gsi1 is only
+   * eventually consistent: a connection authenticated a moment ago might be missing from it).
+   */
+  private async connectionsOf(userId: string): Promise<string[]> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: keys.connectionCount(userId), ConsistentRead: true }),
+    );
+    return Object.keys((Item?.['live'] ?? {}) as Record<string, number>);
   }
 
   /** The user's count item, created empty the first time: a map must exist before entries can be set in it. */
@@ -283,13 +362,4 @@ export class DynamoConnectionRepository implements ConnectionRepository {
   private live(item: Item): boolean {
     return typeof item['ttl'] !== 'number' || isLive(item['ttl'], this.clock.now());
   }
-}
-
-function toConnection(item: Item): Connection {
-  return {
-    id: item['connection_id'] as string,
-    userId: typeof item['user_id'] === 'string' ? item['user_id'] : null,
-    subscriptions: Array.isArray(item['subscriptions']) ? (item['subscriptions'] as ServerEventType[]) : null,
-    connectedAt: item['connected_at'] as string,
-  };
 }
