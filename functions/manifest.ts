@@ -12,6 +12,7 @@ export const HTTP_ROUTES = {
     'POST /api/auth/logout',
     'POST /api/auth/refresh',
     'GET /api/auth/oidc/login',
+    'GET /api/auth/oidc/callback',
   ],
   users: ['GET /api/users', 'GET /api/users/profile', 'PUT /api/users/profile', 'POST /api/users/change-password'],
   settings: ['GET /api/settings', 'PUT /api/settings'],

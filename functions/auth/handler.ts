@@ -2,14 +2,39 @@ import { login } from '../../shared/domain/auth/login';
 import { logout } from '../../shared/domain/auth/logout';
 import { refreshSession } from '../../shared/domain/auth/refresh';
 import { AppError, unauthorized } from '../../shared/domain/errors';
+import type { Session } from '../../shared/domain/auth/session';
+import { completeOidcLogin } from '../../shared/domain/sso/complete-oidc-login';
+import { startOidcLogin } from '../../shared/domain/sso/start-oidc-login';
 import { registerUser } from '../../shared/domain/users/register';
-import type { AppContainer } from '../../shared/container/app-container';
+import type { AppContainer, OidcServices } from '../../shared/container/app-container';
 import { httpHandler } from '../../shared/http/pipeline';
-import { json } from '../../shared/http/responses';
+import { json, type HttpResponse } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
-import { loginBody, registerBody } from './schemas';
+import { loginBody, oidcCallbackQuery, registerBody } from './schemas';
 
-/** POST /api/auth/{register,login,logout,refresh} and GET /api/auth/oidc/login. */
+/** The answer while no provider is configured, on both OIDC routes. */
+const oidcNotConfigured = () =>
+  new AppError('NOT_FOUND', 'Single sign-on (OIDC) is not configured on this service', { feature: 'oidc', configured: false });
+
+const requireOidc = (c: AppContainer): OidcServices => {
+  if (!c.oidc) throw oidcNotConfigured();
+  return c.oidc;
+};
+
+/** A redirect that no browser or proxy may keep: it carries a one-time state or a token. */
+const redirect = (location: string): HttpResponse => ({
+  statusCode: 302,
+  headers: { location, 'cache-control': 'no-store' },
+});
+
+/** JSON like login, or (with OIDC_FRONTEND_URL) the browser sent to the front end with the token in the fragment. */
+const sessionResponse = (oidc: OidcServices, session: Session): HttpResponse => {
+  if (!oidc.frontendUrl) return json(200, session, { 'cache-control': 'no-store' });
+  const fragment = new URLSearchParams({ token: session.token, expires_at: session.expires_at });
+  return redirect(`${oidc.frontendUrl}#${fragment.toString()}`);
+};
+
+/** POST /api/auth/{register,login,logout,refresh} and GET /api/auth/oidc/{login,callback}. */
 export const createAuthHandler = (c: AppContainer) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
@@ -47,10 +72,17 @@ export const createAuthHandler = (c: AppContainer) =>
         key: 'GET /api/auth/oidc/login',
         access: 'public',
         handle: async () => {
-          throw new AppError('NOT_FOUND', 'Single sign-on (OIDC) is not configured on this service', {
-            feature: 'oidc',
-            configured: false,
-          });
+          const oidc = requireOidc(c);
+          return redirect((await startOidcLogin({ clock: c.clock, oidc })).redirectTo);
+        },
+      }),
+      route({
+        key: 'GET /api/auth/oidc/callback',
+        access: 'public',
+        query: oidcCallbackQuery,
+        handle: async ({ query }) => {
+          const oidc = requireOidc(c);
+          return sessionResponse(oidc, await completeOidcLogin({ ...c, oidc }, query));
         },
       }),
     ],

@@ -9,7 +9,9 @@ import { DynamoNotificationRepository } from '../adapters/aws/dynamodb/notificat
 import { DynamoOcrJobRepository } from '../adapters/aws/dynamodb/ocr-job-repository';
 import { DynamoPendingUploadRepository } from '../adapters/aws/dynamodb/pending-upload-repository';
 import { DynamoConnectionRepository } from '../adapters/aws/dynamodb/connection-repository';
+import { DynamoOidcLoginStore } from '../adapters/aws/dynamodb/oidc-login-store';
 import { JoseTokenService } from '../adapters/jwt/jose-token-service';
+import { OpenIdClientOidc } from '../adapters/oidc/openid-client-oidc';
 import { authenticate } from '../domain/auth/authenticate';
 import type { Principal } from '../domain/auth/principal';
 import type { PasswordHasher, RevokedTokenStore, TokenService } from '../domain/auth/ports';
@@ -31,10 +33,11 @@ import type { ThumbnailRenderer } from '../domain/documents/thumbnails';
 import type { HealthProbe } from '../domain/health/health';
 import type { LabelRepository } from '../domain/labels/label';
 import type { SettingsRepository } from '../domain/settings/settings';
+import type { OidcClient, PendingLoginStore, SsoUserPolicy } from '../domain/sso/ports';
 import type { UserRepository } from '../domain/users/ports';
 import type { CorsOrigins } from '../http/cors';
 import { logger } from '../logger';
-import type { CommonEnv } from './config';
+import { oidcSettings, type CommonEnv } from './config';
 import { NodeHostProbe } from '../adapters/node/host-probe';
 import type { HostProbe } from '../domain/system/ports';
 
@@ -68,6 +71,17 @@ export interface AppContainer {
   /** The answering instance, for the system metrics. */
   host: HostProbe;
   authenticate(token: string): Promise<Principal>;
+  /** Single sign-on; null when no provider is configured (the OIDC routes answer 404). */
+  oidc: OidcServices | null;
+}
+
+/** The OIDC relying party, its pending logins, how first logins become users, and where the token goes. */
+export interface OidcServices {
+  client: OidcClient;
+  pendingLogins: PendingLoginStore;
+  policy: SsoUserPolicy;
+  /** The callback redirects here with the token in the fragment; null: it answers JSON. */
+  frontendUrl: string | null;
 }
 
 export interface ContainerParts {
@@ -84,6 +98,8 @@ export interface ContainerParts {
   search?: { index: SearchIndex; files: Pick<FileStore, 'get'> };
   /** What the system metrics report on: the data path (default: the temp dir, Lambda's /tmp) and a memory bound. */
   host?: ConstructorParameters<typeof NodeHostProbe>[0];
+  /** The OIDC client secret when it is not in the environment (Secrets Manager in the cloud). */
+  oidcClientSecret?: () => Promise<string | undefined>;
   /** Wraps the DynamoDB connection repository (the local runtime keeps a view of it in memory). */
   decorateConnections?: (connections: ConnectionRepository, clock: Clock) => ConnectionRepository;
 }
@@ -123,6 +139,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
   const documents = new DynamoDocumentRepository(parts.db, parts.tableName);
   const labels = new DynamoLabelRepository(parts.db, parts.tableName);
   const connectionSender = parts.connectionSender ?? noConnectionSender;
+  const oidc = oidcServices(parts, clock);
   return {
     clock,
     users,
@@ -162,6 +179,25 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     healthProbes: parts.healthProbes,
     host: new NodeHostProbe(parts.host ?? { dataPath: tmpdir() }),
     authenticate: (token) => authenticate({ tokens, revokedTokens, users }, token),
+    oidc,
+  };
+}
+
+/** Reads the OIDC configuration at init (a partial one fails here); nothing talks to the provider yet. */
+function oidcServices(parts: ContainerParts, clock: Clock): OidcServices | null {
+  const settings = oidcSettings(parts.env);
+  if (!settings) return null;
+  return {
+    client: new OpenIdClientOidc({
+      issuer: settings.issuer,
+      clientId: settings.clientId,
+      clientSecret: parts.oidcClientSecret ?? (async () => settings.clientSecret),
+      redirectUri: settings.redirectUri,
+      scopes: settings.scopes,
+    }),
+    pendingLogins: new DynamoOidcLoginStore(parts.db, parts.tableName, clock),
+    policy: { defaultRole: settings.defaultRole, roleClaim: settings.roleClaim, roleMap: settings.roleMap },
+    frontendUrl: settings.frontendUrl,
   };
 }
 

@@ -32,6 +32,8 @@ import { imagingServices } from './imaging';
 const appEnvSchema = commonEnvSchema.extend({
   TABLE_NAME: z.string().min(1),
   JWT_SECRET_ARN: z.string().min(1),
+  /** The OIDC client secret, kept in Secrets Manager rather than in the function's environment. */
+  OIDC_CLIENT_SECRET_ARN: z.string().min(1).optional(),
   /** Set by Lambda: the function's memory in MB, what the system metrics measure memory use against. */
   AWS_LAMBDA_FUNCTION_MEMORY_SIZE: z.coerce.number().int().positive().optional(),
 });
@@ -60,6 +62,8 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, search: Se
     tableName: config.TABLE_NAME,
     jwtKey: async () => new TextEncoder().encode(await readSecretString(secrets, config.JWT_SECRET_ARN)),
     env: config,
+    // Read once, when the OIDC client first discovers the provider (it keeps the result).
+    ...(config.OIDC_CLIENT_SECRET_ARN ? { oidcClientSecret: async () => readSecretString(secrets, config.OIDC_CLIENT_SECRET_ARN!) } : {}),
     healthProbes: [tableProbe(db, config.TABLE_NAME)],
     host: {
       dataPath: '/tmp',

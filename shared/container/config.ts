@@ -1,10 +1,44 @@
 import * as z from 'zod';
+import { ROLES, type Role } from '../domain/users/user';
 import { parseCorsOrigins } from '../http/cors';
 
 /** A boolean environment variable: true/false, 1/0, yes/no. */
 export const envBoolean = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => ['true', '1', 'yes'].includes(value));
+
+/** `group=role,group=role`: which value of the role claim gives which role. */
+const roleMapSchema = z.string().transform((text, ctx) => {
+  const entries: [string, Role][] = [];
+  for (const entry of text.split(',').map((part) => part.trim()).filter(Boolean)) {
+    const at = entry.lastIndexOf('=');
+    const [value, role] = [entry.slice(0, at).trim(), entry.slice(at + 1).trim()];
+    if (at <= 0 || !(ROLES as readonly string[]).includes(role)) {
+      ctx.addIssue({ code: 'custom', message: `"${entry}" is not <claim value>=<${ROLES.join('|')}>` });
+      return z.NEVER;
+    }
+    entries.push([value, role as Role]);
+  }
+  // fromEntries defines own properties, so even a value named __proto__ is an ordinary key.
+  return Object.fromEntries(entries);
+});
+
+/** Single sign-on (OIDC): all optional here; {@link oidcSettings} checks that they come together. */
+function oidcEnvShape() {
+  return {
+    OIDC_ISSUER: z.url().optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    /** Locally; the cloud reads it from Secrets Manager (OIDC_CLIENT_SECRET_ARN). None: a public client. */
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    OIDC_REDIRECT_URI: z.url().optional(),
+    OIDC_SCOPES: z.string().min(1).default('openid email profile'),
+    /** Where the callback sends the browser with the token in the fragment; without it the callback answers JSON. */
+    OIDC_FRONTEND_URL: z.url().refine((url) => !url.includes('#'), 'must not have a fragment (the token goes there)').optional(),
+    OIDC_DEFAULT_ROLE: z.enum(ROLES).default('viewer'),
+    OIDC_ROLE_CLAIM: z.string().min(1).optional(),
+    OIDC_ROLE_MAP: roleMapSchema.optional(),
+  };
+}
 
 /** Settings read by both runtimes, with their defaults. */
 export const commonEnvSchema = z.object({
@@ -16,9 +50,50 @@ export const commonEnvSchema = z.object({
   CORS_ORIGINS: z.string().default('*').transform(parseCorsOrigins),
   /** A WebSocket client has this long after connecting to send its auth message. */
   WS_AUTH_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
+  ...oidcEnvShape(),
 });
 
 export type CommonEnv = z.output<typeof commonEnvSchema>;
+
+/** Single sign-on as configured, or null when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_REDIRECT_URI are all unset. */
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string | undefined;
+  redirectUri: string;
+  scopes: string;
+  frontendUrl: string | null;
+  defaultRole: Role;
+  roleClaim: string | null;
+  roleMap: Record<string, Role>;
+}
+
+/**
+ * The OIDC block of the parsed environment. Called at init: a partial configuration stops the process naming
+ * the variable that is missing.
+ */
+export function oidcSettings(env: CommonEnv): OidcSettings | null {
+  const required = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_REDIRECT_URI'] as const;
+  const missing = required.filter((name) => env[name] === undefined);
+  if (missing.length === required.length) return null;
+  if (missing.length) {
+    throw new Error(`Invalid configuration: ${missing.map((name) => `${name}: is required with ${required.filter((r) => !missing.includes(r)).join(', ')}`).join('; ')}`);
+  }
+  if (env.OIDC_ROLE_MAP && !env.OIDC_ROLE_CLAIM) {
+    throw new Error('Invalid configuration: OIDC_ROLE_CLAIM: is required with OIDC_ROLE_MAP');
+  }
+  return {
+    issuer: env.OIDC_ISSUER!,
+    clientId: env.OIDC_CLIENT_ID!,
+    clientSecret: env.OIDC_CLIENT_SECRET,
+    redirectUri: env.OIDC_REDIRECT_URI!,
+    scopes: env.OIDC_SCOPES.split(/\s+/u).includes('openid') ? env.OIDC_SCOPES : `openid ${env.OIDC_SCOPES}`,
+    frontendUrl: env.OIDC_FRONTEND_URL ?? null,
+    defaultRole: env.OIDC_DEFAULT_ROLE,
+    roleClaim: env.OIDC_ROLE_CLAIM ?? null,
+    roleMap: env.OIDC_ROLE_MAP ?? {},
+  };
+}
 
 /**
  * Parses the environment once, at init. A bad or missing variable stops the process right away with the

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { expect } from 'vitest';
-import { registerBody, loginBody } from '../../functions/auth/schemas';
+import { registerBody, loginBody, oidcCallbackQuery } from '../../functions/auth/schemas';
 import { bulkUploadFields, listDocumentsQuery, thumbnailQuery, updateDocumentBody, uploadFields, uploadUrlBody } from '../../functions/documents/schemas';
 import { assignLabelBody, createLabelBody, updateLabelBody } from '../../functions/labels/schemas';
 import { HTTP_ROUTES, type HttpGroup } from '../../functions/manifest';
@@ -33,6 +33,7 @@ export const ROUTE_MODELS: Record<string, RouteModel> = {
   'POST /api/auth/logout': { query: [], body: null },
   'POST /api/auth/refresh': { query: [], body: null },
   'GET /api/auth/oidc/login': { query: [], body: null },
+  'GET /api/auth/oidc/callback': { query: names(oidcCallbackQuery), body: null },
   'GET /api/users': { query: names(pageQuery), body: null },
   'GET /api/users/profile': { query: [], body: null },
   'PUT /api/users/profile': { query: [], body: json(names(updateProfileBody)) },
@@ -69,7 +70,7 @@ export const ROUTE_MODELS: Record<string, RouteModel> = {
 };
 
 /** Routes anyone may call; every other one must answer a caller without a valid token 401 (or 404 off-route). */
-export const PUBLIC_ROUTES = ['POST /api/auth/register', 'POST /api/auth/login', 'POST /api/auth/refresh', 'GET /api/auth/oidc/login', 'GET /api/health'];
+export const PUBLIC_ROUTES = ['POST /api/auth/register', 'POST /api/auth/login', 'POST /api/auth/refresh', 'GET /api/auth/oidc/login', 'GET /api/auth/oidc/callback', 'GET /api/health'];
 
 export const MANIFEST_ROUTE_KEYS = (Object.keys(HTTP_ROUTES) as HttpGroup[]).flatMap((group) => [...HTTP_ROUTES[group]] as string[]);
 
