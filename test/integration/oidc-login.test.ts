@@ -26,6 +26,11 @@ describe('OIDC login through the auth handler', () => {
       accounts: [
         { sub: 'editor-1', email: 'eve@corp.example', email_verified: true, preferred_username: 'eve', groups: ['staff', 'doc-editors'] },
         { sub: 'plain-1', email: 'paul@corp.example', preferred_username: 'paul', groups: ['staff'] },
+        { sub: 'sam-a', email: 'sam.a@corp.example', preferred_username: 'sam' },
+        { sub: 'sam-b', email: 'sam.b@corp.example', preferred_username: 'sam' },
+        { sub: 'twin', email: 'twin@corp.example', preferred_username: 'twin' },
+        { sub: 'no-email', preferred_username: 'nomail' },
+        { sub: 'unverified', email: 'unverified@corp.example', email_verified: false },
       ],
     });
     const { db, tableName } = await freshTable();
@@ -52,10 +57,16 @@ describe('OIDC login through the auth handler', () => {
     await provider?.stop();
   });
 
-  const signIn = async (loginHint: string) => {
+  const callbackFor = async (loginHint: string) => {
     const login = await handler(httpEvent('GET /api/auth/oidc/login'), lambdaTestContext);
-    const callback = await signInAtProvider(login.headers['location']!, REDIRECT_URI, loginHint);
-    return handler(httpEvent('GET /api/auth/oidc/callback', { query: Object.fromEntries(callback.searchParams) }), lambdaTestContext);
+    return signInAtProvider(login.headers['location']!, REDIRECT_URI, loginHint);
+  };
+  const callRuntime = (callback: URL) =>
+    handler(httpEvent('GET /api/auth/oidc/callback', { query: Object.fromEntries(callback.searchParams) }), lambdaTestContext);
+  const signIn = async (loginHint: string) => callRuntime(await callbackFor(loginHint));
+  const userOf = async (response: Awaited<ReturnType<typeof signIn>>) => {
+    const token = new URLSearchParams(new URL(response.headers['location']!).hash.slice(1)).get('token')!;
+    return container.users.findById((await container.authenticate(token)).userId);
   };
 
   it('sends the browser to the front end with the token and its expiry in the fragment', async () => {
@@ -78,6 +89,35 @@ describe('OIDC login through the auth handler', () => {
     const principal = await container.authenticate(token);
     expect(principal.role).toBe('editor');
     expect(await container.users.findByIdentity(provider.issuer, 'editor-1')).toMatchObject({ username: 'eve', role: 'editor' });
+  });
+
+  it('gives a second person with a taken username the name with a suffix', async () => {
+    const first = await userOf(await signIn('sam-a'));
+
+    const second = await userOf(await signIn('sam-b'));
+
+    expect(first?.username).toBe('sam');
+    expect(second?.username).toBe('sam-2');
+  });
+
+  it('creates one user when the same person\'s first two logins complete at once', async () => {
+    const callbacks = await Promise.all([callbackFor('twin'), callbackFor('twin')]);
+
+    const responses = await Promise.all(callbacks.map(callRuntime));
+
+    expect(responses.map((r) => r.statusCode)).toEqual([302, 302]);
+    const [one, other] = await Promise.all(responses.map(userOf));
+    expect(one?.id).toBe(other?.id);
+  });
+
+  it.each([
+    ['shares no email', 'no-email', 'email'],
+    ['marks the email unverified', 'unverified', 'email_verified'],
+  ])('refuses a first login whose provider %s with 401', async (_, account, claim) => {
+    const response = await signIn(account);
+
+    expect(response.statusCode).toBe(401);
+    expect(JSON.parse(response.body as string).error.details).toEqual({ claim });
   });
 
   it('sends the authorization request with PKCE S256, a state and a nonce', async () => {
