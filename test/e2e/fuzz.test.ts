@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/api-client';
 import { pngImage } from '../support/fixtures';
-import { expectPAnswer, fuzzRequest, rawExchange, MANIFEST_ROUTE_KEYS, PUBLIC_ROUTES, ROUTE_MODELS, send, type FuzzIds, type FuzzRequest, type FuzzResponse } from '../support/http-fuzz';
+import { expectPAnswer, fuzzRequest, ID_PLACEHOLDERS, rawExchange, MANIFEST_ROUTE_KEYS, PUBLIC_ROUTES, ROUTE_MODELS, send, type FuzzIds, type FuzzRequest, type FuzzResponse } from '../support/http-fuzz';
 import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
 
 /**
@@ -17,7 +17,8 @@ const ADMIN = { username: 'fuzz-admin', password: 'fuzz-admin-password' };
 const VIEWER = { username: 'fuzz_viewer', password: 'fuzz-viewer-password' };
 
 let runtime: RuntimeProcess;
-let ids: FuzzIds;
+/** The document and label the cases refer to (as ID_PLACEHOLDERS), stored anew when a case deletes one. */
+const ids: FuzzIds = { document: '', label: '' };
 const tokens: Record<string, string> = { forged: 'eyJhbGciOiJIUzI1NiJ9.e30.forged' };
 // The fuzz may change a password (it knows the current ones), so they are kept up to date.
 const passwords: Record<string, string> = { admin: ADMIN.password, viewer: VIEWER.password };
@@ -27,15 +28,24 @@ const login = async (caller: string) => (await new ApiClient(runtime.baseUrl).lo
 
 beforeAll(async () => {
   runtime = await startRuntimeProcess({ env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password } });
-  const anonymous = new ApiClient(runtime.baseUrl);
-  await anonymous.post('/api/auth/register', { username: VIEWER.username, email: 'fuzz-viewer@example.com', password: VIEWER.password });
+  await new ApiClient(runtime.baseUrl).post('/api/auth/register', { username: VIEWER.username, email: 'fuzz-viewer@example.com', password: VIEWER.password });
   tokens['admin'] = await login('admin');
   tokens['viewer'] = await login('viewer');
-  const admin = anonymous.withToken(tokens['admin']);
-  const label = (await admin.post('/api/labels', { name: 'fuzz', color: '#336699' })).body.id as string;
-  const document = await admin.uploadDocument('seed.png', pngImage(16, 16), { labels: label, ocr_enabled: 'false', title: 'Invoice seed' });
-  ids = { document, label };
+  ids.label = await storeLabel();
+  ids.document = await storeDocument();
 }, 120_000);
+
+const storeLabel = async () =>
+  (await new ApiClient(runtime.baseUrl, tokens['admin']).post('/api/labels', { name: `fuzz ${crypto.randomUUID()}`, color: '#336699' })).body.id as string;
+const storeDocument = () =>
+  new ApiClient(runtime.baseUrl, tokens['admin']).uploadDocument('seed.png', pngImage(16, 16), { labels: ids.label, ocr_enabled: 'false', title: 'Invoice seed' });
+
+/** A case that deleted the document or label the cases refer to is followed by a new one. */
+async function replaceDeleted(request: FuzzRequest, response: FuzzResponse): Promise<void> {
+  if (request.method !== 'DELETE' || response.status !== 204) return;
+  if (request.path.includes(ID_PLACEHOLDERS.label)) ids.label = await storeLabel();
+  if (request.path.includes(ID_PLACEHOLDERS.document)) ids.document = await storeDocument();
+}
 
 afterAll(async () => {
   await runtime?.stop();
@@ -101,13 +111,13 @@ describe('the HTTP surface under random and mutated requests', () => {
     // The stored data as the last write left it: GETs change none of it, so it is read again only after a write.
     let stored: StoredData | null = null;
     await fc.assert(
-      fc.asyncProperty(fuzzRequest(ids), async (request) => {
+      fc.asyncProperty(fuzzRequest(ID_PLACEHOLDERS), async (request) => {
         // Arrange
         const writes = request.method !== 'GET';
         const before = writes ? (stored ?? (await storedData())) : null;
 
         // Act
-        const response = await send(runtime.baseUrl, request, tokens);
+        const response = await send(runtime.baseUrl, request, tokens, ids);
         if (process.env['FUZZ_LOG']) console.log(`FUZZ ${response.status} ${request.caller} ${request.method} ${request.routeKey} ${request.path.slice(0, 120)} ${response.text.slice(0, 400)}`);
 
         // Assert
@@ -116,6 +126,7 @@ describe('the HTTP surface under random and mutated requests', () => {
           expect([204, 401, 404], `${request.method} ${request.path} without a valid token`).toContain(response.status);
         }
         await renewTokens(request, response);
+        await replaceDeleted(request, response);
         // 401, 403 and an unknown route are answered by the pipeline before any handler runs: nothing to re-read.
         if (!before || [401, 403].includes(response.status) || response.text.includes('"No endpoint ')) return;
         stored = await storedData();

@@ -80,6 +80,27 @@ export interface FuzzIds {
   label: string;
 }
 
+/**
+ * What generated requests carry for those ids; `send` puts in the ids of the moment, so that a case that
+ * deletes the document or label (the test then stores new ones) does not leave every later case on a 404.
+ */
+export const ID_PLACEHOLDERS: FuzzIds = { document: 'aaaaaaaa-0000-4000-8000-00000000d0c0', label: 'bbbbbbbb-0000-4000-8000-0000000001ab' };
+
+const withIds = (text: string, ids: FuzzIds) =>
+  text.replaceAll(ID_PLACEHOLDERS.document, ids.document).replaceAll(ID_PLACEHOLDERS.label, ids.label);
+
+function bodyWithIds(body: FuzzBody, ids: FuzzIds): FuzzBody {
+  if (typeof body === 'string') return withIds(body, ids);
+  if (Buffer.isBuffer(body)) return Buffer.from(withIds(body.toString('latin1'), ids), 'latin1');
+  if (!(body instanceof FormData)) return body;
+  const form = new FormData();
+  for (const [name, value] of body) {
+    if (typeof value === 'string') form.append(name, withIds(value, ids));
+    else form.append(name, value, value.name);
+  }
+  return form;
+}
+
 /** Text without unpaired surrogates, which encodeURIComponent and FormData cannot take (sent raw instead). */
 const wellFormed = (text: string) => text.replace(/[\uD800-\uDFFF]/gu, '\uFFFD');
 const encode = (text: string) => encodeURIComponent(wellFormed(text));
@@ -317,14 +338,14 @@ export interface FuzzResponse {
  * Sends a fuzz request on a connection of its own, with the path exactly as generated (fetch would resolve
  * `..` and re-encode), so that no keep-alive socket the server is closing can fail it.
  */
-export async function send(baseUrl: string, request: FuzzRequest, tokens: Record<string, string>): Promise<FuzzResponse> {
+export async function send(baseUrl: string, request: FuzzRequest, tokens: Record<string, string>, ids: FuzzIds): Promise<FuzzResponse> {
   const headers: Record<string, string> = {};
   const token = tokens[request.caller];
   if (token) headers['authorization'] = `Bearer ${token}`;
   let body: Buffer | null = null;
   if (request.body !== null) {
     // A Response serialises any body as fetch would, FormData with its boundary.
-    const serialised = new Response(request.body);
+    const serialised = new Response(bodyWithIds(request.body, ids));
     body = Buffer.from(await serialised.arrayBuffer());
     headers['content-type'] = request.contentType ?? serialised.headers.get('content-type') ?? '';
     if (!headers['content-type']) delete headers['content-type'];
@@ -332,7 +353,8 @@ export async function send(baseUrl: string, request: FuzzRequest, tokens: Record
   }
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ hostname, port, method: request.method, path: request.path, headers, agent: false }, (incoming) => {
+    const path = withIds(request.path, ids);
+    const outgoing = httpRequest({ hostname, port, method: request.method, path, headers, agent: false }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
       incoming.on('end', () =>
