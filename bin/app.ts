@@ -1,5 +1,6 @@
 import { App, RemovalPolicy, Tags } from 'aws-cdk-lib';
 import { ApiStack } from '../lib/stacks/api-stack';
+import { DEFAULT_TEXTRACT_TPS } from '../lib/stacks/limits';
 import { StatefulStack } from '../lib/stacks/stateful-stack';
 
 /*
@@ -10,7 +11,9 @@ import { StatefulStack } from '../lib/stacks/stateful-stack';
 
 const app = new App();
 
-const corsOrigins = contextString('corsOrigins', '*')
+// No origin by default: a browser page may then call nothing. `*` only when asked for (a synth warning follows
+// on a stack that keeps its data).
+const corsOrigins = contextString('corsOrigins', '')
   .split(',')
   .map((origin) => origin.trim())
   .filter((origin) => origin.length > 0);
@@ -21,11 +24,15 @@ const removalPolicy =
   contextChoice('removalPolicy', 'retain', ['retain', 'destroy']) === 'destroy'
     ? RemovalPolicy.DESTROY
     : RemovalPolicy.RETAIN;
+const searchDomainProfile = contextChoice('searchDomain', 'dev', ['dev', 'production']);
+const alarmEmail = contextString('alarmEmail', '') || undefined;
+const textractTps = Number(contextString('textractTps', String(DEFAULT_TEXTRACT_TPS)));
 
 const stateful = new StatefulStack(app, 'DocService-Stateful', {
   description: 'DocService data: table, documents bucket, OCR queues, secrets',
   removalPolicy,
   corsOrigins,
+  searchDomainProfile,
 });
 
 new ApiStack(app, 'DocService-Api', {
@@ -34,11 +41,15 @@ new ApiStack(app, 'DocService-Api', {
   documentsBucket: stateful.documentsBucket,
   ocrQueue: stateful.ocrQueue,
   ocrHighQueue: stateful.ocrHighQueue,
+  deadLetterQueues: { ocr: stateful.ocrDeadLetterQueue, ingest: stateful.ingestDeadLetterQueue },
   searchDomain: stateful.searchDomain,
+  searchDomainSize: stateful.searchDomainSize,
   ingestQueue: stateful.ingestQueue,
   jwtSecret: stateful.jwtSecret,
   adminPasswordSecret: stateful.adminPasswordSecret,
   corsOrigins,
+  alarmEmail,
+  textractTps,
   registrationOpen,
   adminUsername,
   adminEmail,

@@ -61,6 +61,8 @@ export class AppFunction extends Construct {
   public readonly function: NodejsFunction;
   /** The function's log group (retention one month). */
   public readonly logGroup: logs.LogGroup;
+  /** The function's timeout, for alarms on runs that come near it. */
+  public readonly timeout: Duration;
 
   constructor(scope: Construct, id: string, props: AppFunctionProps) {
     super(scope, id);
@@ -70,6 +72,7 @@ export class AppFunction extends Construct {
       removalPolicy: props.logRemovalPolicy ?? RemovalPolicy.RETAIN,
     });
 
+    this.timeout = props.timeout ?? Duration.seconds(10);
     this.function = new NodejsFunction(this, 'Function', {
       entry: path.join(REPO_ROOT, 'functions', props.group, 'index.ts'),
       handler: 'handler',
@@ -78,7 +81,7 @@ export class AppFunction extends Construct {
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize ?? 512,
-      timeout: props.timeout ?? Duration.seconds(10),
+      timeout: this.timeout,
       tracing: lambda.Tracing.ACTIVE,
       logGroup: this.logGroup,
       environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },

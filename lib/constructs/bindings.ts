@@ -115,11 +115,22 @@ export function bindWebSocket(fn: lambda.Function, api: apigwv2.IWebSocketApi, s
 }
 
 /**
- * Sets `OPENSEARCH_ENDPOINT` and grants HTTP access to the search domain: read for functions that only search,
- * read/write for those that keep the index in step (and may create its versioned index and alias).
+ * HTTP verbs a function that only searches sends: `_search` goes out as POST (the query is a JSON body), and
+ * CDK's `grantRead` allows only GET and HEAD (aws-cdk issue 17761), which made every cloud search a 403.
+ */
+export const SEARCH_READ_ACTIONS = ['es:ESHttpGet', 'es:ESHttpHead', 'es:ESHttpPost'] as const;
+
+/**
+ * Sets `OPENSEARCH_ENDPOINT` and grants HTTP access to the search domain's indexes: GET, HEAD and POST for
+ * functions that only search, every verb for those that keep the index in step or migrate it.
  */
 export function bindSearch(fn: lambda.Function, domain: opensearch.IDomain, access: DataAccess): void {
   fn.addEnvironment(ENV.opensearchEndpoint, domain.domainEndpoint);
-  if (access === 'read') domain.grantRead(fn);
-  else domain.grantReadWrite(fn);
+  if (access === 'readWrite') {
+    domain.grantReadWrite(fn);
+    return;
+  }
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({ actions: [...SEARCH_READ_ACTIONS], resources: [domain.domainArn, `${domain.domainArn}/*`] }),
+  );
 }

@@ -1,5 +1,7 @@
 import {
+  Annotations,
   CfnOutput,
+  type CfnResource,
   CrossStackReferences,
   CustomResource,
   Duration,
@@ -8,6 +10,7 @@ import {
   Stack,
   type StackProps,
 } from 'aws-cdk-lib';
+import * as apigateway from 'aws-cdk-lib/aws-apigateway';
 import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -24,17 +27,35 @@ import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { ENV, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
 import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
-import { bindBucket, bindHealthChecks, bindOcrQueues, bindSearch, bindSecret, bindTable, bindWebSocket } from '../constructs/bindings';
+import { bindBucket, bindHealthChecks, bindOcrQueues, bindSecret, bindTable, bindWebSocket } from '../constructs/bindings';
+import { Monitoring } from '../constructs/monitoring';
+import { SearchAccess } from '../constructs/search-access';
+import {
+  DEFAULT_TEXTRACT_TPS,
+  HTTP_ROUTE_THROTTLES,
+  HTTP_STAGE_THROTTLE,
+  INGEST_CONCURRENCY,
+  ocrConcurrency,
+  WEBSOCKET_STAGE_THROTTLE,
+} from './limits';
 import { INGEST_TIMEOUT, OCR_WORKER_TIMEOUT } from './stateful-stack';
 
 /** Name of the WebSocket API stage; part of the `@connections` callback URL. */
 export const WEBSOCKET_STAGE_NAME = 'prod';
 
 /** Every Lambda of the API stack, by the folder name of its entry under `functions/`. */
-export type ApiFunctionName = HttpGroup | 'fallback' | 'realtime' | 'bootstrap' | 'ingest' | 'ocr-worker' | 'ocr-sweeper';
+export type ApiFunctionName =
+  | HttpGroup
+  | 'fallback'
+  | 'realtime'
+  | 'bootstrap'
+  | 'ingest'
+  | 'ocr-worker'
+  | 'ocr-sweeper'
+  | 'search-index-setup';
 
-/** OCR jobs run side by side at most: the worker's concurrency on each queue (high gets more). */
-const OCR_CONCURRENCY = { normal: 3, high: 2 } as const;
+/** The oldest OCR message may wait this long before an alarm: high-priority jobs are meant to start at once. */
+export const OCR_MAX_MESSAGE_AGE = { normal: Duration.hours(1), high: Duration.minutes(15) } as const;
 
 /** Props of {@link ApiStack}: the stateful resources it binds to and the deployment's configuration. */
 export interface ApiStackProps extends StackProps {
@@ -42,14 +63,22 @@ export interface ApiStackProps extends StackProps {
   readonly documentsBucket: s3.IBucket;
   readonly ocrQueue: sqs.IQueue;
   readonly ocrHighQueue: sqs.IQueue;
+  /** Dead-letter queues to alarm on, by name (each alarms on its first message). */
+  readonly deadLetterQueues: Readonly<Record<string, sqs.IQueue>>;
   /** The OpenSearch domain of the search index. */
   readonly searchDomain: opensearch.IDomain;
+  /** Replicas of the search index on this domain, and each data node's volume (for the storage alarm). */
+  readonly searchDomainSize: { readonly indexReplicas: number; readonly volumeGiB: number };
   /** Object-created events of staged uploads (`uploads/`), sent there by the bucket. */
   readonly ingestQueue: sqs.IQueue;
   readonly jwtSecret: secretsmanager.ISecret;
   readonly adminPasswordSecret: secretsmanager.ISecret;
-  /** Origins the functions answer CORS for (`*` allows any). */
+  /** Origins the functions answer CORS for (`*` allows any; none when empty). */
   readonly corsOrigins: string[];
+  /** Email address subscribed to the alarm topic; none when absent (a synth warning says so). */
+  readonly alarmEmail?: string;
+  /** The account's Textract calls per second in the region; sizes the OCR worker's concurrency. @default 5 */
+  readonly textractTps?: number;
   /** Whether anyone may register (as a viewer). */
   readonly registrationOpen: boolean;
   readonly adminUsername: string;
@@ -68,13 +97,25 @@ export class ApiStack extends Stack {
   public readonly httpApi: apigwv2.HttpApi;
   public readonly webSocketApi: apigwv2.WebSocketApi;
   public readonly webSocketStage: apigwv2.WebSocketStage;
+  public readonly httpStage: apigwv2.HttpStage;
   public readonly functions: Readonly<Record<ApiFunctionName, AppFunction>>;
+  public readonly monitoring: Monitoring;
+  /** The deploy-time migration of the search index (functions using the index are deployed after it). */
+  public readonly searchIndexSetup: CustomResource;
+  public readonly searchAccess: SearchAccess;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     // Exports/imports: CloudFormation then refuses to delete a table, bucket, queue or secret this stack still uses.
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const logRemovalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    const ocrWorkers = ocrConcurrency(props.textractTps ?? DEFAULT_TEXTRACT_TPS);
+    const searchAccess = new SearchAccess(this, 'SearchAccess', {
+      domain: props.searchDomain,
+      logRetention: logs.RetentionDays.ONE_MONTH,
+      logRemovalPolicy,
+    });
+    this.searchAccess = searchAccess;
     const corsEnvironment = { [ENV.corsOrigins]: props.corsOrigins.join(',') };
     const jwtEnvironment = {
       [ENV.jwtIssuer]: 'docservice',
@@ -105,7 +146,7 @@ export class ApiStack extends Stack {
         afterBundling: thumbnailRendererFiles,
       }),
       labels: fn('labels', httpEnvironment),
-      ocr: fn('ocr', { ...httpEnvironment, [ENV.ocrWorkers]: String(OCR_CONCURRENCY.normal + OCR_CONCURRENCY.high) }),
+      ocr: fn('ocr', { ...httpEnvironment, [ENV.ocrWorkers]: String(ocrWorkers.normal + ocrWorkers.high) }),
       notifications: fn('notifications', httpEnvironment),
       search: fn('search', httpEnvironment),
       health: fn('health', httpEnvironment),
@@ -120,9 +161,9 @@ export class ApiStack extends Stack {
     // (documents, labels, the OCR worker, the ingest), reading large texts from the bucket.
     bindTable(httpFunctions.search.function, props.table, 'read');
     bindSecret(httpFunctions.search.function, props.jwtSecret, ENV.jwtSecretArn);
-    bindSearch(httpFunctions.search.function, props.searchDomain, 'read');
-    bindSearch(httpFunctions.documents.function, props.searchDomain, 'readWrite');
-    bindSearch(httpFunctions.labels.function, props.searchDomain, 'readWrite');
+    searchAccess.bind(httpFunctions.search.function, 'read');
+    searchAccess.bind(httpFunctions.documents.function, 'readWrite');
+    searchAccess.bind(httpFunctions.labels.function, 'readWrite');
     bindBucket(httpFunctions.labels.function, props.documentsBucket, 'read');
     bindOcrQueues(httpFunctions.documents.function, ocrQueues);
     bindOcrQueues(httpFunctions.ocr.function, ocrQueues);
@@ -136,14 +177,50 @@ export class ApiStack extends Stack {
     this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
       apiName: `${this.stackName}-http`,
       defaultIntegration: new HttpLambdaIntegration('FallbackIntegration', fallback.function),
+      // The stage is made below, with throttles and access logs.
+      createDefaultStage: false,
     });
+    const httpRoutes: apigwv2.HttpRoute[] = [];
     for (const group of Object.keys(HTTP_ROUTES) as HttpGroup[]) {
       const integration = new HttpLambdaIntegration(`${pascalCase(group)}Integration`, httpFunctions[group].function);
       for (const routeKey of HTTP_ROUTES[group]) {
         const { method, path } = parseRouteKey(routeKey);
-        this.httpApi.addRoutes({ path, methods: [method], integration });
+        httpRoutes.push(...this.httpApi.addRoutes({ path, methods: [method], integration }));
       }
     }
+    this.httpStage = new apigwv2.HttpStage(this, 'HttpStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: HTTP_STAGE_THROTTLE,
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(this.accessLogGroup('HttpAccessLogs', logRemovalPolicy)),
+        format: apigateway.AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            routeKey: '$context.routeKey',
+            status: '$context.status',
+            responseLength: '$context.responseLength',
+            responseLatency: '$context.responseLatency',
+            integrationLatency: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+            userAgent: '$context.identity.userAgent',
+          }),
+        ),
+      },
+    });
+    // RouteSettings is a free-form map in CloudFormation's schema: CDK passes its keys through as written.
+    const httpStageResource = this.httpStage.node.defaultChild as apigwv2.CfnStage;
+    httpStageResource.routeSettings = Object.fromEntries(
+      Object.entries(HTTP_ROUTE_THROTTLES).map(([routeKey, limit]) => [
+        routeKey,
+        { ThrottlingRateLimit: limit.rateLimit, ThrottlingBurstLimit: limit.burstLimit },
+      ]),
+    );
+    // Route settings name route keys, which must exist before the stage is created.
+    for (const route of httpRoutes) this.httpStage.node.addDependency(route);
 
     // WebSocket API
     // Verifies the same access tokens as the HTTP functions, in the auth message.
@@ -158,11 +235,35 @@ export class ApiStack extends Stack {
       // $default answers each client message (auth outcome, errors) through the route response.
       this.webSocketApi.addRoute(routeKey, { integration: realtimeIntegration, returnResponse: routeKey === '$default' });
     }
+    // WebSocket APIs write access logs with the account's API Gateway CloudWatch role (HTTP APIs need none).
+    const apiGatewayLogsRole = new iam.Role(this, 'ApiGatewayCloudWatchRole', {
+      assumedBy: new iam.ServicePrincipal('apigateway.amazonaws.com'),
+      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs')],
+    });
+    const apiGatewayAccount = new apigateway.CfnAccount(this, 'ApiGatewayAccount', { cloudWatchRoleArn: apiGatewayLogsRole.roleArn });
     this.webSocketStage = new apigwv2.WebSocketStage(this, 'WebSocketStage', {
       webSocketApi: this.webSocketApi,
       stageName: WEBSOCKET_STAGE_NAME,
       autoDeploy: true,
+      throttle: WEBSOCKET_STAGE_THROTTLE,
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(this.accessLogGroup('WebSocketAccessLogs', logRemovalPolicy)),
+        format: apigateway.AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: '$context.requestId',
+            ip: '$context.identity.sourceIp',
+            requestTime: '$context.requestTime',
+            eventType: '$context.eventType',
+            routeKey: '$context.routeKey',
+            connectionId: '$context.connectionId',
+            status: '$context.status',
+            integrationLatency: '$context.integrationLatency',
+            integrationError: '$context.integrationErrorMessage',
+          }),
+        ),
+      },
     });
+    this.webSocketStage.node.addDependency(apiGatewayAccount);
     // The channel itself pushes and closes (auth errors, limits); the producers push events.
     bindWebSocket(realtime.function, this.webSocketApi, this.webSocketStage);
     bindWebSocket(httpFunctions.documents.function, this.webSocketApi, this.webSocketStage);
@@ -174,9 +275,11 @@ export class ApiStack extends Stack {
     bindTable(ingest.function, props.table, 'readWrite');
     bindBucket(ingest.function, props.documentsBucket, 'readWrite');
     bindOcrQueues(ingest.function, ocrQueues);
-    bindSearch(ingest.function, props.searchDomain, 'readWrite');
+    searchAccess.bind(ingest.function, 'readWrite');
     bindWebSocket(ingest.function, this.webSocketApi, this.webSocketStage);
-    ingest.function.addEventSource(new SqsEventSource(props.ingestQueue, { batchSize: 10, reportBatchItemFailures: true }));
+    ingest.function.addEventSource(
+      new SqsEventSource(props.ingestQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: INGEST_CONCURRENCY }),
+    );
 
     // OCR worker: one function on both priority queues, each with its own event source and concurrency, so
     // high jobs are taken while normal ones queue up. Textract reads the file from the bucket with the
@@ -191,7 +294,7 @@ export class ApiStack extends Stack {
     });
     bindTable(ocrWorker.function, props.table, 'readWrite');
     bindBucket(ocrWorker.function, props.documentsBucket, 'readWrite');
-    bindSearch(ocrWorker.function, props.searchDomain, 'readWrite');
+    searchAccess.bind(ocrWorker.function, 'readWrite');
     bindWebSocket(ocrWorker.function, this.webSocketApi, this.webSocketStage);
     ocrWorker.function.addToRolePolicy(
       new iam.PolicyStatement({
@@ -199,12 +302,14 @@ export class ApiStack extends Stack {
         resources: ['*'],
       }),
     );
+    // One file per invocation: a file of up to 500 MB is held in memory while it is read, so a batch of
+    // several would multiply that in one 1.5 GB function. Concurrency stays inside the Textract quota.
     for (const priority of ['normal', 'high'] as const) {
       ocrWorker.function.addEventSource(
         new SqsEventSource(ocrQueues[priority], {
-          batchSize: 5,
+          batchSize: 1,
           reportBatchItemFailures: true,
-          maxConcurrency: Math.max(2, OCR_CONCURRENCY[priority]),
+          maxConcurrency: ocrWorkers[priority],
         }),
       );
     }
@@ -239,13 +344,82 @@ export class ApiStack extends Stack {
       properties: { AdminUsername: props.adminUsername, AdminEmail: props.adminEmail },
     });
 
-    this.functions = { ...httpFunctions, fallback, realtime, bootstrap, ingest, 'ocr-worker': ocrWorker, 'ocr-sweeper': ocrSweeper };
+    // Search index setup: the deploy, not the first request, creates or migrates the index. Every function that
+    // reads or writes it is created or updated after it, so new code never meets an old mapping.
+    const searchIndexSetup = new AppFunction(this, 'SearchIndexSetup', {
+      group: 'search-index-setup',
+      environment: { [ENV.searchIndexReplicas]: String(props.searchDomainSize.indexReplicas) },
+      // A migration copies the index (_reindex) while the deploy waits.
+      timeout: Duration.minutes(15),
+      logRemovalPolicy,
+    });
+    searchAccess.bind(searchIndexSetup.function, 'readWrite');
+    const searchIndexSetupProvider = new Provider(this, 'SearchIndexSetupProvider', {
+      onEventHandler: searchIndexSetup.function,
+      logGroup: new logs.LogGroup(this, 'SearchIndexSetupProviderLogGroup', {
+        retention: logs.RetentionDays.ONE_MONTH,
+        removalPolicy: logRemovalPolicy,
+      }),
+    });
+    this.searchIndexSetup = new CustomResource(this, 'SearchIndex', {
+      serviceToken: searchIndexSetupProvider.serviceToken,
+      resourceType: 'Custom::SearchIndexSetup',
+      // Any new code of the setup (a new mapping or INDEX_VERSION is in its bundle) or replica count re-runs it;
+      // the migration does nothing when the index is already current.
+      properties: { CodeVersion: searchIndexSetup.function.currentVersion.version, Replicas: props.searchDomainSize.indexReplicas },
+    });
+    this.searchIndexSetup.node.addDependency(searchAccess.accessPolicy);
+    // The function resources only: their roles must exist first, for the domain's access policy to name them.
+    for (const user of [httpFunctions.search, httpFunctions.documents, httpFunctions.labels, ingest, ocrWorker]) {
+      (user.function.node.defaultChild as CfnResource).addDependency(this.searchIndexSetup.node.defaultChild as CfnResource);
+    }
+
+    this.functions = {
+      ...httpFunctions,
+      fallback,
+      realtime,
+      bootstrap,
+      ingest,
+      'ocr-worker': ocrWorker,
+      'ocr-sweeper': ocrSweeper,
+      'search-index-setup': searchIndexSetup,
+    };
+
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      alarmEmail: props.alarmEmail,
+      deadLetterQueues: props.deadLetterQueues,
+      workQueues: {
+        'ocr-normal': { queue: props.ocrQueue, maxAge: OCR_MAX_MESSAGE_AGE.normal },
+        'ocr-high': { queue: props.ocrHighQueue, maxAge: OCR_MAX_MESSAGE_AGE.high },
+      },
+      functions: Object.fromEntries(
+        Object.entries(this.functions).map(([name, appFunction]) => [name, { function: appFunction.function, timeout: appFunction.timeout }]),
+      ),
+      httpApi: this.httpApi,
+      httpStageName: this.httpStage.stageName,
+      webSocketApi: this.webSocketApi,
+      webSocketStageName: this.webSocketStage.stageName,
+      searchDomain: props.searchDomain,
+      searchVolumeGiB: props.searchDomainSize.volumeGiB,
+    });
+    if (!props.alarmEmail) {
+      Annotations.of(this).addWarningV2(
+        'docservice:no-alarm-email',
+        'No alarmEmail in context: alarms go to an SNS topic nobody is subscribed to (-c alarmEmail=ops@example.com).',
+      );
+    }
 
     new CfnOutput(this, 'HttpApiUrl', { value: this.httpApi.apiEndpoint });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn });
+    new CfnOutput(this, 'OpenSearchEndpoint', { value: props.searchDomain.domainEndpoint });
     new CfnOutput(this, 'WebSocketUrl', { value: this.webSocketStage.url });
     new CfnOutput(this, 'AdminPasswordSecretArn', { value: props.adminPasswordSecret.secretArn });
     new CfnOutput(this, 'TableName', { value: props.table.tableName });
     new CfnOutput(this, 'BucketName', { value: props.documentsBucket.bucketName });
+  }
+
+  private accessLogGroup(id: string, removalPolicy: RemovalPolicy): logs.LogGroup {
+    return new logs.LogGroup(this, id, { retention: logs.RetentionDays.ONE_MONTH, removalPolicy });
   }
 }
 

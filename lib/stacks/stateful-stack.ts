@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
@@ -18,13 +18,28 @@ export const OCR_WORKER_TIMEOUT = Duration.minutes(15);
 export const INGEST_TIMEOUT = Duration.minutes(5);
 /** Key prefix of presigned uploads waiting to be checked; matches the domain's staging prefix. */
 export const STAGING_PREFIX = 'uploads/';
+/** Days an overwritten or deleted object version is kept: the window to undo a delete or an edit. */
+export const NONCURRENT_VERSION_DAYS = 30;
+
+/** The search domain's size: `dev` is the cheapest encrypted domain, `production` survives a lost zone. */
+export type SearchDomainProfile = 'dev' | 'production';
+
+/** What each profile deploys. `indexReplicas` is applied to the index at deploy time (search-index-setup). */
+export const SEARCH_DOMAIN_PROFILES = {
+  // One node: no replica could ever be placed, so 0 replicas (the index can be rebuilt from table and bucket).
+  dev: { dataNodes: 1, dataNodeType: 't3.small.search', masterNodes: 0, masterNodeType: undefined, zones: 1, volumeGiB: 10, indexReplicas: 0 },
+  // Three zones, one data node and one dedicated master in each, and a replica of every shard in another zone.
+  production: { dataNodes: 3, dataNodeType: 'm6g.large.search', masterNodes: 3, masterNodeType: 'm6g.large.search', zones: 3, volumeGiB: 20, indexReplicas: 1 },
+} as const;
 
 /** Props of {@link StatefulStack}. */
 export interface StatefulStackProps extends StackProps {
   /** `RETAIN` for anything holding real data; `DESTROY` only for throw-away dev stacks. */
   readonly removalPolicy: RemovalPolicy;
-  /** Origins allowed to PUT/GET objects through presigned URLs (`*` allows any). */
+  /** Origins allowed to PUT/GET objects through presigned URLs (`*` allows any; none when empty). */
   readonly corsOrigins: string[];
+  /** Size of the search domain. @default 'dev' */
+  readonly searchDomainProfile?: SearchDomainProfile;
 }
 
 /**
@@ -56,6 +71,8 @@ export class StatefulStack extends Stack {
    * allows it (the functions granted with `grantRead`/`grantReadWrite`) can reach it, with SigV4-signed HTTPS.
    */
   public readonly searchDomain: opensearch.Domain;
+  /** Replicas the search index should have on this domain, and each data node's volume. */
+  public readonly searchDomainSize: { readonly indexReplicas: number; readonly volumeGiB: number };
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
     super(scope, id, props);
@@ -68,6 +85,8 @@ export class StatefulStack extends Stack {
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      // A kept table cannot be deleted by a stray `aws dynamodb delete-table` or console click either.
+      deletionProtection: removalPolicy !== RemovalPolicy.DESTROY,
       removalPolicy,
     });
     for (const index of TABLE_SCHEMA.indexes) {
@@ -82,22 +101,37 @@ export class StatefulStack extends Stack {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
-      versioned: false,
+      // A deleted or overwritten document can be restored for NONCURRENT_VERSION_DAYS.
+      versioned: true,
       lifecycleRules: [
-        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
-        // A staged upload is moved within minutes; one still there after two days was refused or abandoned.
-        { prefix: STAGING_PREFIX, expiration: Duration.days(2) },
-      ],
-      cors: [
         {
-          allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],
-          allowedOrigins: props.corsOrigins,
-          allowedHeaders: ['*'],
-          // Browsers need the ETag of each part to complete a multipart upload.
-          exposedHeaders: ['ETag'],
-          maxAge: 3600,
+          id: 'old-versions',
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+          noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS),
+          expiredObjectDeleteMarker: true,
+        },
+        // A staged upload is moved within minutes; one still there after two days was refused or abandoned.
+        // Its old version (the ingest moves it away) is of no use to anyone: a day, not a month.
+        {
+          id: 'staged-uploads',
+          prefix: STAGING_PREFIX,
+          expiration: Duration.days(2),
+          noncurrentVersionExpiration: Duration.days(1),
         },
       ],
+      // No origin, no CORS rule: browsers may then use no presigned URL from a page.
+      cors: props.corsOrigins.length
+        ? [
+            {
+              allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],
+              allowedOrigins: props.corsOrigins,
+              allowedHeaders: ['*'],
+              // Browsers need the ETag of each part to complete a multipart upload.
+              exposedHeaders: ['ETag'],
+              maxAge: 3600,
+            },
+          ]
+        : undefined,
       removalPolicy,
       // A non-empty bucket cannot be deleted, so a destroyable stack must empty it first.
       autoDeleteObjects: removalPolicy === RemovalPolicy.DESTROY,
@@ -147,19 +181,43 @@ export class StatefulStack extends Stack {
       { prefix: STAGING_PREFIX },
     );
 
-    // The smallest domain that encrypts: one t3.small node, 10 GB gp3. One node means no replica, which the index
-    // settings match (0 replicas): the index can be rebuilt from the table and the bucket at any time.
+    const size = SEARCH_DOMAIN_PROFILES[props.searchDomainProfile ?? 'dev'];
+    this.searchDomainSize = { indexReplicas: size.indexReplicas, volumeGiB: size.volumeGiB };
     this.searchDomain = new opensearch.Domain(this, 'SearchDomain', {
       version: opensearch.EngineVersion.OPENSEARCH_2_19,
-      capacity: { dataNodes: 1, dataNodeInstanceType: 't3.small.search', multiAzWithStandbyEnabled: false },
-      ebs: { enabled: true, volumeSize: 10, volumeType: ec2.EbsDeviceVolumeType.GP3 },
-      zoneAwareness: { enabled: false },
+      capacity: {
+        dataNodes: size.dataNodes,
+        dataNodeInstanceType: size.dataNodeType,
+        masterNodes: size.masterNodes,
+        ...(size.masterNodeType ? { masterNodeInstanceType: size.masterNodeType } : {}),
+        // Standby needs 2 replicas of every shard (three copies); one replica across three zones is enough here.
+        multiAzWithStandbyEnabled: false,
+      },
+      ebs: { enabled: true, volumeSize: size.volumeGiB, volumeType: ec2.EbsDeviceVolumeType.GP3 },
+      zoneAwareness: size.zones > 1 ? { enabled: true, availabilityZoneCount: size.zones } : { enabled: false },
       encryptionAtRest: { enabled: true },
       nodeToNodeEncryption: true,
       enforceHttps: true,
       tlsSecurityPolicy: opensearch.TLSSecurityPolicy.TLS_1_2,
       removalPolicy,
     });
+    if (size.zones === 1) {
+      const reason =
+        'The dev search domain is one node (about $27 a month) whose index can be rebuilt from the table and the ' +
+        'bucket; -c searchDomain=production deploys three dedicated masters across three zones.';
+      Validations.of(this.searchDomain).acknowledge({ id: 'AwsSolutions-OS4', reason });
+      Validations.of(this.searchDomain).acknowledge({ id: 'AwsSolutions-OS7', reason });
+    }
+    // The domain's access policy names the functions' roles; they live in the API stack, which sets it
+    // (SearchDomainAccessPolicy there), since naming them here would make each stack depend on the other.
+
+    if (props.corsOrigins.includes('*') && removalPolicy !== RemovalPolicy.DESTROY) {
+      Annotations.of(this).addWarningV2(
+        'docservice:cors-any-origin',
+        'corsOrigins is "*": any web page may use presigned URLs of this bucket and call the API from a browser. ' +
+          'Name the origins (-c corsOrigins=https://app.example.com) for a stack that keeps its data.',
+      );
+    }
 
     this.jwtSecret = new secretsmanager.Secret(this, 'JwtSecret', {
       description: 'DocService JWT signing key',

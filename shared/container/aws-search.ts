@@ -19,28 +19,16 @@ const searchEnvSchema = z.object({
   BUCKET_NAME: z.string().min(1).optional(),
 });
 
-/** One OpenSearch index per function instance, created on first use. */
-let openSearchIndex: SearchIndex | undefined;
+/** One OpenSearch client per function instance. */
+let openSearchIndex: OpenSearchSearchIndex | undefined;
 
 /**
- * The OpenSearch index behind the alias, migrated (created or moved to the current mapping) before its first
- * use in this function instance: writes never reach an index OpenSearch would create with a default mapping.
+ * The OpenSearch index behind the alias. Functions never create or migrate it: the deploy does, through the
+ * search-index-setup custom resource, before it updates any function that reads or writes the index (a
+ * function racing to create it would be refused, or would let OpenSearch create one with a default mapping).
  */
-function openSearch(endpoint: string, region: string): SearchIndex {
-  if (openSearchIndex) return openSearchIndex;
-  const index = OpenSearchSearchIndex.forDomain(endpoint, region);
-  let migrated: Promise<unknown> | undefined;
-  const ready = () => (migrated ??= index.migrate().catch((error: unknown) => {
-    migrated = undefined;
-    throw error;
-  }));
-  openSearchIndex = {
-    upsert: async (document) => (await ready(), index.upsert(document)),
-    remove: async (id, version) => (await ready(), index.remove(id, version)),
-    search: async (request) => (await ready(), index.search(request)),
-    clear: async () => (await ready(), index.clear()),
-    ping: () => index.ping(),
-  };
+function openSearch(endpoint: string, region: string): OpenSearchSearchIndex {
+  openSearchIndex ??= OpenSearchSearchIndex.forDomain(endpoint, region);
   return openSearchIndex;
 }
 
@@ -75,3 +63,19 @@ export function awsReindexDependencies(env: NodeJS.ProcessEnv = process.env): Re
   };
 }
 
+/** What the deploy-time search-index-setup function needs: the index to migrate and the replicas to set. */
+export function awsSearchIndexSetupDependencies(env: NodeJS.ProcessEnv = process.env) {
+  const config = parseEnv(
+    searchEnvSchema.extend({
+      OPENSEARCH_ENDPOINT: z.string().min(1),
+      SEARCH_INDEX_REPLICAS: z.coerce.number().int().min(0).max(5),
+    }),
+    env,
+  );
+  const index = openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION);
+  return {
+    migrate: () => index.migrate(),
+    setReplicas: (replicas: number) => index.setReplicas(replicas),
+    replicas: config.SEARCH_INDEX_REPLICAS,
+  };
+}

@@ -2,7 +2,7 @@ import { App, RemovalPolicy, Stack, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { ApiStack, type ApiFunctionName } from '../../lib/stacks/api-stack';
-import { StatefulStack } from '../../lib/stacks/stateful-stack';
+import { StatefulStack, type SearchDomainProfile } from '../../lib/stacks/stateful-stack';
 
 /** The deployment configuration `bin/app.ts` reads from context, as the stacks take it. */
 export interface InfraConfig {
@@ -11,14 +11,21 @@ export interface InfraConfig {
   adminUsername: string;
   adminEmail: string;
   removalPolicy: RemovalPolicy;
+  searchDomainProfile: SearchDomainProfile;
+  alarmEmail: string | undefined;
+  textractTps: number | undefined;
 }
 
+/** What `bin/app.ts` deploys without context, but with an alarm email. */
 export const DEFAULT_CONFIG: InfraConfig = {
-  corsOrigins: ['*'],
+  corsOrigins: [],
   registrationOpen: true,
   adminUsername: 'admin',
   adminEmail: 'admin@docservice.local',
   removalPolicy: RemovalPolicy.RETAIN,
+  searchDomainProfile: 'dev',
+  alarmEmail: 'ops@example.com',
+  textractTps: undefined,
 };
 
 export interface BuiltStacks {
@@ -29,20 +36,25 @@ export interface BuiltStacks {
 }
 
 /** Builds both stacks the way `bin/app.ts` does, without running esbuild. */
-export function buildStacks(overrides: Partial<InfraConfig> = {}): BuiltStacks {
+export function buildStacks(overrides: Partial<InfraConfig> = {}, beforeTemplates?: (app: App) => void): BuiltStacks {
   const config = { ...DEFAULT_CONFIG, ...overrides };
   // An empty bundling-stacks list makes NodejsFunction skip bundling: tests only read templates.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stateful = new StatefulStack(app, 'DocService-Stateful', {
     removalPolicy: config.removalPolicy,
     corsOrigins: config.corsOrigins,
+    searchDomainProfile: config.searchDomainProfile,
   });
   const api = new ApiStack(app, 'DocService-Api', {
     table: stateful.table,
     documentsBucket: stateful.documentsBucket,
     ocrQueue: stateful.ocrQueue,
-  ocrHighQueue: stateful.ocrHighQueue,
-  searchDomain: stateful.searchDomain,
+    ocrHighQueue: stateful.ocrHighQueue,
+    deadLetterQueues: { ocr: stateful.ocrDeadLetterQueue, ingest: stateful.ingestDeadLetterQueue },
+    searchDomain: stateful.searchDomain,
+    searchDomainSize: stateful.searchDomainSize,
+    alarmEmail: config.alarmEmail,
+    textractTps: config.textractTps,
     ingestQueue: stateful.ingestQueue,
     jwtSecret: stateful.jwtSecret,
     adminPasswordSecret: stateful.adminPasswordSecret,
@@ -52,6 +64,8 @@ export function buildStacks(overrides: Partial<InfraConfig> = {}): BuiltStacks {
     adminEmail: config.adminEmail,
     removalPolicy: config.removalPolicy,
   });
+  // Aspects (cdk-nag) must be added before the first template is made: synthesis runs them once.
+  beforeTemplates?.(app);
   return { stateful, api, statefulTemplate: Template.fromStack(stateful), apiTemplate: Template.fromStack(api) };
 }
 

@@ -1,10 +1,10 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
-import { Match } from 'aws-cdk-lib/assertions';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA } from '../../functions/manifest';
-import { STAGING_PREFIX } from '../../lib/stacks/stateful-stack';
+import { NONCURRENT_VERSION_DAYS, SEARCH_DOMAIN_PROFILES, STAGING_PREFIX } from '../../lib/stacks/stateful-stack';
 import { fileKeys } from '../../shared/domain/documents/document';
-import { buildStacks, logicalIdOf } from './build-stacks';
+import { buildStacks, logicalIdOf, type InfraConfig } from './build-stacks';
 
 const stacks = buildStacks();
 const resourceOf = (id: string) => stacks.statefulTemplate.toJSON().Resources[id];
@@ -115,6 +115,18 @@ describe('table', () => {
 
     // Assert
     expect(table.DeletionPolicy).toBe('Delete');
+    expect(table.Properties.DeletionProtectionEnabled).toBe(false);
+  });
+
+  it('refuses deletion through the API while it is retained', () => {
+    // Arrange
+    const id = logicalIdOf(stacks.stateful.table);
+
+    // Act
+    const { Properties } = resourceOf(id);
+
+    // Assert
+    expect(Properties.DeletionProtectionEnabled).toBe(true);
   });
 });
 
@@ -168,7 +180,18 @@ describe('documents bucket', () => {
     });
   });
 
-  it('aborts incomplete multipart uploads after one day and keeps no versions', () => {
+  it('aborts incomplete multipart uploads after one day', () => {
+    // Arrange
+    const id = logicalIdOf(stacks.stateful.documentsBucket);
+
+    // Act
+    const rules = resourceOf(id).Properties.LifecycleConfiguration.Rules;
+
+    // Assert
+    expect(rules).toContainEqual(expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }));
+  });
+
+  it('keeps every version of an object and expires old versions after 30 days', () => {
     // Arrange
     const id = logicalIdOf(stacks.stateful.documentsBucket);
 
@@ -176,11 +199,58 @@ describe('documents bucket', () => {
     const { Properties } = resourceOf(id);
 
     // Assert
-    expect(Properties.LifecycleConfiguration.Rules).toContainEqual({
-      AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 },
-      Status: 'Enabled',
-    });
-    expect(Properties.VersioningConfiguration).toBeUndefined();
+    expect(Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    expect(Properties.LifecycleConfiguration.Rules).toContainEqual(
+      expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: NONCURRENT_VERSION_DAYS }, ExpiredObjectDeleteMarker: true }),
+    );
+    expect(NONCURRENT_VERSION_DAYS).toBe(30);
+  });
+
+  it('keeps the old version of a staged upload one day only', () => {
+    // Arrange
+    const id = logicalIdOf(stacks.stateful.documentsBucket);
+
+    // Act
+    const rules = resourceOf(id).Properties.LifecycleConfiguration.Rules;
+
+    // Assert
+    expect(rules).toContainEqual(expect.objectContaining({ Prefix: STAGING_PREFIX, NoncurrentVersionExpiration: { NoncurrentDays: 1 } }));
+  });
+
+  it('allows no browser origin when none is configured', () => {
+    // Arrange
+    const built = buildStacks({ corsOrigins: [] });
+
+    // Act
+    const bucket = built.statefulTemplate.toJSON().Resources[logicalIdOf(built.stateful.documentsBucket)];
+
+    // Assert
+    expect(bucket.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  it('warns at synth time when a stack that keeps its data allows any origin', () => {
+    // Arrange
+    const built = buildStacks({ corsOrigins: ['*'] });
+
+    // Act
+    const warnings = Annotations.fromStack(built.stateful).findWarning('*', Match.stringLikeRegexp('corsOrigins is "\\*"'));
+
+    // Assert
+    expect(warnings).toHaveLength(1);
+  });
+
+  it.each<[string, Partial<InfraConfig>]>([
+    ['named origins', { corsOrigins: ['https://app.example'] }],
+    ['"*" on a destroyable dev stack', { corsOrigins: ['*'], removalPolicy: RemovalPolicy.DESTROY }],
+  ])('does not warn about origins for %s', (_name, config) => {
+    // Arrange
+    const built = buildStacks(config);
+
+    // Act
+    const warnings = Annotations.fromStack(built.stateful).findWarning('*', Match.stringLikeRegexp('corsOrigins'));
+
+    // Assert
+    expect(warnings).toEqual([]);
   });
 
   it('allows presigned PUT and GET from the configured origins', () => {
@@ -386,7 +456,7 @@ describe('search domain', () => {
     expect(DomainEndpointOptions).toMatchObject({ EnforceHTTPS: true, TLSSecurityPolicy: 'Policy-Min-TLS-1-2-2019-07' });
   });
 
-  it('has no resource policy, so only IAM principals granted by their own policy reach it', () => {
+  it('leaves its access policy to the API stack, where the roles it names are, and allows no anonymous access', () => {
     // Arrange
     const properties = domain();
 
@@ -396,6 +466,37 @@ describe('search domain', () => {
     // Assert
     expect(policy).toBeUndefined();
     expect(properties.AdvancedSecurityOptions?.AnonymousAuthEnabled ?? false).toBe(false);
+  });
+
+  it('spreads a production domain over three zones with three dedicated masters', () => {
+    // Arrange
+    const built = buildStacks({ searchDomainProfile: 'production' });
+
+    // Act
+    const { ClusterConfig, EBSOptions } = built.statefulTemplate.toJSON().Resources[logicalIdOf(built.stateful.searchDomain)].Properties;
+
+    // Assert
+    expect(ClusterConfig).toMatchObject({
+      InstanceCount: 3,
+      InstanceType: SEARCH_DOMAIN_PROFILES.production.dataNodeType,
+      DedicatedMasterEnabled: true,
+      DedicatedMasterCount: 3,
+      ZoneAwarenessEnabled: true,
+      ZoneAwarenessConfig: { AvailabilityZoneCount: 3 },
+    });
+    expect(EBSOptions).toMatchObject({ EBSEnabled: true, VolumeSize: 20 });
+    expect(built.stateful.searchDomainSize.indexReplicas).toBe(1);
+  });
+
+  it('asks for no replica on the one-node dev domain', () => {
+    // Arrange
+    const size = stacks.stateful.searchDomainSize;
+
+    // Act
+    const replicas = size.indexReplicas;
+
+    // Assert
+    expect(replicas).toBe(0);
   });
 
   it('is retained by default', () => {

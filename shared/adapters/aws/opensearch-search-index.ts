@@ -94,6 +94,14 @@ export class OpenSearchSearchIndex implements SearchIndex {
     return { migratedFrom: source };
   }
 
+  /**
+   * Sets the replica count of the index behind the alias: 0 on one node (a replica could never be placed and
+   * the cluster would stay yellow), 1 or more across zones. A dynamic setting, applied without a reindex.
+   */
+  async setReplicas(replicas: number): Promise<void> {
+    await this.client.indices.putSettings({ index: this.alias, body: { index: { number_of_replicas: replicas } } });
+  }
+
   async upsert(document: IndexedDocument): Promise<void> {
     await this.write(document.id, toSource(document), document.version);
   }

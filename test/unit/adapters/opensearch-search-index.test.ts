@@ -124,6 +124,20 @@ describe('OpenSearchSearchIndex', () => {
     expect(results.results).toEqual([{ document_id: 'd1', title: 'Invoice', score: 1.5, highlights: [] }]);
   });
 
+  it('sets the replica count on the index behind the alias', async () => {
+    // Arrange
+    const { client, calls } = fakeClient(() => ok);
+    const index = new OpenSearchSearchIndex(client);
+
+    // Act
+    await index.setReplicas(1);
+
+    // Assert
+    expect(calls).toEqual([
+      { method: 'PUT', path: '/documents/_settings', querystring: '', body: { index: { number_of_replicas: 1 } } },
+    ]);
+  });
+
   it('creates the versioned index with its alias when neither exists', async () => {
     // Arrange
     const { client, calls } = fakeClient((call) => (call.method === 'PUT' ? ok : { status: 404, body: { error: 'missing', status: 404 } }));

@@ -1,0 +1,234 @@
+import { Duration, Stack } from 'aws-cdk-lib';
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
+import * as sns from 'aws-cdk-lib/aws-sns';
+import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+/*
+ * The thresholds, named: the README's "Deploying to AWS" quotes them and the infra tests read them.
+ */
+export const ALARM_PERIOD = Duration.minutes(5);
+/** A function alarms when its longest run in 5 minutes passes this share of its timeout. */
+export const DURATION_SHARE_OF_TIMEOUT = 0.8;
+/** HTTP 5xx, in percent of requests over 5 minutes, counted once at least 20 requests came. */
+export const HTTP_5XX_PERCENT = 1;
+export const HTTP_5XX_MIN_REQUESTS = 20;
+/** p95 latency of the HTTP API over three 5-minute periods in a row. */
+export const HTTP_P95_LATENCY_MS = 3000;
+/** OpenSearch: JVM memory pressure (3 periods in a row) and free storage per node, in percent of its volume. */
+export const SEARCH_JVM_PRESSURE_PERCENT = 80;
+export const SEARCH_FREE_STORAGE_PERCENT = 20;
+
+/** A queue whose oldest message must not wait longer than `maxAge`. */
+export interface WatchedQueue {
+  readonly queue: sqs.IQueue;
+  readonly maxAge: Duration;
+}
+
+/** A function and the timeout it runs with. */
+export interface WatchedFunction {
+  readonly function: lambda.IFunction;
+  readonly timeout: Duration;
+}
+
+/** Props of {@link Monitoring}. */
+export interface MonitoringProps {
+  /** Where alarm notifications go (an email subscription); none when absent. */
+  readonly alarmEmail?: string;
+  readonly deadLetterQueues: Readonly<Record<string, sqs.IQueue>>;
+  readonly workQueues: Readonly<Record<string, WatchedQueue>>;
+  readonly functions: Readonly<Record<string, WatchedFunction>>;
+  readonly httpApi: apigwv2.IHttpApi;
+  readonly httpStageName: string;
+  readonly webSocketApi: apigwv2.IWebSocketApi;
+  readonly webSocketStageName: string;
+  readonly searchDomain: opensearch.IDomain;
+  /** Volume of each data node, for the free-storage threshold. */
+  readonly searchVolumeGiB: number;
+}
+
+/**
+ * One SNS topic, an alarm for every way the deployment can silently go wrong, and one dashboard. Every alarm
+ * notifies the topic when it fires and when it clears; missing data (no traffic) is not a breach.
+ */
+export class Monitoring extends Construct {
+  public readonly topic: sns.Topic;
+  public readonly dashboard: cloudwatch.Dashboard;
+  /** Every alarm, by a readable id such as `Dlq-ocr` or `Errors-search`. */
+  public readonly alarms: Readonly<Record<string, cloudwatch.Alarm>>;
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    this.topic = new sns.Topic(this, 'AlarmTopic', { displayName: `${stack.stackName} alarms`, enforceSSL: true });
+    if (props.alarmEmail) this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
+
+    const alarms: Record<string, cloudwatch.Alarm> = {};
+    const alarm = (name: string, metric: cloudwatch.IMetric, options: Omit<cloudwatch.CreateAlarmOptions, 'evaluationPeriods'> & { evaluationPeriods?: number }) => {
+      const created = new cloudwatch.Alarm(this, name, {
+        metric,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+        ...options,
+      });
+      created.addAlarmAction(new actions.SnsAction(this.topic));
+      created.addOkAction(new actions.SnsAction(this.topic));
+      alarms[name] = created;
+      return created;
+    };
+
+    for (const [name, queue] of Object.entries(props.deadLetterQueues)) {
+      alarm(`Dlq-${name}`, queue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }), {
+        alarmDescription: `A message reached the ${name} dead-letter queue: it failed 5 times. Read it, fix the cause, redrive it.`,
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      });
+    }
+    for (const [name, { queue, maxAge }] of Object.entries(props.workQueues)) {
+      alarm(`OldestMessage-${name}`, queue.metricApproximateAgeOfOldestMessage({ period: ALARM_PERIOD, statistic: 'Maximum' }), {
+        alarmDescription: `The oldest ${name} message waits longer than ${maxAge.toHumanString()}: the worker is failing, throttled or too few.`,
+        threshold: maxAge.toSeconds(),
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      });
+    }
+    for (const [name, { function: fn, timeout }] of Object.entries(props.functions)) {
+      alarm(`Errors-${name}`, fn.metricErrors({ period: ALARM_PERIOD, statistic: 'Sum' }), {
+        alarmDescription: `The ${name} function failed (an error its handler did not turn into a response).`,
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      });
+      alarm(`Throttles-${name}`, fn.metricThrottles({ period: ALARM_PERIOD, statistic: 'Sum' }), {
+        alarmDescription: `The ${name} function was throttled: the account's or its own concurrency limit was reached.`,
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      });
+      alarm(`Duration-${name}`, fn.metricDuration({ period: ALARM_PERIOD, statistic: 'Maximum' }), {
+        alarmDescription: `A run of the ${name} function came within ${Math.round((1 - DURATION_SHARE_OF_TIMEOUT) * 100)} % of its ${timeout.toHumanString()} timeout.`,
+        threshold: Math.round(timeout.toMilliseconds() * DURATION_SHARE_OF_TIMEOUT),
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      });
+    }
+
+    const httpDimensions = { ApiId: props.httpApi.apiId, Stage: props.httpStageName };
+    const httpMetric = (metricName: string, statistic: string) =>
+      new cloudwatch.Metric({ namespace: 'AWS/ApiGateway', metricName, dimensionsMap: httpDimensions, statistic, period: ALARM_PERIOD });
+    const requests = httpMetric('Count', 'Sum');
+    const serverErrors = httpMetric('5xx', 'Sum');
+    const latency = httpMetric('Latency', 'p95');
+    alarm(
+      'Http5xxRate',
+      new cloudwatch.MathExpression({
+        expression: `IF(requests >= ${HTTP_5XX_MIN_REQUESTS}, 100 * errors / requests, 0)`,
+        usingMetrics: { requests, errors: serverErrors },
+        period: ALARM_PERIOD,
+        label: 'HTTP 5xx %',
+      }),
+      {
+        alarmDescription: `More than ${HTTP_5XX_PERCENT} % of HTTP requests answered 5xx in 5 minutes.`,
+        threshold: HTTP_5XX_PERCENT,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      },
+    );
+    alarm('HttpLatency', latency, {
+      alarmDescription: `HTTP p95 latency above ${HTTP_P95_LATENCY_MS} ms for 15 minutes.`,
+      threshold: HTTP_P95_LATENCY_MS,
+      evaluationPeriods: 3,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    });
+    const wsDimensions = { ApiId: props.webSocketApi.apiId, Stage: props.webSocketStageName };
+    const wsMetric = (metricName: string) =>
+      new cloudwatch.Metric({ namespace: 'AWS/ApiGateway', metricName, dimensionsMap: wsDimensions, statistic: 'Sum', period: ALARM_PERIOD });
+    alarm('WebSocketIntegrationErrors', wsMetric('IntegrationError'), {
+      alarmDescription: 'The realtime function failed to answer a WebSocket connect, message or disconnect.',
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    });
+
+    const domain = props.searchDomain;
+    alarm('SearchClusterRed', domain.metricClusterStatusRed({ period: Duration.minutes(1) }), {
+      alarmDescription: 'The search cluster is red: a primary shard is unassigned, searches and writes fail.',
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+    alarm('SearchClusterYellow', domain.metricClusterStatusYellow({ period: ALARM_PERIOD }), {
+      alarmDescription: 'The search cluster is yellow: a replica shard is unassigned (a node or zone is missing).',
+      threshold: 1,
+      evaluationPeriods: 3,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+    alarm('SearchWritesBlocked', domain.metricClusterIndexWritesBlocked({ period: ALARM_PERIOD }), {
+      alarmDescription: 'The search cluster blocks writes (storage or memory): the index falls behind the table.',
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    });
+    alarm('SearchFreeStorage', domain.metricFreeStorageSpace({ period: ALARM_PERIOD }), {
+      alarmDescription: `A search node has less than ${SEARCH_FREE_STORAGE_PERCENT} % of its ${props.searchVolumeGiB} GiB free.`,
+      // FreeStorageSpace is in MiB.
+      threshold: Math.round((props.searchVolumeGiB * 1024 * SEARCH_FREE_STORAGE_PERCENT) / 100),
+      comparisonOperator: cloudwatch.ComparisonOperator.LESS_THAN_THRESHOLD,
+    });
+    alarm('SearchJvmPressure', domain.metricJVMMemoryPressure({ period: ALARM_PERIOD }), {
+      alarmDescription: `Search JVM memory pressure above ${SEARCH_JVM_PRESSURE_PERCENT} % for 15 minutes: queries will be refused.`,
+      threshold: SEARCH_JVM_PRESSURE_PERCENT,
+      evaluationPeriods: 3,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+    });
+    this.alarms = alarms;
+
+    const functionMetrics = (pick: (fn: lambda.IFunction) => cloudwatch.IMetric) =>
+      Object.entries(props.functions).map(([name, watched]) =>
+        (pick(watched.function) as cloudwatch.Metric).with({ label: name, period: ALARM_PERIOD }),
+      );
+    this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
+      dashboardName: `${stack.stackName}`,
+      defaultInterval: Duration.hours(3),
+      widgets: [
+        [new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: Object.values(alarms), width: 24, height: 4 })],
+        [
+          new cloudwatch.GraphWidget({ title: 'HTTP requests and 5xx', left: [requests, serverErrors, httpMetric('4xx', 'Sum')], width: 8 }),
+          new cloudwatch.GraphWidget({ title: 'HTTP latency p95 (ms)', left: [latency], width: 8 }),
+          new cloudwatch.GraphWidget({
+            title: 'WebSocket messages and errors',
+            left: [wsMetric('ConnectCount'), wsMetric('MessageCount'), wsMetric('IntegrationError'), wsMetric('ClientError')],
+            width: 8,
+          }),
+        ],
+        [
+          new cloudwatch.GraphWidget({
+            title: 'Queues: oldest message (s)',
+            left: Object.entries(props.workQueues).map(([name, { queue }]) =>
+              queue.metricApproximateAgeOfOldestMessage({ label: name, period: ALARM_PERIOD, statistic: 'Maximum' }),
+            ),
+            width: 12,
+          }),
+          new cloudwatch.GraphWidget({
+            title: 'Dead letters',
+            left: Object.entries(props.deadLetterQueues).map(([name, queue]) =>
+              queue.metricApproximateNumberOfMessagesVisible({ label: name, period: ALARM_PERIOD, statistic: 'Maximum' }),
+            ),
+            width: 12,
+          }),
+        ],
+        [
+          new cloudwatch.GraphWidget({ title: 'Function errors', left: functionMetrics((fn) => fn.metricErrors({ statistic: 'Sum' })), width: 8 }),
+          new cloudwatch.GraphWidget({ title: 'Function throttles', left: functionMetrics((fn) => fn.metricThrottles({ statistic: 'Sum' })), width: 8 }),
+          new cloudwatch.GraphWidget({ title: 'Function duration, max (ms)', left: functionMetrics((fn) => fn.metricDuration({ statistic: 'Maximum' })), width: 8 }),
+        ],
+        [
+          new cloudwatch.GraphWidget({
+            title: 'Search cluster health',
+            left: [domain.metricClusterStatusRed(), domain.metricClusterStatusYellow(), domain.metricClusterIndexWritesBlocked()],
+            width: 8,
+          }),
+          new cloudwatch.GraphWidget({ title: 'Search free storage, min node (MiB)', left: [domain.metricFreeStorageSpace()], width: 8 }),
+          new cloudwatch.GraphWidget({ title: 'Search JVM memory pressure (%)', left: [domain.metricJVMMemoryPressure()], width: 8 }),
+        ],
+      ],
+    });
+  }
+}
