@@ -75,10 +75,18 @@ describe('S3FileStore', () => {
   it('makes an upload URL that stores the body of a PUT at the key', async () => {
     const files = await store();
 
-    const url = await files.uploadUrl('uploads/p', 60);
+    const url = await files.uploadUrl('uploads/p', 60, 3);
     const response = await fetch(url, { method: 'PUT', body: new Uint8Array([1, 2, 3]) });
 
     expect(response.status).toBe(200);
     expect(await files.get('uploads/p')).toEqual(new Uint8Array([1, 2, 3]));
+  });
+
+  it('signs the announced Content-Length into the upload URL', async () => {
+    const files = await store();
+
+    const url = new URL(await files.uploadUrl('uploads/s', 60, 3));
+
+    expect(url.searchParams.get('X-Amz-SignedHeaders')?.split(';')).toContain('content-length');
   });
 });

@@ -78,8 +78,12 @@ export class S3FileStore implements FileStore {
     await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: from }));
   }
 
-  uploadUrl(key: string, expiresInSeconds: number): Promise<string> {
-    return getSignedUrl(this.s3, new PutObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: expiresInSeconds });
+  uploadUrl(key: string, expiresInSeconds: number, contentLength: number): Promise<string> {
+    // Content-Length is signed: S3 refuses a PUT of any other size before storing a byte.
+    return getSignedUrl(this.s3, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentLength: contentLength }), {
+      expiresIn: expiresInSeconds,
+      signableHeaders: new Set(['content-length']),
+    });
   }
 
   async deletePrefix(prefix: string): Promise<void> {

@@ -44,7 +44,10 @@ export interface UploadUrlGrant {
   document_id: string;
   upload_url: string;
   method: 'PUT';
-  /** Headers the PUT must carry (none today: the type is detected from the bytes, as for multipart uploads). */
+  /**
+   * Headers the PUT must carry (none beyond the Content-Length every client sends, which must equal the
+   * announced size; the type is detected from the bytes, as for multipart uploads).
+   */
   headers: Record<string, string>;
   max_size: number;
   expires_at: string;
@@ -62,7 +65,8 @@ export async function requestUploadUrl(deps: UploadUrlDeps, request: UploadUrlRe
   const id = crypto.randomUUID();
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + UPLOAD_URL_SECONDS * 1000).toISOString();
-  const url = await deps.files.uploadUrl(fileKeys.staged(id), UPLOAD_URL_SECONDS);
+  // The URL takes only the announced size: S3 refuses any other before a byte is stored.
+  const url = await deps.files.uploadUrl(fileKeys.staged(id), UPLOAD_URL_SECONDS, request.size);
   await deps.uploads.create({
     id,
     filename: safeFilename(request.filename),

@@ -74,8 +74,11 @@ export interface FileStore {
   deletePrefix(prefix: string): Promise<void>;
   /** A short-lived URL that downloads the object as an attachment named `filename`. */
   downloadUrl(key: string, filename: string, contentType: string): Promise<string>;
-  /** A URL valid for `expiresInSeconds` that stores the body of one HTTP PUT at `key`. */
-  uploadUrl(key: string, expiresInSeconds: number): Promise<string>;
+  /**
+   * A URL valid for `expiresInSeconds` that stores the body of one HTTP PUT at `key`, if the body is exactly
+   * `contentLength` bytes (the length is part of the signature).
+   */
+  uploadUrl(key: string, expiresInSeconds: number, contentLength: number): Promise<string>;
   /**
    * Reads the object once, streaming: its size, its first `headBytes` bytes (for type detection) and its
    * SHA-256. Null when there is no such object.
