@@ -39,6 +39,7 @@ export const createAuthHandler = (c: AppContainer) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     authenticate: c.authenticate,
+    limits: c.limits,
     routes: [
       route({
         key: 'POST /api/auth/register',

@@ -34,9 +34,11 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     authenticate: c.authenticate,
+    limits: c.limits,
     routes: [
       route({
         key: 'POST /api/documents/upload',
+        rateLimit: 'upload',
         access: 'editor',
         handle: async ({ event, principal }) => {
           const form = await parseMultipart(event, { maxFiles: 1, fileFields: ['file'], textFields: Object.keys(uploadFields.shape) });
@@ -57,6 +59,7 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices) =>
       }),
       route({
         key: 'POST /api/documents/upload-url',
+        rateLimit: 'upload',
         access: 'editor',
         body: uploadUrlBody,
         handle: async ({ body, principal }) =>
@@ -75,6 +78,7 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices) =>
       }),
       route({
         key: 'POST /api/documents/bulk-upload',
+        rateLimit: 'upload',
         access: 'editor',
         handle: async ({ event, principal }) => {
           const form = await parseMultipart(event, {

@@ -10,6 +10,7 @@ export const createLabelsHandler = (c: AppContainer) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     authenticate: c.authenticate,
+    limits: c.limits,
     routes: [
       route({ key: 'GET /api/labels', access: 'viewer', handle: async () => json(200, await listLabels(c)) }),
       route({

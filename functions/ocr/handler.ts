@@ -18,6 +18,7 @@ export const createOcrHandler = (c: AppContainer & OcrServices) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     authenticate: c.authenticate,
+    limits: c.limits,
     routes: [
       route({
         key: 'POST /api/documents/{id}/retry-ocr',

@@ -16,6 +16,7 @@ export const createSearchHandler = (c: AppContainer & SearchServices) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     authenticate: c.authenticate,
+    limits: c.limits,
     routes: [
       route({
         key: 'GET /api/search',

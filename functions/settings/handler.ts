@@ -10,6 +10,7 @@ export const createSettingsHandler = (c: AppContainer) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     authenticate: c.authenticate,
+    limits: c.limits,
     routes: [
       route({
         key: 'GET /api/settings',

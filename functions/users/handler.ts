@@ -13,6 +13,7 @@ export const createUsersHandler = (c: AppContainer) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     authenticate: c.authenticate,
+    limits: c.limits,
     routes: [
       route({
         key: 'GET /api/users',

@@ -40,6 +40,13 @@ import { logger } from '../logger';
 import { oidcSettings, type CommonEnv } from './config';
 import { NodeHostProbe } from '../adapters/node/host-probe';
 import type { HostProbe } from '../domain/system/ports';
+import { DynamoRateLimitStore } from '../adapters/aws/dynamodb/rate-limit-store';
+import { AppError } from '../domain/errors';
+import { limitRequest, type RateLimits, type RequestOrigin } from '../domain/limits/limit-request';
+import { checkLoginAllowed, recordLoginFailure } from '../domain/limits/login-failures';
+import type { LoginAttemptGuard } from '../domain/limits/ports';
+import type { RateDecision } from '../domain/limits/rate-policy';
+import { RequestLimiter } from '../domain/limits/take-request';
 
 /** Everything a handler may use, whichever runtime built it. Handlers receive it; they never build adapters. */
 export interface AppContainer {
@@ -71,6 +78,10 @@ export interface AppContainer {
   /** The answering instance, for the system metrics. */
   host: HostProbe;
   authenticate(token: string): Promise<Principal>;
+  /** Counts a request against its caller's rate limits (RATE_LIMIT_*), failing open. */
+  limits(origin: RequestOrigin): Promise<RateDecision | null>;
+  /** Slows password guessing per username, failing open. */
+  loginAttempts: LoginAttemptGuard;
   /** Single sign-on; null when no provider is configured (the OIDC routes answer 404). */
   oidc: OidcServices | null;
 }
@@ -179,7 +190,36 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     healthProbes: parts.healthProbes,
     host: new NodeHostProbe(parts.host ?? { dataPath: tmpdir() }),
     authenticate: (token) => authenticate({ tokens, revokedTokens, users }, token),
+    ...rateLimiting(parts, clock),
     oidc,
+  };
+}
+
+/**
+ * The rate limits of P over the shared DynamoDB buckets. A limiter that fails lets the request through and logs
+ * why: a limit is never worth a 5xx. A refusal (an AppError) passes as it is.
+ */
+function rateLimiting(parts: ContainerParts, clock: Clock): Pick<AppContainer, 'limits' | 'loginAttempts'> {
+  const limiter = new RequestLimiter(new DynamoRateLimitStore(parts.db, parts.tableName), clock);
+  const { env } = parts;
+  const policies: RateLimits = {
+    user: { perMinute: env.RATE_LIMIT_PER_MINUTE, burst: env.RATE_LIMIT_BURST },
+    upload: { perMinute: env.UPLOAD_RATE_LIMIT_PER_MINUTE, burst: env.UPLOAD_RATE_LIMIT_PER_MINUTE },
+    anonymous: { perMinute: env.IP_RATE_LIMIT_PER_MINUTE, burst: env.IP_RATE_LIMIT_BURST },
+  };
+  const failOpen =
+    <T>(what: string, fallback: T) =>
+    (error: unknown): T => {
+      if (error instanceof AppError) throw error;
+      logger.warn(`rate limit: ${what} failed, letting the request through`, { error });
+      return fallback;
+    };
+  return {
+    limits: (origin) => limitRequest(limiter, policies, origin).catch(failOpen('counting the request', null)),
+    loginAttempts: {
+      check: (username) => checkLoginAllowed(limiter, username).catch(failOpen('checking failed logins', undefined)),
+      failed: (username) => recordLoginFailure(limiter, username).catch(failOpen('counting a failed login', undefined)),
+    },
   };
 }
 

@@ -50,6 +50,14 @@ export const commonEnvSchema = z.object({
   CORS_ORIGINS: z.string().default('*').transform(parseCorsOrigins),
   /** A WebSocket client has this long after connecting to send its auth message. */
   WS_AUTH_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
+  /** P limits, per user: a token bucket of RATE_LIMIT_BURST requests refilled at RATE_LIMIT_PER_MINUTE. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
+  RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(20),
+  /** Uploads per user (upload, bulk-upload, upload-url), on top of the general limit; the burst is the same number. */
+  UPLOAD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /** Requests without a user (login, register, refresh, OIDC), per client IP. */
+  IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  IP_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(20),
   ...oidcEnvShape(),
 });
 

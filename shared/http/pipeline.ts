@@ -1,6 +1,8 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { Principal } from '../domain/auth/principal';
+import { rateLimited, type RequestOrigin } from '../domain/limits/limit-request';
+import type { RateDecision } from '../domain/limits/rate-policy';
 import { AppError, forbidden, unauthorized } from '../domain/errors';
 import { hasRole } from '../domain/users/user';
 import { corsHeaders, preflightResponse, type CorsOrigins } from './cors';
@@ -15,6 +17,11 @@ export interface HttpHandlerOptions {
   corsOrigins: CorsOrigins;
   /** Resolves a bearer token to its caller; required when any route is not public. */
   authenticate?: (token: string) => Promise<Principal>;
+  /**
+   * Counts the request against its caller's rate limits; null when no bucket could be read (the request goes
+   * through). Without it the group is not limited (health).
+   */
+  limits?: (origin: RequestOrigin) => Promise<RateDecision | null>;
 }
 
 export type HttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
@@ -28,13 +35,29 @@ type Request = middy.Request<APIGatewayProxyEventV2, HttpResponse, Error, Contex
 const requestIdOf = (event: APIGatewayProxyEventV2, context: Context): string =>
   event.requestContext?.requestId ?? context.awsRequestId ?? crypto.randomUUID();
 
-/** Every response, error or not, carries the request id and the CORS headers of the caller's origin. */
+/** The rate-limit decision of each request in flight, for its response's headers, whatever the outcome. */
+const decisions = new WeakMap<APIGatewayProxyEventV2, RateDecision>();
+
+const rateLimitHeaders = (decision: RateDecision | undefined): Record<string, string> =>
+  decision
+    ? {
+        'x-ratelimit-limit': String(decision.limit),
+        'x-ratelimit-remaining': String(decision.remaining),
+        'x-ratelimit-reset': String(decision.resetAt),
+      }
+    : {};
+
+/**
+ * Every response, error or not, carries the request id, the CORS headers of the caller's origin and, where the
+ * request was counted, its rate limit.
+ */
 const responseHeaders = (corsOrigins: CorsOrigins): MiddlewareObj<APIGatewayProxyEventV2, HttpResponse, Error, Context> => {
   const decorate = (request: Request) => {
     if (!request.response) return;
     request.response.headers = {
       ...request.response.headers,
       ...corsHeaders(corsOrigins, header(request.event, 'origin')),
+      ...rateLimitHeaders(decisions.get(request.event)),
       'x-request-id': request.internal.requestId,
     };
   };
@@ -72,6 +95,7 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
     }
     const token = bearerToken(event);
     const principal = await authorise(route, token);
+    await limit(event, route, principal);
     const params = route.params ? parseWith(route.params, event.pathParameters ?? {}, 'path') : undefined;
     // A route without a query schema takes no parameters: `?x=1` there is as unknown as anywhere else.
     const query = parseWith(route.query ?? NO_PARAMETERS, event.queryStringParameters ?? {}, 'query');
@@ -84,6 +108,19 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
       requestId,
       event,
     });
+  };
+
+  /** After authorisation, so that 401 and 403 come first; a caller without a user is counted by client IP. */
+  const limit = async (event: APIGatewayProxyEventV2, route: Route, principal: Principal | null): Promise<void> => {
+    if (!options.limits) return;
+    const decision = await options.limits({
+      userId: principal?.userId ?? null,
+      sourceIp: event.requestContext.http.sourceIp,
+      isUpload: route.rateLimit === 'upload',
+    });
+    if (!decision) return;
+    decisions.set(event, decision);
+    if (!decision.allowed) throw rateLimited(decision);
   };
 
   const authorise = async (route: Route, token: string | null): Promise<Principal | null> => {

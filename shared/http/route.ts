@@ -7,6 +7,9 @@ import type { HttpResponse } from './responses';
 /** Who may call a route: anyone, or an authenticated caller with at least this role. */
 export type Access = 'public' | Role;
 
+/** Which rate limits a route counts against beyond the caller's general one (see shared/domain/limits). */
+export type RateLimitClass = 'upload';
+
 /** What a route's `handle` gets: the parsed inputs and the caller. */
 export interface RouteContext<Body, Query, Params, Caller extends Principal | null> {
   body: Body;
@@ -30,6 +33,8 @@ export interface RouteDefinition<
   /** The API Gateway route key, e.g. `POST /api/auth/login` (see functions/manifest.ts). */
   key: string;
   access: A;
+  /** Uploads also count against the caller's upload limit. */
+  rateLimit?: RateLimitClass;
   body?: B;
   query?: Q;
   params?: P;
@@ -40,6 +45,7 @@ export interface RouteDefinition<
 export interface Route {
   key: string;
   access: Access;
+  rateLimit?: RateLimitClass | undefined;
   body?: z.ZodType | undefined;
   query?: z.ZodType | undefined;
   params?: z.ZodType | undefined;

@@ -15,6 +15,16 @@ export interface RuntimeProcess {
   stop(): Promise<number | null>;
 }
 
+/**
+ * Rate limits far above anything a suite sends: they have their own tests (test/e2e/rate-limits.test.ts), and
+ * elsewhere they would turn a suite's requests into 429s. A test passes its own values in `env` to override them.
+ */
+export const RATE_LIMITS_OUT_OF_REACH: Record<string, string> = Object.fromEntries(
+  ['RATE_LIMIT_PER_MINUTE', 'RATE_LIMIT_BURST', 'UPLOAD_RATE_LIMIT_PER_MINUTE', 'IP_RATE_LIMIT_PER_MINUTE', 'IP_RATE_LIMIT_BURST'].map(
+    (name) => [name, '1000000'],
+  ),
+);
+
 /** Starts `bin/local.ts` as the README's start command does, and waits until /api/health answers 200. */
 export async function startRuntimeProcess(
   options: { dataDir?: string; env?: Record<string, string> } = {},
@@ -24,7 +34,7 @@ export async function startRuntimeProcess(
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...RATE_LIMITS_OUT_OF_REACH, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

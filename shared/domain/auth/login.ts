@@ -1,4 +1,5 @@
 import { unauthorized } from '../errors';
+import type { LoginAttemptGuard } from '../limits/ports';
 import type { UserRepository } from '../users/ports';
 import type { PasswordHasher, TokenService } from './ports';
 import { toSession, type Session } from './session';
@@ -7,16 +8,22 @@ export interface LoginDeps {
   users: UserRepository;
   passwords: PasswordHasher;
   tokens: TokenService;
+  loginAttempts: LoginAttemptGuard;
 }
 
 /**
  * Exchanges a username and password for a token. An unknown user and a wrong password get the same answer,
- * after the same amount of work.
+ * after the same amount of work, and count as a failure of that name: a name whose failures are used up is
+ * refused before any password is checked (see LoginAttemptGuard).
  */
 export async function login(deps: LoginDeps, input: { username: string; password: string }): Promise<Session> {
+  await deps.loginAttempts.check(input.username);
   const user = await deps.users.findByUsername(input.username);
   const valid = await deps.passwords.verify(input.password, user?.password_hash ?? null);
-  if (!user || !valid) throw unauthorized('Invalid username or password');
+  if (!user || !valid) {
+    await deps.loginAttempts.failed(input.username);
+    throw unauthorized('Invalid username or password');
+  }
   const issued = await deps.tokens.issue({ userId: user.id, role: user.role, tokenVersion: user.token_version });
   return toSession(issued, user);
 }

@@ -14,3 +14,12 @@ export interface RateLimitStore {
   /** The bucket's TAT as stored (strongly consistent), or null when it has none. */
   tatOf(bucket: string): Promise<number | null>;
 }
+
+/**
+ * Slows password guessing per username: `check` refuses (429 RATE_LIMITED) a name whose failures are used up,
+ * `failed` counts one. Both let the login through when the limiter itself fails.
+ */
+export interface LoginAttemptGuard {
+  check(username: string): Promise<void>;
+  failed(username: string): Promise<void>;
+}
