@@ -1,0 +1,259 @@
+/** The SQL of a search: a query tree turned into FTS5 expressions and conditions over `docs d`, filters, orders. */
+import type { QueryNode, SearchField, SearchFilters, SearchRequest, SearchSortField } from '../../domain/search/ports';
+import type { DocumentQuery } from '../../domain/documents/ports';
+import { WEIGHTS } from './sqlite-search-schema';
+
+export type SqlValue = string | number | null;
+
+interface Sql {
+  sql: string;
+  params: SqlValue[];
+}
+
+/** An FTS5 string. Its query parser reads C strings, so a NUL would end it mid-way ("unterminated string"):
+ * it is a separator here, as the tokenizers treat it. */
+const quote = (value: string) => `"${value.replace(/"/g, '""').replace(/\0/g, ' ')}"`;
+const columnFilter = (field: SearchField) => (field === 'all' ? '' : `{${field}} : `);
+
+/** Listing sorts and their columns; text sorts ignore case, as the table's own listing does. */
+export const LISTING_ORDER: Record<DocumentQuery['sort'], string> = {
+  created_at: 'd.created_at',
+  updated_at: 'd.updated_at',
+  title: 'd.title COLLATE NOCASE',
+  filename: 'd.filename COLLATE NOCASE',
+  size: 'd.size',
+};
+
+const SORT_COLUMNS: Record<SearchSortField, string> = {
+  relevance: 'score',
+  created_at: 'created_at',
+  updated_at: 'updated_at',
+  title: 'title COLLATE NOCASE',
+  size: 'size',
+};
+
+/** ORDER BY of the requested sort; the id breaks ties so that every order is total and pages never overlap. */
+export function orderBy(sort: SearchRequest['sort']): string {
+  const keys = sort.map((key) => `${SORT_COLUMNS[key.field]} ${key.order === 'asc' ? 'ASC' : 'DESC'}`);
+  return [...keys, 'id ASC'].join(', ');
+}
+
+/** Whether a whole subtree can be one FTS5 expression (words, phrases and prefixes with AND, OR, NOT). */
+function isWords(node: QueryNode): boolean {
+  switch (node.kind) {
+    case 'term':
+    case 'phrase':
+      return true;
+    case 'contains':
+    case 'exact':
+      return false;
+    case 'not':
+      return isWords(node.child);
+    case 'or':
+      return node.children.every(isWords);
+    case 'and':
+      return node.children.every(isWords) && node.children.some((child) => child.kind !== 'not');
+  }
+}
+
+/** Turns a request into SQL over `docs d`: the match set with a score, and the expressions for highlights. */
+export class QueryPlan {
+  constructor(
+    private readonly request: SearchRequest,
+    private readonly alternatives: (word: string) => string[],
+  ) {}
+
+  /** One row: the rowids of every match as a comma-separated list, before filters (counted in memory). */
+  matchSet(): Sql {
+    const { query } = this.request;
+    if (isWords(query)) return { sql: 'SELECT group_concat(rowid) FROM fts WHERE fts MATCH ?', params: [this.words(query)] };
+    const condition = this.condition(query);
+    return { sql: `SELECT group_concat(d.rid) FROM docs AS d WHERE d.deleted = 0 AND ${condition.sql}`, params: condition.params };
+  }
+
+  /** Whether FTS5 alone can order the page: words only, by relevance, nothing filtered (its rows are all live). */
+  rankedByFts(): boolean {
+    const { query, sort, filters } = this.request;
+    const bySort = sort.length === 1 && sort[0]!.field === 'relevance' && sort[0]!.order === 'desc';
+    return bySort && isWords(query) && !filterSql(filters).sql;
+  }
+
+  /** The FTS5 expression of a words-only query. */
+  wordsExpression(): string {
+    return this.words(this.request.query);
+  }
+
+  /** SELECT of the matching documents (rid, id, title, score and the sort keys), filters applied. */
+  matches(): Sql {
+    const filters = filterSql(this.request.filters);
+    const columns = 'd.rid, d.id, d.title, d.created_at, d.updated_at, d.size';
+    const { query } = this.request;
+    if (isWords(query)) {
+      return {
+        sql: `SELECT ${columns}, -bm25(fts, ${WEIGHTS}) AS score FROM fts JOIN docs AS d ON d.rid = fts.rowid
+              WHERE fts MATCH ? AND d.deleted = 0${filters.sql}`,
+        params: [this.words(query), ...filters.params],
+      };
+    }
+    const condition = this.condition(query);
+    const wordScore = this.highlightExpression();
+    const containsScore = this.containsExpression();
+    const joins: string[] = [];
+    const params: SqlValue[] = [];
+    if (wordScore) {
+      joins.push(`LEFT JOIN (SELECT rowid AS rid, -bm25(fts, ${WEIGHTS}) AS s FROM fts WHERE fts MATCH ?) AS ws ON ws.rid = d.rid`);
+      params.push(wordScore);
+    }
+    if (containsScore) {
+      joins.push(`LEFT JOIN (SELECT rowid AS rid, -bm25(tri, ${WEIGHTS}) AS s FROM tri WHERE tri MATCH ?) AS cs ON cs.rid = d.rid`);
+      params.push(containsScore);
+    }
+    const score = [wordScore ? 'coalesce(ws.s, 0)' : null, containsScore ? 'coalesce(cs.s, 0)' : null].filter(Boolean).join(' + ') || '0';
+    return {
+      sql: `SELECT ${columns}, ${score} AS score FROM docs AS d ${joins.join(' ')}
+            WHERE d.deleted = 0 AND ${condition.sql}${filters.sql}`,
+      params: [...params, ...condition.params, ...filters.params],
+    };
+  }
+
+  /** Every positive word, phrase and prefix as one OR: it scores mixed queries and marks highlights. */
+  highlightExpression(): string | null {
+    const leaves = positiveLeaves(this.request.query).filter((leaf) => leaf.kind === 'term' || leaf.kind === 'phrase');
+    return leaves.length ? leaves.map((leaf) => this.words(leaf)).join(' OR ') : null;
+  }
+
+  containsValues(): { field: SearchField; value: string }[] {
+    return positiveLeaves(this.request.query).flatMap((leaf) => (leaf.kind === 'contains' ? [{ field: leaf.field, value: leaf.value }] : []));
+  }
+
+  private containsExpression(): string | null {
+    const values = this.containsValues();
+    return values.length ? values.map((value) => `${columnFilter(value.field)}${quote(value.value)}`).join(' OR ') : null;
+  }
+
+  /** The FTS5 expression of a words-only subtree. FTS5's NOT is binary ("a NOT b"), hence the grouping. */
+  private words(node: QueryNode): string {
+    switch (node.kind) {
+      case 'term': {
+        if (node.prefix) return `${columnFilter(node.field)}${quote(node.value)} *`;
+        const alternatives = this.request.fuzzy ? this.alternatives(node.value) : [];
+        if (!alternatives.length) return `${columnFilter(node.field)}${quote(node.value)}`;
+        return `${columnFilter(node.field)}(${[node.value, ...alternatives].map(quote).join(' OR ')})`;
+      }
+      case 'phrase':
+        return `${columnFilter(node.field)}${quote(node.value)}`;
+      case 'or':
+        return `(${node.children.map((child) => this.words(child)).join(' OR ')})`;
+      case 'and': {
+        const positive = node.children.filter((child) => child.kind !== 'not');
+        const negative = node.children.flatMap((child) => (child.kind === 'not' ? [child.child] : []));
+        let expression = `(${positive.map((child) => this.words(child)).join(' AND ')})`;
+        for (const child of negative) expression = `(${expression} NOT ${this.words(child)})`;
+        return expression;
+      }
+      case 'not':
+      case 'contains':
+      case 'exact':
+        throw new Error(`${node.kind} is not a words expression`);
+    }
+  }
+
+  /** A boolean SQL condition on `d` for any tree: words through FTS5, substrings through the trigram table. */
+  private condition(node: QueryNode): Sql {
+    if (node.kind !== 'not' && isWords(node)) return { sql: 'd.rid IN (SELECT rowid FROM fts WHERE fts MATCH ?)', params: [this.words(node)] };
+    switch (node.kind) {
+      case 'contains':
+        return { sql: 'd.rid IN (SELECT rowid FROM tri WHERE tri MATCH ?)', params: [`${columnFilter(node.field)}${quote(node.value)}`] };
+      case 'exact':
+        return exactSql(node.field, node.value);
+      case 'not': {
+        const inner = this.condition(node.child);
+        return { sql: `NOT (${inner.sql})`, params: inner.params };
+      }
+      case 'and':
+      case 'or': {
+        const parts = node.children.map((child) => this.condition(child));
+        return { sql: `(${parts.map((part) => part.sql).join(node.kind === 'and' ? ' AND ' : ' OR ')})`, params: parts.flatMap((part) => part.params) };
+      }
+      default:
+        throw new Error(`unexpected ${node.kind}`);
+    }
+  }
+}
+
+/** The leaves that must or may match (not under a NOT): what a hit is scored and highlighted by. */
+function positiveLeaves(node: QueryNode): QueryNode[] {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return node.children.flatMap(positiveLeaves);
+    case 'not':
+      return [];
+    default:
+      return [node];
+  }
+}
+
+/** `exact`: the whole field equals the value, case-insensitively (any label name, any metadata value). */
+function exactSql(field: SearchField, value: string): Sql {
+  const lower = value.toLowerCase();
+  const parts: Sql[] = [];
+  if (field === 'all' || field === 'title') parts.push({ sql: 'lower(d.title) = ?', params: [lower] });
+  if (field === 'all' || field === 'filename') parts.push({ sql: 'lower(d.filename) = ?', params: [lower] });
+  if (field === 'all' || field === 'labels') parts.push({ sql: 'EXISTS (SELECT 1 FROM json_each(d.label_names) WHERE value = ?)', params: [lower] });
+  if (field === 'all' || field === 'metadata') parts.push({ sql: 'EXISTS (SELECT 1 FROM json_each(d.metadata_values) WHERE value = ?)', params: [lower] });
+  if (!parts.length) return { sql: '0', params: [] };
+  return { sql: `(${parts.map((part) => part.sql).join(' OR ')})`, params: parts.flatMap((part) => part.params) };
+}
+
+
+/** The rowids of `group_concat(rowid)`: parsed by hand, since a match set can hold every document. */
+export function parseRowids(list: string | null): Uint32Array {
+  if (!list) return new Uint32Array(0);
+  let count = 1;
+  for (let i = 0; i < list.length; i++) if (list.charCodeAt(i) === 44) count++;
+  const rids = new Uint32Array(count);
+  let n = 0;
+  let value = 0;
+  for (let i = 0; i < list.length; i++) {
+    const code = list.charCodeAt(i);
+    if (code === 44) {
+      rids[n++] = value;
+      value = 0;
+    } else value = value * 10 + code - 48;
+  }
+  rids[n] = value;
+  return rids;
+}
+
+/** The SQL twin of FacetColumns.accepts: the page query filters with it, the counts in memory with the other. */
+function filterSql(filters: SearchFilters): Sql {
+  const parts: string[] = [];
+  const params: SqlValue[] = [];
+  const list = (values: string[]) => values.map(() => '?').join(', ');
+  if (filters.mimeTypes?.length) {
+    parts.push(`d.mime_type IN (${list(filters.mimeTypes)})`);
+    params.push(...filters.mimeTypes);
+  }
+  if (filters.status?.length) {
+    parts.push(`d.status IN (${list(filters.status)})`);
+    params.push(...filters.status);
+  }
+  if (filters.labels?.length) {
+    parts.push(`EXISTS (SELECT 1 FROM json_each(d.label_ids) WHERE value IN (${list(filters.labels)}))`);
+    params.push(...filters.labels);
+  }
+  if (filters.dateFrom) {
+    parts.push('d.created_at >= ?');
+    params.push(filters.dateFrom);
+  }
+  if (filters.dateTo) {
+    parts.push('d.created_at <= ?');
+    params.push(filters.dateTo);
+  }
+  if (filters.minConfidence !== undefined) {
+    parts.push('d.ocr_confidence >= ?');
+    params.push(filters.minConfidence);
+  }
+  return { sql: parts.map((part) => ` AND ${part}`).join(''), params };
+}
