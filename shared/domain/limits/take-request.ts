@@ -1,9 +1,8 @@
 import type { Clock } from '../clock';
+import { LOST_RACE, retryLostRaces } from '../optimistic-retry';
 import type { RateLimitStore } from './ports';
 import { decide, type RateDecision, type RatePolicy } from './rate-policy';
 
-/** Rounds of decide-and-write before the limiter gives up on a bucket that other instances keep moving. */
-export const MAX_OPTIMISTIC_ATTEMPTS = 4;
 /** Buckets whose last TAT an instance remembers, so that a steady caller costs one write and no read. */
 const REMEMBERED_BUCKETS = 10_000;
 
@@ -27,19 +26,22 @@ export class RequestLimiter {
    */
   async take(bucket: string, policy: RatePolicy): Promise<RateDecision | null> {
     let tat = this.known.get(bucket) ?? null;
-    for (let attempt = 0; attempt < MAX_OPTIMISTIC_ATTEMPTS; attempt++) {
-      const { decision, nextTat } = decide(policy, tat, this.clock.now().getTime());
-      if (!decision.allowed) return decision;
-      const outcome = await this.store.compareAndSet(bucket, tat, nextTat, new Date(nextTat));
-      if (outcome === 'ok') {
-        this.remember(bucket, nextTat);
-        return decision;
-      }
-      tat = outcome.current;
-      if (tat === null) this.known.delete(bucket);
-      else this.remember(bucket, tat);
-    }
-    return null;
+    return retryLostRaces(
+      async () => {
+        const { decision, nextTat } = decide(policy, tat, this.clock.now().getTime());
+        if (!decision.allowed) return decision;
+        const outcome = await this.store.compareAndSet(bucket, tat, nextTat, new Date(nextTat));
+        if (outcome === 'ok') {
+          this.remember(bucket, nextTat);
+          return decision;
+        }
+        tat = outcome.current;
+        if (tat === null) this.known.delete(bucket);
+        else this.remember(bucket, tat);
+        return LOST_RACE;
+      },
+      () => null,
+    );
   }
 
   /** Whether `bucket` has a request left, without taking it (a read, never a write). */

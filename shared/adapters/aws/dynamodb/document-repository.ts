@@ -9,11 +9,9 @@ import { keys, withoutKeys } from './keys';
 import { countedLabel, joinLabel, leaveLabel, type TransactItem } from './label-membership';
 import { createJobItems, deleteJobItems, toStoredJob, type StoredOcrJob } from './ocr-job-items';
 import { batchGetAll, indexPartition, labelMembers, queryAll } from './queries';
+import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
 
 type Item = Record<string, unknown>;
-
-/** Attempts of a write that lost an optimistic-concurrency race (another change of the same document). */
-const ATTEMPTS = 4;
 
 /** A stored document item as the domain sees it: labels as a sorted list, never a DynamoDB set. */
 const toRecord = (item: Item): DocumentRecord => {
@@ -95,87 +93,102 @@ export class DynamoDocumentRepository implements DocumentRepository {
   async update(id: string, changes: DocumentChanges, updatedAt: string): Promise<DocumentRecord | null> {
     // Labels found deleted while this change takes them off: their counts are gone, only memberships remain.
     const goneLabels = new Set<string>();
-    for (let attempt = 1; ; attempt++) {
-      const item = await this.rawDocument(id);
-      if (!item) return null;
-      const current = toRecord(item);
-      const next: DocumentRecord = { ...current, ...dropUndefined(changes), updated_at: updatedAt, version: (current.version ?? 1) + 1 };
-      const added = next.labels.filter((label) => !current.labels.includes(label));
-      const removed = current.labels.filter((label) => !next.labels.includes(label));
-      const names: Record<string, string> = { '#title': 'title', '#metadata': 'metadata', '#updated': 'updated_at', '#labels': 'labels', '#version': 'version' };
-      const values: Record<string, unknown> = { ':title': next.title, ':metadata': next.metadata, ':updated': updatedAt, ':version': item['version'], ':one': 1 };
-      let expression = 'SET #title = :title, #metadata = :metadata, #updated = :updated, #version = #version + :one';
-      if (next.labels.length) {
-        expression += ', #labels = :labels';
-        values[':labels'] = new Set(next.labels);
-      } else expression += ' REMOVE #labels';
-      const items: TransactItem[] = [
-        {
-          Update: {
-            TableName: this.tableName,
-            Key: keys.document(id),
-            UpdateExpression: expression,
-            ConditionExpression: '#version = :version',
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
+    let conflict: unknown;
+    return retryLostRaces<DocumentRecord | null>(
+      async () => {
+        const item = await this.rawDocument(id);
+        if (!item) return null;
+        const current = toRecord(item);
+        const next: DocumentRecord = { ...current, ...dropUndefined(changes), updated_at: updatedAt, version: (current.version ?? 1) + 1 };
+        const added = next.labels.filter((label) => !current.labels.includes(label));
+        const removed = current.labels.filter((label) => !next.labels.includes(label));
+        const names: Record<string, string> = { '#title': 'title', '#metadata': 'metadata', '#updated': 'updated_at', '#labels': 'labels', '#version': 'version' };
+        const values: Record<string, unknown> = { ':title': next.title, ':metadata': next.metadata, ':updated': updatedAt, ':version': item['version'], ':one': 1 };
+        let expression = 'SET #title = :title, #metadata = :metadata, #updated = :updated, #version = #version + :one';
+        if (next.labels.length) {
+          expression += ', #labels = :labels';
+          values[':labels'] = new Set(next.labels);
+        } else expression += ' REMOVE #labels';
+        const items: TransactItem[] = [
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: keys.document(id),
+              UpdateExpression: expression,
+              ConditionExpression: '#version = :version',
+              ExpressionAttributeNames: names,
+              ExpressionAttributeValues: values,
+            },
           },
-        },
-        ...added.flatMap((labelId) => joinLabel(this.tableName, labelId, id)),
-        ...removed.flatMap((labelId) => leaveLabel(this.tableName, labelId, id, goneLabels.has(labelId))),
-      ];
-      try {
-        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
-        return next;
-      } catch (error) {
-        const failed = failedConditions(error);
-        if (!failed?.length) throw error;
-        // The document changed meanwhile (an edit, an assign, a label delete taking a label off): read it again.
-        if (!failed.includes(0)) {
-          const vanished = failed.flatMap((index) => countedLabel(items[index]) ?? []);
-          // A label added here was deleted after the caller's check: the same answer as that check gives.
-          const unknown = vanished.filter((labelId) => added.includes(labelId));
-          if (unknown.length) throw unknownLabelsError(unknown);
-          for (const labelId of vanished) goneLabels.add(labelId);
+          ...added.flatMap((labelId) => joinLabel(this.tableName, labelId, id)),
+          ...removed.flatMap((labelId) => leaveLabel(this.tableName, labelId, id, goneLabels.has(labelId))),
+        ];
+        try {
+          await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+          return next;
+        } catch (error) {
+          const failed = failedConditions(error);
+          if (!failed?.length) throw error;
+          // The document changed meanwhile (an edit, an assign, a label delete taking a label off): read it again.
+          if (!failed.includes(0)) {
+            const vanished = failed.flatMap((index) => countedLabel(items[index]) ?? []);
+            // A label added here was deleted after the caller's check: the same answer as that check gives.
+            const unknown = vanished.filter((labelId) => added.includes(labelId));
+            if (unknown.length) throw unknownLabelsError(unknown);
+            for (const labelId of vanished) goneLabels.add(labelId);
+          }
+          conflict = error;
+          return LOST_RACE;
         }
-        if (attempt >= ATTEMPTS) throw error;
-      }
-    }
+      },
+      () => {
+        throw conflict;
+      },
+    );
   }
 
   async delete(id: string): Promise<boolean> {
     const goneLabels = new Set<string>();
-    for (let attempt = 1; ; attempt++) {
-      const [item, job] = await Promise.all([this.rawDocument(id), this.rawJob(id)]);
-      if (!item) return false;
-      const labels = toRecord(item).labels;
-      const items: TransactItem[] = [
-        {
-          Delete: {
-            TableName: this.tableName,
-            Key: keys.document(id),
-            ConditionExpression: 'version = :version',
-            ExpressionAttributeValues: { ':version': item['version'] },
+    let conflict: unknown;
+    return retryLostRaces(
+      async () => {
+        const [item, job] = await Promise.all([this.rawDocument(id), this.rawJob(id)]);
+        if (!item) return false;
+        const labels = toRecord(item).labels;
+        const items: TransactItem[] = [
+          {
+            Delete: {
+              TableName: this.tableName,
+              Key: keys.document(id),
+              ConditionExpression: 'version = :version',
+              ExpressionAttributeValues: { ':version': item['version'] },
+            },
           },
-        },
-        { Delete: { TableName: this.tableName, Key: keys.documentContent(id) } },
-        this.countDocuments(-1),
-        ...labels.flatMap((labelId) => leaveLabel(this.tableName, labelId, id, goneLabels.has(labelId))),
-        ...(job ? deleteJobItems(this.tableName, job) : []),
-      ];
-      try {
-        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
-        return true;
-      } catch (error) {
-        const failed = failedConditions(error);
-        // The document changed, or one of its labels is being deleted: read it again and retry, leaving the
-        // counts of deleted labels alone.
-        if (!failed?.length || attempt >= ATTEMPTS) throw error;
-        for (const index of failed) {
-          const labelId = countedLabel(items[index]);
-          if (labelId) goneLabels.add(labelId);
+          { Delete: { TableName: this.tableName, Key: keys.documentContent(id) } },
+          this.countDocuments(-1),
+          ...labels.flatMap((labelId) => leaveLabel(this.tableName, labelId, id, goneLabels.has(labelId))),
+          ...(job ? deleteJobItems(this.tableName, job) : []),
+        ];
+        try {
+          await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+          return true;
+        } catch (error) {
+          const failed = failedConditions(error);
+          // The document changed, or one of its labels is being deleted: read it again and retry, leaving the
+          // counts of deleted labels alone.
+          if (!failed?.length) throw error;
+          for (const index of failed) {
+            const labelId = countedLabel(items[index]);
+            if (labelId) goneLabels.add(labelId);
+          }
+          conflict = error;
+          return LOST_RACE;
         }
-      }
-    }
+      },
+      () => {
+        throw conflict;
+      },
+    );
   }
 
   async getMany(ids: string[]): Promise<DocumentRecord[]> {

@@ -5,9 +5,7 @@ import { failedConditions, isConditionFailure } from './errors';
 import { keys, withoutKeys } from './keys';
 import { currentLabelMembers, joinLabel } from './label-membership';
 import { batchGetAll, indexPartition } from './queries';
-
-/** Attempts of a label edit that keeps losing the race against assignments moving its count. */
-const UPDATE_ATTEMPTS = 4;
+import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
 
 /** How many documents are labelled at once during an assign or a label delete. */
 const CONCURRENCY = 8;
@@ -89,53 +87,61 @@ export class DynamoLabelRepository implements LabelRepository {
     current: Label,
     changes: LabelChanges,
     updatedAt: string,
-    attempt = 1,
   ): Promise<{ previous: Label; next: Label } | null> {
     const id = current.id;
-    const next: Label = {
-      ...current,
-      ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
-      updated_at: updatedAt,
-    };
-    const renamed = next.name.toLowerCase() !== current.name.toLowerCase();
-    const write = {
-      Put: {
-        TableName: this.tableName,
-        Item: { ...keys.label(id), ...this.indexOf(next), ...next },
-        // document_count moves with assignments: write over it only if it is what was read.
-        ConditionExpression: 'attribute_exists(pk) AND document_count = :count',
-        ExpressionAttributeValues: { ':count': current.document_count },
+    let conflict: unknown;
+    return retryLostRaces<{ previous: Label; next: Label } | null>(
+      async (attempt) => {
+        // A later attempt starts from the label as it is now: assignments moved its count meanwhile.
+        const fresh = attempt === 1 ? current : await this.get(id);
+        if (!fresh) return null;
+        const next: Label = {
+          ...fresh,
+          ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
+          updated_at: updatedAt,
+        };
+        const renamed = next.name.toLowerCase() !== fresh.name.toLowerCase();
+        const write = {
+          Put: {
+            TableName: this.tableName,
+            Item: { ...keys.label(id), ...this.indexOf(next), ...next },
+            // document_count moves with assignments: write over it only if it is what was read.
+            ConditionExpression: 'attribute_exists(pk) AND document_count = :count',
+            ExpressionAttributeValues: { ':count': fresh.document_count },
+          },
+        };
+        try {
+          await this.db.send(
+            new TransactWriteCommand({
+              TransactItems: renamed
+                ? [
+                    write,
+                    { Delete: { TableName: this.tableName, Key: keys.labelNameLock(fresh.name) } },
+                    {
+                      Put: {
+                        TableName: this.tableName,
+                        Item: { ...keys.labelNameLock(next.name), label_id: id },
+                        ConditionExpression: 'attribute_not_exists(pk)',
+                      },
+                    },
+                  ]
+                : [write],
+            }),
+          );
+          return { previous: fresh, next };
+        } catch (error) {
+          const failed = failedConditions(error);
+          if (failed?.includes(2)) throw duplicate('label', 'name');
+          // The count moved while we wrote (or the label went): try again on fresh data.
+          if (!failed?.includes(0)) throw error;
+          conflict = error;
+          return LOST_RACE;
+        }
       },
-    };
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: renamed
-            ? [
-                write,
-                { Delete: { TableName: this.tableName, Key: keys.labelNameLock(current.name) } },
-                {
-                  Put: {
-                    TableName: this.tableName,
-                    Item: { ...keys.labelNameLock(next.name), label_id: id },
-                    ConditionExpression: 'attribute_not_exists(pk)',
-                  },
-                },
-              ]
-            : [write],
-        }),
-      );
-      return { previous: current, next };
-    } catch (error) {
-      const failed = failedConditions(error);
-      if (failed?.includes(2)) throw duplicate('label', 'name');
-      // The count moved while we wrote (or the label went): try again on fresh data.
-      if (failed?.includes(0) && attempt < UPDATE_ATTEMPTS) {
-        const fresh = await this.get(id);
-        return fresh ? this.write(fresh, changes, updatedAt, attempt + 1) : null;
-      }
-      throw error;
-    }
+      () => {
+        throw conflict;
+      },
+    );
   }
 
   async delete(id: string): Promise<LabelChange<true> | null> {
