@@ -19,6 +19,7 @@ import { keys } from './keys';
 import type { TransactItem } from './label-membership';
 import { countersMove, jobItem, priorityPrefix, toStoredJob, type StoredOcrJob } from './ocr-job-items';
 import { queryAll } from './queries';
+import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
 
 type Item = Record<string, unknown>;
 
@@ -33,9 +34,6 @@ const DOCUMENT_STATUS: Record<OcrJobStatus, string> = {
 
 /** Statuses listed when the caller names none: the queue proper, jobs not finished. */
 const ACTIVE: OcrJobStatus[] = ['processing', 'queued'];
-
-/** Attempts of a transition that lost a race with another change of the same job (a heartbeat, a cancel). */
-const ATTEMPTS = 4;
 
 /** Language totals are top-level attributes (`lang_<code>`): ADD cannot create a key inside a missing map. */
 const LANGUAGE_PREFIX = 'lang_';
@@ -84,36 +82,41 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
     documentId: string,
     options: { language: string; priority: OcrPriority; by: string; now: string },
   ): Promise<OcrJob | 'busy' | null> {
-    for (let attempt = 1; ; attempt++) {
-      const [current, document] = await Promise.all([this.read(documentId), this.documentExists(documentId)]);
-      if (!document) return null;
-      if (current && (current.status === 'queued' || current.status === 'processing')) return 'busy';
-      const next: OcrJob = {
-        id: documentId,
-        document_id: documentId,
-        status: 'queued',
-        priority: options.priority,
-        language: options.language,
-        run: (current?.run ?? 0) + 1,
-        attempts: 0,
-        progress: 0,
-        pages: null,
-        cancel_requested: false,
-        failure_reason: null,
-        created_by: options.by,
-        queued_at: options.now,
-        started_at: null,
-        heartbeat_at: null,
-        finished_at: null,
-        processing_time: null,
-      };
-      const won = await this.transition(current, next, options.now, {
-        SET: { language: options.language, ocr_enabled: true },
-        REMOVE: ['failure_reason'],
-      });
-      if (won) return next;
-      if (attempt >= ATTEMPTS) throw new Error(`OCR job ${documentId} kept changing while being restarted`);
-    }
+    return retryLostRaces(
+      async () => {
+        const [current, document] = await Promise.all([this.read(documentId), this.documentExists(documentId)]);
+        if (!document) return null;
+        if (current && (current.status === 'queued' || current.status === 'processing')) return 'busy';
+        const next: OcrJob = {
+          id: documentId,
+          document_id: documentId,
+          status: 'queued',
+          priority: options.priority,
+          language: options.language,
+          run: (current?.run ?? 0) + 1,
+          attempts: 0,
+          progress: 0,
+          pages: null,
+          cancel_requested: false,
+          failure_reason: null,
+          created_by: options.by,
+          queued_at: options.now,
+          started_at: null,
+          heartbeat_at: null,
+          finished_at: null,
+          processing_time: null,
+        };
+        const won = await this.transition(current, next, options.now, {
+          SET: { language: options.language, ocr_enabled: true },
+          REMOVE: ['failure_reason'],
+        });
+        if (won) return next;
+        return LOST_RACE;
+      },
+      () => {
+        throw new Error(`OCR job ${documentId} kept changing while being restarted`);
+      },
+    );
   }
 
   async claim(message: OcrJobMessage, now: string, staleBefore: string): Promise<OcrJob | null> {
@@ -154,44 +157,50 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
   }
 
   async complete(documentId: string, run: number, result: OcrResult & { content: DocumentContent }, now: string): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.read(documentId);
-      if (!current || current.run !== run || current.status !== 'processing') return false;
-      const next: OcrJob = {
-        ...withoutRev(current),
-        status: 'completed',
-        progress: 100,
-        pages: result.pages,
-        finished_at: now,
-        heartbeat_at: now,
-        processing_time: result.processingTime,
-      };
-      const won = await this.transition(
-        current,
-        next,
-        now,
-        { SET: { ocr_confidence: result.confidence, pages: result.pages }, REMOVE: ['failure_reason'] },
-        [
-          { Put: { TableName: this.tableName, Item: { ...keys.documentContent(documentId), ...result.content } } },
-          ...this.addToTotals(now, current.language, { completed: 1, processing_seconds: result.processingTime }),
-        ],
-      );
-      if (won) return true;
-      if (attempt >= ATTEMPTS) return false;
-    }
+    return retryLostRaces(
+      async () => {
+        const current = await this.read(documentId);
+        if (!current || current.run !== run || current.status !== 'processing') return false;
+        const next: OcrJob = {
+          ...withoutRev(current),
+          status: 'completed',
+          progress: 100,
+          pages: result.pages,
+          finished_at: now,
+          heartbeat_at: now,
+          processing_time: result.processingTime,
+        };
+        const won = await this.transition(
+          current,
+          next,
+          now,
+          { SET: { ocr_confidence: result.confidence, pages: result.pages }, REMOVE: ['failure_reason'] },
+          [
+            { Put: { TableName: this.tableName, Item: { ...keys.documentContent(documentId), ...result.content } } },
+            ...this.addToTotals(now, current.language, { completed: 1, processing_seconds: result.processingTime }),
+          ],
+        );
+        if (won) return true;
+        return LOST_RACE;
+      },
+      () => false,
+    );
   }
 
   async fail(documentId: string, run: number, reason: string, now: string, status: 'failed' | 'cancelled' = 'failed'): Promise<boolean> {
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.read(documentId);
-      if (!current || current.run !== run || (current.status !== 'processing' && current.status !== 'queued')) return false;
-      const next: OcrJob = { ...withoutRev(current), status, failure_reason: reason, finished_at: now };
-      // A cancel is the user's choice, not a failure of OCR: it stays out of the success rate.
-      const totals = status === 'failed' ? this.addToTotals(now, current.language, { failed: 1 }) : [];
-      const won = await this.transition(current, next, now, { SET: { failure_reason: reason } }, totals);
-      if (won) return true;
-      if (attempt >= ATTEMPTS) return false;
-    }
+    return retryLostRaces(
+      async () => {
+        const current = await this.read(documentId);
+        if (!current || current.run !== run || (current.status !== 'processing' && current.status !== 'queued')) return false;
+        const next: OcrJob = { ...withoutRev(current), status, failure_reason: reason, finished_at: now };
+        // A cancel is the user's choice, not a failure of OCR: it stays out of the success rate.
+        const totals = status === 'failed' ? this.addToTotals(now, current.language, { failed: 1 }) : [];
+        const won = await this.transition(current, next, now, { SET: { failure_reason: reason } }, totals);
+        if (won) return true;
+        return LOST_RACE;
+      },
+      () => false,
+    );
   }
 
   async release(documentId: string, run: number, now: string): Promise<void> {
@@ -201,27 +210,37 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
   }
 
   async cancel(documentId: string, now: string): Promise<CancelOutcome> {
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.read(documentId);
-      if (!current) return 'not_found';
-      if (current.status === 'queued') {
-        if (await this.fail(documentId, current.run, 'cancelled', now, 'cancelled')) return 'cancelled';
-      } else if (current.status === 'processing') {
-        if (await this.putJob(current, { ...withoutRev(current), cancel_requested: true })) return 'requested';
-      } else return 'finished';
-      if (attempt >= ATTEMPTS) throw new Error(`OCR job ${documentId} kept changing while being cancelled`);
-    }
+    return retryLostRaces(
+      async () => {
+        const current = await this.read(documentId);
+        if (!current) return 'not_found';
+        if (current.status === 'queued') {
+          if (await this.fail(documentId, current.run, 'cancelled', now, 'cancelled')) return 'cancelled';
+        } else if (current.status === 'processing') {
+          if (await this.putJob(current, { ...withoutRev(current), cancel_requested: true })) return 'requested';
+        } else return 'finished';
+        return LOST_RACE;
+      },
+      () => {
+        throw new Error(`OCR job ${documentId} kept changing while being cancelled`);
+      },
+    );
   }
 
   async setPriority(documentId: string, priority: OcrPriority): Promise<OcrJob | 'not_queued' | null> {
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.read(documentId);
-      if (!current) return null;
-      if (current.status !== 'queued') return 'not_queued';
-      const next = { ...withoutRev(current), priority };
-      if (await this.putJob(current, next)) return next;
-      if (attempt >= ATTEMPTS) throw new Error(`OCR job ${documentId} kept changing while its priority was set`);
-    }
+    return retryLostRaces(
+      async () => {
+        const current = await this.read(documentId);
+        if (!current) return null;
+        if (current.status !== 'queued') return 'not_queued';
+        const next = { ...withoutRev(current), priority };
+        if (await this.putJob(current, next)) return next;
+        return LOST_RACE;
+      },
+      () => {
+        throw new Error(`OCR job ${documentId} kept changing while its priority was set`);
+      },
+    );
   }
 
   async stuck(queuedBefore: string, heartbeatBefore: string): Promise<OcrJob[]> {
