@@ -1,4 +1,5 @@
 import { App, RemovalPolicy, Tags } from 'aws-cdk-lib';
+import { oidcFromContext, rateLimitsFromContext } from '../lib/context';
 import { ApiStack } from '../lib/stacks/api-stack';
 import { DEFAULT_TEXTRACT_TPS } from '../lib/stacks/limits';
 import { StatefulStack } from '../lib/stacks/stateful-stack';
@@ -27,6 +28,9 @@ const removalPolicy =
 const searchDomainProfile = contextChoice('searchDomain', 'dev', ['dev', 'production']);
 const alarmEmail = contextString('alarmEmail', '') || undefined;
 const textractTps = Number(contextString('textractTps', String(DEFAULT_TEXTRACT_TPS)));
+const readContext = (key: string): unknown => app.node.tryGetContext(key);
+const rateLimits = rateLimitsFromContext(readContext);
+const oidc = oidcFromContext(readContext);
 
 const stateful = new StatefulStack(app, 'DocService-Stateful', {
   description: 'DocService data: table, documents bucket, OCR queues, secrets',
@@ -54,6 +58,8 @@ new ApiStack(app, 'DocService-Api', {
   adminUsername,
   adminEmail,
   removalPolicy,
+  rateLimits,
+  oidc,
 });
 
 Tags.of(app).add('app', 'docservice');

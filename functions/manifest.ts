@@ -71,6 +71,20 @@ export const ENV = {
   websocketEndpoint: 'WEBSOCKET_ENDPOINT',
   opensearchEndpoint: 'OPENSEARCH_ENDPOINT',
   searchIndexReplicas: 'SEARCH_INDEX_REPLICAS',
+  rateLimitPerMinute: 'RATE_LIMIT_PER_MINUTE',
+  rateLimitBurst: 'RATE_LIMIT_BURST',
+  uploadRateLimitPerMinute: 'UPLOAD_RATE_LIMIT_PER_MINUTE',
+  ipRateLimitPerMinute: 'IP_RATE_LIMIT_PER_MINUTE',
+  ipRateLimitBurst: 'IP_RATE_LIMIT_BURST',
+  oidcIssuer: 'OIDC_ISSUER',
+  oidcClientId: 'OIDC_CLIENT_ID',
+  oidcClientSecretArn: 'OIDC_CLIENT_SECRET_ARN',
+  oidcRedirectUri: 'OIDC_REDIRECT_URI',
+  oidcScopes: 'OIDC_SCOPES',
+  oidcFrontendUrl: 'OIDC_FRONTEND_URL',
+  oidcDefaultRole: 'OIDC_DEFAULT_ROLE',
+  oidcRoleClaim: 'OIDC_ROLE_CLAIM',
+  oidcRoleMap: 'OIDC_ROLE_MAP',
 } as const;
 
 /** Key schema of the single application table; the CDK stateful stack and local provisioning both build from it. */

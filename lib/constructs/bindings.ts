@@ -5,9 +5,11 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { ENV } from '../../functions/manifest';
+import type { OidcDeployment } from '../context';
+import type { RateLimitSettings } from '../stacks/limits';
 
 /*
  * Each helper sets the environment variable the AWS composition root reads and grants exactly the access that
@@ -21,7 +23,7 @@ export type DataAccess = 'read' | 'readWrite';
 export type QueueAccess = 'send' | 'consume';
 
 /** Environment variable names that hold a secret's ARN. */
-export type SecretArnEnvName = typeof ENV.jwtSecretArn | typeof ENV.adminPasswordSecretArn;
+export type SecretArnEnvName = typeof ENV.jwtSecretArn | typeof ENV.adminPasswordSecretArn | typeof ENV.oidcClientSecretArn;
 
 /** Sets `TABLE_NAME` and grants data access (items and indexes) on the table. */
 export function bindTable(fn: lambda.Function, table: dynamodb.ITable, access: DataAccess): void {
@@ -133,4 +135,38 @@ export function bindSearch(fn: lambda.Function, domain: opensearch.IDomain, acce
   fn.addToRolePolicy(
     new iam.PolicyStatement({ actions: [...SEARCH_READ_ACTIONS], resources: [domain.domainArn, `${domain.domainArn}/*`] }),
   );
+}
+
+/** Partition keys of the rate-limit buckets (shared/adapters/aws/dynamodb/keys.ts `rateLimit`). */
+export const RATE_LIMIT_KEY_PATTERN = 'RATE#*';
+
+/**
+ * Sets `RATE_LIMIT_*` and grants the limiter's two calls (a conditional UpdateItem, a GetItem) on the table's
+ * rate-limit items only (`dynamodb:LeadingKeys` `RATE#*`): a function that only reads data, such as search,
+ * may count its requests without being able to write anything else.
+ */
+export function bindRateLimits(fn: lambda.Function, table: dynamodb.ITable, limits: RateLimitSettings): void {
+  fn.addEnvironment(ENV.rateLimitPerMinute, String(limits.perMinute));
+  fn.addEnvironment(ENV.rateLimitBurst, String(limits.burst));
+  fn.addEnvironment(ENV.uploadRateLimitPerMinute, String(limits.uploadPerMinute));
+  fn.addEnvironment(ENV.ipRateLimitPerMinute, String(limits.ipPerMinute));
+  fn.addEnvironment(ENV.ipRateLimitBurst, String(limits.ipBurst));
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [RATE_LIMIT_KEY_PATTERN] } },
+    }),
+  );
+}
+
+/**
+ * Sets the `OIDC_*` variables of single sign-on and, for a confidential client, `OIDC_CLIENT_SECRET_ARN` with
+ * reading that one secret (its complete ARN, so no other secret whose name starts the same).
+ */
+export function bindOidc(fn: lambda.Function, oidc: OidcDeployment): void {
+  for (const [name, value] of Object.entries(oidc.environment)) fn.addEnvironment(name, value);
+  if (oidc.clientSecretArn === undefined) return;
+  const secret = secretsmanager.Secret.fromSecretCompleteArn(fn, 'OidcClientSecret', oidc.clientSecretArn);
+  bindSecret(fn, secret, ENV.oidcClientSecretArn);
 }

@@ -27,15 +27,19 @@ import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { ENV, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
 import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
-import { bindBucket, bindHealthChecks, bindOcrQueues, bindSecret, bindTable, bindWebSocket } from '../constructs/bindings';
+import { bindBucket, bindHealthChecks, bindOcrQueues, bindOidc, bindRateLimits, bindSecret, bindTable, bindWebSocket } from '../constructs/bindings';
+import type { OidcDeployment } from '../context';
 import { Monitoring } from '../constructs/monitoring';
 import { SearchAccess } from '../constructs/search-access';
 import {
+  checkThrottlesAdmit,
+  DEFAULT_RATE_LIMITS,
   DEFAULT_TEXTRACT_TPS,
   HTTP_ROUTE_THROTTLES,
   HTTP_STAGE_THROTTLE,
   INGEST_CONCURRENCY,
   ocrConcurrency,
+  type RateLimitSettings,
   WEBSOCKET_STAGE_THROTTLE,
 } from './limits';
 import { INGEST_TIMEOUT, OCR_WORKER_TIMEOUT } from './stateful-stack';
@@ -85,7 +89,14 @@ export interface ApiStackProps extends StackProps {
   readonly adminEmail: string;
   /** Removal policy of the function log groups. @default RemovalPolicy.RETAIN */
   readonly removalPolicy?: RemovalPolicy;
+  /** Per-caller rate limits of the functions that count requests; must fit the throttles. @default DEFAULT_RATE_LIMITS */
+  readonly rateLimits?: RateLimitSettings;
+  /** Single sign-on, for the auth function; none: the OIDC routes answer 404. */
+  readonly oidc?: OidcDeployment;
 }
+
+/** The HTTP functions that count requests against the rate limits: every group but health. */
+export const RATE_LIMITED_GROUPS = ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'search'] as const satisfies readonly HttpGroup[];
 
 /**
  * The stateless part: an HTTP API with one Lambda per endpoint group of `HTTP_ROUTES` plus a `$default`
@@ -110,6 +121,11 @@ export class ApiStack extends Stack {
     CrossStackReferences.of(this).consume(ReferenceStrength.STRONG);
     const logRemovalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     const ocrWorkers = ocrConcurrency(props.textractTps ?? DEFAULT_TEXTRACT_TPS);
+    const rateLimits = props.rateLimits ?? DEFAULT_RATE_LIMITS;
+    const throttleProblems = checkThrottlesAdmit(rateLimits);
+    if (throttleProblems.length > 0) {
+      throw new Error(`Rate limits do not fit the gateway throttles of lib/stacks/limits.ts: ${throttleProblems.join('; ')}. Lower the rate-limit context values or raise the throttles.`);
+    }
     const searchAccess = new SearchAccess(this, 'SearchAccess', {
       domain: props.searchDomain,
       logRetention: logs.RetentionDays.ONE_MONTH,
@@ -167,6 +183,8 @@ export class ApiStack extends Stack {
     bindBucket(httpFunctions.labels.function, props.documentsBucket, 'read');
     bindOcrQueues(httpFunctions.documents.function, ocrQueues);
     bindOcrQueues(httpFunctions.ocr.function, ocrQueues);
+    for (const group of RATE_LIMITED_GROUPS) bindRateLimits(httpFunctions[group].function, props.table, rateLimits);
+    if (props.oidc) bindOidc(httpFunctions.auth.function, props.oidc);
     bindHealthChecks(httpFunctions.health.function, {
       table: props.table,
       bucket: props.documentsBucket,
@@ -268,6 +286,10 @@ export class ApiStack extends Stack {
     bindWebSocket(realtime.function, this.webSocketApi, this.webSocketStage);
     bindWebSocket(httpFunctions.documents.function, this.webSocketApi, this.webSocketStage);
     bindWebSocket(httpFunctions.ocr.function, this.webSocketApi, this.webSocketStage);
+    // Logout and a password change close the user's connections at once (the auth and users functions already
+    // read and write the table, where the connection records are).
+    bindWebSocket(httpFunctions.auth.function, this.webSocketApi, this.webSocketStage);
+    bindWebSocket(httpFunctions.users.function, this.webSocketApi, this.webSocketStage);
 
     // Presigned uploads: the bucket's events reach the ingest function through a queue, with partial batch
     // failures so one bad event does not redo the others.

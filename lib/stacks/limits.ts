@@ -4,7 +4,9 @@ import type { RouteKey } from '../../functions/manifest';
 /*
  * How much traffic the deployment takes, in one place: the README's "Deploying to AWS" quotes these numbers.
  * API Gateway answers 429 above them, before any Lambda runs or costs. They are stage-wide, for all callers
- * together; the per-user limits of profile P (100/min, uploads 10/min) are the application's job.
+ * together, a coarse backstop; the per-caller limits of profile P ({@link RateLimitSettings}) are the
+ * application's job, and each throttle admits at least one caller's whole allowance (checked at synth time by
+ * {@link checkThrottlesAdmit}), so a caller within its limits never meets the gateway's bare 429.
  */
 
 /** Every HTTP route: 100 requests/s steady (60 users at P's per-user rate), bursts of 200. */
@@ -12,19 +14,80 @@ export const HTTP_STAGE_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const 
 
 /**
  * Routes that cost more than the rest, tighter: password checks (scrypt, and the target of guessing), uploads
- * and thumbnails (whole files in a 1.5 GB function), and searches (one small OpenSearch node in `dev`).
+ * and thumbnails (whole files in a 1.5 GB function), and searches (one small OpenSearch node in `dev`). Each
+ * burst holds one caller's burst at the default limits (20, uploads 10).
  */
 export const HTTP_ROUTE_THROTTLES = {
   'POST /api/auth/login': { rateLimit: 10, burstLimit: 20 },
-  'POST /api/auth/register': { rateLimit: 2, burstLimit: 5 },
-  'POST /api/users/change-password': { rateLimit: 2, burstLimit: 5 },
+  'POST /api/auth/register': { rateLimit: 2, burstLimit: 20 },
+  'POST /api/users/change-password': { rateLimit: 2, burstLimit: 20 },
   'POST /api/documents/upload': { rateLimit: 10, burstLimit: 20 },
-  'POST /api/documents/bulk-upload': { rateLimit: 2, burstLimit: 5 },
+  'POST /api/documents/bulk-upload': { rateLimit: 2, burstLimit: 10 },
   'POST /api/documents/upload-url': { rateLimit: 10, burstLimit: 20 },
   'GET /api/documents/{id}/thumbnail': { rateLimit: 20, burstLimit: 40 },
   'GET /api/search': { rateLimit: 20, burstLimit: 40 },
   'POST /api/search/advanced': { rateLimit: 20, burstLimit: 40 },
 } as const satisfies Partial<Record<RouteKey, ThrottleSettings>>;
+
+/**
+ * The per-caller limits of profile P, as the functions that count requests read them (`RATE_LIMIT_*`; CDK
+ * context `rateLimitPerMinute`, `rateLimitBurst`, `uploadRateLimitPerMinute`, `ipRateLimitPerMinute`,
+ * `ipRateLimitBurst`).
+ */
+export interface RateLimitSettings {
+  /** Each user's token bucket: refilled at this many requests a minute... */
+  readonly perMinute: number;
+  /** ...holding this many at once. */
+  readonly burst: number;
+  /** Uploads per user, on top of the general bucket; the burst is the same number. */
+  readonly uploadPerMinute: number;
+  /** Requests without a user (register, login, refresh, OIDC), per client IP... */
+  readonly ipPerMinute: number;
+  /** ...at most this many at once. */
+  readonly ipBurst: number;
+}
+
+/** The runtime's defaults (shared/container/config.ts). */
+export const DEFAULT_RATE_LIMITS: RateLimitSettings = { perMinute: 100, burst: 20, uploadPerMinute: 10, ipPerMinute: 60, ipBurst: 20 };
+
+/** Routes whose requests also draw from the caller's upload bucket (`route.rateLimit === 'upload'` in the handlers). */
+export const UPLOAD_ROUTES = [
+  'POST /api/documents/upload',
+  'POST /api/documents/bulk-upload',
+  'POST /api/documents/upload-url',
+] as const satisfies readonly RouteKey[];
+
+/**
+ * The most requests one caller may send to a route at once and per second under `limits`: an upload is held
+ * by both of the user's buckets; any other route by the user's or, without a token, the client IP's.
+ */
+export function callerAllowance(limits: RateLimitSettings, routeKey: RouteKey | '*'): { burst: number; perSecond: number } {
+  if ((UPLOAD_ROUTES as readonly string[]).includes(routeKey)) {
+    return { burst: Math.min(limits.burst, limits.uploadPerMinute), perSecond: Math.min(limits.perMinute, limits.uploadPerMinute) / 60 };
+  }
+  return { burst: Math.max(limits.burst, limits.ipBurst), perSecond: Math.max(limits.perMinute, limits.ipPerMinute) / 60 };
+}
+
+/**
+ * Problems with `limits` against the gateway's throttles, empty when every throttle admits one caller's whole
+ * allowance: the stage and route throttles are a backstop for all callers together, and a caller within its
+ * own limits must get the application's 429 (P body, X-RateLimit-* headers), never the gateway's.
+ */
+export function checkThrottlesAdmit(limits: RateLimitSettings): string[] {
+  const throttles: [RouteKey | '*', ThrottleSettings][] = [['*', HTTP_STAGE_THROTTLE], ...(Object.entries(HTTP_ROUTE_THROTTLES) as [RouteKey, ThrottleSettings][])];
+  const problems: string[] = [];
+  for (const [routeKey, throttle] of throttles) {
+    const allowance = callerAllowance(limits, routeKey);
+    const where = routeKey === '*' ? 'the HTTP stage throttle' : `the throttle of ${routeKey}`;
+    if (allowance.burst > (throttle.burstLimit ?? Infinity)) {
+      problems.push(`one caller's burst of ${allowance.burst} is above ${where} (burst ${throttle.burstLimit})`);
+    }
+    if (allowance.perSecond > (throttle.rateLimit ?? Infinity)) {
+      problems.push(`one caller's ${Math.round(allowance.perSecond * 60)} requests a minute are above ${where} (${throttle.rateLimit}/s)`);
+    }
+  }
+  return problems;
+}
 
 /** WebSocket messages and connects: 50/s steady, bursts of 100 (5 connections per user, few messages each). */
 export const WEBSOCKET_STAGE_THROTTLE = { rateLimit: 50, burstLimit: 100 } as const satisfies ThrottleSettings;

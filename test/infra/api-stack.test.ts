@@ -227,7 +227,8 @@ describe('IAM', () => {
     const arn = tableArn(stacks);
 
     // Act
-    const dynamo = grantsOf(stacks, 'auth').filter((s) => s.Action.some((a) => a.startsWith('dynamodb:')));
+    // The rate-limit grant (its own statement, on RATE# items only) is checked in rate-limits-and-sso.test.ts.
+    const dynamo = grantsOf(stacks, 'auth').filter((s) => s.Action.some((a) => a.startsWith('dynamodb:')) && s.Condition === undefined);
 
     // Assert
     const actions = dynamo.flatMap((s) => s.Action);
@@ -562,7 +563,8 @@ describe('OCR worker and sweep', () => {
 });
 
 describe('real-time event producers', () => {
-  const PRODUCERS = ['documents', 'ocr', 'ingest', 'ocr-worker'] as const satisfies readonly ApiFunctionName[];
+  // auth and users close a user's connections on logout and password change (issue 12).
+  const PRODUCERS = ['documents', 'ocr', 'ingest', 'ocr-worker', 'auth', 'users'] as const satisfies readonly ApiFunctionName[];
   const manageStatementsOf = (name: ApiFunctionName) =>
     statementsOf(stacks, name).filter((s) => s.Action.includes('execute-api:ManageConnections'));
 
@@ -593,7 +595,7 @@ describe('real-time event producers', () => {
     }
   });
 
-  it.each(['auth', 'users', 'settings', 'labels', 'notifications', 'health', 'fallback', 'bootstrap', 'ocr-sweeper'] as const)(
+  it.each(['settings', 'labels', 'notifications', 'health', 'fallback', 'bootstrap', 'ocr-sweeper'] as const)(
     'gives the %s function, which publishes no events, neither the endpoint nor the permission',
     (name) => {
       // Arrange
@@ -617,6 +619,17 @@ describe('real-time event producers', () => {
       TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
       GlobalSecondaryIndexes: Match.arrayWith([Match.objectLike({ IndexName: 'gsi1' })]),
     });
+  });
+
+  it.each(['auth', 'users'] as const)("lets the %s function read and mark any of the user's connection records", (name) => {
+    // Arrange
+    const table = tableArn(stacks);
+
+    // Act
+    const unconditional = grantsOf(stacks, name).filter((s) => s.Condition === undefined && s.Resource.some((r) => JSON.stringify(r) === JSON.stringify(table)));
+
+    // Assert
+    expect(unconditional.flatMap((s) => s.Action)).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:UpdateItem']));
   });
 
   it('binds the realtime function to the table its connections live in', () => {

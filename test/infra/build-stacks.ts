@@ -1,7 +1,9 @@
 import { App, RemovalPolicy, Stack, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
+import type { OidcDeployment } from '../../lib/context';
 import { ApiStack, type ApiFunctionName } from '../../lib/stacks/api-stack';
+import type { RateLimitSettings } from '../../lib/stacks/limits';
 import { StatefulStack, type SearchDomainProfile } from '../../lib/stacks/stateful-stack';
 
 /** The deployment configuration `bin/app.ts` reads from context, as the stacks take it. */
@@ -14,6 +16,8 @@ export interface InfraConfig {
   searchDomainProfile: SearchDomainProfile;
   alarmEmail: string | undefined;
   textractTps: number | undefined;
+  rateLimits: RateLimitSettings | undefined;
+  oidc: OidcDeployment | undefined;
 }
 
 /** What `bin/app.ts` deploys without context, but with an alarm email. */
@@ -26,6 +30,8 @@ export const DEFAULT_CONFIG: InfraConfig = {
   searchDomainProfile: 'dev',
   alarmEmail: 'ops@example.com',
   textractTps: undefined,
+  rateLimits: undefined,
+  oidc: undefined,
 };
 
 export interface BuiltStacks {
@@ -63,6 +69,8 @@ export function buildStacks(overrides: Partial<InfraConfig> = {}, beforeTemplate
     adminUsername: config.adminUsername,
     adminEmail: config.adminEmail,
     removalPolicy: config.removalPolicy,
+    rateLimits: config.rateLimits,
+    oidc: config.oidc,
   });
   // Aspects (cdk-nag) must be added before the first template is made: synthesis runs them once.
   beforeTemplates?.(app);
@@ -90,6 +98,7 @@ export interface PolicyStatement {
   Effect: string;
   Action: string[];
   Resource: unknown[];
+  Condition?: unknown;
 }
 
 /** Every IAM statement of a template (identity policies and inline role policies), with Action/Resource as arrays. */
@@ -153,5 +162,6 @@ function normalizeStatement(statement: Record<string, unknown>): PolicyStatement
     Effect: String(statement.Effect),
     Action: asArray(statement.Action).map(String),
     Resource: asArray(statement.Resource),
+    ...(statement.Condition === undefined ? {} : { Condition: statement.Condition }),
   };
 }

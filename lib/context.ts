@@ -1,0 +1,129 @@
+import { ENV } from '../functions/manifest';
+import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './stacks/limits';
+
+/*
+ * Deployment settings read from CDK context (`cdk deploy -c key=value`, or cdk.json) and checked at synth time,
+ * so that a bad value stops `cdk synth` naming the context key instead of a cold start naming a variable.
+ */
+
+/** Reads one context value: `app.node.tryGetContext`. */
+export type ContextReader = (key: string) => unknown;
+
+/** A context value as text; undefined when absent or empty. Command-line values are strings, cdk.json's may be JSON. */
+function contextText(get: ContextReader, key: string): string | undefined {
+  const value = get(key);
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value).trim();
+  throw new Error(`Context "${key}" must be a string, got ${JSON.stringify(value)}`);
+}
+
+/** Context key of each rate limit. */
+export const RATE_LIMIT_CONTEXT = {
+  rateLimitPerMinute: 'perMinute',
+  rateLimitBurst: 'burst',
+  uploadRateLimitPerMinute: 'uploadPerMinute',
+  ipRateLimitPerMinute: 'ipPerMinute',
+  ipRateLimitBurst: 'ipBurst',
+} as const satisfies Record<string, keyof RateLimitSettings>;
+
+/** The per-caller rate limits from context, each a whole number of at least 1; the runtime's defaults otherwise. */
+export function rateLimitsFromContext(get: ContextReader): RateLimitSettings {
+  const limits: Record<keyof RateLimitSettings, number> = { ...DEFAULT_RATE_LIMITS };
+  for (const [key, field] of Object.entries(RATE_LIMIT_CONTEXT)) {
+    const text = contextText(get, key);
+    if (text === undefined) continue;
+    if (!/^\d+$/u.test(text) || Number(text) < 1) {
+      throw new Error(`Context "${key}" must be a whole number of at least 1, got "${text}"`);
+    }
+    limits[field] = Number(text);
+  }
+  return limits;
+}
+
+/** Single sign-on as the auth function gets it. */
+export interface OidcDeployment {
+  /** The `OIDC_*` variables of the auth function (the client secret's ARN apart). */
+  readonly environment: Readonly<Record<string, string>>;
+  /** Complete ARN of the Secrets Manager secret holding the client secret; none for a public client (PKCE only). */
+  readonly clientSecretArn?: string;
+}
+
+/** Context key of each OIDC variable but the secret's ARN. */
+export const OIDC_CONTEXT = {
+  oidcIssuer: ENV.oidcIssuer,
+  oidcClientId: ENV.oidcClientId,
+  oidcRedirectUri: ENV.oidcRedirectUri,
+  oidcScopes: ENV.oidcScopes,
+  oidcFrontendUrl: ENV.oidcFrontendUrl,
+  oidcDefaultRole: ENV.oidcDefaultRole,
+  oidcRoleClaim: ENV.oidcRoleClaim,
+  oidcRoleMap: ENV.oidcRoleMap,
+} as const;
+
+const OIDC_REQUIRED = ['oidcIssuer', 'oidcClientId', 'oidcRedirectUri'] as const;
+
+/** A Secrets Manager ARN with the six characters Secrets Manager appends to the name: it names one secret only. */
+const COMPLETE_SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[\w/+=.@-]+-[A-Za-z0-9]{6}$/u;
+
+/**
+ * The roles a user may get (shared/domain/users/user.ts `ROLES`; lib/ imports no runtime code, and
+ * test/infra/context.test.ts checks that these checks accept what the runtime accepts).
+ */
+export const OIDC_ROLES = ['viewer', 'editor', 'admin'] as const;
+
+const isRole = (value: string): boolean => (OIDC_ROLES as readonly string[]).includes(value);
+
+/** An https URL (loopback http means nothing in a Lambda), without a fragment: the token goes there. */
+function httpsUrlProblem(value: string): string | null {
+  if (!URL.canParse(value) || new URL(value).protocol !== 'https:') return 'must be an https URL';
+  return value.includes('#') ? 'must not have a fragment (the token goes there)' : null;
+}
+
+/** What is wrong with each value the runtime parses in its own way (shared/container/config.ts oidcEnvShape). */
+const OIDC_CHECKS: Partial<Record<keyof typeof OIDC_CONTEXT, (value: string) => string | null>> = {
+  oidcIssuer: httpsUrlProblem,
+  oidcRedirectUri: httpsUrlProblem,
+  oidcFrontendUrl: httpsUrlProblem,
+  oidcDefaultRole: (value) => (isRole(value) ? null : `must be one of ${OIDC_ROLES.join(', ')}`),
+  oidcRoleMap: (value) => {
+    const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    const bad = entries.find((entry) => entry.lastIndexOf('=') <= 0 || !isRole(entry.slice(entry.lastIndexOf('=') + 1).trim()));
+    return bad === undefined ? null : `"${bad}" is not <claim value>=<${OIDC_ROLES.join('|')}>`;
+  },
+};
+
+/**
+ * Single sign-on from context, or undefined when no `oidc*` key is given. `oidcIssuer`, `oidcClientId` and
+ * `oidcRedirectUri` come together or not at all, as the runtime requires; every value is checked as the runtime
+ * checks it (plus https), errors naming the context key.
+ */
+export function oidcFromContext(get: ContextReader): OidcDeployment | undefined {
+  const given = Object.fromEntries(
+    [...Object.keys(OIDC_CONTEXT), 'oidcClientSecretArn'].flatMap((key) => {
+      const text = contextText(get, key);
+      return text === undefined ? [] : [[key, text]];
+    }),
+  ) as Record<string, string>;
+  if (Object.keys(given).length === 0) return undefined;
+  const missing = OIDC_REQUIRED.filter((key) => given[key] === undefined);
+  if (missing.length > 0) {
+    const present = Object.keys(given).map((key) => `"${key}"`).join(', ');
+    throw new Error(`Context ${missing.map((key) => `"${key}"`).join(', ')} missing: single sign-on needs oidcIssuer, oidcClientId and oidcRedirectUri together (given: ${present})`);
+  }
+  if (given['oidcRoleMap'] !== undefined && given['oidcRoleClaim'] === undefined) {
+    throw new Error('Context "oidcRoleClaim" missing: "oidcRoleMap" maps values of that claim');
+  }
+  const environment: Record<string, string> = {};
+  for (const [key, envName] of Object.entries(OIDC_CONTEXT) as [keyof typeof OIDC_CONTEXT, string][]) {
+    const value = given[key];
+    if (value === undefined) continue;
+    const problem = OIDC_CHECKS[key]?.(value);
+    if (problem) throw new Error(`Context "${key}" ${problem}, got "${value}"`);
+    environment[envName] = value;
+  }
+  const clientSecretArn = given['oidcClientSecretArn'];
+  if (clientSecretArn !== undefined && !COMPLETE_SECRET_ARN.test(clientSecretArn)) {
+    throw new Error(`Context "oidcClientSecretArn" must be the complete ARN of a Secrets Manager secret (ending in -XXXXXX), got "${clientSecretArn}"`);
+  }
+  return { environment, ...(clientSecretArn === undefined ? {} : { clientSecretArn }) };
+}
