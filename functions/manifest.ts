@@ -4,8 +4,11 @@
  * It is the single source for three readers that must agree: the CDK api stack (one Lambda per group, one
  * route per key), the local gateway (matches a request to a group and route key), and each group's handler
  * (dispatches on `event.routeKey`). It imports nothing, so `lib/` may read it without pulling runtime code.
+ *
+ * Routes are written once, as v1 keys (`/api/...`); {@link HTTP_ROUTES} adds each one's v2 twin
+ * (`/api/v2/...`), and the handlers list and dispatch on v1 keys (see {@link v1RouteKey}).
  */
-export const HTTP_ROUTES = {
+const V1_ROUTES = {
   auth: [
     'POST /api/auth/register',
     'POST /api/auth/login',
@@ -42,8 +45,50 @@ export const HTTP_ROUTES = {
   health: ['GET /api/health'],
 } as const;
 
+/** The path prefix of each API version: v1 is P's current version, v2 its future one (SPEC.md, Versioning). */
+export const API_VERSION_PREFIXES = { v1: '/api/', v2: '/api/v2/' } as const;
+
+type V2Key<K extends string> = string extends K ? string : K extends `${infer Method} /api/${infer Rest}` ? `${Method} /api/v2/${Rest}` : never;
+
+/** The v2 twin of a v1 route key: `GET /api/documents` → `GET /api/v2/documents`. */
+export const v2RouteKey = <K extends string>(key: K): V2Key<K> =>
+  key.replace(` ${API_VERSION_PREFIXES.v1}`, ` ${API_VERSION_PREFIXES.v2}`) as V2Key<K>;
+
+/**
+ * The v1 route a key is served by: a v2 key's v1 twin, any other key itself. v2 serves the v1 surface, so the
+ * handlers list v1 keys only and the pipeline dispatches a v2 request on its twin.
+ */
+export const v1RouteKey = (key: string): string => key.replace(` ${API_VERSION_PREFIXES.v2}`, ` ${API_VERSION_PREFIXES.v1}`);
+
+/** Every route key the HTTP API serves, by group: each v1 key, then its v2 twin. */
+export const HTTP_ROUTES = Object.fromEntries(
+  Object.entries(V1_ROUTES).map(([group, keys]) => [group, [...keys, ...keys.map((key) => v2RouteKey(key))]]),
+) as unknown as { readonly [G in keyof typeof V1_ROUTES]: readonly ((typeof V1_ROUTES)[G][number] | V2Key<(typeof V1_ROUTES)[G][number]>)[] };
+
 export type HttpGroup = keyof typeof HTTP_ROUTES;
 export type RouteKey = (typeof HTTP_ROUTES)[HttpGroup][number];
+
+/**
+ * A route of one version on its way out. It keeps answering until it is removed from the manifest, which may
+ * happen in any release after `sunset`; until then every answer carries `Deprecation` (the sunset as an HTTP
+ * date, as SPEC.md asks), `Sunset` (the same date) and a `Link` to the successor (`rel="successor-version"`).
+ */
+export interface Deprecation {
+  /** The day it was marked deprecated (`YYYY-MM-DD`, UTC): the policy's notice period counts from it. */
+  readonly since: string;
+  /** The day (`YYYY-MM-DD`, UTC, from 00:00) from which it may be gone; at least {@link MIN_DEPRECATION_DAYS} after `since`. */
+  readonly sunset: string;
+  /** The route that replaces it; a v1 route's default is its v2 twin. A v2 route without one gets no `Link`. */
+  readonly successor?: RouteKey;
+}
+
+export type DeprecationTable = Readonly<Partial<Record<RouteKey, Deprecation>>>;
+
+/** How long a deprecated route keeps answering, at least, after it was marked: clients get six months' notice. */
+export const MIN_DEPRECATION_DAYS = 180;
+
+/** The deprecated routes of this release (none yet: v2 is still v1's surface). */
+export const DEPRECATIONS: DeprecationTable = {};
 
 /** Route keys answered by the `fallback` function: unknown routes (404 in the P body) and CORS preflights. */
 export const FALLBACK_ROUTE_KEY = '$default';

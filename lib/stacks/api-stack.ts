@@ -25,7 +25,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
-import { ENV, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
+import { ENV, HTTP_ROUTES, v2RouteKey, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
 import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
 import { bindBucket, bindHealthChecks, bindOcrQueues, bindOidc, bindRateLimits, bindSecret, bindTable, bindWebSocket } from '../constructs/bindings';
 import type { OidcDeployment } from '../context';
@@ -198,6 +198,7 @@ export class ApiStack extends Stack {
       // The stage is made below, with throttles and access logs.
       createDefaultStage: false,
     });
+    // Every route of the manifest, v1 (`/api/...`) and its v2 twin (`/api/v2/...`), on the group's function.
     const httpRoutes: apigwv2.HttpRoute[] = [];
     for (const group of Object.keys(HTTP_ROUTES) as HttpGroup[]) {
       const integration = new HttpLambdaIntegration(`${pascalCase(group)}Integration`, httpFunctions[group].function);
@@ -231,11 +232,11 @@ export class ApiStack extends Stack {
     });
     // RouteSettings is a free-form map in CloudFormation's schema: CDK passes its keys through as written.
     const httpStageResource = this.httpStage.node.defaultChild as apigwv2.CfnStage;
+    // A v2 route costs what its v1 twin costs, so it gets the same throttle.
     httpStageResource.routeSettings = Object.fromEntries(
-      Object.entries(HTTP_ROUTE_THROTTLES).map(([routeKey, limit]) => [
-        routeKey,
-        { ThrottlingRateLimit: limit.rateLimit, ThrottlingBurstLimit: limit.burstLimit },
-      ]),
+      Object.entries(HTTP_ROUTE_THROTTLES).flatMap(([routeKey, limit]) =>
+        [routeKey, v2RouteKey(routeKey)].map((key) => [key, { ThrottlingRateLimit: limit.rateLimit, ThrottlingBurstLimit: limit.burstLimit }]),
+      ),
     );
     // Route settings name route keys, which must exist before the stage is created.
     for (const route of httpRoutes) this.httpStage.node.addDependency(route);

@@ -8,7 +8,7 @@ export const parseCorsOrigins = (value: string): CorsOrigins =>
 
 const ALLOWED_METHODS = 'GET,POST,PUT,DELETE,OPTIONS';
 const ALLOWED_HEADERS = 'authorization,content-type,x-request-id';
-const EXPOSED_HEADERS = 'x-request-id,x-ratelimit-limit,x-ratelimit-remaining,x-ratelimit-reset,retry-after';
+const EXPOSED_HEADERS = 'x-request-id,x-ratelimit-limit,x-ratelimit-remaining,x-ratelimit-reset,retry-after,deprecation,sunset,link';
 
 /** CORS response headers for a request from `origin`; none when the origin is not allowed. */
 export function corsHeaders(origins: CorsOrigins, origin: string | undefined): Record<string, string> {

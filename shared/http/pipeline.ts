@@ -1,5 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { v1RouteKey, type DeprecationTable } from '../../functions/manifest';
 import type { Principal } from '../domain/auth/principal';
 import { rateLimited, type RequestOrigin } from '../domain/limits/limit-request';
 import type { RateDecision } from '../domain/limits/rate-policy';
@@ -11,6 +12,7 @@ import { bearerToken, header, jsonBody } from './request';
 import type { HttpResponse } from './responses';
 import type { Route } from './route';
 import { NO_PARAMETERS, parseWith } from './validation';
+import { deprecationHeaders } from './versions';
 
 export interface HttpHandlerOptions {
   routes: Route[];
@@ -22,6 +24,8 @@ export interface HttpHandlerOptions {
    * through). Without it the group is not limited (health).
    */
   limits?: (origin: RequestOrigin) => Promise<RateDecision | null>;
+  /** Deprecated routes, whose answers carry Deprecation, Sunset and Link; the manifest's by default. */
+  deprecations?: DeprecationTable;
 }
 
 export type HttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
@@ -48,16 +52,20 @@ const rateLimitHeaders = (decision: RateDecision | undefined): Record<string, st
     : {};
 
 /**
- * Every response, error or not, carries the request id, the CORS headers of the caller's origin and, where the
- * request was counted, its rate limit.
+ * Every response, error or not, carries the request id, the CORS headers of the caller's origin, where the
+ * request was counted its rate limit, and on a deprecated route its deprecation headers.
  */
-const responseHeaders = (corsOrigins: CorsOrigins): MiddlewareObj<APIGatewayProxyEventV2, HttpResponse, Error, Context> => {
+const responseHeaders = (
+  corsOrigins: CorsOrigins,
+  deprecations: DeprecationTable | undefined,
+): MiddlewareObj<APIGatewayProxyEventV2, HttpResponse, Error, Context> => {
   const decorate = (request: Request) => {
     if (!request.response) return;
     request.response.headers = {
       ...request.response.headers,
       ...corsHeaders(corsOrigins, header(request.event, 'origin')),
       ...rateLimitHeaders(decisions.get(request.event)),
+      ...deprecationHeaders(request.event.routeKey, request.event.pathParameters, deprecations),
       'x-request-id': request.internal.requestId,
     };
   };
@@ -78,16 +86,17 @@ const errorBoundary = (): MiddlewareObj<APIGatewayProxyEventV2, HttpResponse, Er
 });
 
 /**
- * Builds the Lambda handler of one endpoint group: it dispatches on the API Gateway route key, authorises by
- * role, parses path, query and body with the route's zod schemas, and shapes every outcome as P expects.
- * A route key it does not serve (the `$default` route) is a 404, or a CORS preflight for OPTIONS.
+ * Builds the Lambda handler of one endpoint group: it dispatches on the API Gateway route key (a v2 key on its
+ * v1 twin, since v2 serves the v1 surface), authorises by role, parses path, query and body with the route's
+ * zod schemas, and shapes every outcome as P expects. A route key it does not serve (the `$default` route) is
+ * a 404, or a CORS preflight for OPTIONS.
  */
 export function httpHandler(options: HttpHandlerOptions): HttpHandler {
   const routes = new Map(options.routes.map((r) => [r.key, r]));
 
   const dispatch = async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResponse> => {
     const requestId = requestIdOf(event, context);
-    const route = routes.get(event.routeKey);
+    const route = routes.get(v1RouteKey(event.routeKey));
     const method = event.requestContext.http.method;
     if (!route) {
       if (method === 'OPTIONS') return preflightResponse(options.corsOrigins, header(event, 'origin'));
@@ -135,7 +144,7 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
   };
 
   return middy<APIGatewayProxyEventV2, HttpResponse, Error, Context>()
-    .use(responseHeaders(options.corsOrigins))
+    .use(responseHeaders(options.corsOrigins, options.deprecations))
     .use(errorBoundary())
     .handler(dispatch) as unknown as HttpHandler;
 }

@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { registerBody, loginBody, oidcCallbackQuery } from '../../functions/auth/schemas';
 import { bulkUploadFields, listDocumentsQuery, thumbnailQuery, updateDocumentBody, uploadFields, uploadUrlBody } from '../../functions/documents/schemas';
 import { assignLabelBody, createLabelBody, updateLabelBody } from '../../functions/labels/schemas';
-import { HTTP_ROUTES, type HttpGroup } from '../../functions/manifest';
+import { HTTP_ROUTES, v1RouteKey, v2RouteKey, type HttpGroup } from '../../functions/manifest';
 import { listNotificationsQuery } from '../../functions/notifications/schemas';
 import { priorityBody, queueListQuery, retryOcrBody } from '../../functions/ocr/schemas';
 import { advancedSearchBody, searchQuery } from '../../functions/search/schemas';
@@ -26,8 +26,8 @@ export interface RouteModel {
 const json = (fields: string[]): RouteModel['body'] => ({ kind: 'json', fields });
 const names = (schema: { shape: object }) => Object.keys(schema.shape);
 
-/** The model of every route of the manifest; a route missing here fails the suite, so new routes get fuzzed. */
-export const ROUTE_MODELS: Record<string, RouteModel> = {
+/** The model of every v1 route; a route missing here fails the suite, so new routes get fuzzed. */
+const V1_ROUTE_MODELS: Record<string, RouteModel> = {
   'POST /api/auth/register': { query: [], body: json(names(registerBody)) },
   'POST /api/auth/login': { query: [], body: json(names(loginBody)) },
   'POST /api/auth/logout': { query: [], body: null },
@@ -69,7 +69,18 @@ export const ROUTE_MODELS: Record<string, RouteModel> = {
   'GET /api/health': { query: [], body: null },
 };
 
-/** Routes anyone may call; every other one must answer a caller without a valid token 401 (or 404 off-route). */
+/** The model of every route of the manifest: a v2 route takes what its v1 twin takes (v2 serves the v1 surface). */
+export const ROUTE_MODELS: Record<string, RouteModel> = Object.fromEntries(
+  Object.entries(V1_ROUTE_MODELS).flatMap(([key, model]) => [
+    [key, model],
+    [v2RouteKey(key), model],
+  ]),
+);
+
+/**
+ * Routes anyone may call, by v1 key (as {@link FuzzRequest.routeKey} names them); every other one must answer a
+ * caller without a valid token 401 (or 404 off-route).
+ */
 export const PUBLIC_ROUTES = ['POST /api/auth/register', 'POST /api/auth/login', 'POST /api/auth/refresh', 'GET /api/auth/oidc/login', 'GET /api/auth/oidc/callback', 'GET /api/health'];
 
 export const MANIFEST_ROUTE_KEYS = (Object.keys(HTTP_ROUTES) as HttpGroup[]).flatMap((group) => [...HTTP_ROUTES[group]] as string[]);
@@ -296,6 +307,7 @@ const multipartBodyFor = (fields: string[], files: string[], ids: FuzzIds): fc.A
 };
 
 export interface FuzzRequest {
+  /** The v1 route that serves the request: a request to `/api/v2/...` names its v1 twin (the path keeps `/v2/`). */
   routeKey: string;
   method: string;
   path: string;
@@ -319,7 +331,7 @@ export function fuzzRequest(ids: FuzzIds): fc.Arbitrary<FuzzRequest> {
           ? multipartBodyFor(model.body.fields, model.body.files, ids)
           : fc.oneof(fc.constant({ body: null, contentType: null }), jsonBodyFor(['x'], ids));
     return fc.record({
-      routeKey: fc.constant(routeKey),
+      routeKey: fc.constant(v1RouteKey(routeKey)),
       method: fc.oneof({ weight: 9, arbitrary: fc.constant(routeMethod) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS') }),
       path: fc.tuple(pathFor(routeKey, ids), queryFor(model, ids)).map(([path, query]) => path + query),
       caller: fc.constantFrom('admin', 'admin', 'admin', 'viewer', 'anonymous', 'forged'),
