@@ -56,8 +56,8 @@ export type SearchParts = Pick<ContainerParts, 'search'>;
 export type OidcParts = Pick<ContainerParts, 'oidcClient'>;
 
 /** Users, tokens and settings over DynamoDB, with the JWT key from Secrets Manager. */
-  const config = parseEnv(appEnvSchema, env);
 export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: SearchParts & OidcParts = {}): AppContainer {
+  const config = parseEnv(appEnvSchema, env);
   const db = createDynamoDocumentClient();
   const secrets = createSecretsClient();
   return buildAppContainer({
