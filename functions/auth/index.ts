@@ -1,4 +1,4 @@
-import { awsAuthContainer } from '../../shared/container/aws-auth';
+import { awsAppContainer } from '../../shared/container/aws';
 import { createAuthHandler } from './handler';
 
-export const handler = createAuthHandler(awsAuthContainer());
+export const handler = createAuthHandler(awsAppContainer());

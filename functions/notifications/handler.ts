@@ -5,7 +5,7 @@ import {
   markNotificationRead,
 } from '../../shared/domain/notifications/use-cases';
 import { httpHandler } from '../../shared/http/pipeline';
-import { json, noContent } from '../../shared/http/responses';
+import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { listNotificationsQuery, notificationIdParams } from './schemas';
 
@@ -26,9 +26,10 @@ export const createNotificationsHandler = (c: AppContainer) =>
         key: 'PUT /api/notifications/{id}/read',
         access: 'viewer',
         params: notificationIdParams,
+        // An update: 200 with what changed, as P's success statuses say (not 204, which P keeps for document delete).
         handle: async ({ params, principal }) => {
           await markNotificationRead(c, principal.userId, params.id);
-          return noContent();
+          return json(200, { id: params.id, read: true });
         },
       }),
       route({

@@ -194,7 +194,8 @@ describe('notifications', () => {
     const all = await admin.put('/api/notifications/read-all');
     const unreadAfterAll = (await admin.get('/api/notifications?unread_only=true')).body.notifications;
 
-    expect(one.status).toBe(204);
+    expect(one.status).toBe(200);
+    expect(one.body).toEqual({ id: first.id, read: true });
     expect(unreadAfterOne.map((n: { id: string }) => n.id)).not.toContain(first.id);
     expect(all.status).toBe(200);
     expect(unreadAfterAll).toEqual([]);
