@@ -1,0 +1,263 @@
+/**
+ * Rate limiter: what counting a request costs `GET /api/documents` (issue 15; target: under 3 ms at p95, locally).
+ *
+ *   npx tsx bench/ratelimit.ts            (or: npm run bench:ratelimit, if the script is added)
+ *   npx tsx bench/ratelimit.ts --quick    fewer samples: a smoke run of the bench itself
+ *
+ * Results: bench/results/ratelimit.json (ratelimit.quick.json for --quick).
+ *
+ * The runtime has no switch that turns the limiter off (a limit is part of profile P), so the comparison runs in
+ * this process, on the local runtime's own DynamoDB Local (started as a child process, as the README starts it,
+ * with the limits out of reach, as the test runtimes have them):
+ *
+ * 1. over HTTP: `GET /api/documents` (a page of 20) against the runtime, limiter on: what a client sees;
+ * 2. in process: the documents handler the runtime serves the route with, built twice from one container over the
+ *    runtime's table and JWT key, once with the container's limiter and once with a limiter that counts nothing
+ *    (the pipeline then adds no X-RateLimit-* headers either), called with the same API Gateway event, in pairs of
+ *    random order so that drift (JIT, DynamoDB Local's JVM, the other load on the machine) falls on both alike;
+ * 3. in process: the limiter call alone (`limits()`, one conditional UpdateItem on the user's `RATE#` item), which
+ *    the pipeline awaits before the handler runs: the cost it adds;
+ * 4. for scale, one plain DynamoDB Local round trip (`users.findById`, a GetItem).
+ *
+ * The machine's load average is recorded before and after: on a shared machine it moves every number here.
+ *
+ * Latency is performance.now() around each call (over HTTP: fetch with the body read), sequential, after a
+ * warm-up. The bench reports; it exits non-zero only when it crashes itself.
+ */
+import { execFile } from 'node:child_process';
+import { readFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
+import { buildAppContainer, type AppContainer, type DocumentServices } from '../shared/container/app-container';
+import { commonEnvSchema, parseEnv } from '../shared/container/config';
+import { localClientOptions } from '../shared/container/local';
+import { dynamoDbCredentials } from '../shared/local/runtime';
+import { createDocumentsHandler } from '../functions/documents/handler';
+import { ApiClient } from '../test/support/api-client';
+import { pngImage } from '../test/support/fixtures';
+import { httpEvent, lambdaTestContext } from '../test/support/http-events';
+import { RATE_LIMITS_OUT_OF_REACH, startRuntimeProcess, type RuntimeProcess } from '../test/support/runtime-process';
+import { percentile, round, seededRandom } from './support/stats';
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const QUICK = process.argv.includes('--quick');
+const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', `ratelimit${QUICK ? '.quick' : ''}.json`);
+
+const ADMIN = { username: 'benchadmin', password: 'bench-admin-password' };
+/** shared/local/runtime.ts names its table so and does not export the name. */
+const TABLE_NAME = 'docservice';
+const DOCUMENTS = 20;
+const WARMUP = QUICK ? 30 : 100;
+const SAMPLES = QUICK ? 100 : 1000;
+const TARGET_ADDED_P95_MS = 3;
+
+interface Latency {
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  meanMs: number;
+  samples: number;
+}
+
+const summary = (values: readonly number[]): Latency => ({
+  p50Ms: round(percentile(values, 50), 2),
+  p95Ms: round(percentile(values, 95), 2),
+  p99Ms: round(percentile(values, 99), 2),
+  meanMs: round(values.reduce((sum, value) => sum + value, 0) / values.length, 2),
+  samples: values.length,
+});
+
+async function timed(call: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await call();
+  return performance.now() - started;
+}
+
+const execFileAsync = promisify(execFile);
+
+/** The endpoint of the runtime's DynamoDB Local, from the `-port` argument of its java child process. */
+async function dynamoDbEndpoint(runtimePid: number): Promise<string> {
+  const { stdout } = await execFileAsync('ps', ['--ppid', String(runtimePid), '-o', 'pid=,args=']);
+  const line = stdout.split('\n').find((entry) => entry.includes('DynamoDBLocal.jar'));
+  const port = line && /\s-port\s+(\d+)/.exec(line)?.[1];
+  if (!port) throw new Error(`no DynamoDB Local child of process ${runtimePid}:\n${stdout}`);
+  return `http://127.0.0.1:${port}`;
+}
+
+/** GET /api/documents answers only from the table: the services of the other document routes are never reached. */
+const unreached = <T>(name: keyof DocumentServices): T => {
+  const fail = (): never => {
+    throw new Error(`GET /api/documents reached DocumentServices.${name}`);
+  };
+  return new Proxy(fail, { get: fail, apply: fail }) as T;
+};
+const unreachedServices = (): DocumentServices => ({
+  files: unreached('files'),
+  ocrQueue: unreached('ocrQueue'),
+  thumbnails: unreached('thumbnails'),
+  sha256: unreached('sha256'),
+  ocrLanguages: unreached('ocrLanguages'),
+});
+
+/** The container the runtime builds for its table and key, with the limits the runtime was started with. */
+async function containerOver(runtime: RuntimeProcess): Promise<AppContainer> {
+  const db = createDynamoDocumentClient(
+    localClientOptions(await dynamoDbEndpoint(runtime.child.pid!), await dynamoDbCredentials(runtime.dataDir)),
+  );
+  const jwtKey = new TextEncoder().encode((await readFile(path.join(runtime.dataDir, 'secrets', 'jwt-signing-key'), 'utf8')).trim());
+  return buildAppContainer({
+    db,
+    tableName: TABLE_NAME,
+    jwtKey: async () => jwtKey,
+    env: parseEnv(commonEnvSchema, RATE_LIMITS_OUT_OF_REACH),
+    healthProbes: [],
+  });
+}
+
+async function run(runtime: RuntimeProcess) {
+  const admin = await new ApiClient(runtime.baseUrl).login(ADMIN.username, ADMIN.password);
+  for (let i = 0; i < DOCUMENTS; i++) await admin.uploadDocument(`page-${i}.png`, pngImage(8, 8), { ocr_enabled: 'false' });
+  const profile = await admin.get('/api/users/profile');
+  const userId = profile.body.id as string;
+
+  // 1. Over HTTP, limiter on.
+  const listOverHttp = async () => {
+    const response = await admin.get('/api/documents');
+    if (response.status !== 200) throw new Error(`GET /api/documents answered ${response.status}`);
+  };
+  for (let i = 0; i < WARMUP; i++) await listOverHttp();
+  const http: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) http.push(await timed(listOverHttp));
+
+  // 2. In process, the same handler with and without the limiter, in pairs of random order.
+  const container = await containerOver(runtime);
+  const withLimiter = createDocumentsHandler({ ...container, ...unreachedServices() });
+  const withoutLimiter = createDocumentsHandler({ ...container, ...unreachedServices(), limits: async () => null });
+  const event = () => httpEvent('GET /api/documents', { headers: { authorization: `Bearer ${admin.token}` } });
+  const call = (handler: typeof withLimiter, counted: boolean) => async () => {
+    const result = (await handler(event(), lambdaTestContext)) as { statusCode: number; headers?: Record<string, unknown> };
+    if (result.statusCode !== 200) throw new Error(`the handler answered ${result.statusCode}`);
+    // Proof that each variant is what it says: only a counted request carries the limit headers.
+    if (counted !== Object.keys(result.headers ?? {}).some((name) => name.toLowerCase() === 'x-ratelimit-limit')) {
+      throw new Error(`the ${counted ? 'limited' : 'unlimited'} handler ${counted ? 'did not count' : 'counted'} the request`);
+    }
+  };
+  const random = seededRandom(15);
+  const withSamples: number[] = [];
+  const withoutSamples: number[] = [];
+  for (let i = 0; i < WARMUP + SAMPLES; i++) {
+    const pair = random() < 0.5 ? (['with', 'without'] as const) : (['without', 'with'] as const);
+    for (const variant of pair) {
+      const ms = await timed(call(variant === 'with' ? withLimiter : withoutLimiter, variant === 'with'));
+      if (i >= WARMUP) (variant === 'with' ? withSamples : withoutSamples).push(ms);
+    }
+  }
+
+  // 3. The limiter call alone, as the pipeline makes it for this user.
+  const origin = { userId, sourceIp: '127.0.0.1', isUpload: false };
+  const limiterCall = async () => {
+    const decision = await container.limits(origin);
+    if (!decision?.allowed) throw new Error(`the limiter did not count the request: ${JSON.stringify(decision)}`);
+  };
+  for (let i = 0; i < WARMUP; i++) await limiterCall();
+  const limiter: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) limiter.push(await timed(limiterCall));
+
+  // 4. One plain round trip to the same DynamoDB Local, for scale.
+  const getItem = async () => {
+    if (!(await container.users.findById(userId))) throw new Error('the admin is gone');
+  };
+  for (let i = 0; i < WARMUP; i++) await getItem();
+  const roundTrip: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) roundTrip.push(await timed(getItem));
+
+  const inProcessWith = summary(withSamples);
+  const inProcessWithout = summary(withoutSamples);
+  return {
+    documents: DOCUMENTS,
+    http: summary(http),
+    inProcess: {
+      withLimiter: inProcessWith,
+      withoutLimiter: inProcessWithout,
+      addedP50Ms: round(inProcessWith.p50Ms - inProcessWithout.p50Ms, 2),
+      addedP95Ms: round(inProcessWith.p95Ms - inProcessWithout.p95Ms, 2),
+    },
+    limiterCall: summary(limiter),
+    dynamoDbGetItem: summary(roundTrip),
+  };
+}
+
+type Result = Awaited<ReturnType<typeof run>>;
+
+function markdownTable(result: Result): string {
+  const row = (what: string, latency: Latency) =>
+    `| ${what} | ${latency.p50Ms.toFixed(2)} | ${latency.p95Ms.toFixed(2)} | ${latency.p99Ms.toFixed(2)} | ${latency.samples} |`;
+  const added = result.inProcess;
+  return [
+    '| GET /api/documents (page of 20) | p50 ms | p95 ms | p99 ms | samples |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    row('over HTTP, limiter on', result.http),
+    row('handler in process, limiter on', added.withLimiter),
+    row('handler in process, limiter off', added.withoutLimiter),
+    row('the limiter call alone', result.limiterCall),
+    row('for scale: one DynamoDB Local GetItem', result.dynamoDbGetItem),
+    '',
+    `Added by the limiter (in process, on minus off): p50 ${added.addedP50Ms.toFixed(2)} ms, p95 ${added.addedP95Ms.toFixed(2)} ms; ` +
+      `the call alone p95 ${result.limiterCall.p95Ms.toFixed(2)} ms. Target: under ${TARGET_ADDED_P95_MS} ms at p95: ` +
+      `${Math.max(added.addedP95Ms, result.limiterCall.p95Ms) < TARGET_ADDED_P95_MS ? 'met' : 'not met'}.`,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-ratelimit-'));
+  let runtime: RuntimeProcess | undefined;
+  const interrupted = () => void cleanUp().finally(() => process.exit(130));
+  const cleanUp = async () => {
+    await runtime?.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    process.stderr.write('starting the local runtime...\n');
+    runtime = await startRuntimeProcess({
+      dataDir,
+      env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, JWT_TTL_SECONDS: '86400' },
+    });
+    const started = runtime;
+    const loadBefore = os.loadavg().map((load) => round(load, 2));
+    process.stderr.write(`measuring (${WARMUP} warm-up, ${SAMPLES} samples per series)...\n`);
+    const result = await run(started).catch((error: unknown) => {
+      const exit = started.child.exitCode ?? started.child.signalCode ?? 'still running';
+      process.stderr.write(`runtime (${exit}), last output:\n${started.output().slice(-4000)}\n`);
+      throw error;
+    });
+    const loadAfter = os.loadavg().map((load) => round(load, 2));
+    console.log(markdownTable(result));
+    console.log(
+      `Machine: ${os.cpus().length} cores, ${process.platform}-${process.arch}, Node ${process.version}; ` +
+        `load average (1, 5, 15 min) ${loadBefore.join(', ')} before, ${loadAfter.join(', ')} after.`,
+    );
+    await mkdir(path.dirname(RESULTS_FILE), { recursive: true });
+    const report = {
+      measuredAt: new Date().toISOString(),
+      machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cores: os.cpus().length },
+      loadAverage: { before: loadBefore, after: loadAfter },
+      quick: QUICK,
+      target: { addedP95Ms: TARGET_ADDED_P95_MS },
+      warmup: WARMUP,
+      ...result,
+    };
+    await writeFile(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`Written: ${path.relative(REPO_ROOT, RESULTS_FILE)}`);
+  } finally {
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
+    await cleanUp();
+  }
+}
+
+await main();
