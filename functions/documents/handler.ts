@@ -29,8 +29,12 @@ const binary = (bytes: Uint8Array, headers: Record<string, string>): HttpRespons
   isBase64Encoded: true,
 });
 
-/** The P document endpoints: upload (single and bulk), list, read, edit, delete, download, thumbnail. */
-export const createDocumentsHandler = (c: AppContainer & DocumentServices) =>
+/**
+ * The P document endpoints: upload (single and bulk), list, read, edit, delete, download, thumbnail.
+ * `maxMultipartBytes`: the largest upload body; the default is what fits a Lambda invocation, the local runtime
+ * passes its maximum request size.
+ */
+export const createDocumentsHandler = (c: AppContainer & DocumentServices, { maxMultipartBytes }: { maxMultipartBytes?: number } = {}) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     authenticate: c.authenticate,
@@ -41,7 +45,12 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices) =>
         rateLimit: 'upload',
         access: 'editor',
         handle: async ({ event, principal }) => {
-          const form = await parseMultipart(event, { maxFiles: 1, fileFields: ['file'], textFields: Object.keys(uploadFields.shape) });
+          const form = await parseMultipart(event, {
+            maxFiles: 1,
+            fileFields: ['file'],
+            textFields: Object.keys(uploadFields.shape),
+            maxBytes: maxMultipartBytes,
+          });
           const fields = parseWith(uploadFields, form.fields, 'body');
           const [file] = form.files;
           if (!file) throw validationError('A file is required', [{ field: 'file', reason: 'is missing' }]);
@@ -85,6 +94,7 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices) =>
             maxFiles: MAX_BULK_FILES,
             fileFields: ['files', 'files[]'],
             textFields: Object.keys(bulkUploadFields.shape),
+            maxBytes: maxMultipartBytes,
           });
           const fields = parseWith(bulkUploadFields, form.fields, 'body');
           if (!form.files.length) throw validationError('At least one file is required', [{ field: 'files', reason: 'is missing' }]);

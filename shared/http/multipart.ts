@@ -20,14 +20,32 @@ export interface MultipartLimits {
   /** The form fields a route knows; any other field is refused by name. */
   fileFields: string[];
   textFields: string[];
+  /** A larger body is 413 pointing to the presigned upload. @default CLOUD_MULTIPART_MAX_BYTES */
+  maxBytes?: number;
 }
 
-/** Lambda refuses a request above 6 MB (base64 included); the local gateway mirrors API Gateway's 10 MB. */
-export const LAMBDA_MAX_PAYLOAD_BYTES = 6 * 1024 * 1024;
+/**
+ * The largest multipart body the cloud takes. The HTTP API hands Lambda a multipart body base64-encoded (4/3 of
+ * its size) inside a JSON event, and Lambda takes at most 6 MB: 4 MiB becomes 5.33 MiB, which leaves the event's
+ * headers room. A larger body that still reaches the function is refused here, by its Content-Length, before it
+ * is decoded; one too large to be invoked with never reaches it (see the README's size limits).
+ */
+export const CLOUD_MULTIPART_MAX_BYTES = 4 * 1024 * 1024;
+
+/** Where an upload too large for a multipart request goes instead. */
+export const PRESIGNED_UPLOAD_ROUTE = 'POST /api/documents/upload-url';
+
+/** The P 413 of a multipart body above `limit`: it names the presigned upload as the way to send the file. */
+export const multipartTooLarge = (limit: number, received: number): AppError =>
+  new AppError(
+    'PAYLOAD_TOO_LARGE',
+    `This upload is too large for a multipart request: use ${PRESIGNED_UPLOAD_ROUTE} to upload it directly to storage`,
+    { limit_bytes: limit, received_bytes: received, use: PRESIGNED_UPLOAD_ROUTE },
+  );
 
 /**
  * Reads a multipart/form-data body into fields and files. Unknown fields, repeated text fields and more files
- * than allowed are 400 with details; a body too large for Lambda is 413 pointing to the presigned upload.
+ * than allowed are 400 with details; a body above the limit is 413 pointing to the presigned upload.
  */
 export async function parseMultipart(event: APIGatewayProxyEventV2, limits: MultipartLimits): Promise<MultipartBody> {
   const contentType = header(event, 'content-type') ?? '';
@@ -36,14 +54,12 @@ export async function parseMultipart(event: APIGatewayProxyEventV2, limits: Mult
       { field: 'content-type', reason: `must be multipart/form-data, got ${contentType || 'none'}` },
     ]);
   }
+  const maxBytes = limits.maxBytes ?? CLOUD_MULTIPART_MAX_BYTES;
+  // Up front, by the declared length, before the body is decoded into memory.
+  const declared = Number(header(event, 'content-length') ?? 0);
+  if (declared > maxBytes) throw multipartTooLarge(maxBytes, declared);
   const body = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
-  if (body.length > LAMBDA_MAX_PAYLOAD_BYTES) {
-    throw new AppError(
-      'PAYLOAD_TOO_LARGE',
-      'This upload is too large for a multipart request: use POST /api/documents/upload-url to upload it directly to storage',
-      { limit_bytes: LAMBDA_MAX_PAYLOAD_BYTES, received_bytes: body.length, use: 'POST /api/documents/upload-url' },
-    );
-  }
+  if (body.length > maxBytes) throw multipartTooLarge(maxBytes, body.length);
   return new Promise((resolve, reject) => {
     const fields: Record<string, string> = {};
     const files: UploadedFile[] = [];

@@ -2,19 +2,24 @@ import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type S
 import type { Duplex } from 'node:stream';
 import { AppError, validationError } from '../domain/errors';
 import { errorResponse } from '../http/error-response';
+import { multipartTooLarge } from '../http/multipart';
 import type { HttpHandler } from '../http/pipeline';
 import { logger } from '../logger';
 import { lambdaContext, requestTarget, toHttpApiEvent, writeResult } from './api-gateway-event';
 import type { RouteTable } from './route-table';
 
-/** API Gateway refuses request bodies above 10 MB; the local gateway does the same so both behave alike. */
-export const API_GATEWAY_MAX_BODY_BYTES = 10 * 1024 * 1024;
+/**
+ * P's maximum request size, the local default (MAX_REQUEST_SIZE_MB). The cloud has no such setting: there API
+ * Gateway's 10 MB and Lambda's 6 MB payload limits apply (see shared/http/multipart.ts).
+ */
+export const DEFAULT_MAX_REQUEST_BYTES = 100 * 1024 * 1024;
 const HANDLER_TIMEOUT_MS = 30_000;
 
 export interface GatewayOptions {
   routes: RouteTable;
   /** Serves the `$default` route: unknown paths and CORS preflights. */
   fallback: HttpHandler;
+  /** A larger request body is 413 before any handler runs. @default DEFAULT_MAX_REQUEST_BYTES */
   maxBodyBytes?: number;
   /** Serves API Gateway's WebSocket management API at `/@connections/{id}`, as the WebSocket stage does. */
   connections?: { handleManagementRequest(request: IncomingMessage, response: ServerResponse, body: Buffer): void };
@@ -27,7 +32,7 @@ const CONNECTIONS_PATH = '/@connections/';
  * handler the route's Lambda runs in the cloud, and the handler's result becomes the response.
  */
 export function createGateway(options: GatewayOptions): Server {
-  const maxBodyBytes = options.maxBodyBytes ?? API_GATEWAY_MAX_BODY_BYTES;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_REQUEST_BYTES;
   // Node answers an HTTP/1.1 request without Host with a bare 400 of its own; `serve` refuses it with the P body.
   const server = createServer({ requireHostHeader: false }, (request, response) => {
     const requestId = crypto.randomUUID();
@@ -77,12 +82,16 @@ export function createGateway(options: GatewayOptions): Server {
   }
 }
 
+/** Reads the whole body; one above `limit` is 413, for a multipart upload pointing to the presigned upload. */
 function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const multipart = /^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '');
   const tooLarge = (received: number) =>
-    new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds the ${limit}-byte limit`, {
-      limit_bytes: limit,
-      received_bytes: received,
-    });
+    multipart
+      ? multipartTooLarge(limit, received)
+      : new AppError('PAYLOAD_TOO_LARGE', `The request body exceeds the ${limit}-byte limit`, {
+          limit_bytes: limit,
+          received_bytes: received,
+        });
   const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > limit) {
     request.resume();

@@ -55,9 +55,13 @@ export const localEnvSchema = commonEnvSchema.extend({
    * 100 ms on two cores (bench/README.md).
    */
   LOCAL_EVENT_DELIVERY: z.enum(['sdk', 'direct']).default('direct'),
+  /** P's maximum request size, in MiB: a larger body is 413 (a multipart upload's names the presigned upload). */
+  MAX_REQUEST_SIZE_MB: z.coerce.number().int().min(1).max(1024).default(100),
 });
 
 export type LocalEnv = z.output<typeof localEnvSchema>;
+
+const MIB = 1024 * 1024;
 
 /** Fixed resource names: one local deployment per DATA_DIR. */
 const RESOURCE_NAMES = {
@@ -142,7 +146,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       auth: createAuthHandler(container),
       users: createUsersHandler(container),
       settings: createSettingsHandler(container),
-      documents: createDocumentsHandler(container),
+      documents: createDocumentsHandler(container, { maxMultipartBytes: env.MAX_REQUEST_SIZE_MB * MIB }),
       labels: createLabelsHandler(container),
       search: createSearchHandler(container),
       ocr: createOcrHandler(container),
@@ -182,7 +186,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       handler: createRealtimeHandler(container),
       authDeadline: { ms: container.wsAuthTimeoutSeconds * 1000, onExpired: createAuthDeadlineHandler(container) },
     });
-    server = createGateway({ routes, fallback: createFallbackHandler(container), connections: sockets });
+    server = createGateway({ routes, fallback: createFallbackHandler(container), connections: sockets, maxBodyBytes: env.MAX_REQUEST_SIZE_MB * MIB });
     sockets.attach(server);
     const listening = server;
     await new Promise<void>((resolveListen, reject) => {

@@ -57,17 +57,6 @@ describe('request bodies', () => {
     expect(response.body.error.details.field).toBe('content-type');
   });
 
-  it('refuses a body over the 10 MB gateway limit with 413', async () => {
-    const response = await anonymous.request('POST', '/api/auth/login', undefined, {
-      rawBody: 'x'.repeat(10 * 1024 * 1024 + 1),
-      headers: { 'content-type': 'application/json' },
-    });
-
-    expect(response.status).toBe(413);
-    expect(response.body.error.details.limit_bytes).toBe(10 * 1024 * 1024);
-    expect(response.body.error.request_id).toBe(response.headers.get('x-request-id'));
-  });
-
   it('answers a CORS preflight with 204 and the allowed methods and headers', async () => {
     const response = await anonymous.request('OPTIONS', '/api/settings', undefined, {
       headers: { origin: 'https://app.example.com', 'access-control-request-method': 'PUT' },

@@ -127,14 +127,4 @@ describe('large uploads through a presigned URL', () => {
 
     expect(response.status).toBe(403);
   });
-
-  it('points a multipart upload above the Lambda limit to the presigned flow with 413', async () => {
-    const body = new FormData();
-    body.append('file', new Blob([largePdf(7)]), 'big.pdf');
-
-    const response = await editor.upload('/api/documents/upload', body);
-
-    expect(response.status).toBe(413);
-    expect(response.body.error.details.use).toBe('POST /api/documents/upload-url');
-  });
 });
