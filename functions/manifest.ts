@@ -17,7 +17,15 @@ const V1_ROUTES = {
     'GET /api/auth/oidc/login',
     'GET /api/auth/oidc/callback',
   ],
-  users: ['GET /api/users', 'GET /api/users/profile', 'PUT /api/users/profile', 'POST /api/users/change-password'],
+  users: [
+    'GET /api/users',
+    'POST /api/users',
+    'PUT /api/users/{id}',
+    'DELETE /api/users/{id}',
+    'GET /api/users/profile',
+    'PUT /api/users/profile',
+    'POST /api/users/change-password',
+  ],
   settings: ['GET /api/settings', 'PUT /api/settings'],
   documents: [
     'POST /api/documents/upload',

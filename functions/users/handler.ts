@@ -1,14 +1,20 @@
 import { changePassword } from '../../shared/domain/users/change-password';
+import { createWorkspaceUser } from '../../shared/domain/users/create-workspace-user';
+import { deleteWorkspaceUser } from '../../shared/domain/users/delete-workspace-user';
 import { listUsers } from '../../shared/domain/users/list-users';
 import { getProfile, updateProfile } from '../../shared/domain/users/profile';
+import { updateWorkspaceUser } from '../../shared/domain/users/update-workspace-user';
 import type { AppContainer } from '../../shared/container/app-container';
 import { pageQuery } from '../../shared/http/fields';
 import { httpHandler } from '../../shared/http/pipeline';
-import { json } from '../../shared/http/responses';
+import { json, noContent } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
-import { changePasswordBody, updateProfileBody } from './schemas';
+import { changePasswordBody, createUserBody, updateProfileBody, updateUserBody, userIdParams } from './schemas';
 
-/** GET /api/users (admins), GET/PUT /api/users/profile and POST /api/users/change-password (the caller). */
+/**
+ * The users of the caller's workspace (admins: list, create, change, delete), GET/PUT /api/users/profile and
+ * POST /api/users/change-password (the caller).
+ */
 export const createUsersHandler = (c: AppContainer) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
@@ -19,7 +25,30 @@ export const createUsersHandler = (c: AppContainer) =>
         key: 'GET /api/users',
         access: 'admin',
         query: pageQuery,
-        handle: async ({ query }) => json(200, await listUsers(c, { page: query.page, perPage: query.per_page })),
+        handle: async ({ principal, query }) =>
+          json(200, await listUsers(c, principal.workspaceId, { page: query.page, perPage: query.per_page })),
+      }),
+      route({
+        key: 'POST /api/users',
+        access: 'admin',
+        body: createUserBody,
+        handle: async ({ principal, body }) => json(201, await createWorkspaceUser(c, principal, body)),
+      }),
+      route({
+        key: 'PUT /api/users/{id}',
+        access: 'admin',
+        params: userIdParams,
+        body: updateUserBody,
+        handle: async ({ principal, params, body }) => json(200, await updateWorkspaceUser(c, principal, params.id, body)),
+      }),
+      route({
+        key: 'DELETE /api/users/{id}',
+        access: 'admin',
+        params: userIdParams,
+        handle: async ({ principal, params }) => {
+          await deleteWorkspaceUser(c, principal, params.id);
+          return noContent();
+        },
       }),
       route({
         key: 'GET /api/users/profile',

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { displayNameField, emailField, passwordField } from '../../shared/http/fields';
+import { ROLES } from '../../shared/domain/users/user';
+import { displayNameField, emailField, passwordField, usernameField } from '../../shared/http/fields';
 
 export const updateProfileBody = z
   .strictObject({ email: emailField.optional(), display_name: displayNameField.optional() })
@@ -11,3 +12,21 @@ export const changePasswordBody = z.strictObject({
   current_password: z.string().min(1).max(256),
   new_password: passwordField,
 });
+
+export const userIdParams = z.strictObject({ id: z.uuid('must be a user id (UUID)') });
+
+const roleField = z.enum(ROLES, 'must be one of admin, editor, viewer');
+
+export const createUserBody = z.strictObject({
+  username: usernameField,
+  email: emailField,
+  password: passwordField,
+  role: roleField,
+  display_name: displayNameField.optional(),
+});
+
+export const updateUserBody = z
+  .strictObject({ role: roleField.optional(), email: emailField.optional(), display_name: displayNameField.optional() })
+  .refine((body) => body.role !== undefined || body.email !== undefined || body.display_name !== undefined, {
+    message: 'give at least one of role, email, display_name',
+  });

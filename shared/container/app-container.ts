@@ -3,6 +3,7 @@ import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher'
 import { DynamoRevokedTokenStore } from '../adapters/aws/dynamodb/revoked-token-store';
 import { DynamoSettingsRepository } from '../adapters/aws/dynamodb/settings-repository';
 import { DynamoUserRepository } from '../adapters/aws/dynamodb/user-repository';
+import { DynamoWorkspaceRepository } from '../adapters/aws/dynamodb/workspace-repository';
 import { DynamoDocumentRepository } from '../adapters/aws/dynamodb/document-repository';
 import { DynamoLabelRepository } from '../adapters/aws/dynamodb/label-repository';
 import { DynamoNotificationRepository } from '../adapters/aws/dynamodb/notification-repository';
@@ -35,6 +36,7 @@ import type { LabelRepository } from '../domain/labels/label';
 import type { SettingsRepository } from '../domain/settings/settings';
 import type { OidcClient, PendingLoginStore, SsoUserPolicy } from '../domain/sso/ports';
 import type { UserRepository } from '../domain/users/ports';
+import type { WorkspaceRepository } from '../domain/workspaces/ports';
 import type { CorsOrigins } from '../http/cors';
 import { logger } from '../logger';
 import { oidcSettings, type CommonEnv } from './config';
@@ -52,6 +54,7 @@ import { RequestLimiter } from '../domain/limits/take-request';
 export interface AppContainer {
   clock: Clock;
   users: UserRepository;
+  workspaces: WorkspaceRepository;
   settings: SettingsRepository;
   documents: DocumentRepository;
   uploads: PendingUploadRepository;
@@ -154,6 +157,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
   return {
     clock,
     users,
+    workspaces: new DynamoWorkspaceRepository(parts.db, parts.tableName),
     settings: new DynamoSettingsRepository(parts.db, parts.tableName),
     documents,
     uploads: new DynamoPendingUploadRepository(parts.db, parts.tableName, clock),

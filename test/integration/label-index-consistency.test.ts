@@ -22,6 +22,7 @@ const editor: Principal = {
   username: 'editor',
   email: 'editor@example.com',
   role: 'editor',
+  workspaceId: 'w',
   jti: 'j',
   tokenExpiresAt: new Date(Date.now() + 3_600_000),
 };

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoUserRepository } from '../../shared/adapters/aws/dynamodb/user-repository';
 import { AppError } from '../../shared/domain/errors';
+import { BOOTSTRAP_WORKSPACE_ID } from '../../shared/domain/workspaces/workspace';
 import { freshTable } from '../support/aws-resources';
 import { aUser } from '../support/builders';
 
@@ -110,7 +111,7 @@ describe('DynamoUserRepository', () => {
     await own.create(newer);
     await own.create(older);
 
-    const listed = await own.list();
+    const listed = await own.list(BOOTSTRAP_WORKSPACE_ID);
 
     expect(listed.map((u) => u.id)).toEqual([older.id, newer.id]);
   });

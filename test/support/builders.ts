@@ -2,6 +2,7 @@ import type { Clock } from '../../shared/domain/clock';
 import type { DocumentRecord } from '../../shared/domain/documents/document';
 import type { SearchRequest } from '../../shared/domain/search/ports';
 import type { User } from '../../shared/domain/users/user';
+import { BOOTSTRAP_WORKSPACE_ID } from '../../shared/domain/workspaces/workspace';
 
 /** A stored user with unique username and email; override what the test is about. */
 export function aUser(overrides: Partial<User> = {}): User {
@@ -9,6 +10,7 @@ export function aUser(overrides: Partial<User> = {}): User {
   const now = new Date().toISOString();
   return {
     id: crypto.randomUUID(),
+    workspace_id: BOOTSTRAP_WORKSPACE_ID,
     username: `user_${suffix}`,
     email: `user_${suffix}@example.com`,
     role: 'viewer',

@@ -10,7 +10,7 @@ import { listNotificationsQuery } from '../../functions/notifications/schemas';
 import { priorityBody, queueListQuery, retryOcrBody } from '../../functions/ocr/schemas';
 import { advancedSearchBody, searchQuery } from '../../functions/search/schemas';
 import { updateSettingsBody } from '../../functions/settings/schemas';
-import { changePasswordBody, updateProfileBody } from '../../functions/users/schemas';
+import { changePasswordBody, createUserBody, updateProfileBody, updateUserBody } from '../../functions/users/schemas';
 import { ERROR_STATUS } from '../../shared/domain/errors';
 import { pageQuery } from '../../shared/http/fields';
 import { pngImage } from './fixtures';
@@ -35,6 +35,9 @@ const V1_ROUTE_MODELS: Record<string, RouteModel> = {
   'GET /api/auth/oidc/login': { query: [], body: null },
   'GET /api/auth/oidc/callback': { query: names(oidcCallbackQuery), body: null },
   'GET /api/users': { query: names(pageQuery), body: null },
+  'POST /api/users': { query: [], body: json(names(createUserBody)) },
+  'PUT /api/users/{id}': { query: [], body: json(names(updateUserBody)) },
+  'DELETE /api/users/{id}': { query: [], body: null },
   'GET /api/users/profile': { query: [], body: null },
   'PUT /api/users/profile': { query: [], body: json(names(updateProfileBody)) },
   'POST /api/users/change-password': { query: [], body: json(names(changePasswordBody)) },

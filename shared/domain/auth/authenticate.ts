@@ -12,6 +12,8 @@ export interface AuthenticateDeps {
 /**
  * Turns a bearer token into the caller: the signature and claims must hold, the token must not be revoked,
  * and its user must still exist with the same token version (a password change ends every older token).
+ * Role and workspace come from the stored user, not from the token, so that an admin's change of a role, or
+ * the removal of a user, holds from the next request on. That costs one strongly consistent read per request.
  */
 export async function authenticate(deps: AuthenticateDeps, token: string): Promise<Principal> {
   return principalFromClaims(deps, await deps.tokens.verify(token));
@@ -34,6 +36,8 @@ export async function principalFromClaims(
     username: user.username,
     email: user.email,
     role: user.role,
+    workspaceId: user.workspace_id,
+    operator: user.operator === true,
     jti: claims.jti,
     tokenExpiresAt: claims.expiresAt,
     tokenVersion: claims.tokenVersion,

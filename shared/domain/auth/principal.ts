@@ -5,7 +5,12 @@ export interface Principal {
   userId: string;
   username: string;
   email: string;
+  /** The caller's role as stored now (not as when the token was issued): a change holds on the next request. */
   role: Role;
+  /** The caller's workspace: what they may see and manage is this workspace's. */
+  workspaceId: string;
+  /** The deployment's operator (the bootstrap admin, ADMIN_USERNAME); absent means not. */
+  operator?: boolean;
   /** Id and expiry of the token the caller presented, for logout. */
   jti: string;
   tokenExpiresAt: Date;

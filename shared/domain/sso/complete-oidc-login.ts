@@ -4,6 +4,7 @@ import type { Clock } from '../clock';
 import { AppError, validationError } from '../errors';
 import type { UserRepository } from '../users/ports';
 import type { User } from '../users/user';
+import { BOOTSTRAP_WORKSPACE_ID } from '../workspaces/workspace';
 import { placeNewSsoUser, usernameBase, usernameCandidate } from './new-sso-user';
 import type { OidcClient, PendingLoginStore, SsoUserPolicy, VerifiedIdentity } from './ports';
 
@@ -64,6 +65,7 @@ async function createSsoUser(deps: CompleteOidcLoginDeps, identity: VerifiedIden
   for (let attempt = 1; attempt <= USERNAME_ATTEMPTS; attempt++) {
     const user: User = {
       id: crypto.randomUUID(),
+      workspace_id: BOOTSTRAP_WORKSPACE_ID,
       username: usernameCandidate(base, attempt),
       email: identity.email,
       role,

@@ -2,6 +2,7 @@ import { forbidden } from '../errors';
 import type { Clock } from '../clock';
 import type { PasswordHasher } from '../auth/ports';
 import type { UserRepository } from './ports';
+import { BOOTSTRAP_WORKSPACE_ID } from '../workspaces/workspace';
 import { toPublicUser, type PublicUser, type Role, type User } from './user';
 
 export interface RegisterDeps {
@@ -18,23 +19,29 @@ export interface NewUser {
   display_name?: string | null | undefined;
 }
 
-/** Self-service sign-up: allowed only while registration is open, and always as a viewer. */
+/**
+ * Self-service sign-up: allowed only while registration is open, and always as a viewer of the bootstrap
+ * workspace (until workspaces isolate data, a new workspace per sign-up would gain nothing).
+ */
 export async function registerUser(deps: RegisterDeps, input: NewUser): Promise<PublicUser> {
   if (!deps.registrationOpen) {
     throw forbidden('Registration is closed on this service', { registration: 'closed' });
   }
-  return toPublicUser(await createUser(deps, input, 'viewer'));
+  return toPublicUser(await createUser(deps, input, 'viewer', BOOTSTRAP_WORKSPACE_ID));
 }
 
-/** Stores a new user with a hashed password; the repository refuses a taken username or email. */
+/** Stores a new member of a workspace with a hashed password; the repository refuses a taken username or email. */
 export async function createUser(
   deps: Omit<RegisterDeps, 'registrationOpen'>,
   input: NewUser,
   role: Role,
+  workspaceId: string,
+  extra: Pick<User, 'operator'> = {},
 ): Promise<User> {
   const now = deps.clock.now().toISOString();
   const user: User = {
     id: crypto.randomUUID(),
+    workspace_id: workspaceId,
     username: input.username,
     email: input.email,
     role,
@@ -43,6 +50,7 @@ export async function createUser(
     token_version: 0,
     created_at: now,
     updated_at: now,
+    ...extra,
   };
   await deps.users.create(user);
   return user;

@@ -12,6 +12,7 @@ const viewer: Principal = {
   username: 'vera',
   email: 'vera@example.com',
   role: 'viewer',
+  workspaceId: 'w-1',
   jti: 'j-1',
   tokenExpiresAt: new Date(Date.now() + 60_000),
 };

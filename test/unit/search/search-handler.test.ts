@@ -6,7 +6,7 @@ import type { Principal } from '../../../shared/domain/auth/principal';
 import { aSearchRequest } from '../../support/builders';
 import { httpEvent, lambdaTestContext } from '../../support/http-events';
 
-const viewer: Principal = { userId: 'u1', username: 'viewer', email: 'v@example.com', role: 'viewer', jti: 'j1', tokenExpiresAt: new Date(Date.now() + 3_600_000) };
+const viewer: Principal = { userId: 'u1', username: 'viewer', email: 'v@example.com', role: 'viewer', workspaceId: 'w1', jti: 'j1', tokenExpiresAt: new Date(Date.now() + 3_600_000) };
 
 /** The handler over a real in-memory index; only the parts of the container it reads are given. */
 const index = new SqliteSearchIndex(':memory:');

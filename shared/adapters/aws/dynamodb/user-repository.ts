@@ -1,17 +1,29 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { duplicate } from '../../../domain/errors';
-import type { ExternalIdentity, ProfileChanges, UserRepository } from '../../../domain/users/ports';
+import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
+import type { ExternalIdentity, MemberChanges, ProfileChanges, UserRepository } from '../../../domain/users/ports';
 import type { User } from '../../../domain/users/user';
+import { BOOTSTRAP_WORKSPACE_ID } from '../../../domain/workspaces/workspace';
 import { failedConditions, isConditionFailure } from './errors';
-import { keys, withoutKeys } from './keys';
+import { keys } from './keys';
 import { indexPartition } from './queries';
+import { adminCountChange, adoption, isLegacy, isTransactionConflict, lastAdmin, toUser, type Item } from './user-items';
+import { workspaceKeys } from './workspace-keys';
 
 /** Retries of an email change that lost a race against another change of the same user. */
 const EMAIL_CHANGE_ATTEMPTS = 3;
 
 /**
+ * Member changes and removals that race on one workspace's admin count lose with TransactionConflict; a short
+ * jittered pause keeps the next attempt from meeting the same writer.
+ */
+const memberRaceBackoff = { backoffMs: () => 10 + Math.random() * 40 };
+
+/**
  * Users in the application table. Unique usernames and emails are lock items written in the same
- * transaction as the user, so two concurrent sign-ups can never take one name.
+ * transaction as the user, so two concurrent sign-ups can never take one name. Each workspace's admins are
+ * counted in an item moved in the same transaction as every change that makes or unmakes an admin, whose
+ * condition keeps the count at one or more (keys: workspace-keys.ts).
  */
 export class DynamoUserRepository implements UserRepository {
   constructor(
@@ -28,7 +40,12 @@ export class DynamoUserRepository implements UserRepository {
             {
               Put: {
                 TableName: this.tableName,
-                Item: { ...keys.user(user.id), gsi1pk: keys.usersIndex, gsi1sk: `${user.created_at}#${user.id}`, ...user },
+                Item: {
+                  ...keys.user(user.id),
+                  gsi1pk: workspaceKeys.membersIndex(user.workspace_id),
+                  gsi1sk: `${user.created_at}#${user.id}`,
+                  ...user,
+                },
                 ConditionExpression: notExists,
               },
             },
@@ -57,6 +74,8 @@ export class DynamoUserRepository implements UserRepository {
                   },
                 ]
               : []),
+            // Last, so that the indexes above stay those of the locks.
+            ...(user.role === 'admin' ? [adminCountChange(this.tableName, user.workspace_id, +1)] : []),
           ],
         }),
       );
@@ -71,8 +90,8 @@ export class DynamoUserRepository implements UserRepository {
   }
 
   async findById(id: string): Promise<User | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.user(id) }));
-    return Item ? withoutKeys<User>(Item) : null;
+    const item = await this.findItem(id);
+    return item ? toUser(item) : null;
   }
 
   async findByUsername(username: string): Promise<User | null> {
@@ -89,8 +108,14 @@ export class DynamoUserRepository implements UserRepository {
     return Item ? this.findById(Item['user_id'] as string) : null;
   }
 
-  async list(): Promise<User[]> {
-    return (await indexPartition(this.db, this.tableName, keys.usersIndex)).map((item) => withoutKeys<User>(item));
+  async list(workspaceId: string): Promise<User[]> {
+    const [members, legacy] = await Promise.all([
+      indexPartition(this.db, this.tableName, workspaceKeys.membersIndex(workspaceId)),
+      // Until the adoption on start has run, users written before workspaces are the bootstrap workspace's.
+      workspaceId === BOOTSTRAP_WORKSPACE_ID ? indexPartition(this.db, this.tableName, workspaceKeys.legacyUsersIndex) : [],
+    ]);
+    const users = new Map([...legacy.filter(isLegacy), ...members].map((item) => [item['id'] as string, toUser(item)]));
+    return [...users.values()].sort((a, b) => `${a.created_at}#${a.id}`.localeCompare(`${b.created_at}#${b.id}`));
   }
 
   async updateProfile(id: string, changes: ProfileChanges, updatedAt: string): Promise<User | null> {
@@ -124,11 +149,172 @@ export class DynamoUserRepository implements UserRepository {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return Attributes ? withoutKeys<User>(Attributes) : null;
+      return Attributes ? toUser(Attributes) : null;
     } catch (error) {
       if (isConditionFailure(error)) return null;
       throw error;
     }
+  }
+
+  async updateMember(workspaceId: string, id: string, changes: MemberChanges, updatedAt: string): Promise<User | null> {
+    let lastRace: unknown;
+    return retryLostRaces(async () => {
+      const current = await this.member(workspaceId, id);
+      if (!current) return null;
+      const next: User = { ...current, ...definedFields(changes), updated_at: updatedAt };
+      const emailChanges = next.email.toLowerCase() !== current.email.toLowerCase();
+      const adminDelta = (next.role === 'admin' ? 1 : 0) - (current.role === 'admin' ? 1 : 0);
+      const items = [
+        { Update: this.memberUpdate(current, next) },
+        ...(emailChanges ? this.emailSwap(current, next) : []),
+        ...(adminDelta ? [adminCountChange(this.tableName, workspaceId, adminDelta)] : []),
+      ];
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+        return next;
+      } catch (error) {
+        const failed = failedConditions(error) ?? [];
+        if (failed.includes(0) || (emailChanges && failed.includes(1)) || isTransactionConflict(error)) {
+          lastRace = error;
+          return LOST_RACE;
+        }
+        if (emailChanges && failed.includes(2)) throw duplicate('user', 'email');
+        if (adminDelta < 0 && failed.includes(items.length - 1)) throw lastAdmin(workspaceId);
+        throw error;
+      }
+    }, () => {
+      throw lastRace;
+    }, memberRaceBackoff);
+  }
+
+  async delete(workspaceId: string, id: string): Promise<User | null> {
+    let lastRace: unknown;
+    return retryLostRaces(async () => {
+      const current = await this.member(workspaceId, id);
+      if (!current) return null;
+      const ownedBy = { ConditionExpression: 'user_id = :id', ExpressionAttributeValues: { ':id': id } };
+      const items = [
+        {
+          Delete: {
+            TableName: this.tableName,
+            Key: keys.user(id),
+            ConditionExpression: 'workspace_id = :workspace AND #role = :role',
+            ExpressionAttributeNames: { '#role': 'role' },
+            ExpressionAttributeValues: { ':workspace': workspaceId, ':role': current.role },
+          },
+        },
+        { Delete: { TableName: this.tableName, Key: keys.usernameLock(current.username), ...ownedBy } },
+        { Delete: { TableName: this.tableName, Key: keys.emailLock(current.email), ...ownedBy } },
+        { Delete: { TableName: this.tableName, Key: keys.settings(id) } },
+        ...(current.role === 'admin' ? [adminCountChange(this.tableName, workspaceId, -1)] : []),
+      ];
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+        return current;
+      } catch (error) {
+        const failed = failedConditions(error) ?? [];
+        if (failed.some((index) => index < 3) || isTransactionConflict(error)) {
+          lastRace = error;
+          return LOST_RACE;
+        }
+        if (current.role === 'admin' && failed.includes(items.length - 1)) throw lastAdmin(workspaceId);
+        throw error;
+      }
+    }, () => {
+      throw lastRace;
+    }, memberRaceBackoff);
+  }
+
+  async markOperator(id: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: keys.user(id),
+        UpdateExpression: 'SET #operator = :yes',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#operator': 'operator' },
+        ExpressionAttributeValues: { ':yes': true },
+      }),
+    );
+  }
+
+  async adoptLegacyUsers(): Promise<number> {
+    const legacy = (await indexPartition(this.db, this.tableName, workspaceKeys.legacyUsersIndex)).filter(isLegacy);
+    let adopted = 0;
+    for (const item of legacy) if (await this.adopt(item)) adopted++;
+    return adopted;
+  }
+
+  /** The user's stored item, read strongly consistent. */
+  private async findItem(id: string): Promise<Item | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.user(id), ConsistentRead: true }));
+    return Item ?? null;
+  }
+
+  /**
+   * The user if a member of this workspace. One stored before workspaces is adopted first, so that the change
+   * that follows moves an admin count that includes them.
+   */
+  private async member(workspaceId: string, id: string): Promise<User | null> {
+    let item = await this.findItem(id);
+    if (item && isLegacy(item)) {
+      await this.adopt(item);
+      item = await this.findItem(id);
+    }
+    const user = item ? toUser(item) : null;
+    return user?.workspace_id === workspaceId ? user : null;
+  }
+
+  /** Stores a user written before workspaces as a bootstrap member; false when someone else did already. */
+  private async adopt(item: Item): Promise<boolean> {
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: adoption(this.tableName, item) }));
+      return true;
+    } catch (error) {
+      if (failedConditions(error)?.includes(0)) return false;
+      throw error;
+    }
+  }
+
+  /** Writes a member's role, email and name, on condition that the change was based on the stored user. */
+  private memberUpdate(current: User, next: User) {
+    return {
+      TableName: this.tableName,
+      Key: keys.user(current.id),
+      UpdateExpression: 'SET #role = :role, email = :email, display_name = :name, updated_at = :now',
+      ConditionExpression: 'workspace_id = :workspace AND #role = :expectedRole AND email = :expectedEmail',
+      ExpressionAttributeNames: { '#role': 'role' },
+      ExpressionAttributeValues: {
+        ':role': next.role,
+        ':email': next.email,
+        ':name': next.display_name,
+        ':now': next.updated_at,
+        ':workspace': current.workspace_id,
+        ':expectedRole': current.role,
+        ':expectedEmail': current.email,
+      },
+    };
+  }
+
+  /** Frees the old email and takes the new one: the items at index 1 and 2 of a member change. */
+  private emailSwap(current: User, next: User) {
+    return [
+      {
+        Delete: {
+          TableName: this.tableName,
+          Key: keys.emailLock(current.email),
+          ConditionExpression: 'user_id = :id',
+          ExpressionAttributeValues: { ':id': current.id },
+        },
+      },
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: { ...keys.emailLock(next.email), user_id: next.id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ];
   }
 
   /** Writes the profile fields, on condition that the email is still the one the change was based on. */
@@ -177,3 +363,6 @@ export class DynamoUserRepository implements UserRepository {
   }
 }
 
+/** The changes a caller gave: a field given as undefined is no change. */
+const definedFields = (changes: MemberChanges): MemberChanges =>
+  Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)) as MemberChanges;

@@ -1,0 +1,40 @@
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { WorkspaceRepository } from '../../../domain/workspaces/ports';
+import type { Workspace } from '../../../domain/workspaces/workspace';
+import { isConditionFailure } from './errors';
+import { withoutKeys } from './keys';
+import { workspaceKeys } from './workspace-keys';
+
+/** Workspaces in the application table (keys: workspace-keys.ts). */
+export class DynamoWorkspaceRepository implements WorkspaceRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async create(workspace: Workspace): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: {
+            ...workspaceKeys.workspace(workspace.id),
+            gsi1pk: workspaceKeys.workspacesIndex,
+            gsi1sk: `${workspace.created_at}#${workspace.id}`,
+            ...workspace,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async findById(id: string): Promise<Workspace | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: workspaceKeys.workspace(id) }));
+    return Item ? withoutKeys<Workspace>(Item) : null;
+  }
+}

@@ -1,0 +1,15 @@
+import type { Principal } from '../auth/principal';
+import { createUser, type NewUser, type RegisterDeps } from './register';
+import { toPublicUser, type PublicUser, type Role } from './user';
+
+/**
+ * A workspace admin adds a user to their own workspace, with any role. Usernames and emails are unique across
+ * the deployment: a taken one is refused (DUPLICATE_RESOURCE naming the field), as at registration.
+ */
+export async function createWorkspaceUser(
+  deps: Omit<RegisterDeps, 'registrationOpen'>,
+  admin: Principal,
+  input: NewUser & { role: Role },
+): Promise<PublicUser> {
+  return toPublicUser(await createUser(deps, input, input.role, admin.workspaceId));
+}

@@ -1,0 +1,23 @@
+import type { Principal } from '../auth/principal';
+import { notFound } from '../errors';
+import { endSessions, type SessionDeps } from '../events/sessions';
+import { memberOf, refuseRemovingOperator } from './member-rules';
+import type { UserRepository } from './ports';
+
+export interface DeleteWorkspaceUserDeps extends SessionDeps {
+  users: UserRepository;
+}
+
+/**
+ * A workspace admin removes a member: their username and email are free again, their tokens stop working on
+ * the next request (the user is gone), and their WebSocket connections get UNAUTHORIZED (`user_deleted`) and
+ * are closed. Their documents stay with the workspace. The workspace's last admin and the operator cannot be
+ * removed (CONFLICT); an admin may remove themselves otherwise.
+ */
+export async function deleteWorkspaceUser(deps: DeleteWorkspaceUserDeps, admin: Principal, id: string): Promise<void> {
+  const member = await memberOf(deps.users, admin.workspaceId, id);
+  if (member.operator) await refuseRemovingOperator(deps.users, member);
+  const deleted = await deps.users.delete(admin.workspaceId, id);
+  if (!deleted) throw notFound('User', id);
+  await endSessions(deps, { userId: id }, 'user_deleted');
+}
