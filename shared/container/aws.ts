@@ -11,10 +11,12 @@ import {
 import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-probes';
 import { readSecretString } from '../adapters/aws/secrets';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
+import { SqsMessageRedelivery } from '../adapters/aws/sqs-redelivery';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { TEXTRACT_LANGUAGES } from '../adapters/aws/textract-languages';
 import { TextractOcrEngine } from '../adapters/aws/textract-ocr-engine';
 import type { OcrWorkerDeps } from '../domain/ocr/process-ocr-job';
+import type { MessageRedelivery } from '../queue/redelivery';
 import type { OcrSweeperDeps } from '../domain/ocr/queue-control';
 import { sha256 } from '../adapters/crypto/sha256';
 import type { IngestDeps } from '../domain/documents/large-upload';
@@ -150,7 +152,10 @@ export const OCR_STALE_AFTER_SECONDS = 16 * 60;
 const workerEnvSchema = z.object({ TABLE_NAME: z.string().min(1), BUCKET_NAME: z.string().min(1) });
 
 /** The OCR worker: Textract reading from the bucket, MuPDF for PDF text layers, the repositories. */
-export function awsOcrWorkerDependencies(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): OcrWorkerDeps {
+export function awsOcrWorkerDependencies(
+  env: NodeJS.ProcessEnv = process.env,
+  search: SearchParts = {},
+): OcrWorkerDeps & { redelivery: MessageRedelivery } {
   const config = parseEnv(workerEnvSchema, env);
   const container = tokenlessContainer(config.TABLE_NAME, env, search);
   return {
@@ -159,6 +164,8 @@ export function awsOcrWorkerDependencies(env: NodeJS.ProcessEnv = process.env, s
     engine: new TextractOcrEngine({ client: createTextractClient(), bucket: config.BUCKET_NAME }),
     textLayer: imagingServices(env).textLayer,
     staleAfterSeconds: OCR_STALE_AFTER_SECONDS,
+    // A throttled job comes back in minutes, not after the queue's 90-minute visibility timeout.
+    redelivery: new SqsMessageRedelivery(createSqsClient()),
   };
 }
 

@@ -8,7 +8,7 @@ import {
   StartDocumentTextDetectionCommand,
   type TextractClient,
 } from '@aws-sdk/client-textract';
-import { type OcrEngine, OcrFailure, type OcrInput, type OcrOutput } from '../../domain/ocr/ports';
+import { type OcrEngine, OcrEngineBusy, OcrFailure, type OcrInput, type OcrOutput } from '../../domain/ocr/ports';
 import { TEXTRACT_LANGUAGES } from './textract-languages';
 
 /**
@@ -71,7 +71,8 @@ export interface TextractOcrEngineOptions {
  * - Pages are counted from the bytes before choosing (see {@link countPdfPages}); a PDF whose page tree is
  *   empty fails with `no_pages` without a call.
  * - Throttling is retried with exponential backoff and full jitter, on top of the SDK's own retries; when it
- *   persists the error is thrown as transient so that the queue redelivers the job later.
+ *   persists it is thrown as {@link OcrEngineBusy} (transient), and the worker has the queue redeliver the job
+ *   after a growing delay.
  */
 export class TextractOcrEngine implements OcrEngine {
   private readonly client: TextractClient;
@@ -189,7 +190,7 @@ export class TextractOcrEngine implements OcrEngine {
         const name = errorName(error);
         if (!THROTTLING_ERRORS.has(name)) throw error;
         if (attempt >= this.maxAttempts) {
-          throw new Error(`Textract is throttling (${name}) after ${attempt} attempts; try again later.`, {
+          throw new OcrEngineBusy(`Textract is throttling (${name}) after ${attempt} attempts; try again later.`, {
             cause: error,
           });
         }

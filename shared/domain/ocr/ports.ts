@@ -68,3 +68,15 @@ export class OcrFailure extends Error {
     this.name = 'OcrFailure';
   }
 }
+
+/**
+ * The engine refuses work for now (a rate or quota, e.g. Textract throttling): not the file's fault, so the job
+ * is tried again later, and the worker gives the message back to the queue after a growing delay rather than
+ * holding it for the queue's whole visibility timeout.
+ */
+export class OcrEngineBusy extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'OcrEngineBusy';
+  }
+}

@@ -21,7 +21,7 @@ import {
   TextractOcrEngine,
   type TextractOcrEngineOptions,
 } from '../../../shared/adapters/aws/textract-ocr-engine';
-import { OcrFailure, type OcrInput, type OcrPageProgress } from '../../../shared/domain/ocr/ports';
+import { OcrEngineBusy, OcrFailure, type OcrInput, type OcrPageProgress } from '../../../shared/domain/ocr/ports';
 
 const textract = mockClient(TextractClient);
 const BUCKET = 'documents-bucket';
@@ -336,12 +336,12 @@ describe('TextractOcrEngine', () => {
       expect(time.state.slept).toEqual([125, 250]);
     });
 
-    it('gives up after maxAttempts with a plain Error, so that the queue delivers the job again later', async () => {
+    it('gives up after maxAttempts with OcrEngineBusy, so that the queue delivers the job again later', async () => {
       textract.on(DetectDocumentTextCommand).rejects(new ThrottlingException({ message: 'Slow down', ...metadata }));
 
       const error = await engine({ maxAttempts: 3 }).engine.recognize(input()).catch((caught: unknown) => caught);
 
-      expect(error).toBeInstanceOf(Error);
+      expect(error).toBeInstanceOf(OcrEngineBusy);
       expect(error).not.toBeInstanceOf(OcrFailure);
       expect((error as Error).message).toMatch(/throttling/i);
       expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(3);
