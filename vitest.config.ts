@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four projects, one command. unit: pure code, no I/O. integration: adapters against DynamoDB Local and the
- * emulators (started once by the global setup). infra: CDK assertions. e2e: the local runtime as a process,
- * driven over HTTP like a client.
+ * Five projects, one command. unit: pure code, no I/O. integration: adapters against DynamoDB Local and the
+ * emulators (started once by the global setup). infra: CDK assertions. bundles: the Lambda assets `cdk synth`
+ * writes, run like Lambda against the emulators. e2e: the local runtime as a process, driven over HTTP like a
+ * client.
  */
 export default defineConfig({
   test: {
@@ -19,6 +20,17 @@ export default defineConfig({
         },
       },
       { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
+      {
+        // The functions as `cdk synth` bundles them, run like Lambda against the emulators (one synth per run).
+        test: {
+          name: 'bundles',
+          include: ['test/bundles/**/*.test.ts'],
+          globalSetup: ['test/bundles/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
       {
         test: {
           name: 'e2e',

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: typecheck, lint, then unit, integration, infra and e2e tests.
+# Runs the whole test suite: typecheck, lint, then unit, integration, infra, bundles and e2e tests (every
+# project of vitest.config.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The SDK warns that it will need Node 22 from 2027; the Lambdas run Node 22, the local machine Node 20.

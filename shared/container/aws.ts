@@ -33,11 +33,23 @@ import { imagingServices } from './imaging';
 
 const appEnvSchema = commonEnvSchema.extend({
   TABLE_NAME: z.string().min(1),
-  JWT_SECRET_ARN: z.string().min(1),
+  /** The JWT signing key's secret in Secrets Manager: what the stack sets. */
+  JWT_SECRET_ARN: z.string().min(1).optional(),
+  /**
+   * The key itself, for running the bundled functions against the emulators (test/bundles), where there is no
+   * Secrets Manager. Refused beside JWT_SECRET_ARN, so a deployed function never reads a key from its environment.
+   */
+  JWT_SECRET: z.string().min(32).optional(),
   /** The OIDC client secret, kept in Secrets Manager rather than in the function's environment. */
   OIDC_CLIENT_SECRET_ARN: z.string().min(1).optional(),
   /** Set by Lambda: the function's memory in MB, what the system metrics measure memory use against. */
   AWS_LAMBDA_FUNCTION_MEMORY_SIZE: z.coerce.number().int().positive().optional(),
+});
+
+/** Exactly one source of the JWT key. */
+const appConfigSchema = appEnvSchema.superRefine((env, ctx) => {
+  if (env.JWT_SECRET_ARN && env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'must not be set with JWT_SECRET_ARN' });
+  if (!env.JWT_SECRET_ARN && !env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET_ARN'], message: 'is required' });
 });
 
 const websocketEnvSchema = z.object({ WEBSOCKET_ENDPOINT: z.url().optional() });
@@ -56,13 +68,13 @@ export type SearchParts = Pick<ContainerParts, 'search'>;
 
 /** Users, tokens and settings over DynamoDB, with the JWT key from Secrets Manager. */
 export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): AppContainer {
-  const config = parseEnv(appEnvSchema, env);
+  const config = parseEnv(appConfigSchema, env);
   const db = createDynamoDocumentClient();
   const secrets = createSecretsClient();
   return buildAppContainer({
     db,
     tableName: config.TABLE_NAME,
-    jwtKey: async () => new TextEncoder().encode(await readSecretString(secrets, config.JWT_SECRET_ARN)),
+    jwtKey: async () => new TextEncoder().encode(config.JWT_SECRET ?? (await readSecretString(secrets, config.JWT_SECRET_ARN!))),
     env: config,
     // Read once, when the OIDC client first discovers the provider (it keeps the result).
     ...(config.OIDC_CLIENT_SECRET_ARN ? { oidcClientSecret: async () => readSecretString(secrets, config.OIDC_CLIENT_SECRET_ARN!) } : {}),

@@ -1,0 +1,265 @@
+import { DeleteMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { SQSBatchResponse } from 'aws-lambda';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { createDynamoDocumentClient, createSqsClient } from '../../shared/adapters/aws/clients';
+import { buildAppContainer } from '../../shared/container/app-container';
+import { commonEnvSchema, parseEnv } from '../../shared/container/config';
+import { localClientOptions } from '../../shared/container/local';
+import { ensureAdmin } from '../../shared/domain/users/ensure-admin';
+import { pdfDocument, pngSize } from '../support/fixtures';
+import { answer, httpEvent, receiveBatch, scheduledEvent, type HttpAnswer, type HttpRequest } from './support/events';
+import { DeployedFunction } from './support/lambda';
+
+/**
+ * The functions as `cdk synth` bundles them (each asset's index.mjs and the files beside it), run as Lambda
+ * runs them, one process per function with the stack's environment, and called with the events the stack
+ * wires to them: API Gateway HTTP API payload 2.0, SQS batches from the emulated queues, the bucket's
+ * object-created notification through the ingest queue, an EventBridge schedule. A bundling fault (a missing
+ * .wasm or worker file, a dynamic require of something not bundled) fails here, not in a deployment.
+ *
+ * Not covered: OpenSearch cannot run here, so searching is checked only as a refused index call (the P error
+ * body, the function still serving); Textract and Secrets Manager are not emulated (the PDF has a text layer,
+ * and the JWT key comes from JWT_SECRET); WebSocket delivery (no connection is open).
+ */
+
+const functions = new Map<string, DeployedFunction>();
+const deployed = (name: string): DeployedFunction => {
+  let fn = functions.get(name);
+  if (!fn) functions.set(name, (fn = DeployedFunction.named(name)));
+  return fn;
+};
+
+const call = async (fn: DeployedFunction, routeKey: string, request?: HttpRequest): Promise<HttpAnswer> =>
+  answer(await fn.invoke(await httpEvent(routeKey, request)));
+
+/** Delivers what the queue holds to the function its event source mapping names, then deletes what succeeded. */
+async function drain(functionName: string, queuePrefix: string): Promise<SQSBatchResponse> {
+  const source = inject('bundles').functions.eventSources.find((s) => s.function === functionName && s.queue.startsWith(queuePrefix));
+  if (!source) throw new Error(`${functionName} reads no queue ${queuePrefix}*`);
+  const { event, messages } = await receiveBatch(source.queue, source.batchSize);
+  expect(messages.length, `a message on ${source.queue}`).toBeGreaterThan(0);
+  const response = ((await deployed(functionName).invoke(event)) ?? { batchItemFailures: [] }) as SQSBatchResponse;
+  const failed = new Set(response.batchItemFailures.map((failure) => failure.itemIdentifier));
+  const done = messages.filter((message) => !failed.has(message.MessageId!));
+  if (done.length) {
+    const bundles = inject('bundles');
+    await createSqsClient(localClientOptions(bundles.endpoints.sqs)).send(
+      new DeleteMessageBatchCommand({
+        QueueUrl: bundles.queues[source.queue]!.url,
+        Entries: done.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })),
+      }),
+    );
+  }
+  return response;
+}
+
+const ADMIN = { username: 'bundle-admin', email: 'bundle-admin@example.com', password: 'bundle-admin-password' };
+const PDF_TEXT = 'Quarterly invoice from the bundled deployment';
+
+// A failure shows what the functions logged, as CloudWatch would.
+afterEach(({ task }) => {
+  if (task.result?.state !== 'fail') return;
+  for (const fn of functions.values()) if (fn.logs) console.error(`--- ${fn.name} logs\n${fn.logs.slice(-6000)}`);
+});
+
+afterAll(async () => {
+  await Promise.all([...functions.values()].map((fn) => fn.stop()));
+});
+
+describe('the bundled functions', () => {
+  it('every function of the Api stack starts from its asset with the environment the stack gives it', async () => {
+    const { byName } = inject('bundles').functions;
+    const names = Object.keys(byName);
+    expect(names).toEqual(expect.arrayContaining(['AuthFunction', 'DocumentsFunction', 'OcrWorkerFunction', 'IngestFunction', 'SearchFunction']));
+
+    const started = await Promise.allSettled(names.map((name) => deployed(name).init()));
+
+    const failures = started.flatMap((outcome, index) => (outcome.status === 'rejected' ? [`${names[index]}: ${String(outcome.reason)}`] : []));
+    expect(failures).toEqual([]);
+  });
+
+  it('health answers 200 with the table, the bucket and the OCR queue reachable', async () => {
+    const response = await call(deployed('HealthFunction'), 'GET /api/health');
+
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json.status).toBe('ok');
+  });
+
+  it('the sweeper runs on its EventBridge schedule and finds nothing stuck', async () => {
+    const schedule = inject('bundles').functions.schedules.find((s) => s.function === 'OcrSweeperFunction');
+    expect(schedule?.expression).toMatch(/^rate\(/);
+
+    const result = await deployed('OcrSweeperFunction').invoke(scheduledEvent());
+
+    expect(result).toEqual({ requeued: 0 });
+  });
+});
+
+describe('a user journey through the bundles', () => {
+  let viewerToken: string;
+  let token: string;
+  let labelId: string;
+  let documentId: string;
+
+  beforeAll(async () => {
+    // The deploy-time bootstrap creates the admin from a Secrets Manager secret; here its use case does.
+    const bundles = inject('bundles');
+    const container = buildAppContainer({
+      db: createDynamoDocumentClient(localClientOptions(bundles.endpoints.dynamodb)),
+      tableName: bundles.tableName,
+      jwtKey: () => Promise.reject(new Error('issues no tokens')),
+      env: parseEnv(commonEnvSchema, {}),
+      healthProbes: [],
+    });
+    await ensureAdmin(container, ADMIN);
+  });
+
+  it('registers and logs in through the auth bundle', async () => {
+    const auth = deployed('AuthFunction');
+
+    const registered = await call(auth, 'POST /api/auth/register', {
+      json: { username: 'bundle-viewer', email: 'viewer@example.com', password: 'viewer-password' },
+    });
+    const login = await call(auth, 'POST /api/auth/login', { json: { username: 'bundle-viewer', password: 'viewer-password' } });
+
+    expect(registered.statusCode, registered.body).toBe(201);
+    expect(registered.json.role).toBe('viewer');
+    expect(login.statusCode, login.body).toBe(200);
+    expect(login.headers['x-request-id']).toBeTruthy();
+    viewerToken = login.json.token;
+    expect(viewerToken).toMatch(/^ey/);
+  });
+
+  it('logs the admin in through the auth bundle', async () => {
+    const login = await call(deployed('AuthFunction'), 'POST /api/auth/login', { json: { username: ADMIN.username, password: ADMIN.password } });
+
+    expect(login.statusCode, login.body).toBe(200);
+    token = login.json.token;
+  });
+
+  it('creates a label through the labels bundle', async () => {
+    const created = await call(deployed('LabelsFunction'), 'POST /api/labels', { token, json: { name: 'Invoices', color: '#336699' } });
+
+    expect(created.statusCode, created.body).toBe(201);
+    labelId = created.json.id;
+  });
+
+  it('uploads a PDF with a text layer through the documents bundle and queues its OCR', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([pdfDocument(PDF_TEXT)], { type: 'application/pdf' }), 'invoice.pdf');
+    form.append('labels', labelId);
+
+    const uploaded = await call(deployed('DocumentsFunction'), 'POST /api/documents/upload', { token, form });
+
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    expect(uploaded.json.ocr_queued, uploaded.body).toBe(true);
+    documentId = uploaded.json.id;
+  });
+
+  it('renders the PDF thumbnail in the documents bundle (its worker file and WebAssembly)', async () => {
+    const thumbnail = await call(deployed('DocumentsFunction'), 'GET /api/documents/{id}/thumbnail', {
+      token: viewerToken,
+      pathParameters: { id: documentId },
+    });
+
+    expect(thumbnail.statusCode, thumbnail.body).toBe(200);
+    expect(thumbnail.headers['content-type']).toBe('image/png');
+    expect(thumbnail.isBase64Encoded).toBe(true);
+    const size = pngSize(Buffer.from(thumbnail.body, 'base64'));
+    expect(size.width).toBeGreaterThan(0);
+    expect(size.height).toBeGreaterThan(0);
+  });
+
+  it('the OCR worker bundle reads the text layer from the queued message and completes the document', async () => {
+    const response = await drain('OcrWorkerFunction', 'OcrQueue');
+
+    const document = await call(deployed('DocumentsFunction'), 'GET /api/documents/{id}', { token: viewerToken, pathParameters: { id: documentId } });
+    expect(response.batchItemFailures).toEqual([]);
+    expect(document.json.status).toBe('completed');
+    expect(document.json.content).toContain(PDF_TEXT);
+  });
+
+  it('the labels bundle counts the labelled document', async () => {
+    const labels = await call(deployed('LabelsFunction'), 'GET /api/labels', { token: viewerToken });
+
+    const label = labels.json.labels.find((l: { id: string }) => l.id === labelId);
+    expect(label.document_count).toBe(1);
+  });
+
+  it('the ingest bundle turns a presigned upload into a document from the bucket notification', async () => {
+    const bundles = inject('bundles');
+    expect(bundles.functions.bucketNotificationPrefix).toBe('uploads/');
+    const bytes = pdfDocument('Scanned contract, uploaded in one PUT');
+    const announced = await call(deployed('DocumentsFunction'), 'POST /api/documents/upload-url', {
+      token,
+      json: { filename: 'contract.pdf', size: bytes.byteLength, ocr_enabled: false },
+    });
+    expect(announced.statusCode, announced.body).toBe(201);
+    const put = await fetch(announced.json.upload_url, { method: 'PUT', body: bytes, headers: announced.json.headers });
+    expect(put.status).toBe(200);
+
+    const response = await drain('IngestFunction', bundles.functions.bucketNotificationQueue);
+
+    const document = await call(deployed('DocumentsFunction'), 'GET /api/documents/{id}', {
+      token: viewerToken,
+      pathParameters: { id: announced.json.document_id },
+    });
+    expect(response.batchItemFailures).toEqual([]);
+    expect(document.statusCode, document.body).toBe(200);
+    expect(document.json.filename).toBe('contract.pdf');
+    expect(document.json.size).toBe(bytes.byteLength);
+  });
+
+  it('the search bundle answers with the P error body when the index refuses the call, and keeps serving', async () => {
+    const search = deployed('SearchFunction');
+
+    const first = await call(search, 'GET /api/search', { token: viewerToken, query: { q: 'invoice' } });
+    const second = await call(search, 'GET /api/search', { token: viewerToken, query: { q: 'contract' } });
+
+    for (const response of [first, second]) {
+      expect(response.statusCode).toBeGreaterThanOrEqual(500);
+      expect(response.json.error).toMatchObject({ code: expect.any(String), message: expect.any(String), request_id: response.headers['x-request-id'] });
+    }
+  });
+
+  describe('a documents asset that lacks a file the bundling put beside index.mjs', () => {
+    const thumbnailWithout = async (missing: (file: string) => boolean, size: number) => {
+      const asset = inject('bundles').functions.byName['DocumentsFunction']!.asset;
+      const copy = mkdtempSync(join(tmpdir(), 'bundles-broken-'));
+      const broken = DeployedFunction.named('DocumentsFunction', { asset: copy });
+      try {
+        const removed = readdirSync(asset).filter(missing);
+        cpSync(asset, copy, { recursive: true, filter: (source) => !removed.includes(basename(source)) });
+        // A size not rendered before: a stored thumbnail would be served without rendering.
+        const thumbnail = await call(broken, 'GET /api/documents/{id}/thumbnail', {
+          token: viewerToken,
+          pathParameters: { id: documentId },
+          query: { width: String(size), height: String(size) },
+        });
+        return { removed, thumbnail };
+      } finally {
+        await broken.stop();
+        rmSync(copy, { recursive: true, force: true });
+      }
+    };
+
+    it('fails the thumbnail without the files beside index.mjs (worker, WebAssembly, native code): the suite catches them', async () => {
+      const { removed, thumbnail } = await thumbnailWithout((file) => file !== 'index.mjs' && !file.endsWith('.map'), 97);
+
+      expect(removed.length).toBeGreaterThan(0);
+      expect(thumbnail.statusCode).not.toBe(200);
+      expect(thumbnail.json.error.request_id).toBe(thumbnail.headers['x-request-id']);
+    });
+
+    it('fails the thumbnail without its worker file: the suite catches a missing worker', async () => {
+      const { removed, thumbnail } = await thumbnailWithout((file) => file.startsWith('thumbnail-worker.'), 98);
+
+      expect(removed).toContain('thumbnail-worker.mjs');
+      expect(thumbnail.statusCode).not.toBe(200);
+    });
+  });
+});
