@@ -3,6 +3,7 @@ import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -23,6 +24,13 @@ export const HTTP_P95_LATENCY_MS = 3000;
 /** OpenSearch: JVM memory pressure (3 periods in a row) and free storage per node, in percent of its volume. */
 export const SEARCH_JVM_PRESSURE_PERCENT = 80;
 export const SEARCH_FREE_STORAGE_PERCENT = 20;
+/**
+ * A rate limiter that fails lets requests through and logs `rate limit: ... failed` (shared/container/app-container.ts):
+ * the limits are then off without anyone seeing it (a missing grant did that to search). Counted from the logs,
+ * the alarm fires when it happened in each of three 5-minute periods in a row, not on one blip.
+ */
+export const RATE_LIMITER_FAILURE_LOG = '"rate limit:"';
+export const RATE_LIMITER_FAILURE_METRIC = { namespace: 'DocService', metricName: 'RateLimiterFailures' } as const;
 
 /** A queue whose oldest message must not wait longer than `maxAge`. */
 export interface WatchedQueue {
@@ -50,6 +58,8 @@ export interface MonitoringProps {
   readonly searchDomain: opensearch.IDomain;
   /** Volume of each data node, for the free-storage threshold. */
   readonly searchVolumeGiB: number;
+  /** Log groups of the functions that count requests, by function name: their limiter failures alarm. */
+  readonly rateLimitedLogGroups?: Readonly<Record<string, logs.ILogGroup>>;
 }
 
 /**
@@ -178,6 +188,24 @@ export class Monitoring extends Construct {
       evaluationPeriods: 3,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
     });
+    const limiterFailures = Object.entries(props.rateLimitedLogGroups ?? {});
+    for (const [name, logGroup] of limiterFailures) {
+      new logs.MetricFilter(this, `LimiterFailures-${name}`, {
+        logGroup,
+        metricNamespace: RATE_LIMITER_FAILURE_METRIC.namespace,
+        metricName: RATE_LIMITER_FAILURE_METRIC.metricName,
+        filterPattern: logs.FilterPattern.literal(RATE_LIMITER_FAILURE_LOG),
+        metricValue: '1',
+      });
+    }
+    if (limiterFailures.length > 0) {
+      alarm('RateLimiterFailures', new cloudwatch.Metric({ ...RATE_LIMITER_FAILURE_METRIC, statistic: 'Sum', period: ALARM_PERIOD }), {
+        alarmDescription: 'The rate limiter failed in each of the last three 5-minute periods and let requests through uncounted: check the table and the functions\' grants.',
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 3,
+      });
+    }
     this.alarms = alarms;
 
     const functionMetrics = (pick: (fn: lambda.IFunction) => cloudwatch.IMetric) =>

@@ -424,6 +424,7 @@ export class ApiStack extends Stack {
       webSocketStageName: this.webSocketStage.stageName,
       searchDomain: props.searchDomain,
       searchVolumeGiB: props.searchDomainSize.volumeGiB,
+      rateLimitedLogGroups: Object.fromEntries(RATE_LIMITED_GROUPS.map((group) => [group, httpFunctions[group].logGroup])),
     });
     if (!props.alarmEmail) {
       Annotations.of(this).addWarningV2(

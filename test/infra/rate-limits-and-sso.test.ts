@@ -1,6 +1,9 @@
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENV, HTTP_ROUTES, type HttpGroup } from '../../functions/manifest';
 import { RATE_LIMIT_KEY_PATTERN } from '../../lib/constructs/bindings';
+import { RATE_LIMITER_FAILURE_LOG, RATE_LIMITER_FAILURE_METRIC } from '../../lib/constructs/monitoring';
 import type { OidcDeployment } from '../../lib/context';
 import { RATE_LIMITED_GROUPS, type ApiFunctionName } from '../../lib/stacks/api-stack';
 import { checkThrottlesAdmit, DEFAULT_RATE_LIMITS } from '../../lib/stacks/limits';
@@ -113,6 +116,56 @@ describe('rate limits in the cloud', () => {
     // Assert
     expect(RATE_LIMIT_KEY_PATTERN).toBe('RATE#*');
     expect(key.pk.startsWith('RATE#')).toBe(true);
+  });
+
+  it.each(RATE_LIMITED_GROUPS)('counts the limiter failures the %s function logs', (name) => {
+    // Arrange
+    const logGroup = { Ref: logicalIdOf(stacks.api.functions[name].logGroup) };
+
+    // Act
+    const filters = Object.values(stacks.apiTemplate.findResources('AWS::Logs::MetricFilter')).filter(
+      (filter) => JSON.stringify(filter.Properties.LogGroupName) === JSON.stringify(logGroup),
+    );
+
+    // Assert
+    expect(filters.map((filter) => filter.Properties)).toEqual([
+      {
+        LogGroupName: logGroup,
+        FilterPattern: RATE_LIMITER_FAILURE_LOG,
+        MetricTransformations: [{ MetricNamespace: RATE_LIMITER_FAILURE_METRIC.namespace, MetricName: RATE_LIMITER_FAILURE_METRIC.metricName, MetricValue: '1' }],
+      },
+    ]);
+  });
+
+  it('alarms when the limiter failed in three 5-minute periods in a row', () => {
+    // Arrange
+    const construct = stacks.api.monitoring.alarms['RateLimiterFailures'];
+
+    // Act
+    const alarm = stacks.apiTemplate.toJSON().Resources[logicalIdOf(construct!)].Properties;
+
+    // Assert
+    expect(alarm).toMatchObject({
+      Namespace: RATE_LIMITER_FAILURE_METRIC.namespace,
+      MetricName: RATE_LIMITER_FAILURE_METRIC.metricName,
+      Statistic: 'Sum',
+      Period: 300,
+      EvaluationPeriods: 3,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'notBreaching',
+    });
+  });
+
+  it('matches the message the runtime logs when its limiter fails', async () => {
+    // Arrange
+    const source = await readFile(path.resolve(import.meta.dirname, '../../shared/container/app-container.ts'), 'utf8');
+
+    // Act
+    const logged = /logger\.warn\(`(rate limit: )\$\{what\} failed/u.exec(source)?.[1];
+
+    // Assert
+    expect(`"${logged?.trim()}"`).toBe(RATE_LIMITER_FAILURE_LOG);
   });
 
   it('admits one caller\'s whole allowance in every throttle at the default limits', () => {
