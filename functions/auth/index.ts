@@ -1,4 +1,4 @@
-import { awsAppContainer } from '../../shared/container/aws';
+import { awsAuthContainer } from '../../shared/container/aws-auth';
 import { createAuthHandler } from './handler';
 
-export const handler = createAuthHandler(awsAppContainer());
+export const handler = createAuthHandler(awsAuthContainer());

@@ -12,7 +12,7 @@ import { DynamoPendingUploadRepository } from '../adapters/aws/dynamodb/pending-
 import { DynamoConnectionRepository } from '../adapters/aws/dynamodb/connection-repository';
 import { DynamoOidcLoginStore } from '../adapters/aws/dynamodb/oidc-login-store';
 import { JoseTokenService } from '../adapters/jwt/jose-token-service';
-import { OpenIdClientOidc } from '../adapters/oidc/openid-client-oidc';
+import type { OpenIdClientOidcOptions } from '../adapters/oidc/openid-client-oidc';
 import { authenticate } from '../domain/auth/authenticate';
 import type { Principal } from '../domain/auth/principal';
 import type { PasswordHasher, RevokedTokenStore, TokenService } from '../domain/auth/ports';
@@ -114,6 +114,11 @@ export interface ContainerParts {
   host?: ConstructorParameters<typeof NodeHostProbe>[0];
   /** The OIDC client secret when it is not in the environment (Secrets Manager in the cloud). */
   oidcClientSecret?: () => Promise<string | undefined>;
+  /**
+   * Makes the OIDC relying party (`lazyOpenIdClient`). Only the roots of what serves the OIDC routes pass it, so
+   * that no other Lambda bundle carries openid-client; OIDC_* set without it stops the start.
+   */
+  oidcClient?: (options: OpenIdClientOidcOptions) => OidcClient;
   /** Wraps the DynamoDB connection repository (the local runtime keeps a view of it in memory). */
   decorateConnections?: (connections: ConnectionRepository, clock: Clock) => ConnectionRepository;
 }
@@ -168,6 +173,8 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
           connections,
           sender: parts.connectionSender,
           sendTimeoutMs: EVENT_SEND_TIMEOUT_MS,
+          // The same clock as the tokens: whether a connection's token has expired is judged by it.
+          clock,
           log: (message, fields) => logger.warn(message, fields),
           published: ({ event, targets, emittedAt, durationMs }) =>
             logger.debug('event published', {
@@ -231,8 +238,9 @@ function rateLimiting(parts: ContainerParts, clock: Clock): Pick<AppContainer, '
 function oidcServices(parts: ContainerParts, clock: Clock): OidcServices | null {
   const settings = oidcSettings(parts.env);
   if (!settings) return null;
+  if (!parts.oidcClient) throw new Error('Invalid configuration: OIDC_ISSUER: is set, but this function serves no single sign-on');
   return {
-    client: new OpenIdClientOidc({
+    client: parts.oidcClient({
       issuer: settings.issuer,
       clientId: settings.clientId,
       clientSecret: parts.oidcClientSecret ?? (async () => settings.clientSecret),

@@ -66,8 +66,11 @@ function connectionSender(env: NodeJS.ProcessEnv): { connectionSender?: ApiGatew
 /** What a function that keeps the search index in step adds to its container (see `aws-search.ts`). */
 export type SearchParts = Pick<ContainerParts, 'search'>;
 
+/** What the function that serves single sign-on adds to its container (see `aws-auth.ts`). */
+export type OidcParts = Pick<ContainerParts, 'oidcClient'>;
+
 /** Users, tokens and settings over DynamoDB, with the JWT key from Secrets Manager. */
-export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): AppContainer {
+export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: SearchParts & OidcParts = {}): AppContainer {
   const config = parseEnv(appConfigSchema, env);
   const db = createDynamoDocumentClient();
   const secrets = createSecretsClient();
@@ -84,7 +87,7 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, search: Se
       ...(config.AWS_LAMBDA_FUNCTION_MEMORY_SIZE ? { memoryLimitBytes: config.AWS_LAMBDA_FUNCTION_MEMORY_SIZE * 1024 * 1024 } : {}),
     },
     ...connectionSender(env),
-    ...search,
+    ...parts,
   });
 }
 

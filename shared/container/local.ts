@@ -10,6 +10,7 @@ import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-prob
 import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { sha256 } from '../adapters/crypto/sha256';
+import { lazyOpenIdClient } from '../adapters/oidc/lazy-openid-client';
 import type { Clock } from '../domain/clock';
 import { CachedConnectionRepository } from '../adapters/local/cached-connection-repository';
 import { SqliteSearchIndex } from '../adapters/local/sqlite-search-index';
@@ -117,6 +118,7 @@ export function localAppContainer(options: {
     search: { index: searchIndex, files },
     // Every connection write happens in this process, so an in-memory view of the connections stays exact.
     decorateConnections: (connections, clock) => new CachedConnectionRepository(connections, clock),
+    oidcClient: lazyOpenIdClient,
     ...(options.dataDir ? { host: { dataPath: options.dataDir } } : {}),
     healthProbes: [
       { name: 'search', check: () => searchIndex.ping() },

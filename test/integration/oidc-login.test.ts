@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthHandler } from '../../functions/auth/handler';
+import { lazyOpenIdClient } from '../../shared/adapters/oidc/lazy-openid-client';
 import { buildAppContainer, type AppContainer } from '../../shared/container/app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
 import { freePort } from '../../shared/local/emulators/ports';
@@ -38,6 +39,7 @@ describe('OIDC login through the auth handler', () => {
       db,
       tableName,
       jwtKey: async () => new TextEncoder().encode('integration-test-signing-key-of-32-bytes'),
+      oidcClient: lazyOpenIdClient,
       env: parseEnv(commonEnvSchema, {
         OIDC_ISSUER: provider.issuer,
         OIDC_CLIENT_ID: 'docservice',
