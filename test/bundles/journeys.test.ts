@@ -80,7 +80,7 @@ describe('the bundled functions', () => {
 
     const failures = started.flatMap((outcome, index) => (outcome.status === 'rejected' ? [`${names[index]}: ${String(outcome.reason)}`] : []));
     expect(failures).toEqual([]);
-  });
+  }, 90_000); // fifteen cold starts at once, on two shared cores
 
   it('health answers 200 with the table, the bucket and the OCR queue reachable', async () => {
     const response = await call(deployed('HealthFunction'), 'GET /api/health');
