@@ -6,8 +6,6 @@ export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   PAYLOAD_TOO_LARGE: 413,
   DUPLICATE_RESOURCE: 409,
-  /** Beyond P: the request contradicts the state of the resource (the last admin of a workspace). */
-  CONFLICT: 409,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -58,4 +56,8 @@ export const notFound = (resource: string, id: string): AppError =>
 export const duplicate = (resource: string, field: string): AppError =>
   new AppError('DUPLICATE_RESOURCE', `A ${resource} with this ${field} already exists`, { resource, field });
 
-export const conflict = (message: string, details: ErrorDetails): AppError => new AppError('CONFLICT', message, details);
+/**
+ * A request that contradicts the resource's state (a queued OCR job, a workspace's last admin): P's one 409 code,
+ * with `details.reason` saying which state.
+ */
+export const conflict = (message: string, details: ErrorDetails): AppError => new AppError('DUPLICATE_RESOURCE', message, details);

@@ -157,7 +157,7 @@ describe('user management by a workspace admin', () => {
     expect((await admin.get('/api/users?per_page=100')).body.data.map((u: { id: string }) => u.id)).not.toContain(created.body.id);
   });
 
-  it('keeps the workspace’s last admin: demoting them is 409 CONFLICT', async () => {
+  it('keeps the workspace’s last admin: demoting them is 409 DUPLICATE_RESOURCE', async () => {
     const self = await admin.get('/api/users/profile');
     const admins = (await admin.get('/api/users?per_page=100')).body.data.filter((u: { role: string }) => u.role === 'admin');
 
@@ -165,7 +165,7 @@ describe('user management by a workspace admin', () => {
 
     expect(admins.map((u: { id: string }) => u.id)).toEqual([self.body.id]);
     expect(demotion.status).toBe(409);
-    expect(demotion.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'last_admin' } });
+    expect(demotion.body.error).toMatchObject({ code: 'DUPLICATE_RESOURCE', details: { reason: 'last_admin' } });
     expect((await admin.get('/api/users/profile')).body.role).toBe('admin');
   });
 
@@ -178,8 +178,8 @@ describe('user management by a workspace admin', () => {
     const cleanup = await admin.delete(`/api/users/${created.body.id}`);
 
     expect(demotion.status).toBe(409);
-    expect(demotion.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'operator' } });
-    expect(removal.body.error).toMatchObject({ code: 'CONFLICT', details: { reason: 'operator' } });
+    expect(demotion.body.error).toMatchObject({ code: 'DUPLICATE_RESOURCE', details: { reason: 'operator' } });
+    expect(removal.body.error).toMatchObject({ code: 'DUPLICATE_RESOURCE', details: { reason: 'operator' } });
     expect(cleanup.status).toBe(204);
   });
 

@@ -115,7 +115,7 @@ describe('workspace user management', () => {
   it('refuses to demote the workspace’s last admin, themselves included', async () => {
     const attempt = updateWorkspaceUser(c, secondAdmin, secondAdmin.userId, { role: 'editor' });
 
-    await expect(attempt).rejects.toMatchObject({ status: 409, code: 'CONFLICT', details: { reason: 'last_admin' } });
+    await expect(attempt).rejects.toMatchObject({ status: 409, code: 'DUPLICATE_RESOURCE', details: { reason: 'last_admin' } });
   });
 
   it('lets an admin delete themselves while another admin stays', async () => {
@@ -135,8 +135,8 @@ describe('workspace user management', () => {
       deleteWorkspaceUser(c, coAdmin, operator.userId),
     ]);
 
-    expect(demotion).toMatchObject({ status: 'rejected', reason: { code: 'CONFLICT', details: { reason: 'operator' } } });
-    expect(removal).toMatchObject({ status: 'rejected', reason: { code: 'CONFLICT', details: { reason: 'operator' } } });
+    expect(demotion).toMatchObject({ status: 'rejected', reason: { code: 'DUPLICATE_RESOURCE', details: { reason: 'operator' } } });
+    expect(removal).toMatchObject({ status: 'rejected', reason: { code: 'DUPLICATE_RESOURCE', details: { reason: 'operator' } } });
     expect((await signIn('operator')).role).toBe('admin');
   });
 

@@ -98,7 +98,7 @@ describe('DynamoUserRepository with workspaces', () => {
 
     const attempt = users.updateMember(BOOTSTRAP_WORKSPACE_ID, legacyAdmin.id, { role: 'editor' }, NOW);
 
-    await expect(attempt).rejects.toMatchObject({ code: 'CONFLICT', details: { reason: 'last_admin' } });
+    await expect(attempt).rejects.toMatchObject({ code: 'DUPLICATE_RESOURCE', details: { reason: 'last_admin' } });
   });
 
   it('adopts a user stored without workspace_id before changing them, keeping the admin count right', async () => {
@@ -110,7 +110,7 @@ describe('DynamoUserRepository with workspaces', () => {
     const lastOne = users.delete(BOOTSTRAP_WORKSPACE_ID, second.id);
 
     expect(demoted).toMatchObject({ role: 'viewer', workspace_id: BOOTSTRAP_WORKSPACE_ID });
-    await expect(lastOne).rejects.toMatchObject({ code: 'CONFLICT', details: { reason: 'last_admin' } });
+    await expect(lastOne).rejects.toMatchObject({ code: 'DUPLICATE_RESOURCE', details: { reason: 'last_admin' } });
   });
 
   it('refuses to delete the last admin of a workspace', async () => {
@@ -119,7 +119,7 @@ describe('DynamoUserRepository with workspaces', () => {
 
     const attempt = users.delete(OTHER, admin.id);
 
-    await expect(attempt).rejects.toMatchObject({ code: 'CONFLICT', details: { reason: 'last_admin', workspace_id: OTHER } });
+    await expect(attempt).rejects.toMatchObject({ code: 'DUPLICATE_RESOURCE', details: { reason: 'last_admin', workspace_id: OTHER } });
     expect(await users.findById(admin.id)).toEqual(admin);
   });
 
@@ -145,7 +145,7 @@ describe('DynamoUserRepository with workspaces', () => {
     ]);
 
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
-    expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { code: 'CONFLICT' } });
+    expect(outcomes.find((o) => o.status === 'rejected')).toMatchObject({ reason: { code: 'DUPLICATE_RESOURCE' } });
     expect((await users.list(OTHER)).filter((u) => u.role === 'admin')).toHaveLength(1);
   });
 

@@ -21,7 +21,7 @@ export interface ExternalIdentity {
  * Persistence of users. Usernames and emails are unique case-insensitively across the deployment, enforced
  * atomically by the store: create, updateProfile and updateMember throw a DUPLICATE_RESOURCE AppError naming the
  * field that is taken. Every workspace keeps at least one admin, enforced atomically too: updateMember and
- * delete throw a CONFLICT AppError (`details.reason = "last_admin"`) rather than remove its last one.
+ * delete throw a DUPLICATE_RESOURCE AppError (`details.reason = "last_admin"`) rather than remove its last one.
  *
  * A user stored before workspaces existed (no `workspace_id`) is read as a member of the bootstrap workspace
  * (BOOTSTRAP_WORKSPACE_ID) until adoptLegacyUsers stores it so.

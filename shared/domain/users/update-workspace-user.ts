@@ -13,7 +13,7 @@ export interface UpdateWorkspaceUserDeps {
 /**
  * A workspace admin changes a member's role, email or display name. A new role holds from the member's next
  * request (authentication reads the stored role). The workspace's last admin cannot be demoted, the operator
- * not at all (CONFLICT); a taken email is DUPLICATE_RESOURCE.
+ * not at all (DUPLICATE_RESOURCE with details.reason); a taken email is DUPLICATE_RESOURCE.
  */
 export async function updateWorkspaceUser(
   deps: UpdateWorkspaceUserDeps,
