@@ -17,7 +17,9 @@
  *    random order so that drift (JIT, DynamoDB Local's JVM, the other load on the machine) falls on both alike;
  * 3. in process: the limiter call alone (`limits()`, one conditional UpdateItem on the user's `RATE#` item), which
  *    the pipeline awaits before the handler runs: the cost it adds;
- * 4. for scale, one plain DynamoDB Local round trip (`users.findById`, a GetItem).
+ * 4. for scale, one plain DynamoDB Local read (`users.findById`, a GetItem) and one plain write (an unconditional
+ *    UpdateItem of an item of the bench's own): DynamoDB Local keeps the runtime's data on disk (SQLite), so a
+ *    write costs what the disk makes it cost.
  *
  * The machine's load average is recorded before and after: on a shared machine it moves every number here.
  *
@@ -30,6 +32,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
 import { buildAppContainer, type AppContainer, type DocumentServices } from '../shared/container/app-container';
 import { commonEnvSchema, parseEnv } from '../shared/container/config';
@@ -103,18 +106,19 @@ const unreachedServices = (): DocumentServices => ({
 });
 
 /** The container the runtime builds for its table and key, with the limits the runtime was started with. */
-async function containerOver(runtime: RuntimeProcess): Promise<AppContainer> {
+async function containerOver(runtime: RuntimeProcess): Promise<{ container: AppContainer; db: ReturnType<typeof createDynamoDocumentClient> }> {
   const db = createDynamoDocumentClient(
     localClientOptions(await dynamoDbEndpoint(runtime.child.pid!), await dynamoDbCredentials(runtime.dataDir)),
   );
   const jwtKey = new TextEncoder().encode((await readFile(path.join(runtime.dataDir, 'secrets', 'jwt-signing-key'), 'utf8')).trim());
-  return buildAppContainer({
+  const container = buildAppContainer({
     db,
     tableName: TABLE_NAME,
     jwtKey: async () => jwtKey,
     env: parseEnv(commonEnvSchema, RATE_LIMITS_OUT_OF_REACH),
     healthProbes: [],
   });
+  return { container, db };
 }
 
 async function run(runtime: RuntimeProcess) {
@@ -133,7 +137,7 @@ async function run(runtime: RuntimeProcess) {
   for (let i = 0; i < SAMPLES; i++) http.push(await timed(listOverHttp));
 
   // 2. In process, the same handler with and without the limiter, in pairs of random order.
-  const container = await containerOver(runtime);
+  const { container, db } = await containerOver(runtime);
   const withLimiter = createDocumentsHandler({ ...container, ...unreachedServices() });
   const withoutLimiter = createDocumentsHandler({ ...container, ...unreachedServices(), limits: async () => null });
   const event = () => httpEvent('GET /api/documents', { headers: { authorization: `Bearer ${admin.token}` } });
@@ -173,6 +177,19 @@ async function run(runtime: RuntimeProcess) {
   for (let i = 0; i < WARMUP; i++) await getItem();
   const roundTrip: number[] = [];
   for (let i = 0; i < SAMPLES; i++) roundTrip.push(await timed(getItem));
+  let counter = 0;
+  const write = () =>
+    db.send(
+      new UpdateCommand({
+        TableName: TABLE_NAME,
+        Key: { pk: 'BENCH#ratelimit', sk: 'WRITE' },
+        UpdateExpression: 'SET n = :n',
+        ExpressionAttributeValues: { ':n': ++counter },
+      }),
+    );
+  for (let i = 0; i < WARMUP; i++) await write();
+  const writes: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) writes.push(await timed(write));
 
   const inProcessWith = summary(withSamples);
   const inProcessWithout = summary(withoutSamples);
@@ -187,6 +204,7 @@ async function run(runtime: RuntimeProcess) {
     },
     limiterCall: summary(limiter),
     dynamoDbGetItem: summary(roundTrip),
+    dynamoDbUpdateItem: summary(writes),
   };
 }
 
@@ -204,6 +222,7 @@ function markdownTable(result: Result): string {
     row('handler in process, limiter off', added.withoutLimiter),
     row('the limiter call alone', result.limiterCall),
     row('for scale: one DynamoDB Local GetItem', result.dynamoDbGetItem),
+    row('for scale: one DynamoDB Local UpdateItem', result.dynamoDbUpdateItem),
     '',
     `Added by the limiter (in process, on minus off): p50 ${added.addedP50Ms.toFixed(2)} ms, p95 ${added.addedP95Ms.toFixed(2)} ms; ` +
       `the call alone p95 ${result.limiterCall.p95Ms.toFixed(2)} ms. Target: under ${TARGET_ADDED_P95_MS} ms at p95: ` +
