@@ -15,6 +15,7 @@ import { freePort } from '../../shared/local/emulators/ports';
 import { startS3Emulator } from '../../shared/local/emulators/s3-emulator';
 import { startSqsEmulator } from '../../shared/local/emulators/sqs-emulator';
 import { S3EventForwarder } from '../../shared/local/s3-event-forwarder';
+import { runnableHere } from './support/native';
 import { deployedFunctions, provisionQueues, type BundledFunctions, type Template } from './support/template';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -51,6 +52,9 @@ export async function setup(project: TestProject): Promise<void> {
     unreachable: `127.0.0.1:${await freePort()}`,
   };
   const functions: BundledFunctions = deployedFunctions(cdkOut, api!, stateful!, local);
+  for (const fn of Object.values(functions.byName)) {
+    fn.runnableAsset = runnableHere(fn.asset, fn.architecture, join(ROOT, 'node_modules'), removeAfter);
+  }
   // The bucket's notification (object created under its prefix) goes to the queue the stack names.
   emulators.s3Events.connect(jsonMessageSender(sqs, queues[functions.bucketNotificationQueue]!.url));
 

@@ -13,6 +13,7 @@ import { ensureAdmin } from '../../shared/domain/users/ensure-admin';
 import { pdfDocument, pngSize } from '../support/fixtures';
 import { answer, httpEvent, receiveBatch, scheduledEvent, type HttpAnswer, type HttpRequest } from './support/events';
 import { DeployedFunction } from './support/lambda';
+import { nativePackages } from './support/native';
 
 /**
  * The functions as `cdk synth` bundles them (each asset's index.mjs and the files beside it), run as Lambda
@@ -81,6 +82,18 @@ describe('the bundled functions', () => {
     const failures = started.flatMap((outcome, index) => (outcome.status === 'rejected' ? [`${names[index]}: ${String(outcome.reason)}`] : []));
     expect(failures).toEqual([]);
   }, 90_000); // fifteen cold starts at once, on two shared cores
+
+  it('every native addon an asset ships is built for its function architecture', () => {
+    const { byName } = inject('bundles').functions;
+
+    const foreign = Object.entries(byName).flatMap(([name, fn]) =>
+      nativePackages(fn.asset)
+        .filter((native) => !native.name.includes(`-linux-${fn.architecture}-`))
+        .map((native) => `${name} (${fn.architecture}): ${native.name}`),
+    );
+
+    expect(foreign).toEqual([]);
+  });
 
   it('health answers 200 with the table, the bucket and the OCR queue reachable', async () => {
     const response = await call(deployed('HealthFunction'), 'GET /api/health');
@@ -228,7 +241,7 @@ describe('a user journey through the bundles', () => {
 
   describe('a documents asset that lacks a file the bundling put beside index.mjs', () => {
     const thumbnailWithout = async (missing: (file: string) => boolean, size: number) => {
-      const asset = inject('bundles').functions.byName['DocumentsFunction']!.asset;
+      const asset = inject('bundles').functions.byName['DocumentsFunction']!.runnableAsset;
       const copy = mkdtempSync(join(tmpdir(), 'bundles-broken-'));
       const broken = DeployedFunction.named('DocumentsFunction', { asset: copy });
       try {

@@ -48,7 +48,7 @@ export class DeployedFunction {
   static named(name: string, options: { asset?: string; environment?: Record<string, string> } = {}): DeployedFunction {
     const definition = inject('bundles').functions.byName[name];
     if (!definition) throw new Error(`The Api stack has no function ${name}`);
-    return new DeployedFunction(name, { ...definition, ...(options.asset ? { asset: options.asset } : {}) }, options.environment);
+    return new DeployedFunction(name, { ...definition, ...(options.asset ? { runnableAsset: options.asset } : {}) }, options.environment);
   }
 
   /** Calls the handler with `event`; resolves to what it returned, rejects with what it threw. */
@@ -84,8 +84,8 @@ export class DeployedFunction {
     if (this.child) return this.child;
     const bundles = inject('bundles');
     const home = mkdtempSync(join(tmpdir(), 'bundles-home-'));
-    const child = fork(RUNTIME, [this.definition.asset, this.name, String(this.definition.memorySize), String(this.definition.timeout)], {
-      cwd: this.definition.asset,
+    const child = fork(RUNTIME, [this.definition.runnableAsset, this.name, String(this.definition.memorySize), String(this.definition.timeout)], {
+      cwd: this.definition.runnableAsset,
       execArgv: [],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       env: {
@@ -102,7 +102,7 @@ export class DeployedFunction {
         AWS_LAMBDA_FUNCTION_NAME: this.name,
         AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
         AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(this.definition.memorySize),
-        LAMBDA_TASK_ROOT: this.definition.asset,
+        LAMBDA_TASK_ROOT: this.definition.runnableAsset,
         AWS_ACCESS_KEY_ID: 'S3RVER',
         AWS_SECRET_ACCESS_KEY: 'S3RVER',
         AWS_ENDPOINT_URL_DYNAMODB: bundles.endpoints.dynamodb,

@@ -11,6 +11,10 @@ export interface Template {
 export interface BundledFunction {
   /** The function's asset directory in cdk.out: index.mjs and whatever the bundling put beside it. */
   asset: string;
+  /** Lambda's name of the function's architecture, as Node spells it: `arm64` or `x64`. */
+  architecture: string;
+  /** What this machine runs: the asset itself, or a copy with this machine's build of its native addons. */
+  runnableAsset: string;
   environment: Record<string, string>;
   memorySize: number;
   timeout: number;
@@ -128,7 +132,15 @@ export function deployedFunctions(cdkOut: string, api: Template, stateful: Templ
     }
     const name = constructName(logicalId);
     byLogicalId.set(logicalId, name);
-    byName[name] = { asset: join(cdkOut, asset), environment, memorySize: Number(properties['MemorySize']), timeout: Number(properties['Timeout']) };
+    const architecture = ((properties['Architectures'] as string[] | undefined) ?? ['x86_64'])[0] === 'arm64' ? 'arm64' : 'x64';
+    byName[name] = {
+      asset: join(cdkOut, asset),
+      architecture,
+      runnableAsset: join(cdkOut, asset),
+      environment,
+      memorySize: Number(properties['MemorySize']),
+      timeout: Number(properties['Timeout']),
+    };
   }
 
   const functionOf = (reference: unknown): string => {
