@@ -1,9 +1,12 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { OcrFailure, type OcrEngine, type OcrInput, type OcrOutput } from '../../domain/ocr/ports';
 import { looksComplete, sniffFormat, webpDimensions, type ImageFormat } from '../imaging/formats';
+import { jpegSize, pngSize, tiffLayout, tiffPage, type Size } from './tesseract-image-headers';
+import { PagePool } from './tesseract-page-pool';
+import { readPage, type PageText } from './tesseract-page-reader';
+import { ranOutOfMemory, runProcess, type ProcessLimits } from './tesseract-processes';
 
 /** Limits and tools of {@link TesseractOcrEngine}; every field has a default. */
 export interface TesseractOcrEngineOptions {
@@ -49,265 +52,6 @@ export const PAGE_SEPARATOR = '\n\f\n';
 /** Language data that is not a language: orientation and script detection. */
 const OSD = 'osd';
 
-// ---- child processes -------------------------------------------------------------------------------------
-
-interface ProcessResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-interface ProcessLimits {
-  timeoutMs: number;
-  memoryLimitBytes: number;
-  signal: AbortSignal;
-  env?: NodeJS.ProcessEnv;
-}
-
-/** Output kept per stream (its tail): pdfinfo on a hostile file must not fill the heap. */
-const MAX_OUTPUT_CHARS = 1_000_000;
-/** sh's exit codes for a command not found and one not executable. */
-const SHELL_NOT_FOUND = 127;
-const SHELL_NOT_EXECUTABLE = 126;
-
-/** The command is missing or cannot be executed: a broken machine (transient for the job), never the file's fault. */
-class CommandUnavailable extends Error {
-  constructor(command: string, detail: string) {
-    super(`${command} cannot be run: ${detail}`);
-    this.name = 'CommandUnavailable';
-  }
-}
-
-/**
- * Runs `command args` and resolves with how it ended, whatever the exit code. With a memory cap it is started
- * as `sh -c 'ulimit -v KB; exec "$@"' sh KB command args...`: the arguments still travel as an array (nothing is
- * interpolated into the script), and `exec` makes the command itself the process that SIGKILL reaches. A timeout
- * rejects with OcrFailure `timeout`, an abort with the signal's reason; both only once the process has exited, so
- * the caller may delete the files it had open.
- */
-const runProcess = (command: string, args: readonly string[], limits: ProcessLimits): Promise<ProcessResult> => {
-  const { timeoutMs, memoryLimitBytes, signal, env } = limits;
-  signal.throwIfAborted();
-  const viaShell = memoryLimitBytes > 0;
-  const [file, argv] = viaShell
-    ? ['sh', ['-c', 'ulimit -v "$1" || exit 126; shift; exec "$@"', 'sh', String(Math.ceil(memoryLimitBytes / 1024)), command, ...args]]
-    : [command, [...args]];
-  return new Promise<ProcessResult>((resolve, reject) => {
-    const child = spawn(file, argv, { env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    const keepTail = (text: string, chunk: Buffer): string => {
-      const next = text + chunk.toString('utf8');
-      return next.length > MAX_OUTPUT_CHARS ? next.slice(-MAX_OUTPUT_CHARS) : next;
-    };
-    child.stdout.on('data', (chunk: Buffer) => (stdout = keepTail(stdout, chunk)));
-    child.stderr.on('data', (chunk: Buffer) => (stderr = keepTail(stderr, chunk)));
-
-    let failure: Error | undefined;
-    const kill = (error: Error): void => {
-      failure ??= error;
-      child.kill('SIGKILL');
-    };
-    const onAbort = (): void => kill(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-    const timer = setTimeout(() => {
-      const name = path.basename(command);
-      kill(new OcrFailure('timeout', `Reading the file took too long (${name} ran longer than ${Math.round(timeoutMs / 1000)} s)`));
-    }, timeoutMs);
-    signal.addEventListener('abort', onAbort, { once: true });
-    const cleanup = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-    };
-
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      cleanup();
-      const unavailable = error.code === 'ENOENT' || error.code === 'EACCES';
-      reject(unavailable ? new CommandUnavailable(command, error.message) : error);
-    });
-    child.once('close', (code, exitSignal) => {
-      cleanup();
-      if (failure) reject(failure);
-      else if (viaShell && (code === SHELL_NOT_FOUND || code === SHELL_NOT_EXECUTABLE)) {
-        reject(new CommandUnavailable(command, stderr.trim().split('\n').pop() || `exit code ${code}`));
-      } else resolve({ code, signal: exitSignal, stdout, stderr });
-    });
-  });
-};
-
-/** True when a process died for want of memory: killed by a signal (abort on bad_alloc) or said so. */
-const ranOutOfMemory = (result: ProcessResult): boolean =>
-  result.signal !== null || /bad_alloc|malloc fail|out of memory|cannot allocate/i.test(result.stderr);
-
-type OcrPriorityHint = NonNullable<OcrInput['priority']>;
-
-// ---- the pool ----------------------------------------------------------------------------------------------
-
-/**
- * At most `size` tasks at once, first come first served within a priority, high before normal (pages of a
- * high-priority document overtake the queued pages of normal ones); a task whose signal is aborted while
- * queued never starts.
- */
-class Pool {
-  private running = 0;
-  private readonly queues: Record<OcrPriorityHint, (() => void)[]> = { high: [], normal: [] };
-
-  constructor(private readonly size: number) {}
-
-  async run<T>(task: () => Promise<T>, signal: AbortSignal, priority: OcrPriorityHint = 'normal'): Promise<T> {
-    await this.acquire(signal, priority);
-    try {
-      return await task();
-    } finally {
-      this.release();
-    }
-  }
-
-  private acquire(signal: AbortSignal, priority: OcrPriorityHint): Promise<void> {
-    const waiting = this.queues[priority];
-    signal.throwIfAborted();
-    if (this.running < this.size) {
-      this.running++;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => {
-      const start = (): void => {
-        signal.removeEventListener('abort', onAbort);
-        this.running++;
-        resolve();
-      };
-      const onAbort = (): void => {
-        const at = waiting.indexOf(start);
-        if (at >= 0) waiting.splice(at, 1);
-        reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
-      };
-      waiting.push(start);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-  }
-
-  private release(): void {
-    this.running--;
-    (this.queues.high.shift() ?? this.queues.normal.shift())?.();
-  }
-}
-
-// ---- image headers -----------------------------------------------------------------------------------------
-
-interface Size {
-  width: number;
-  height: number;
-}
-
-const pngSize = (bytes: Uint8Array): Size | undefined => {
-  if (bytes.length < 24) return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return { width: view.getUint32(16), height: view.getUint32(20) };
-};
-
-/** Start-of-frame markers carry the size; C4 (Huffman table), C8 (reserved) and CC (arithmetic table) do not. */
-const isStartOfFrame = (marker: number): boolean => marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker);
-
-const jpegSize = (bytes: Uint8Array): Size | undefined => {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let at = 2;
-  while (at + 9 < bytes.length) {
-    if (bytes[at] !== 0xff) return undefined;
-    const marker = bytes[at + 1]!;
-    if (marker === 0xff) {
-      at++;
-      continue;
-    }
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) {
-      at += 2;
-      continue;
-    }
-    if (isStartOfFrame(marker)) return { height: view.getUint16(at + 5), width: view.getUint16(at + 7) };
-    at += 2 + view.getUint16(at + 2);
-  }
-  return undefined;
-};
-
-interface TiffLayout {
-  littleEndian: boolean;
-  /** File offset of each page's IFD, in order. */
-  ifds: number[];
-  sizes: Size[];
-}
-
-/**
- * Walks a classic TIFF's chain of image file directories (one per page), reading each page's size from its
- * tags. Stops after `maxPages + 1` pages (enough to refuse the file) and on a loop in the chain.
- */
-const tiffLayout = (bytes: Uint8Array, maxPages: number): TiffLayout | undefined => {
-  if (bytes.length < 8) return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const littleEndian = bytes[0] === 0x49;
-  const ifds: number[] = [];
-  const sizes: Size[] = [];
-  const seen = new Set<number>();
-  let ifd = view.getUint32(4, littleEndian);
-  while (ifd !== 0 && ifds.length <= maxPages) {
-    if (seen.has(ifd) || ifd + 2 > bytes.length) return undefined;
-    seen.add(ifd);
-    const count = view.getUint16(ifd, littleEndian);
-    const next = ifd + 2 + count * 12;
-    if (next + 4 > bytes.length) return undefined;
-    const size: Partial<Size> = {};
-    for (let entry = ifd + 2; entry < next; entry += 12) {
-      const tag = view.getUint16(entry, littleEndian);
-      if (tag !== 256 && tag !== 257) continue;
-      const type = view.getUint16(entry + 2, littleEndian);
-      const value = type === 3 ? view.getUint16(entry + 8, littleEndian) : view.getUint32(entry + 8, littleEndian);
-      if (tag === 256) size.width = value;
-      else size.height = value;
-    }
-    if (size.width === undefined || size.height === undefined) return undefined;
-    ifds.push(ifd);
-    sizes.push({ width: size.width, height: size.height });
-    ifd = view.getUint32(next, littleEndian);
-  }
-  return { littleEndian, ifds, sizes };
-};
-
-/**
- * Page `index` of a multi-page TIFF as a TIFF file of its own: the same bytes (every offset in a TIFF is
- * absolute, so nothing moves) with the header pointing at that page's directory and the chain cut after it.
- */
-const tiffPage = (bytes: Uint8Array, layout: TiffLayout, index: number): Uint8Array => {
-  const copy = bytes.slice();
-  const view = new DataView(copy.buffer);
-  const ifd = layout.ifds[index]!;
-  view.setUint32(4, ifd, layout.littleEndian);
-  view.setUint32(ifd + 2 + view.getUint16(ifd, layout.littleEndian) * 12, 0, layout.littleEndian);
-  return copy;
-};
-
-// ---- tesseract output --------------------------------------------------------------------------------------
-
-interface PageText {
-  text: string;
-  /** Confidences (0..100) of the words read on the page. */
-  confidences: number[];
-}
-
-const TSV_WORD_LEVEL = '5';
-
-/** Word confidences from tesseract's TSV: level-5 rows with a confidence of 0 or more and some text. */
-const wordConfidences = (tsv: string): number[] => {
-  const confidences: number[] = [];
-  for (const line of tsv.split('\n').slice(1)) {
-    const columns = line.split('\t');
-    if (columns[0] !== TSV_WORD_LEVEL || columns.length < 12) continue;
-    const confidence = Number(columns[10]);
-    const text = columns.slice(11).join('\t').trim();
-    if (text && Number.isFinite(confidence) && confidence >= 0) confidences.push(confidence);
-  }
-  return confidences;
-};
-
-// ---- the engine --------------------------------------------------------------------------------------------
-
 /** One page to read: how to get its image into the temp dir, and at which resolution it is. */
 interface PagePlan {
   /** Writes or renders the page's image; returns its path. */
@@ -345,11 +89,14 @@ const definedOnly = <T extends object>(options: T): Partial<T> =>
  *   split into one file per page. The directory is removed when the document is done, whatever the outcome.
  * - Every page is one tesseract process with `OMP_THREAD_LIMIT=1`; a pool of `concurrency` slots (one per core by
  *   default), shared by all documents of this engine, runs them, so the pages of one document are read in
- *   parallel across cores without OpenMP threads fighting over them. Rasterising a page takes a slot too.
- * - Orientation: tesseract runs with `--psm 1` (page segmentation with orientation and script detection) when
- *   `osd` data is installed, which reads pages turned by 90, 180 or 270 degrees; PDF pages carrying a `/Rotate`
- *   are drawn upright by pdftoppm already.
- * - Output: one tesseract run per page writes both its text (`txt`) and its words with confidences (`tsv`).
+ *   parallel across cores without OpenMP threads fighting over them. Rasterising a page takes a slot too. The
+ *   documents take turns for the slots (tesseract-page-pool.ts): a short document is not held behind every
+ *   page of a long one.
+ * - Orientation: detected only where it pays (tesseract-page-reader.ts). A page is read with the default page
+ *   segmentation; when that reading has little confidence it is read again with `--psm 1` (orientation and
+ *   script detection, when `osd` data is installed) and the better reading is kept, so pages turned by 90, 180
+ *   or 270 degrees are read upright. PDF pages carrying a `/Rotate` are drawn upright by pdftoppm already.
+ * - Output: each tesseract run writes both the page's text (`txt`) and its words with confidences (`tsv`).
  *   Pages are joined with {@link PAGE_SEPARATOR} (`"\n\f\n"`: a form feed on a line of its own, so page breaks
  *   survive while every search tokeniser sees whitespace); the confidence is the mean of all word confidences
  *   of the document (words with conf >= 0 and text) as a fraction, 0 when no word was read.
@@ -366,8 +113,9 @@ const definedOnly = <T extends object>(options: T): Partial<T> =>
 export class TesseractOcrEngine implements OcrEngine {
   private readonly options: Required<Omit<TesseractOcrEngineOptions, 'commands'>>;
   private readonly commands: { tesseract: string; pdftoppm: string; pdfinfo: string };
-  private readonly pool: Pool;
+  private readonly pool: PagePool;
   private installed: Promise<readonly string[]> | undefined;
+  private readonly counts = { pages: 0, orientationPasses: 0 };
 
   constructor(options: TesseractOcrEngineOptions = {}) {
     const { commands, ...rest } = options;
@@ -376,7 +124,12 @@ export class TesseractOcrEngine implements OcrEngine {
       throw new Error(`concurrency must be a positive integer, got ${this.options.concurrency}`);
     }
     this.commands = { tesseract: 'tesseract', pdftoppm: 'pdftoppm', pdfinfo: 'pdfinfo', ...definedOnly(commands ?? {}) };
-    this.pool = new Pool(this.options.concurrency);
+    this.pool = new PagePool(this.options.concurrency);
+  }
+
+  /** Pages read so far, and how many of them needed the orientation pass (for benchmarks and diagnostics). */
+  get stats(): { readonly pages: number; readonly orientationPasses: number } {
+    return { ...this.counts };
   }
 
   /** The languages of `tesseract --list-langs`, without `osd`; asked once per engine (again after a failure). */
@@ -391,8 +144,10 @@ export class TesseractOcrEngine implements OcrEngine {
     const directory = await mkdtemp(path.join(this.options.tempDir, 'docservice-ocr-'));
     const controller = new AbortController();
     try {
-      const plans = await this.plan(input.bytes, format, directory, controller.signal);
-      return await this.readPages(plans, { directory, languages, withOsd, controller, onProgress: input.onProgress, priority: input.priority });
+      // The document's turn in the pool's round: every process of this document queues under it.
+      const turn = {};
+      const plans = await this.plan(input.bytes, format, directory, controller.signal, turn);
+      return await this.readPages(plans, { directory, languages, withOsd, controller, onProgress: input.onProgress, priority: input.priority, turn });
     } finally {
       controller.abort(new Error('the document is done'));
       await rm(directory, { recursive: true, force: true });
@@ -467,8 +222,8 @@ export class TesseractOcrEngine implements OcrEngine {
   }
 
   /** What to read, page by page, after every check that can be made without decoding a page. */
-  private async plan(bytes: Uint8Array, format: ImageFormat, directory: string, signal: AbortSignal): Promise<PagePlan[]> {
-    if (format === 'pdf') return this.planPdf(bytes, directory, signal);
+  private async plan(bytes: Uint8Array, format: ImageFormat, directory: string, signal: AbortSignal, turn: object): Promise<PagePlan[]> {
+    if (format === 'pdf') return this.planPdf(bytes, directory, signal, turn);
     if (format === 'tiff') return this.planTiff(bytes);
     const size = format === 'png' ? pngSize(bytes) : format === 'jpeg' ? jpegSize(bytes) : webpDimensions(bytes);
     if (!size) throw new OcrFailure('unreadable_file', `The ${format.toUpperCase()} header is malformed`);
@@ -486,9 +241,9 @@ export class TesseractOcrEngine implements OcrEngine {
     return layout.ifds.map((_, i) => ({ prepare: (dir) => writeInput(dir, `page-${i + 1}.tiff`, tiffPage(bytes, layout, i)) }));
   }
 
-  private async planPdf(bytes: Uint8Array, directory: string, signal: AbortSignal): Promise<PagePlan[]> {
+  private async planPdf(bytes: Uint8Array, directory: string, signal: AbortSignal, turn: object): Promise<PagePlan[]> {
     const file = await writeInput(directory, 'input.pdf', bytes);
-    const info = await this.pool.run(() => this.pdfInfo(file, signal), signal);
+    const info = await this.pool.run(() => this.pdfInfo(file, signal), signal, 'normal', turn);
     this.checkPageCount(info.pages);
     const { dpi: maxDpi, minDpi, maxPagePixels } = this.options;
     const plans = info.sizes.map((points, i) => {
@@ -555,6 +310,7 @@ export class TesseractOcrEngine implements OcrEngine {
       controller: AbortController;
       onProgress: OcrInput['onProgress'];
       priority: OcrInput['priority'];
+      turn: object;
     },
   ): Promise<OcrOutput> {
     const { directory, controller, onProgress } = context;
@@ -566,14 +322,25 @@ export class TesseractOcrEngine implements OcrEngine {
 
     const readOne = async (plan: PagePlan, index: number): Promise<PageText> => {
       try {
-        const text = plan.tooLarge ? { text: '', confidences: [] } : await this.pool.run(async () => {
+        const text: PageText = plan.tooLarge ? { text: '', confidences: [], passes: 1 } : await this.pool.run(async () => {
           const image = await plan.prepare(directory, signal);
           try {
-            return await this.tesseract(image, index + 1, plan.dpi, context, signal);
+            return await readPage({
+              tesseract: this.commands.tesseract,
+              image,
+              outputRoot: path.join(directory, `page-${index + 1}-ocr`),
+              page: index + 1,
+              languages: context.languages,
+              dpi: plan.dpi,
+              withOsd: context.withOsd,
+              limits: this.limits(signal, { ...process.env, OMP_THREAD_LIMIT: '1' }),
+            });
           } finally {
             await rm(image, { force: true });
           }
-        }, signal, context.priority);
+        }, signal, context.priority ?? 'normal', context.turn);
+        this.counts.pages++;
+        if (text.passes === 2) this.counts.orientationPasses++;
         // Outside the pool slot: a slow listener slows this document, not the others.
         progress = progress.then(() => onProgress?.({ done: ++done, total }));
         await progress;
@@ -597,34 +364,6 @@ export class TesseractOcrEngine implements OcrEngine {
       confidence: Math.min(1, Math.max(0, mean / 100)),
       pages: total,
     };
-  }
-
-  private async tesseract(
-    image: string,
-    page: number,
-    dpi: number | undefined,
-    context: { directory: string; languages: string; withOsd: boolean },
-    signal: AbortSignal,
-  ): Promise<PageText> {
-    const output = path.join(context.directory, `page-${page}-ocr`);
-    const args = [image, output, '-l', context.languages, '--psm', context.withOsd ? '1' : '3'];
-    if (dpi) args.push('--dpi', String(dpi));
-    args.push('txt', 'tsv');
-    const env = { ...process.env, OMP_THREAD_LIMIT: '1' };
-    const result = await runProcess(this.commands.tesseract, args, this.limits(signal, env));
-    try {
-      if (result.code !== 0) {
-        if (/failed loading language|error opening data file/i.test(result.stderr)) {
-          throw new Error(`tesseract cannot load its language data: ${result.stderr.trim().split('\n').pop() ?? ''}`);
-        }
-        if (ranOutOfMemory(result)) throw new OcrFailure('too_large', `Page ${page} needs more memory to read than allowed`);
-        throw new OcrFailure('unreadable_file', `Page ${page} cannot be read as an image`);
-      }
-      const [text, tsv] = await Promise.all([readFile(`${output}.txt`, 'utf8'), readFile(`${output}.tsv`, 'utf8')]);
-      return { text: text.trim(), confidences: wordConfidences(tsv) };
-    } finally {
-      await Promise.all([rm(`${output}.txt`, { force: true }), rm(`${output}.tsv`, { force: true })]);
-    }
   }
 }
 

@@ -142,6 +142,34 @@ const fakeTesseract = async (
   return { command, log };
 };
 
+/**
+ * A stand-in for tesseract whose reading depends on the page segmentation asked for: `--psm 1` (with orientation
+ * detection) reads "upright" with confidence 95, any other reads "garbled" with `firstConfidence`. Each run
+ * appends its `--psm` value to the log.
+ */
+const orientationTesseract = async (directory: string, firstConfidence: number): Promise<{ command: string; log: string }> => {
+  const command = path.join(directory, 'orientation-tesseract.sh');
+  const log = path.join(directory, 'psm.log');
+  const header = 'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext';
+  await writeFile(
+    command,
+    [
+      '#!/bin/sh',
+      'if [ "$1" = "--list-langs" ]; then exec tesseract --list-langs; fi',
+      'psm=$(echo "$*" | sed -n "s/.*--psm \\([0-9]*\\).*/\\1/p")',
+      `echo "$psm" >> "${log}"`,
+      `if [ "$psm" = 1 ]; then word=upright; conf=95; else word=garbled; conf=${firstConfidence}; fi`,
+      'echo "$word" > "$2.txt"',
+      `printf '${header}\\n5\\t1\\t1\\t1\\t1\\t1\\t0\\t0\\t10\\t10\\t%s\\t%s\\n' "$conf" "$word" > "$2.tsv"`,
+      '',
+    ].join('\n'),
+  );
+  await chmod(command, 0o755);
+  return { command, log };
+};
+
+const psmRuns = async (log: string): Promise<string[]> => (await readFile(log, 'utf8')).trim().split('\n');
+
 interface Run {
   pid: number;
   ompThreadLimit: string;
@@ -330,7 +358,8 @@ describe('TesseractOcrEngine', () => {
     it('fails with too_large when tesseract runs out of the memory it may use', { timeout: OCR_TIMEOUT_MS }, async () => {
       const bytes = await corpus('linn.png');
 
-      const error = await failure(engine({ memoryLimitBytes: 128 * 1024 * 1024 }).recognize(input(bytes, 'image/png')));
+      // 96 MB: enough for tesseract to start (below ~70 MB its libraries do not load), too little to read linn.png.
+      const error = await failure(engine({ memoryLimitBytes: 96 * 1024 * 1024 }).recognize(input(bytes, 'image/png')));
 
       expect(error.reason).toBe('too_large');
     });
@@ -344,6 +373,25 @@ describe('TesseractOcrEngine', () => {
 
       const runs = await runsOf(log);
       expect(runs.map((run) => run.ompThreadLimit)).toEqual(['1', '1']);
+    });
+
+    it('reads a page confidently read at the first pass once, without orientation detection', async () => {
+      const { command, log } = await orientationTesseract(workDir, 90);
+
+      const output = await engine({ commands: { tesseract: command } }).recognize(input(textPdf([PAGE_ONE]), 'application/pdf'));
+
+      expect(output.text).toBe('garbled');
+      expect(await psmRuns(log)).toEqual(['3']);
+    });
+
+    it('reads a page again with orientation detection when the first pass read it with little confidence, keeping the better reading', async () => {
+      const { command, log } = await orientationTesseract(workDir, 30);
+
+      const output = await engine({ commands: { tesseract: command } }).recognize(input(textPdf([PAGE_ONE]), 'application/pdf'));
+
+      expect(output.text).toBe('upright');
+      expect(output.confidence).toBeCloseTo(0.95);
+      expect(await psmRuns(log)).toEqual(['3', '1']);
     });
 
     it('reads the pages of one document in parallel, up to the concurrency', async () => {

@@ -1,0 +1,95 @@
+/**
+ * The child processes of the Tesseract engine (pdfinfo, pdftoppm, tesseract): bounded in time, memory and
+ * output, and killed with the document they work for.
+ */
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { OcrFailure } from '../../domain/ocr/ports';
+
+export interface ProcessResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface ProcessLimits {
+  timeoutMs: number;
+  memoryLimitBytes: number;
+  signal: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Output kept per stream (its tail): pdfinfo on a hostile file must not fill the heap. */
+const MAX_OUTPUT_CHARS = 1_000_000;
+/** sh's exit codes for a command not found and one not executable. */
+const SHELL_NOT_FOUND = 127;
+const SHELL_NOT_EXECUTABLE = 126;
+
+/** The command is missing or cannot be executed: a broken machine (transient for the job), never the file's fault. */
+export class CommandUnavailable extends Error {
+  constructor(command: string, detail: string) {
+    super(`${command} cannot be run: ${detail}`);
+    this.name = 'CommandUnavailable';
+  }
+}
+
+/**
+ * Runs `command args` and resolves with how it ended, whatever the exit code. With a memory cap it is started
+ * as `sh -c 'ulimit -v KB; exec "$@"' sh KB command args...`: the arguments still travel as an array (nothing is
+ * interpolated into the script), and `exec` makes the command itself the process that SIGKILL reaches. A timeout
+ * rejects with OcrFailure `timeout`, an abort with the signal's reason; both only once the process has exited, so
+ * the caller may delete the files it had open.
+ */
+export const runProcess = (command: string, args: readonly string[], limits: ProcessLimits): Promise<ProcessResult> => {
+  const { timeoutMs, memoryLimitBytes, signal, env } = limits;
+  signal.throwIfAborted();
+  const viaShell = memoryLimitBytes > 0;
+  const [file, argv] = viaShell
+    ? ['sh', ['-c', 'ulimit -v "$1" || exit 126; shift; exec "$@"', 'sh', String(Math.ceil(memoryLimitBytes / 1024)), command, ...args]]
+    : [command, [...args]];
+  return new Promise<ProcessResult>((resolve, reject) => {
+    const child = spawn(file, argv, { env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const keepTail = (text: string, chunk: Buffer): string => {
+      const next = text + chunk.toString('utf8');
+      return next.length > MAX_OUTPUT_CHARS ? next.slice(-MAX_OUTPUT_CHARS) : next;
+    };
+    child.stdout.on('data', (chunk: Buffer) => (stdout = keepTail(stdout, chunk)));
+    child.stderr.on('data', (chunk: Buffer) => (stderr = keepTail(stderr, chunk)));
+
+    let failure: Error | undefined;
+    const kill = (error: Error): void => {
+      failure ??= error;
+      child.kill('SIGKILL');
+    };
+    const onAbort = (): void => kill(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    const timer = setTimeout(() => {
+      const name = path.basename(command);
+      kill(new OcrFailure('timeout', `Reading the file took too long (${name} ran longer than ${Math.round(timeoutMs / 1000)} s)`));
+    }, timeoutMs);
+    signal.addEventListener('abort', onAbort, { once: true });
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    };
+
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      cleanup();
+      const unavailable = error.code === 'ENOENT' || error.code === 'EACCES';
+      reject(unavailable ? new CommandUnavailable(command, error.message) : error);
+    });
+    child.once('close', (code, exitSignal) => {
+      cleanup();
+      if (failure) reject(failure);
+      else if (viaShell && (code === SHELL_NOT_FOUND || code === SHELL_NOT_EXECUTABLE)) {
+        reject(new CommandUnavailable(command, stderr.trim().split('\n').pop() || `exit code ${code}`));
+      } else resolve({ code, signal: exitSignal, stdout, stderr });
+    });
+  });
+};
+
+/** True when a process died for want of memory: killed by a signal (abort on bad_alloc) or said so. */
+export const ranOutOfMemory = (result: ProcessResult): boolean =>
+  result.signal !== null || /bad_alloc|malloc fail|out of memory|cannot allocate/i.test(result.stderr);
