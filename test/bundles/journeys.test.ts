@@ -20,7 +20,8 @@ import { nativePackages } from './support/native';
  * runs them, one process per function with the stack's environment, and called with the events the stack
  * wires to them: API Gateway HTTP API payload 2.0, SQS batches from the emulated queues, the bucket's
  * object-created notification through the ingest queue, an EventBridge schedule. A bundling fault (a missing
- * .wasm or worker file, a dynamic require of something not bundled) fails here, not in a deployment.
+ * .wasm or worker file, a dynamic require of something not bundled) fails here, not in a deployment. A native
+ * addon shipped for the functions' arm64 runs here as this machine's build of the same version (support/native.ts).
  *
  * Not covered: OpenSearch cannot run here, so searching is checked only as a refused index call (the P error
  * body, the function still serving); Textract and Secrets Manager are not emulated (the PDF has a text layer,

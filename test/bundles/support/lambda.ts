@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
@@ -33,6 +33,7 @@ type Reply =
  */
 export class DeployedFunction {
   private child: ChildProcess | undefined;
+  private home: string | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   /** Everything the function wrote to stdout and stderr: its logs. */
@@ -73,17 +74,20 @@ export class DeployedFunction {
   async stop(): Promise<void> {
     const child = this.child;
     this.child = undefined;
-    if (!child || child.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
+    if (child && child.exitCode === null) {
+      await new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      });
+    }
+    if (this.home) rmSync(this.home, { recursive: true, force: true });
+    this.home = undefined;
   }
 
   private start(): ChildProcess {
     if (this.child) return this.child;
     const bundles = inject('bundles');
-    const home = mkdtempSync(join(tmpdir(), 'bundles-home-'));
+    const home = (this.home ??= mkdtempSync(join(tmpdir(), 'bundles-home-')));
     const child = fork(RUNTIME, [this.definition.runnableAsset, this.name, String(this.definition.memorySize), String(this.definition.timeout)], {
       cwd: this.definition.runnableAsset,
       execArgv: [],
