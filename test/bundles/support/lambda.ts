@@ -115,8 +115,8 @@ export class DeployedFunction {
         // What is not emulated is refused at once rather than reached on the internet.
         AWS_ENDPOINT_URL_TEXTRACT: `http://${bundles.unreachable}`,
         AWS_ENDPOINT_URL_SECRETS_MANAGER: `http://${bundles.unreachable}`,
-        // s3rver reads neither virtual-host bucket names nor flexible-checksum trailers.
-        AWS_S3_FORCE_PATH_STYLE: 'true',
+        // s3rver reads no flexible-checksum trailers. (Its endpoint is an IP address, so the S3 client addresses
+        // buckets by path without being told: a virtual-host name could not be resolved.)
         AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
         AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
         AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
