@@ -4,25 +4,32 @@
  *
  *   npx tsx bench/lambda-bundles.ts                  (or: npm run bench:bundles)
  *   npx tsx bench/lambda-bundles.ts --source-maps    imports with --enable-source-maps, as the Lambdas run
+ *   npx tsx bench/lambda-bundles.ts --imaging-only   only the imaging functions' extra files and render time
  *
  * Size is the `.mjs` file alone; the source map the CDK also writes (`.mjs.map`) is not counted.
  * Cold import is `await import(bundle)` timed with performance.now() inside a fresh node process per sample,
  * so it leaves out node's own start-up. The bench reports; it exits non-zero only when it crashes itself.
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { round } from './support/stats';
+import { nativePackageDir } from '../lib/constructs/native-packages';
+import { CanvasThumbnailRenderer } from '../shared/adapters/imaging/canvas-thumbnail-renderer';
+import { ImagingPool } from '../shared/adapters/imaging/worker-pool';
+import { percentile, round } from './support/stats';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FUNCTIONS_DIR = path.join(REPO_ROOT, 'functions');
 
 /** AppFunction sets NODE_OPTIONS=--enable-source-maps; node then reads and parses the .map at import. */
 const WITH_SOURCE_MAPS = process.argv.includes('--source-maps');
+/** Only the imaging asset and its render times (the functions' bundles take minutes). */
+const IMAGING_ONLY = process.argv.includes('--imaging-only');
 const NODE_FLAGS = WITH_SOURCE_MAPS ? ['--enable-source-maps'] : [];
 const RESULTS_FILE = path.join(
   REPO_ROOT,
@@ -239,12 +246,95 @@ function markdownTable(results: readonly FunctionResult[]): string {
   ].join('\n');
 }
 
+
+interface ImagingAsset {
+  files: { name: string; kb: number }[];
+  totalKb: number;
+  renderMs: { file: string; medianMs: number }[];
+  renderP50Ms: number;
+  renderP95Ms: number;
+}
+
+/**
+ * The files the imaging functions (documents, ocr-worker) carry beside `index.mjs`, built as
+ * lib/constructs/app-function.ts builds them (the worker bundled by esbuild, pdf.js's data, the canvas package and
+ * its arm64 binary), with their sizes; then the render time per thumbnail of that bundled worker (with this
+ * machine's canvas binary instead of the arm64 one): the corpus's PDFs and PNGs at 256x256, 5 renders after one.
+ */
+async function imagingAsset(outDir: string): Promise<ImagingAsset> {
+  const dir = path.join(outDir, 'imaging-asset');
+  const modules = path.join(REPO_ROOT, 'node_modules');
+  await build({
+    entryPoints: [path.join(REPO_ROOT, 'shared/adapters/imaging/render-worker.ts')],
+    outfile: path.join(dir, 'thumbnail-worker.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    minify: true,
+    sourcemap: true,
+    sourcesContent: false,
+    mainFields: ['module', 'main'],
+    external: ['@napi-rs/canvas'],
+    banner: { js: ESM_REQUIRE_BANNER },
+    logLevel: 'warning',
+  });
+  for (const folder of ['standard_fonts', 'cmaps', 'wasm', 'iccs']) cpSync(path.join(modules, 'pdfjs-dist', folder), path.join(dir, 'pdfjs', folder), { recursive: true });
+  cpSync(path.join(modules, '@napi-rs', 'canvas'), path.join(dir, 'node_modules', '@napi-rs', 'canvas'), { recursive: true });
+  const arm64 = nativePackageDir('arm64');
+  const sizeKb = (target: string): number => Number(execFileSync('du', ['-sk', target], { encoding: 'utf8' }).split('\t')[0]);
+  const files = [
+    { name: 'thumbnail-worker.mjs', kb: toKb((await stat(path.join(dir, 'thumbnail-worker.mjs'))).size) },
+    { name: 'thumbnail-worker.mjs.map', kb: toKb((await stat(path.join(dir, 'thumbnail-worker.mjs.map'))).size) },
+    ...['standard_fonts', 'cmaps', 'wasm', 'iccs'].map((folder) => ({ name: `pdfjs/${folder}/`, kb: sizeKb(path.join(dir, 'pdfjs', folder)) })),
+    { name: 'node_modules/@napi-rs/canvas/ (JavaScript)', kb: sizeKb(path.join(dir, 'node_modules', '@napi-rs', 'canvas')) },
+    { name: 'node_modules/@napi-rs/canvas-linux-arm64-gnu/ (skia.linux-arm64-gnu.node)', kb: sizeKb(arm64) },
+  ];
+  // To run here, the bundled worker gets this machine's binary.
+  const host = path.join(modules, '@napi-rs', `canvas-${process.platform}-${process.arch}-gnu`);
+  cpSync(host, path.join(dir, 'node_modules', '@napi-rs', path.basename(host)), { recursive: true });
+
+  const corpus = path.resolve(REPO_ROOT, '..', 'shared', 'corpus', 'ocrmypdf');
+  const pool = new ImagingPool({ size: 1, workerUrl: pathToFileURL(path.join(dir, 'thumbnail-worker.mjs')) });
+  const renderer = new CanvasThumbnailRenderer({ pool, timeoutMs: 60_000 });
+  const renderMs: { file: string; medianMs: number }[] = [];
+  const all: number[] = [];
+  try {
+    for (const file of (await readdir(corpus)).filter((name) => /\.(pdf|png)$/.test(name)).sort()) {
+      const bytes = new Uint8Array(readFileSync(path.join(corpus, file)));
+      const once = async (): Promise<number | undefined> => {
+        const started = performance.now();
+        try {
+          await renderer.render(bytes, 'application/octet-stream', { width: 256, height: 256 });
+          return performance.now() - started;
+        } catch {
+          return undefined; // refused (hugemono, invalid): not a render time
+        }
+      };
+      if ((await once()) === undefined) continue;
+      const samples: number[] = [];
+      for (let i = 0; i < 5; i++) samples.push((await once()) ?? Number.NaN);
+      all.push(...samples);
+      renderMs.push({ file, medianMs: round(median(samples)) });
+    }
+  } finally {
+    await pool.close();
+  }
+  return {
+    files,
+    totalKb: round(files.reduce((sum, file) => sum + file.kb, 0)),
+    renderMs,
+    renderP50Ms: round(percentile(all, 50)),
+    renderP95Ms: round(percentile(all, 95)),
+  };
+}
+
 async function main(): Promise<void> {
   const { groups, skipped } = await findGroups();
   const outDir = await mkdtemp(path.join(os.tmpdir(), 'lambda-bundles-'));
   try {
     const results: FunctionResult[] = [];
-    for (const group of groups) {
+    for (const group of IMAGING_ONLY ? [] : groups) {
       process.stderr.write(`bundling and importing ${group}...\n`);
       results.push(await measure(group, outDir));
     }
@@ -261,8 +351,16 @@ async function main(): Promise<void> {
       console.log(`Warning: ${result.function} starts network I/O at import: ${result.networkAfterImport.join(', ')}.`);
     }
 
+    process.stderr.write('building the imaging asset and rendering with its worker...\n');
+    const imaging = await imagingAsset(outDir);
+    console.log('\nImaging asset (documents and ocr-worker functions, beside index.mjs):\n');
+    console.log(['| file | KB |', '| --- | ---: |', ...imaging.files.map((file) => `| ${file.name} | ${file.kb} |`), `| **total** | ${imaging.totalKb} |`].join('\n'));
+    console.log(`\nRender time per thumbnail with the bundled worker (256x256 PNG, median of 5 after one): p50 ${imaging.renderP50Ms} ms, p95 ${imaging.renderP95Ms} ms.`);
+    console.log(['| file | median ms |', '| --- | ---: |', ...imaging.renderMs.map((row) => `| ${row.file} | ${row.medianMs} |`)].join('\n'));
+
     await mkdir(path.dirname(RESULTS_FILE), { recursive: true });
     const report = {
+      imaging,
       measuredAt: new Date().toISOString(),
       machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cores: os.cpus().length },
       nodeFlags: NODE_FLAGS,

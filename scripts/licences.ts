@@ -19,6 +19,7 @@ export const ALLOWED_LICENCES = new Set([
   'Unlicense',
   'WTFPL',
   'Python-2.0',
+  'Zlib',
 ]);
 
 /**
@@ -28,8 +29,6 @@ export const ALLOWED_LICENCES = new Set([
 export const LICENCE_EXCEPTIONS: Record<string, string> = {
   'humanize-number': 'MIT, stated in its Readme (its package.json declares no licence); a dependency of s3rver',
   only: 'MIT, stated in its Readme (its package.json declares no licence); a dependency of s3rver',
-  mupdf:
-    'AGPL-3.0-or-later, run in process for PDF text layers and thumbnails: NOT permissive; accepted only until issue 18 replaces it',
 };
 
 export interface ProductionPackage {

@@ -5,6 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { CANVAS_PLATFORM_PACKAGES, nativePackageDir } from './native-packages';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -16,21 +17,43 @@ const ESM_REQUIRE_BANNER =
   "import { createRequire as __docserviceCreateRequire } from 'node:module'; " +
   'const require = __docserviceCreateRequire(import.meta.url);';
 
-/** Props of {@link AppFunction}. */
+/** The architecture of every Lambda of the service; the imaging functions' native canvas binary follows it. */
+export const LAMBDA_ARCHITECTURE = lambda.Architecture.ARM_64;
+
+/** The esbuild options of the imaging worker that say what is not bundled (the native canvas) and what Node needs. */
+const WORKER_ESBUILD_FLAGS = [
+  '--bundle --platform=node --format=esm --target=node22 --minify --main-fields=module,main',
+  '--sourcemap --sources-content=false --log-level=warning --external:@napi-rs/canvas',
+  `--banner:js="${ESM_REQUIRE_BANNER}"`,
+].join(' ');
+
 /**
- * The thumbnail renderer runs MuPDF in a worker thread: the worker is bundled on its own and ships with the
- * WebAssembly modules it loads from beside it.
+ * The thumbnail renderer and the PDF text-layer reader run pdf.js in a worker thread (`thumbnail-worker.mjs`,
+ * bundled on its own beside `index.mjs`), with the files it loads at run time:
+ * - `pdfjs/{standard_fonts,cmaps,wasm,iccs}/`: pdf.js's fonts for PDFs that do not embed theirs, character maps,
+ *   and the WebAssembly of its JBIG2, JPEG 2000 and colour-profile decoders;
+ * - `node_modules/@napi-rs/canvas/` and the platform package with the `.node` binary (Skia) for
+ *   {@link LAMBDA_ARCHITECTURE}: a native module is not bundled, and both the worker and pdf.js `require` it.
+ * The binary comes from node_modules when the build machine has the Lambdas' architecture, else from a copy
+ * checked against package-lock.json (lib/constructs/native-packages.ts).
  */
-export const thumbnailRendererFiles = (root: string, assetDir: string): string[] => [
-  `"${root}/node_modules/.bin/esbuild" "${root}/shared/adapters/imaging/render-worker.ts" --bundle --platform=node --format=esm --target=node22 --minify --main-fields=module,main --sourcemap --sources-content=false --log-level=warning --outfile="${assetDir}/thumbnail-worker.mjs"`,
-  `cp "${root}/node_modules/mupdf/dist/mupdf-wasm.wasm" "${root}/node_modules/@jsquash/webp/codec/dec/webp_dec.wasm" "${assetDir}/"`,
-];
+export const thumbnailRendererFiles = (root: string, assetDir: string): string[] => {
+  const architecture = LAMBDA_ARCHITECTURE === lambda.Architecture.ARM_64 ? 'arm64' : 'x86_64';
+  const platformPackage = CANVAS_PLATFORM_PACKAGES[architecture];
+  const canvas = `${root}/node_modules/@napi-rs/canvas`;
+  const pdfjs = `${root}/node_modules/pdfjs-dist`;
+  // Found (or fetched) in this checkout; `root` may name it as seen from elsewhere (CDK also writes a Docker variant).
+  const native = `${root}/${path.relative(REPO_ROOT, nativePackageDir(architecture))}`;
+  return [
+    `"${root}/node_modules/.bin/esbuild" "${root}/shared/adapters/imaging/render-worker.ts" ${WORKER_ESBUILD_FLAGS} --outfile="${assetDir}/thumbnail-worker.mjs"`,
+    `mkdir -p "${assetDir}/pdfjs" "${assetDir}/node_modules/@napi-rs/canvas" "${assetDir}/node_modules/${platformPackage}"`,
+    `cp -R "${pdfjs}/standard_fonts" "${pdfjs}/cmaps" "${pdfjs}/wasm" "${pdfjs}/iccs" "${assetDir}/pdfjs/"`,
+    `cp "${canvas}/package.json" "${canvas}/index.js" "${canvas}/js-binding.js" "${canvas}/geometry.js" "${canvas}/load-image.js" "${canvas}/node-canvas.js" "${canvas}/LICENSE" "${assetDir}/node_modules/@napi-rs/canvas/"`,
+    `cp "${native}"/package.json "${native}"/*.node "${assetDir}/node_modules/${platformPackage}/"`,
+  ];
+};
 
-/** `afterBundling` for functions that read PDF text layers with MuPDF in-process: its WebAssembly beside the bundle. */
-export const pdfTextLayerFiles = (root: string, assetDir: string): string[] => [
-  `cp "${root}/node_modules/mupdf/dist/mupdf-wasm.wasm" "${assetDir}/"`,
-];
-
+/** Props of {@link AppFunction}. */
 export interface AppFunctionProps {
   /** Folder under `functions/` whose `index.ts` exports `handler`, e.g. `auth`. */
   readonly group: string;
@@ -79,7 +102,7 @@ export class AppFunction extends Construct {
       projectRoot: REPO_ROOT,
       depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
       runtime: lambda.Runtime.NODEJS_22_X,
-      architecture: lambda.Architecture.ARM_64,
+      architecture: LAMBDA_ARCHITECTURE,
       memorySize: props.memorySize ?? 512,
       timeout: this.timeout,
       tracing: lambda.Tracing.ACTIVE,

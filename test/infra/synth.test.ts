@@ -17,7 +17,7 @@ describe('cdk synth', () => {
       stdio: 'pipe',
       env: { ...process.env, CDK_DISABLE_VERSION_CHECK: 'true' },
     });
-  }, 180_000);
+  }, 300_000);
 
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
@@ -46,18 +46,56 @@ describe('cdk synth', () => {
     for (const asset of functionAssets) expect(readdirSync(join(out, asset))).toContain('index.mjs');
   });
 
-  it('ships the thumbnail worker and its WebAssembly modules with the documents function only', () => {
+  const assetOf = (logicalIdPrefix: string): string => {
     const template = JSON.parse(readFileSync(join(out, 'DocService-Api.template.json'), 'utf8'));
     type Resource = { Type: string; Properties: { Handler?: string }; Metadata?: Record<string, string> };
-    const assetOf = (logicalIdPrefix: string) =>
-      Object.entries<Resource>(template.Resources).find(
-        ([id, resource]) => id.startsWith(logicalIdPrefix) && resource.Type === 'AWS::Lambda::Function',
-      )?.[1].Metadata?.['aws:asset:path'];
+    const asset = Object.entries<Resource>(template.Resources).find(
+      ([id, resource]) => id.startsWith(logicalIdPrefix) && resource.Type === 'AWS::Lambda::Function',
+    )?.[1].Metadata?.['aws:asset:path'];
+    if (!asset) throw new Error(`no function asset for ${logicalIdPrefix}`);
+    return join(out, asset);
+  };
 
-    const documents = readdirSync(join(out, assetOf('DocumentsFunction')!));
-    const auth = readdirSync(join(out, assetOf('AuthFunction')!));
+  /** The ELF machine of a shared object: 0xb7 is AArch64, 0x3e x86-64. */
+  const elfMachine = (file: string): number => {
+    const header = readFileSync(file).subarray(0, 20);
+    expect([...header.subarray(0, 4)]).toEqual([0x7f, 0x45, 0x4c, 0x46]);
+    return header.readUInt16LE(18);
+  };
 
-    expect(documents).toEqual(expect.arrayContaining(['index.mjs', 'thumbnail-worker.mjs', 'mupdf-wasm.wasm', 'webp_dec.wasm']));
-    expect(auth).not.toContain('mupdf-wasm.wasm');
+  it.each(['DocumentsFunction', 'OcrWorkerFunction'])(
+    'ships the imaging worker with pdf.js data and the arm64 canvas binary in the %s asset',
+    (logicalIdPrefix) => {
+      const asset = assetOf(logicalIdPrefix);
+
+      expect(readdirSync(asset)).toEqual(expect.arrayContaining(['index.mjs', 'thumbnail-worker.mjs', 'pdfjs', 'node_modules']));
+      for (const folder of ['standard_fonts', 'cmaps', 'wasm', 'iccs']) expect(readdirSync(join(asset, 'pdfjs', folder)).length).toBeGreaterThan(0);
+      expect(readdirSync(join(asset, 'pdfjs', 'standard_fonts'))).toContain('LiberationSans-Regular.ttf');
+      expect(readdirSync(join(asset, 'node_modules', '@napi-rs', 'canvas'))).toEqual(expect.arrayContaining(['package.json', 'index.js', 'js-binding.js']));
+      const binary = join(asset, 'node_modules', '@napi-rs', 'canvas-linux-arm64-gnu', 'skia.linux-arm64-gnu.node');
+      expect(elfMachine(binary)).toBe(0xb7);
+      // The worker bundles pdf.js and leaves the native canvas to node_modules.
+      const worker = readFileSync(join(asset, 'thumbnail-worker.mjs'), 'utf8');
+      expect(worker).toContain('WorkerMessageHandler');
+      expect(worker).toMatch(/from\s*"@napi-rs\/canvas"/);
+    },
+  );
+
+  it('runs the imaging functions on arm64, the architecture of the canvas binary they ship', () => {
+    const template = JSON.parse(readFileSync(join(out, 'DocService-Api.template.json'), 'utf8'));
+    type Resource = { Type: string; Properties: { Architectures?: string[] } };
+    const imaging = Object.entries<Resource>(template.Resources).filter(
+      ([id, resource]) => /^(DocumentsFunction|OcrWorkerFunction)/.test(id) && resource.Type === 'AWS::Lambda::Function',
+    );
+
+    expect(imaging).toHaveLength(2);
+    for (const [, resource] of imaging) expect(resource.Properties.Architectures).toEqual(['arm64']);
+  });
+
+  it('ships no imaging files with functions that do not render', () => {
+    const auth = readdirSync(assetOf('AuthFunction'));
+
+    expect(auth).not.toContain('thumbnail-worker.mjs');
+    expect(auth).not.toContain('node_modules');
   });
 });

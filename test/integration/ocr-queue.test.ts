@@ -11,7 +11,7 @@ import { ensureBucket, ensureQueueWithDlq } from '../../shared/adapters/aws/prov
 import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
 import { SqsOcrJobQueue } from '../../shared/adapters/aws/sqs-ocr-job-queue';
 import { startQueuePoller } from '../../shared/adapters/aws/sqs-poller';
-import { MupdfTextLayerReader } from '../../shared/adapters/imaging/mupdf-text-layer-reader';
+import { PdfTextLayerReader } from '../../shared/adapters/imaging/pdf-text-layer-reader';
 import { TesseractOcrEngine } from '../../shared/adapters/local/tesseract-ocr-engine';
 import { createOcrWorkerHandler } from '../../functions/ocr-worker/handler';
 import { systemClock } from '../../shared/domain/clock';
@@ -50,7 +50,7 @@ async function pipeline(engine: OcrEngine = new TesseractOcrEngine()) {
     documents,
     files,
     engine,
-    textLayer: new MupdfTextLayerReader(),
+    textLayer: new PdfTextLayerReader(),
     notifications: new DynamoNotificationRepository(db, tableName),
     settings: new DynamoSettingsRepository(db, tableName),
     events: silentEventPublisher,

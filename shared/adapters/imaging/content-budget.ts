@@ -1,23 +1,39 @@
 import { inflateSync, constants as zlibConstants } from 'node:zlib';
-import type * as mupdf from 'mupdf';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFObject } from 'pdf-lib/dist/pdf-lib.esm.min.js';
 import { FileRefusal } from './jobs';
 
-/** Nested forms, patterns and appearances deeper than this are refused (MuPDF itself stops at a similar depth). */
+/** Nested forms, patterns and appearances deeper than this are refused. */
 const MAX_DEPTH = 32;
 /** Content streams reachable from one page; more is refused rather than walked. */
 const MAX_STREAMS = 10_000;
+/** Parents walked up the page tree for inherited resources (a loop in the tree ends the walk). */
+const MAX_PARENTS = 64;
 
-/** Inflated sizes by object number, kept across the pages of one document so shared forms are inflated once. */
-export type SizeCache = Map<number, number>;
+/** Inflated sizes by object (`"<number> <generation> R"`), kept across the pages of one document so shared forms are inflated once. */
+export type SizeCache = Map<string, number>;
 
-/** `resolve()` throws on MuPDF's shared null object (what a missing key gives). */
-const deref = (value: mupdf.PDFObject): mupdf.PDFObject => (value.isNull() ? value : value.resolve());
+/**
+ * The objects of a PDF as pdf-lib (MIT) parses them, for looking at a page's streams before pdf.js interprets
+ * it: pdf.js exposes pages, text and drawing, not the objects behind them.
+ */
+export type PdfObjects = PDFDocument;
 
-const names = (filter: mupdf.PDFObject): string[] => {
-  if (filter.isName()) return [filter.asName()];
-  const list: string[] = [];
-  if (filter.isArray()) filter.forEach((item) => item.isName() && list.push(item.asName()));
-  return list;
+/** Parses the objects of a PDF; throws when pdf-lib cannot. Encrypted files are parsed too (their streams stay encrypted). */
+export const loadObjects = (bytes: Uint8Array): Promise<PdfObjects> =>
+  PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+
+/** The pixel sizes of the images a page draws through its resources (XObjects, their masks and soft masks). */
+export interface ImageSize {
+  width: number;
+  height: number;
+}
+
+const nameOf = (value: PDFObject | undefined): string | undefined => (value instanceof PDFName ? value.decodeText() : undefined);
+
+const filters = (value: PDFObject | undefined): string[] => {
+  if (value instanceof PDFName) return [value.decodeText()];
+  if (value instanceof PDFArray) return value.asArray().map(nameOf).filter((name): name is string => name !== undefined);
+  return [];
 };
 
 /**
@@ -26,9 +42,9 @@ const names = (filter: mupdf.PDFObject): string[] => {
  * filter other than Flate ends the measure at the size reached: ASCIIHex and ASCII85 only shrink, and the
  * rare others (LZW, RunLength) are left to the job's time and memory limits.
  */
-const inflatedSize = (stream: mupdf.PDFObject, limit: number): number => {
-  let data: Uint8Array = stream.readRawStream().asUint8Array().slice();
-  for (const filter of names(stream.get('Filter'))) {
+const inflatedSize = (stream: PDFRawStream, limit: number, lookup: (value: PDFObject | undefined) => PDFObject | undefined): number => {
+  let data: Uint8Array = stream.contents;
+  for (const filter of filters(lookup(stream.dict.get(PDFName.of('Filter'))))) {
     if (filter !== 'FlateDecode' && filter !== 'Fl') break;
     try {
       data = inflateSync(data, { maxOutputLength: limit + 1, finishFlush: zlibConstants.Z_SYNC_FLUSH });
@@ -41,14 +57,33 @@ const inflatedSize = (stream: mupdf.PDFObject, limit: number): number => {
 };
 
 /**
- * Refuses (FileRefusal) a page whose content, inflated, is larger than `maxBytes`: the streams the interpreter
- * reads for it (page contents, form XObjects, tiling patterns and shadings, soft-mask groups and annotation
- * appearances, through their resources). Checked before the page is interpreted, because interpreting a
- * FlateDecode bomb (1 MB inflating to 1 GB) takes minutes and a display list of it all the memory there is.
- * Images are not counted: their decoding is bounded by their declared pixels. Fonts are left to the memory cap.
+ * Checks the page pdf.js knows as object `pageRef` before it is interpreted:
+ *
+ * - Refuses (FileRefusal) a page whose content, inflated, is larger than `maxBytes`: the streams the interpreter
+ *   reads for it (page contents, form XObjects, tiling patterns and shadings, soft-mask groups and annotation
+ *   appearances, through their resources). Interpreting a FlateDecode bomb (1 MB inflating to 1 GB) would take
+ *   minutes and all the memory there is. Images are not counted (their decoding is bounded by their pixels), nor
+ *   fonts (left to the memory cap).
+ * - Returns the pixel sizes of the image XObjects it met on the way (with their masks), for the renderer to
+ *   refuse before anything is decoded. Inline images are part of the content, so within `maxBytes`.
+ *
+ * Throws a FileRefusal too when the page is not among the objects pdf-lib parsed: pdf.js repaired the file in a
+ * way pdf-lib did not, and a page that cannot be checked is not interpreted.
  */
-export const checkPageContent = (page: mupdf.PDFPage, pageNumber: number, maxBytes: number, sizes: SizeCache): void => {
-  const seen = new Set<number>();
+export const checkPageContent = (
+  objects: PdfObjects,
+  pageRef: { num: number; gen: number } | null,
+  pageNumber: number,
+  maxBytes: number,
+  sizes: SizeCache,
+): ImageSize[] => {
+  const { context } = objects;
+  const lookup = (value: PDFObject | undefined): PDFObject | undefined => (value instanceof PDFRef ? context.lookup(value) : value);
+  const page = pageRef ? context.lookup(PDFRef.of(pageRef.num, pageRef.gen)) : undefined;
+  if (!(page instanceof PDFDict)) throw new FileRefusal(`page ${pageNumber} cannot be checked before it is drawn`);
+
+  const seen = new Set<string>();
+  const images: ImageSize[] = [];
   let total = 0;
   let streams = 0;
   const refuse = (): never => {
@@ -56,60 +91,93 @@ export const checkPageContent = (page: mupdf.PDFPage, pageNumber: number, maxByt
   };
 
   /** The object behind `value`, or undefined when it was seen already (shared, or a loop). */
-  const visit = (value: mupdf.PDFObject): mupdf.PDFObject | undefined => {
-    if (value.isIndirect()) {
-      const number = value.asIndirect();
-      if (seen.has(number)) return undefined;
-      seen.add(number);
+  const visit = (value: PDFObject | undefined): PDFObject | undefined => {
+    if (value instanceof PDFRef) {
+      const key = value.toString();
+      if (seen.has(key)) return undefined;
+      seen.add(key);
     }
-    return deref(value);
+    return lookup(value);
   };
 
-  // MuPDF answers isStream() on the reference only (a stream is always an indirect object), not on its dictionary.
-  const stream = (value: mupdf.PDFObject, depth: number): void => {
-    if (!value.isStream()) return;
-    const number = value.asIndirect();
-    if (!visit(value)) return;
+  const dictOf = (value: PDFObject | undefined): PDFDict | undefined => {
+    const object = lookup(value);
+    if (object instanceof PDFRawStream) return object.dict;
+    return object instanceof PDFDict ? object : undefined;
+  };
+
+  const number = (dict: PDFDict, key: string): number => {
+    const value = lookup(dict.get(PDFName.of(key)));
+    return value instanceof PDFNumber ? value.asNumber() : 0;
+  };
+
+  const image = (value: PDFObject | undefined, depth: number): void => {
+    const object = visit(value);
+    if (!(object instanceof PDFRawStream) || depth > 2) return;
+    images.push({ width: number(object.dict, 'Width'), height: number(object.dict, 'Height') });
+    image(object.dict.get(PDFName.of('SMask')), depth + 1);
+    image(object.dict.get(PDFName.of('Mask')), depth + 1); // a stencil mask; a colour-key array is skipped
+  };
+
+  const stream = (value: PDFObject | undefined, depth: number): void => {
+    const key = value instanceof PDFRef ? value.toString() : undefined;
+    const object = visit(value);
+    if (!(object instanceof PDFRawStream)) return;
     if (depth > MAX_DEPTH || ++streams > MAX_STREAMS) throw new FileRefusal('the page nests too many forms or patterns');
-    const size = sizes.get(number) ?? inflatedSize(value, maxBytes);
-    if (size <= maxBytes) sizes.set(number, size);
+    const size = (key === undefined ? undefined : sizes.get(key)) ?? inflatedSize(object, maxBytes, lookup);
+    if (key !== undefined && size <= maxBytes) sizes.set(key, size);
     total += size;
     if (total > maxBytes) refuse();
-    resources(value.get('Resources'), depth + 1);
+    resources(object.dict.get(PDFName.of('Resources')), depth + 1);
   };
 
-  const eachValue = (value: mupdf.PDFObject, fn: (item: mupdf.PDFObject) => void): void => {
-    const object = deref(value);
-    if (object.isDictionary() || object.isArray()) object.forEach((item) => fn(item));
+  const eachValue = (value: PDFObject | undefined, fn: (item: PDFObject) => void): void => {
+    const object = lookup(value);
+    if (object instanceof PDFDict) for (const item of object.values()) fn(item);
+    else if (object instanceof PDFArray) for (const item of object.asArray()) fn(item);
   };
 
-  const resources = (value: mupdf.PDFObject, depth: number): void => {
+  const resources = (value: PDFObject | undefined, depth: number): void => {
     const dictionary = visit(value);
-    if (!dictionary?.isDictionary()) return;
-    eachValue(dictionary.get('XObject'), (item) => {
-      const subtype = deref(item).get('Subtype');
-      if (subtype.isName() && subtype.asName() === 'Form') stream(item, depth);
+    if (!(dictionary instanceof PDFDict)) return;
+    eachValue(dictionary.get(PDFName.of('XObject')), (item) => {
+      const subtype = nameOf(dictOf(item)?.get(PDFName.of('Subtype')));
+      if (subtype === 'Form') stream(item, depth);
+      else if (subtype === 'Image') image(item, 0);
     });
-    eachValue(dictionary.get('Pattern'), (item) => {
+    eachValue(dictionary.get(PDFName.of('Pattern')), (item) => {
+      const shading = dictOf(item)?.get(PDFName.of('Shading'));
       stream(item, depth);
-      const shading = deref(item).get('Shading');
-      if (!shading.isNull()) stream(shading, depth);
+      if (shading) stream(shading, depth);
     });
-    eachValue(dictionary.get('Shading'), (item) => stream(item, depth));
-    eachValue(dictionary.get('ExtGState'), (item) => {
-      const mask = deref(item).get('SMask');
-      if (mask.isDictionary()) stream(mask.get('G'), depth);
+    eachValue(dictionary.get(PDFName.of('Shading')), (item) => stream(item, depth));
+    eachValue(dictionary.get(PDFName.of('ExtGState')), (item) => {
+      const mask = lookup(dictOf(item)?.get(PDFName.of('SMask')));
+      if (mask instanceof PDFDict) stream(mask.get(PDFName.of('G')), depth);
     });
   };
 
-  const object = page.getObject();
-  const contents = object.get('Contents');
-  if (deref(contents).isArray()) eachValue(contents, (item) => stream(item, 0));
+  /** The page's Resources, or the nearest ancestor's (they are inheritable). */
+  const inheritedResources = (): PDFObject | undefined => {
+    let node: PDFDict | undefined = page;
+    const parents = new Set<PDFDict>();
+    for (let level = 0; node && level < MAX_PARENTS && !parents.has(node); level++) {
+      parents.add(node);
+      const own = node.get(PDFName.of('Resources'));
+      if (own) return own;
+      node = dictOf(node.get(PDFName.of('Parent')));
+    }
+    return undefined;
+  };
+
+  const contents = page.get(PDFName.of('Contents'));
+  if (lookup(contents) instanceof PDFArray) eachValue(contents, (item) => stream(item, 0));
   else stream(contents, 0);
-  resources(object.getInheritable('Resources'), 0);
-  eachValue(object.get('Annots'), (annotation) => {
-    const normal = deref(annotation).get('AP').get('N');
-    if (normal.isStream()) stream(normal, 0);
+  resources(inheritedResources(), 0);
+  eachValue(page.get(PDFName.of('Annots')), (annotation) => {
+    const normal = dictOf(dictOf(annotation)?.get(PDFName.of('AP')))?.get(PDFName.of('N'));
+    if (lookup(normal) instanceof PDFRawStream) stream(normal, 0);
     else eachValue(normal, (state) => stream(state, 0));
   });
+  return images;
 };

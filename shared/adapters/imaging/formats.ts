@@ -1,14 +1,6 @@
 /** The input formats the thumbnail renderer knows, recognised by their magic bytes. */
 export type ImageFormat = 'pdf' | 'png' | 'jpeg' | 'tiff' | 'webp';
 
-/** MuPDF's name for each format it opens itself (WebP is decoded separately). */
-export const MUPDF_MAGIC: Record<Exclude<ImageFormat, 'webp'>, string> = {
-  pdf: 'application/pdf',
-  png: 'image/png',
-  jpeg: 'image/jpeg',
-  tiff: 'image/tiff',
-};
-
 const startsWith = (bytes: Uint8Array, prefix: readonly number[], at = 0): boolean =>
   bytes.length >= at + prefix.length && prefix.every((b, i) => bytes[at + i] === b);
 
@@ -71,4 +63,73 @@ export const looksComplete = (bytes: Uint8Array, format: ImageFormat): boolean =
   if (format === 'png') return buffer.includes('IEND', 8, 'latin1');
   if (format === 'jpeg') return buffer.includes(Buffer.from([0xff, 0xd9]), 2);
   return true;
+};
+
+/** Width and height from a PNG's IHDR chunk. */
+const pngDimensions = (bytes: Uint8Array): { width: number; height: number } | undefined => {
+  if (bytes.length < 24) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+};
+
+/** Width and height from a JPEG's first start-of-frame marker (SOF0..SOF15 but DHT, JPG and DAC). */
+const jpegDimensions = (bytes: Uint8Array): { width: number; height: number } | undefined => {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 2;
+  while (at + 9 < bytes.length) {
+    if (bytes[at] !== 0xff) return undefined;
+    const marker = bytes[at + 1]!;
+    if (marker === 0xff) {
+      at += 1; // fill byte
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      at += 2; // markers without a length
+      continue;
+    }
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: view.getUint16(at + 5), width: view.getUint16(at + 7) };
+    }
+    if (marker === 0xda || marker === 0xd9) return undefined; // image data or the end, and no frame yet
+    at += 2 + view.getUint16(at + 2);
+  }
+  return undefined;
+};
+
+/** Width and height from a TIFF's first image file directory (tags 256 and 257). */
+const tiffDimensions = (bytes: Uint8Array): { width: number; height: number } | undefined => {
+  if (bytes.length < 8) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const little = bytes[0] === 0x49;
+  const ifd = view.getUint32(4, little);
+  if (ifd + 2 > bytes.length) return undefined;
+  const entries = view.getUint16(ifd, little);
+  let width: number | undefined;
+  let height: number | undefined;
+  for (let i = 0; i < entries && ifd + 2 + i * 12 + 12 <= bytes.length; i++) {
+    const at = ifd + 2 + i * 12;
+    const tag = view.getUint16(at, little);
+    const type = view.getUint16(at + 2, little);
+    const value = type === 3 ? view.getUint16(at + 8, little) : view.getUint32(at + 8, little);
+    if (tag === 256) width = value;
+    if (tag === 257) height = value;
+  }
+  return width !== undefined && height !== undefined ? { width, height } : undefined;
+};
+
+/**
+ * Width and height of a raster image from its header, read before anything is decoded; undefined when the
+ * header is malformed.
+ */
+export const rasterDimensions = (bytes: Uint8Array, format: Exclude<ImageFormat, 'pdf'>): { width: number; height: number } | undefined => {
+  switch (format) {
+    case 'png':
+      return pngDimensions(bytes);
+    case 'jpeg':
+      return jpegDimensions(bytes);
+    case 'tiff':
+      return tiffDimensions(bytes);
+    case 'webp':
+      return webpDimensions(bytes);
+  }
 };

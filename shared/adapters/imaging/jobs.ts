@@ -1,7 +1,7 @@
 /**
  * The interface between the imaging pool (main thread) and its workers: the kinds of job, what each takes and
  * gives back, and the messages that carry them. Nothing here names a PDF library, so the engine the worker runs
- * (MuPDF today) can be replaced without touching the pool or its callers.
+ * (pdf.js on @napi-rs/canvas today) can be replaced without touching the pool or its callers.
  */
 import type { ImageFormat } from './formats';
 
@@ -57,7 +57,7 @@ export interface WorkerRequest<K extends ImagingJobKind = ImagingJobKind> {
   input: ImagingJobs[K]['input'];
 }
 
-/** The answer, with the bytes of WebAssembly and other off-heap memory the worker holds after the job. */
+/** The answer, with the bytes of native, WebAssembly and other off-heap memory the worker holds after the job. */
 export type WorkerResponse = { id: number; externalBytes: number } & (
   | { ok: true; output: ImagingJobs[ImagingJobKind]['output'] }
   | { ok: false; reason: string }
@@ -70,8 +70,12 @@ export interface WorkerReady {
 
 /** Given to each worker at start. */
 export interface WorkerSettings {
-  /** Cap on the WebAssembly memory of the worker: growth beyond it fails as an allocation failure. */
-  wasmMemoryBytes: number;
+  /**
+   * Cap on the worker's memory outside its V8 heap (which `resourceLimits` caps at the same size): the pixels of
+   * its canvases and decoded images (4 bytes each), and the WebAssembly memory of pdf.js's image decoders.
+   * Growth beyond it fails the job as over the memory bound.
+   */
+  memoryBytes: number;
 }
 
 /** The file cannot be processed; the message is safe to show to the client. */

@@ -1,10 +1,12 @@
-import * as mupdf from 'mupdf';
-import { checkPageContent } from './content-budget';
-import { MUPDF_MAGIC, webpDimensions, type ImageFormat } from './formats';
+import { ImageData, loadImage, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
+import * as utifModule from 'utif2';
+import { checkPageContent, loadObjects } from './content-budget';
+import { rasterDimensions, type ImageFormat } from './formats';
 import { FileRefusal, type RenderJob, type RenderOutput } from './jobs';
+import { boundedCanvas, holdingPixels, isPasswordError, openPdf, releaseCanvas, type PdfDocument } from './pdf-engine';
 
-/** Decodes a WebP file to straight (not premultiplied) RGBA. */
-export type WebpDecoder = (bytes: Uint8Array) => Promise<{ data: Uint8ClampedArray; width: number; height: number }>;
+/** UTIF.js is a CommonJS object: under ESM its functions are on the default export. */
+const UTIF = ((utifModule as { default?: typeof utifModule }).default ?? utifModule) as typeof utifModule;
 
 interface Size {
   width: number;
@@ -33,127 +35,109 @@ const checkPixels = (width: number, height: number, maxPixels: number): void => 
   }
 };
 
-/** Frees MuPDF objects now rather than at garbage collection: the WASM heap is what bounds the worker. */
-const using = <T>(owned: { destroy(): void }[], value: T & { destroy(): void }): T => {
-  owned.push(value);
-  return value;
-};
-
-const encode = (pixmap: mupdf.Pixmap, job: RenderJob): RenderOutput => {
-  const bytes = job.output === 'jpeg' ? pixmap.asJPEG(job.jpegQuality, false) : pixmap.asPNG();
+const encode = async (canvas: Canvas, job: RenderJob): Promise<RenderOutput> => {
+  const bytes = job.output === 'jpeg' ? await canvas.encode('jpeg', job.jpegQuality) : await canvas.encode('png');
   return {
-    bytes: bytes.slice(),
+    bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
     mimeType: job.output === 'jpeg' ? 'image/jpeg' : 'image/png',
-    width: pixmap.getWidth(),
-    height: pixmap.getHeight(),
+    width: canvas.width,
+    height: canvas.height,
   };
 };
 
-const whitePixmap = (owned: { destroy(): void }[], size: Size): mupdf.Pixmap => {
-  const pixmap = using(owned, new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [0, 0, size.width, size.height], false));
-  pixmap.clear(255);
-  return pixmap;
+/** A white canvas of `size` (transparency is composited on white, as a page would show it), counted against the pixel cap. */
+const whiteCanvas = (size: Size): { canvas: Canvas; context: SKRSContext2D } => {
+  const canvas = boundedCanvas(size.width, size.height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, size.width, size.height);
+  return { canvas, context };
 };
 
-/**
- * The pixel sizes of every image a page would draw (images, image masks, soft masks), collected by running
- * its display list through a device that decodes nothing: MuPDF reads image dimensions from the headers.
- */
-const imagesOf = (list: mupdf.DisplayList): Size[] => {
-  const sizes: Size[] = [];
-  const add = (image: mupdf.Image): void => {
-    sizes.push({ width: image.getWidth(), height: image.getHeight() });
-    const mask = image.getMask();
-    if (mask) {
-      sizes.push({ width: mask.getWidth(), height: mask.getHeight() });
-      mask.destroy();
+const renderPdf = async (job: RenderJob, owned: Canvas[]): Promise<RenderOutput> => {
+  let document: PdfDocument | undefined;
+  try {
+    try {
+      document = await openPdf(job.bytes, job.maxPixels);
+    } catch (error) {
+      if (isPasswordError(error)) throw new FileRefusal('the document is encrypted');
+      throw error;
     }
-  };
-  const device = new mupdf.Device({
-    fillImage: (image) => add(image),
-    fillImageMask: (image) => add(image),
-    clipImageMask: (image) => add(image),
-  });
-  try {
-    list.run(device, mupdf.Matrix.identity);
-    device.close();
+    if (document.numPages < 1) throw new FileRefusal('the document has no pages');
+    const page = await document.getPage(1);
+    const objects = await loadObjects(job.bytes);
+    const images = checkPageContent(objects, page.ref, 1, job.maxContentBytes, new Map());
+    const total = images.reduce((sum, { width, height }) => sum + width * height, 0);
+    for (const image of images) checkPixels(image.width, image.height, job.maxPixels);
+    if (total > job.maxPixels) {
+      throw new FileRefusal(`the page draws ${images.length} images of ${(total / 1e6).toFixed(0)} megapixels together, too many to decode`);
+    }
+
+    const natural = page.getViewport({ scale: 1 });
+    if (!(natural.width > 0 && natural.height > 0 && Number.isFinite(natural.width * natural.height))) {
+      throw new FileRefusal('the page has no area');
+    }
+    const size = fitInBox(natural, job.box, true);
+    const { canvas, context } = whiteCanvas(size);
+    owned.push(canvas);
+    type RenderParameters = Parameters<typeof page.render>[0];
+    await page.render({
+      canvas: canvas as unknown as RenderParameters['canvas'],
+      canvasContext: context as unknown as RenderParameters['canvasContext'],
+      viewport: natural,
+      transform: [size.width / natural.width, 0, 0, size.height / natural.height, 0, 0],
+    }).promise;
+    return await encode(canvas, job);
   } finally {
-    device.destroy();
+    await document?.destroy().catch(() => undefined);
   }
-  return sizes;
 };
 
-const renderDocument = (job: RenderJob & { format: Exclude<ImageFormat, 'webp'> }, owned: { destroy(): void }[]) => {
-  const doc = using(owned, mupdf.Document.openDocument(job.bytes, MUPDF_MAGIC[job.format]));
-  if (doc.needsPassword()) throw new FileRefusal('the document is encrypted');
-  if (doc.countPages() < 1) throw new FileRefusal('the document has no pages');
-  const page = using(owned, doc.loadPage(0));
-  if (page instanceof mupdf.PDFPage) checkPageContent(page, 1, job.maxContentBytes, new Map());
-  const list = using(owned, page.toDisplayList(true));
-
-  const images = imagesOf(list);
-  const total = images.reduce((sum, { width, height }) => sum + width * height, 0);
-  for (const image of images) checkPixels(image.width, image.height, job.maxPixels);
-  if (total > job.maxPixels) {
-    throw new FileRefusal(`the page draws ${images.length} images of ${(total / 1e6).toFixed(0)} megapixels together, too many to decode`);
-  }
-
-  const [x0, y0, x1, y1] = page.getBounds();
-  const pageSize = { width: x1 - x0, height: y1 - y0 };
-  if (!(pageSize.width > 0 && pageSize.height > 0 && Number.isFinite(pageSize.width * pageSize.height))) {
-    throw new FileRefusal('the page has no area');
-  }
-  // An image file is one image on one page: its pixels, not its page size in points, are its natural size.
-  const [onlyImage] = images;
-  const natural = job.format !== 'pdf' && images.length === 1 && onlyImage ? onlyImage : pageSize;
-  const size = fitInBox(natural, job.box, job.format === 'pdf');
-  const pixmap = whitePixmap(owned, size);
-  const toBox = mupdf.Matrix.concat(mupdf.Matrix.translate(-x0, -y0), mupdf.Matrix.scale(size.width / pageSize.width, size.height / pageSize.height));
-  const device = using(owned, new mupdf.DrawDevice(toBox, pixmap));
-  list.run(device, mupdf.Matrix.identity);
-  device.close();
-  return encode(pixmap, job);
+/** Decodes the first image of a TIFF (UTIF.js, MIT) onto a canvas of its size. */
+const tiffCanvas = (bytes: Uint8Array, size: Size, owned: Canvas[]): Canvas => {
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const [first] = UTIF.decode(buffer);
+  if (!first) throw new FileRefusal('the TIFF file has no image');
+  UTIF.decodeImage(buffer, first);
+  const rgba = UTIF.toRGBA8(first);
+  if (rgba.length !== size.width * size.height * 4) throw new FileRefusal('the TIFF image has an unexpected layout');
+  const canvas = boundedCanvas(size.width, size.height);
+  owned.push(canvas);
+  canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.length), size.width, size.height), 0, 0);
+  return canvas;
 };
 
-const renderWebp = async (job: RenderJob, decodeWebp: WebpDecoder, owned: { destroy(): void }[]) => {
-  const header = webpDimensions(job.bytes);
-  if (!header) throw new FileRefusal('the WebP header is malformed');
+const renderRaster = async (job: RenderJob & { format: Exclude<ImageFormat, 'pdf'> }, owned: Canvas[]): Promise<RenderOutput> => {
+  const header = rasterDimensions(job.bytes, job.format);
+  if (!header) throw new FileRefusal(`the ${job.format.toUpperCase()} header is malformed`);
   checkPixels(header.width, header.height, job.maxPixels);
-  const rgba = await decodeWebp(job.bytes);
-  checkPixels(rgba.width, rgba.height, job.maxPixels);
-
-  const source = using(owned, new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, [0, 0, rgba.width, rgba.height], false));
-  const rgb = source.getPixels();
-  if (rgb.length !== rgba.width * rgba.height * 3) throw new FileRefusal('the WebP image has an unexpected layout');
-  // Straight alpha composited on white, as a page would show it.
-  for (let i = 0, o = 0; i < rgba.data.length; i += 4, o += 3) {
-    const alpha = rgba.data[i + 3] ?? 255;
-    const white = 255 - alpha;
-    rgb[o] = ((rgba.data[i] ?? 0) * alpha) / 255 + white;
-    rgb[o + 1] = ((rgba.data[i + 1] ?? 0) * alpha) / 255 + white;
-    rgb[o + 2] = ((rgba.data[i + 2] ?? 0) * alpha) / 255 + white;
-  }
-  const image = using(owned, new mupdf.Image(source));
-  const size = fitInBox(rgba, job.box, false);
-  const pixmap = whitePixmap(owned, size);
-  const device = using(owned, new mupdf.DrawDevice(mupdf.Matrix.identity, pixmap));
-  device.fillImage(image, [size.width, 0, 0, size.height, 0, 0], 1);
-  device.close();
-  return encode(pixmap, job);
+  // The decoded image is native memory: its pixels count against the cap from before it is decoded.
+  return holdingPixels(header.width, header.height, async () => {
+    const source: Canvas | Image =
+      job.format === 'tiff' ? tiffCanvas(job.bytes, header, owned) : await loadImage(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength));
+    checkPixels(source.width, source.height, job.maxPixels);
+    const size = fitInBox(source, job.box, false);
+    const { canvas, context } = whiteCanvas(size);
+    owned.push(canvas);
+    context.imageSmoothingEnabled = true;
+    context.imageSmoothingQuality = 'high';
+    context.drawImage(source, 0, 0, size.width, size.height);
+    return encode(canvas, job);
+  });
 };
 
 /**
- * Renders the first page of a PDF, or an image file (PNG, JPEG, TIFF: MuPDF; WebP: `decodeWebp`), to a
- * thumbnail that fits in `job.box`. Throws {@link FileRefusal} when the file cannot or may not be decoded;
- * MuPDF's own errors (corrupt files) come through as they are and the caller treats them alike.
+ * Renders the first page of a PDF (pdf.js on `@napi-rs/canvas`), or an image file (PNG, JPEG, WebP: Skia's
+ * decoders; TIFF: UTIF.js), to a thumbnail that fits in `job.box`. Throws {@link FileRefusal} when the file
+ * cannot or may not be decoded; the libraries' own errors (corrupt files) come through as they are and the
+ * caller treats them alike.
  */
-export const renderThumbnail = async (job: RenderJob, decodeWebp: WebpDecoder): Promise<RenderOutput> => {
-  const owned: { destroy(): void }[] = [];
+export const renderThumbnail = async (job: RenderJob): Promise<RenderOutput> => {
+  const owned: Canvas[] = [];
   try {
-    if (job.format === 'webp') return await renderWebp(job, decodeWebp, owned);
-    return renderDocument({ ...job, format: job.format }, owned);
+    if (job.format === 'pdf') return await renderPdf(job, owned);
+    return await renderRaster({ ...job, format: job.format }, owned);
   } finally {
-    for (const object of owned.reverse()) object.destroy();
-    mupdf.emptyStore();
+    for (const canvas of owned) releaseCanvas(canvas);
   }
 };

@@ -1,44 +1,24 @@
 /**
- * Worker thread entry of {@link ImagingPool}: owns the MuPDF and libwebp WebAssembly instances, runs one job at a
- * time (a thumbnail, a text layer) and answers with its output or the reason it could not. It runs in a thread
- * of its own so that the main thread can stop it mid-job (a timeout) and drop its WebAssembly memory, which only
- * ever grows; that memory is capped (`WorkerSettings.wasmMemoryBytes`).
+ * Worker thread entry of {@link ImagingPool}: owns pdf.js and the canvas, runs one job at a time (a thumbnail, a
+ * text layer) and answers with its output or the reason it could not. It runs in a thread of its own so that the
+ * main thread can stop it mid-job (a timeout) and drop all its memory. Its memory is capped three ways: the V8
+ * heap by the pool's `resourceLimits`, the native pixels of its canvases and decoded images, and the WebAssembly
+ * memory of pdf.js's image decoders (`WorkerSettings.memoryBytes` for both).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
-import decodeWebpFile, { init as initWebpDecoder } from '@jsquash/webp/decode.js';
-import * as mupdf from 'mupdf';
 import { FileRefusal, type ImagingJobKind, type ImagingJobs, type WorkerReady, type WorkerRequest, type WorkerResponse, type WorkerSettings } from './jobs';
-import { renderThumbnail, type WebpDecoder } from './render-page';
+import { setCanvasPixelCap } from './pdf-engine';
+import { renderThumbnail } from './render-page';
 import { readTextLayer } from './text-layer';
 import { capWasmMemory, isAllocationFailure } from './wasm-memory-cap';
 
-capWasmMemory((workerData as WorkerSettings).wasmMemoryBytes);
+const { memoryBytes } = workerData as WorkerSettings;
+capWasmMemory(memoryBytes);
+setCanvasPixelCap(Math.floor(memoryBytes / 4));
 
-/** MuPDF writes warnings about repaired files to stderr; the reason of a failure travels in the error instead. */
-mupdf.setLog({ error: () => undefined, warning: () => undefined });
-
-/**
- * libwebp's decoder cannot fetch its .wasm from a file URL under Node, so its bytes are read here: from beside
- * this file once bundled (the bundling copies it there), else from node_modules.
- */
-const webpWasmPath = (): string => {
-  const bundled = fileURLToPath(new URL('./webp_dec.wasm', import.meta.url));
-  if (existsSync(bundled)) return bundled;
-  return createRequire(import.meta.url).resolve('@jsquash/webp/codec/dec/webp_dec.wasm');
-};
-
-let webpReady: Promise<void> | undefined;
-
-const decodeWebp: WebpDecoder = async (bytes) => {
-  webpReady ??= initWebpDecoder({ wasmBinary: new Uint8Array(readFileSync(webpWasmPath())).buffer });
-  await webpReady;
-  const copy = bytes.slice();
-  const image = (await decodeWebpFile(copy.buffer)) as { data: Uint8ClampedArray; width: number; height: number };
-  return image;
-};
+// pdf.js settles some of its internal promises after a job was refused (a cancelled text stream, a destroyed
+// document): a rejection nobody awaits then would end the thread. The job's own outcome was sent already.
+process.on('unhandledRejection', () => undefined);
 
 const MAX_REASON_LENGTH = 200;
 
@@ -50,8 +30,8 @@ const reasonOf = (error: unknown): string => {
 };
 
 const handlers: { [K in ImagingJobKind]: (input: ImagingJobs[K]['input']) => Promise<ImagingJobs[K]['output']> } = {
-  thumbnail: (job) => renderThumbnail(job, decodeWebp),
-  'text-layer': async (job) => readTextLayer(job),
+  thumbnail: (job) => renderThumbnail(job),
+  'text-layer': (job) => readTextLayer(job),
 };
 
 const port = parentPort;
@@ -69,4 +49,39 @@ port.on('message', async ({ id, kind, input }: WorkerRequest) => {
   port.postMessage(response, transfer);
 });
 
-port.postMessage({ ready: true } satisfies WorkerReady);
+/**
+ * A one-page PDF of Helvetica text, rendered and read once before the worker says it is ready: pdf.js loads its
+ * font data, parser and drawing paths lazily, and that first-use cost (a second or more on a busy machine)
+ * belongs to the worker's start, not to the first job's timeout.
+ */
+const warmUpPdf = (): Uint8Array => {
+  const content = 'BT /F1 24 Tf 72 700 Td (Warm up) Tj ET';
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets = objects.map((body, i) => {
+    const at = pdf.length;
+    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    return at;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((at) => `${String(at).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return new Uint8Array(Buffer.from(pdf, 'latin1'));
+};
+
+const warmUp = async (): Promise<void> => {
+  const bytes = warmUpPdf();
+  const bounds = { maxPixels: 1e6, maxContentBytes: 1 << 20 };
+  await renderThumbnail({ bytes, format: 'pdf', box: { width: 32, height: 32 }, ...bounds, output: 'png', jpegQuality: 80 });
+  await readTextLayer({ bytes, maxPages: 1, minCharsPerPage: 0, maxCharsPerPage: 1000, maxContentBytes: 1 << 20 });
+};
+
+void warmUp()
+  .catch(() => undefined) // a failure here shows in the first job, with its reason
+  .then(() => port.postMessage({ ready: true } satisfies WorkerReady));

@@ -1,92 +1,102 @@
-import * as mupdf from 'mupdf';
-import { checkPageContent, type SizeCache } from './content-budget';
+import { checkPageContent, loadObjects, type PdfObjects, type SizeCache } from './content-budget';
 import { FileRefusal, type TextLayerJob, type TextLayerOutput } from './jobs';
+import { openPdf, type PdfDocument, type PdfPage } from './pdf-engine';
 import { isAllocationFailure } from './wasm-memory-cap';
 
 /** Between the text of two pages, as the OCR engines join theirs: a form feed on a line of its own. */
 const PAGE_SEPARATOR = '\n\f\n';
 
-/** Frees MuPDF objects now rather than at garbage collection: the WebAssembly heap never shrinks. */
-type Owned = { destroy(): void }[];
-const own = <T extends { destroy(): void }>(owned: Owned, value: T): T => {
-  owned.push(value);
-  return value;
-};
+/** The text layer never draws images; pdf.js is told so (images above 1 pixel are not decoded). */
+const NO_IMAGES = 1;
 
-class TooManyGlyphs extends Error {}
+/** The part of a pdf.js text item read here: its string, where it starts (transform[4], [5]) and how wide and high it is. */
+interface TextItem {
+  str: string;
+  hasEOL: boolean;
+  transform: number[];
+  width: number;
+  height: number;
+}
 
 /**
- * Counts the glyphs a page draws, visible or not (an OCR layer is invisible text), and stops at `max`: the
- * structured-text device keeps every glyph it is given, so a page of millions of them would fill the memory
- * before it could be refused.
+ * The text of one page, read from pdf.js's text-content stream, in content order. Between two items a line break
+ * goes where pdf.js ends a line or the next item starts on another baseline, and a space where it starts further
+ * right than the previous one ended (OCR layers, Tesseract's among them, place each word and draw no spaces).
+ * Every glyph counts, visible or not (an OCR layer is invisible text), and the read stops past `max`: the stream
+ * comes in small chunks, so a page of millions of glyphs is refused before it fills the memory.
  */
-const checkGlyphs = (page: mupdf.Page, pageNumber: number, max: number): void => {
+const pageText = async (page: PdfPage, pageNumber: number, max: number): Promise<string> => {
+  const reader = page.streamTextContent({ includeMarkedContent: false }).getReader();
+  const parts: string[] = [];
   let glyphs = 0;
-  const count = (text: mupdf.Text): void => {
-    text.walk({ showGlyph: () => void glyphs++ });
-    if (glyphs > max) throw new TooManyGlyphs();
-  };
-  const device = new mupdf.Device({ fillText: count, strokeText: count, clipText: count, clipStrokeText: count, ignoreText: count });
-  try {
-    page.run(device, mupdf.Matrix.identity);
-    device.close();
-  } catch (error) {
-    if (error instanceof TooManyGlyphs || (error instanceof Error && /TooManyGlyphs/.test(error.message))) {
-      throw new FileRefusal(`page ${pageNumber} draws more than ${max} characters`);
+  let previous: { endX: number; y: number; height: number; eol: boolean } | undefined;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    for (const item of value.items as unknown as TextItem[]) {
+      if (typeof item.str !== 'string') continue;
+      glyphs += item.str.length;
+      if (glyphs > max) {
+        // Not awaited: with pdf.js's parser in this thread, the cancel settles only once the parser yields.
+        reader.cancel().catch(() => undefined);
+        throw new FileRefusal(`page ${pageNumber} draws more than ${max} characters`);
+      }
+      const [x = 0, y = 0] = item.transform.slice(4);
+      const height = Math.abs(item.height) || 1;
+      if (previous && !previous.eol && item.str !== '') {
+        if (Math.abs(y - previous.y) > Math.max(height, previous.height) / 2) parts.push('\n');
+        else if (x - previous.endX > height * 0.15 && !/\s$/.test(parts.at(-1) ?? '') && !/^\s/.test(item.str)) parts.push(' ');
+      }
+      parts.push(item.str);
+      if (item.hasEOL) parts.push('\n');
+      if (item.str !== '' || item.hasEOL) previous = { endX: x + item.width, y, height, eol: item.hasEOL };
     }
-    throw error;
-  } finally {
-    device.destroy();
   }
+  return parts
+    .join('')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .trim();
 };
 
-const extract = (job: TextLayerJob, owned: Owned): TextLayerOutput => {
-  const document = own(owned, mupdf.Document.openDocument(job.bytes, 'application/pdf'));
-  if (document.needsPassword()) return null;
-  const pages = document.countPages();
+const extract = async (job: TextLayerJob, document: PdfDocument, objects: PdfObjects): Promise<TextLayerOutput> => {
+  const pages = document.numPages;
   if (pages < 1 || pages > job.maxPages) return null;
   const sizes: SizeCache = new Map();
   const texts: string[] = [];
   for (let index = 0; index < pages; index++) {
-    const page = own(owned, document.loadPage(index));
-    if (page instanceof mupdf.PDFPage) checkPageContent(page, index + 1, job.maxContentBytes, sizes);
-    checkGlyphs(page, index + 1, job.maxCharsPerPage);
-    const text = own(owned, page.toStructuredText('')).asText().trim();
+    const page = await document.getPage(index + 1);
+    checkPageContent(objects, page.ref, index + 1, job.maxContentBytes, sizes);
+    const text = await pageText(page, index + 1, job.maxCharsPerPage);
+    // Each page's parsed content goes as soon as it is read, so a long document holds one page at a time.
+    page.cleanup();
     if (text.replace(/\s/g, '').length < job.minCharsPerPage) return null;
     texts.push(text);
-    // Each page's objects go as soon as it is read, so a long document holds one page at a time.
-    for (const object of owned.splice(1).reverse()) object.destroy();
   }
   return { text: texts.join(PAGE_SEPARATOR), pages };
 };
 
 /**
  * The text of every page of a PDF (trimmed, joined with `"\n\f\n"` like the OCR engines), or null when it has
- * no usable text layer: MuPDF cannot open it, it needs a password, it has no pages or more than `maxPages`, or a
- * page has fewer than `minCharsPerPage` non-whitespace characters. Throws {@link FileRefusal} when the file
- * exceeds a bound (a page's inflated content, its glyph count, the memory cap): such a file is hostile, not
- * merely without text. Runs in the imaging worker.
+ * no usable text layer: pdf.js or pdf-lib cannot open it, it needs a password, it has no pages or more than
+ * `maxPages`, or a page has fewer than `minCharsPerPage` non-whitespace characters. Throws {@link FileRefusal}
+ * when the file exceeds a bound (a page's inflated content, its glyph count, the memory cap): such a file is
+ * hostile, not merely without text. Runs in the imaging worker.
  */
-export const readTextLayer = (job: TextLayerJob): TextLayerOutput => {
-  const owned: Owned = [];
+export const readTextLayer = async (job: TextLayerJob): Promise<TextLayerOutput> => {
+  let document: PdfDocument | undefined;
   try {
-    return extract(job, owned);
+    document = await openPdf(job.bytes, NO_IMAGES);
+    const objects = await loadObjects(job.bytes);
+    return await extract(job, document, objects);
   } catch (error) {
-    if (error instanceof FileRefusal) throw error;
+    if (error instanceof FileRefusal && !/cannot be checked/.test(error.message)) throw error;
     if (isAllocationFailure(error)) throw new FileRefusal('reading its text needs more memory than allowed');
-    // A PDF MuPDF cannot parse has no usable text layer; OCR will report it properly.
+    // A PDF that cannot be parsed (or checked), or needs a password, has no usable text layer; OCR reports it.
     return null;
   } finally {
-    release(owned);
-  }
-};
-
-/** After an exception thrown through MuPDF its state may be inconsistent: freeing is best effort (the pool replaces the worker after a failure). */
-const release = (owned: Owned): void => {
-  try {
-    for (const object of owned.reverse()) object.destroy();
-    mupdf.emptyStore();
-  } catch {
-    // The worker is replaced after a failed job.
+    // Not awaited either, for the same reason: the pool replaces a worker whose job was stopped.
+    document?.destroy().catch(() => undefined);
   }
 };

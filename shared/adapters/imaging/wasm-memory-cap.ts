@@ -1,7 +1,7 @@
 const WASM_PAGE_BYTES = 65_536;
 
 /**
- * Caps the WebAssembly memory of this thread at `maxBytes`. Emscripten modules (MuPDF, libwebp) grow their heap
+ * Caps the WebAssembly memory of this thread at `maxBytes`. Emscripten modules (pdf.js's JBIG2, JPEG 2000 and ICC decoders) grow their heap
  * through `WebAssembly.Memory.prototype.grow`; past the cap that call throws, which the module's allocator
  * reports as a failed malloc, so the library fails the one job cleanly instead of taking the heap to the
  * 2 GiB (wasm32) it would otherwise reach. Call it in a worker thread before any job runs.
@@ -25,4 +25,4 @@ export const capWasmMemory = (maxBytes: number): void => {
 
 /** True when an engine error says an allocation failed: the job needed more memory than the cap allows. */
 export const isAllocationFailure = (error: unknown): boolean =>
-  /\b(malloc|calloc|realloc)\b.*failed|out of memory|memory would exceed/i.test(error instanceof Error ? error.message : String(error));
+  /\b(malloc|calloc|realloc)\b.*failed|out of memory|memory would exceed|allocation failed/i.test(error instanceof Error ? error.message : String(error));

@@ -9,10 +9,12 @@ import type { ImagingJobKind, ImagingJobs, WorkerReady, WorkerRequest, WorkerRes
 export interface ImagingPoolOptions {
   /** Worker threads, i.e. jobs that run at once. @default 2 */
   readonly size?: number;
-  /** V8 heap limit of a worker (JavaScript objects only). @default 64 */
-  readonly workerHeapMb?: number;
-  /** Cap on a worker's WebAssembly memory: an allocation beyond it fails the job. @default 512 */
-  readonly wasmMemoryMb?: number;
+  /**
+   * Memory cap of a worker, applied twice: its V8 heap limit (pdf.js parses and decodes in JavaScript), and a cap
+   * on its native memory (canvas and decoded-image pixels, WebAssembly). A job going beyond either fails as a
+   * {@link FileFault} of kind `memory` or `refused`. @default 512
+   */
+  readonly memoryMb?: number;
   /** A worker left holding more off-heap memory than this after a job is replaced. @default 256 MiB */
   readonly recycleAboveBytes?: number;
   /** Jobs waiting for a worker, all together; one more is refused at once ({@link PoolBusy}). @default 64 */
@@ -23,6 +25,12 @@ export interface ImagingPoolOptions {
   readonly rememberedFailures?: number;
   /** Worker entry to run instead of the one found beside this module (see {@link workerEntry}). */
   readonly workerUrl?: URL;
+  /**
+   * Start every worker now rather than on the first job: a worker takes seconds to start (pdf.js is 2 MB of code
+   * to compile, then a warm-up render), which a long-running process should not add to its first jobs' waits.
+   * A Lambda leaves it off: its cold start would pay for workers that most invocations never use. @default false
+   */
+  readonly prestart?: boolean;
 }
 
 /** How one job is run. */
@@ -73,16 +81,19 @@ const MiB = 1024 * 1024;
 
 const DEFAULTS = {
   size: 2,
-  workerHeapMb: 64,
-  wasmMemoryMb: 512,
+  memoryMb: 512,
   recycleAboveBytes: 256 * MiB,
   maxQueued: 64,
   maxQueuedPerLane: 8,
   rememberedFailures: 1000,
+  prestart: false,
 } as const satisfies Omit<Required<ImagingPoolOptions>, 'workerUrl'>;
 
 /** File name of the bundled worker that the Lambda bundling writes next to the function's `index.mjs`. */
 export const BUNDLED_WORKER_FILE = 'thumbnail-worker.mjs';
+
+/** What the worker imports from node_modules, all JavaScript already. */
+const PLAIN_JS_LIBRARIES = ['pdfjs-dist/legacy/build/pdf.min.mjs', 'pdfjs-dist/legacy/build/pdf.worker.min.mjs', 'pdf-lib/dist/pdf-lib.esm.min.js', 'utif2', '@napi-rs/canvas'];
 
 /** tsx's ESM API file, from its export map (`require.resolve` would pick the CommonJS build). */
 const tsxEsmApiPath = (): string => {
@@ -101,8 +112,13 @@ export const workerEntry = (): { code: URL | string; eval: boolean } => {
   if (existsSync(fileURLToPath(bundled))) return { code: bundled, eval: false };
   const tsxApi = pathToFileURL(tsxEsmApiPath()).href;
   const source = new URL('./render-worker.ts', import.meta.url).href;
+  // The libraries are plain JavaScript: loaded before tsx's loader is registered, they skip its transform (about
+  // 10 s for pdf.js's 3 MB on every worker start, and a worker is replaced after each failed job).
+  const libraries = JSON.stringify(PLAIN_JS_LIBRARIES.map((specifier) => import.meta.resolve(specifier)));
   return {
-    code: `import(${JSON.stringify(tsxApi)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`,
+    code:
+      `Promise.all(${libraries}.map((url) => import(url)))` +
+      `.then(() => import(${JSON.stringify(tsxApi)})).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`,
     eval: true,
   };
 };
@@ -135,9 +151,9 @@ interface Slot {
  *   time (`maxWaitMs` per job): past either, {@link PoolBusy}.
  * - Lanes: at most one job per lane runs at a time (a later one waits, `maxQueuedPerLane` at most), so one
  *   document's renders never take every worker.
- * - Limits per job: wall-clock `timeoutMs` (the worker is terminated: V8 termination interrupts WebAssembly), a V8
- *   heap limit and a cap on WebAssembly memory per worker. A worker whose job failed, or that holds more than
- *   `recycleAboveBytes` after one, is replaced, since WebAssembly memory never shrinks.
+ * - Limits per job: wall-clock `timeoutMs` (the worker is terminated: V8 termination interrupts JavaScript and
+ *   WebAssembly alike), a V8 heap limit and a cap on native memory per worker (`memoryMb` each). A worker that was
+ *   stopped (timeout, heap, crash), or holds more than `recycleAboveBytes` off its heap after a job, is replaced.
  * - A job that fails for its file's sake (refused, corrupt, timed out, out of memory) is a {@link FileFault};
  *   with a `fileKey`, the failure is remembered (a bounded set) and every later job on that file, queued or new,
  *   fails at once with the same reason instead of being run again.
@@ -152,12 +168,15 @@ export class ImagingPool {
   /** fileKey -> its failure, in order of refusal (a Map iterates in insertion order). */
   private readonly failures = new Map<string, FileFault>();
   private nextId = 1;
+  /** Counts closes, so that a job failing because of one does not start a replacement worker. */
+  private generation = 0;
 
   constructor(options: ImagingPoolOptions = {}) {
     const given = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
     this.options = { ...DEFAULTS, ...given };
     if (!(Number.isInteger(this.options.size) && this.options.size >= 1)) throw new Error('ImagingPool size must be an integer of at least 1');
     this.slots = Array.from({ length: this.options.size }, () => ({}));
+    if (this.options.prestart) for (const slot of this.slots) slot.running = this.start();
   }
 
   /** Runs one job on a worker; rejects with {@link FileFault}, {@link PoolBusy} or {@link WorkerStartError}. */
@@ -192,6 +211,7 @@ export class ImagingPool {
 
   /** Stops every worker; jobs still waiting are refused. A later job starts new workers. */
   async close(): Promise<void> {
+    this.generation++; // jobs stopped by the close start no replacement
     for (const job of this.queue.splice(0)) {
       clearTimeout(job.waitTimer);
       job.reject(new PoolBusy(retryAfter(job.options)));
@@ -232,6 +252,7 @@ export class ImagingPool {
   }
 
   private async attempt(slot: Slot, job: Queued): Promise<unknown> {
+    const generation = this.generation;
     const running = (slot.running ??= this.start());
     const { worker } = running;
     // A worker with a job keeps the process alive (a script awaiting it must not exit); an idle one does not.
@@ -239,13 +260,19 @@ export class ImagingPool {
     try {
       await running.ready;
       const response = await this.exchange(worker, job);
-      if (!response.ok) throw new FileFault('refused', response.reason);
       if (response.externalBytes > this.options.recycleAboveBytes) await this.retire(slot);
+      // A refusal the worker answered itself leaves it sound (the engine is JavaScript; what the job held is
+      // garbage): it takes the next job, which spares a start (seconds: pdf.js is 2 MB of code to compile).
+      if (!response.ok) throw new FileFault('refused', response.reason);
       return response.output;
     } catch (error) {
-      // A failed job (or a worker that never started) may leave the engine's memory grown or its state
-      // broken: the next job gets a new worker.
-      await this.retire(slot);
+      // A job stopped from outside (timeout, out of heap, crash) or a worker that never started: the next job
+      // gets a new worker.
+      if (!(error instanceof FileFault && error.kind === 'refused')) {
+        await this.retire(slot);
+        // A long-running process replaces the worker now, so that the next job does not wait for its start.
+        if (this.options.prestart && generation === this.generation) slot.running ??= this.start();
+      }
       throw error;
     } finally {
       worker.unref();
@@ -303,8 +330,8 @@ export class ImagingPool {
     const entry = this.options.workerUrl ? { code: this.options.workerUrl, eval: false } : workerEntry();
     const worker = new Worker(entry.code, {
       eval: entry.eval,
-      workerData: { wasmMemoryBytes: this.options.wasmMemoryMb * MiB } satisfies WorkerSettings,
-      resourceLimits: { maxOldGenerationSizeMb: this.options.workerHeapMb, maxYoungGenerationSizeMb: 16 },
+      workerData: { memoryBytes: this.options.memoryMb * MiB } satisfies WorkerSettings,
+      resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: 16 },
       stdout: false,
       stderr: false,
     });

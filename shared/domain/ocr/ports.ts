@@ -44,7 +44,12 @@ export interface OcrEngine {
  * directly with confidence 1.
  */
 export interface TextLayerReader {
-  /** The text of each page, or null when the PDF has no usable text layer (any page without text). */
+  /**
+   * The text of each page, or null when the PDF has no usable text layer (any page without text, or a file that
+   * cannot be parsed: OCR then reads it). Throws an {@link OcrFailure} when the file exceeds a bound of the
+   * reader (`too_large`, `timeout`, `unreadable_file`): such a file is hostile and the job ends failed, not
+   * retried. Anything else thrown (every worker busy) is transient and the job is retried.
+   */
   read(bytes: Uint8Array): Promise<{ text: string; pages: number } | null>;
 }
 

@@ -4,8 +4,8 @@ import { looksComplete, sniffFormat } from './formats';
 import type { RenderJob } from './jobs';
 import { FileFault, ImagingPool, PoolBusy, type ImagingPoolOptions } from './worker-pool';
 
-/** Limits and output of {@link WasmThumbnailRenderer}; every field has a default. */
-export interface WasmThumbnailRendererOptions {
+/** Limits and output of {@link CanvasThumbnailRenderer}; every field has a default. */
+export interface CanvasThumbnailRendererOptions {
   /** The workers to render on, shared with other imaging work; by default a pool of its own (`poolOptions`). */
   readonly pool?: ImagingPool;
   /** Options of the renderer's own pool when none is given. */
@@ -39,7 +39,7 @@ const DEFAULTS = {
   maxWaitMs: 10_000,
   output: 'png',
   jpegQuality: 80,
-} as const satisfies Omit<Required<WasmThumbnailRendererOptions>, 'pool' | 'poolOptions'>;
+} as const satisfies Omit<Required<CanvasThumbnailRendererOptions>, 'pool' | 'poolOptions'>;
 
 const cannotRender = (reason: string): AppError =>
   validationError(`The file cannot be rendered as a thumbnail: ${reason}`, [{ field: 'file', reason }]);
@@ -50,11 +50,12 @@ const busy = (retryAfterSeconds: number): AppError =>
   });
 
 /**
- * {@link ThumbnailRenderer} on MuPDF and libwebp compiled to WebAssembly, run in an {@link ImagingPool}'s worker
- * threads: no native binary, so the same code runs on a developer machine and in Lambda (arm64 or x86).
+ * {@link ThumbnailRenderer} on pdf.js (Apache-2.0) and `@napi-rs/canvas` (Skia, MIT), run in an {@link ImagingPool}'s
+ * worker threads. The canvas is a native module with prebuilt binaries from npm: the Lambda asset carries the
+ * one for its architecture (lib/constructs/app-function.ts).
  *
  * - Formats are recognised by their magic bytes, not by the declared MIME type: PDF (first page), PNG, JPEG and
- *   TIFF through MuPDF, WebP through libwebp. Anything else, a 0-byte file included, is refused at once.
+ *   WebP through Skia's decoders, TIFF through UTIF.js. Anything else, a 0-byte file included, is refused at once.
  * - The thumbnail fits in the box with its aspect ratio kept. PDF pages are scaled to the box; raster images
  *   are only ever reduced, never enlarged beyond their own pixel size. Transparency is composited on white.
  * - Output is PNG by default (exact for text and line art); `output: 'jpeg'` trades that for size.
@@ -69,12 +70,12 @@ const busy = (retryAfterSeconds: number): AppError =>
  * worker that cannot start at all (a broken deployment) is a plain Error, i.e. an internal error. Call
  * {@link close} to stop a pool of its own (tests, shutdown).
  */
-export class WasmThumbnailRenderer implements ThumbnailRenderer {
-  private readonly options: Omit<Required<WasmThumbnailRendererOptions>, 'pool' | 'poolOptions'>;
+export class CanvasThumbnailRenderer implements ThumbnailRenderer {
+  private readonly options: Omit<Required<CanvasThumbnailRendererOptions>, 'pool' | 'poolOptions'>;
   private readonly pool: ImagingPool;
   private readonly ownsPool: boolean;
 
-  constructor(options: WasmThumbnailRendererOptions = {}) {
+  constructor(options: CanvasThumbnailRendererOptions = {}) {
     const { pool, poolOptions, ...limits } = options;
     const given = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
     this.options = { ...DEFAULTS, ...given };

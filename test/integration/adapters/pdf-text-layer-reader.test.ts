@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MupdfTextLayerReader } from '../../../shared/adapters/imaging/mupdf-text-layer-reader';
+import { PdfTextLayerReader } from '../../../shared/adapters/imaging/pdf-text-layer-reader';
 import { OCR_CORPUS_DIR } from '../../contracts/ocr-engine.contract';
 import { pngImage } from '../../support/fixtures';
 import { emptyPdf, encryptedPdf, textPdf } from '../../support/text-pdf';
@@ -14,8 +14,8 @@ const PAGE_TWO = ['Second page: the compost heap is doing well.'];
 /** Extracting text decodes no image, so even decompression bombs are read in well under this. */
 const QUICK_MS = 2000;
 
-describe('MupdfTextLayerReader', () => {
-  const reader = new MupdfTextLayerReader();
+describe('PdfTextLayerReader', () => {
+  const reader = new PdfTextLayerReader();
 
   it('returns the text of every page of a PDF with a text layer, pages joined by a form feed line', async () => {
     const pdf = textPdf([PAGE_ONE, PAGE_TWO]);
@@ -78,7 +78,7 @@ describe('MupdfTextLayerReader', () => {
   });
 
   it('returns null for a file above the size bound without reading it', async () => {
-    const small = new MupdfTextLayerReader({ maxInputBytes: 100 });
+    const small = new PdfTextLayerReader({ maxInputBytes: 100 });
 
     const result = await small.read(textPdf([PAGE_ONE]));
 

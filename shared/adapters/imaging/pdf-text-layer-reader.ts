@@ -2,8 +2,8 @@ import { OcrFailure, type TextLayerReader } from '../../domain/ocr/ports';
 import { sniffFormat } from './formats';
 import { FileFault, ImagingPool, PoolBusy, type ImagingPoolOptions } from './worker-pool';
 
-/** Bounds of {@link MupdfTextLayerReader}; every field has a default. */
-export interface MupdfTextLayerReaderOptions {
+/** Bounds of {@link PdfTextLayerReader}; every field has a default. */
+export interface PdfTextLayerReaderOptions {
   /** The workers to read on, shared with other imaging work; by default a pool of its own (`poolOptions`). */
   readonly pool?: ImagingPool;
   /** Options of the reader's own pool when none is given. */
@@ -34,17 +34,17 @@ const DEFAULTS = {
   maxContentBytes: 32 * MiB,
   timeoutMs: 60_000,
   maxWaitMs: 60_000,
-} as const satisfies Omit<Required<MupdfTextLayerReaderOptions>, 'pool' | 'poolOptions'>;
+} as const satisfies Omit<Required<PdfTextLayerReaderOptions>, 'pool' | 'poolOptions'>;
 
 /** Text-layer reads run one at a time, so OCR never holds more than one imaging worker (thumbnails keep the rest). */
 const TEXT_LAYER_LANE = 'text-layer';
 
 /**
- * {@link TextLayerReader} on MuPDF compiled to WebAssembly (the `mupdf` package), run in an {@link ImagingPool}'s
+ * {@link TextLayerReader} on pdf.js (`pdfjs-dist`, Apache-2.0), run in an {@link ImagingPool}'s
  * worker thread: the request thread never parses the file, and the read is bounded in time (`timeoutMs`), memory
  * (the pool's caps) and inflated size (`maxContentBytes` per page, `maxCharsPerPage`).
  *
- * Returns null, so that the document goes to OCR, when: the bytes are not a PDF, MuPDF cannot open it, it needs
+ * Returns null, so that the document goes to OCR, when: the bytes are not a PDF, pdf.js cannot open it, it needs
  * a password, it has no pages or more than `maxPages`, it is larger than `maxInputBytes`, or any page has fewer
  * than `minCharsPerPage` non-whitespace characters. Otherwise the text of every page (trimmed, joined with
  * `"\n\f\n"` like the OCR engines) and the page count.
@@ -54,12 +54,12 @@ const TEXT_LAYER_LANE = 'text-layer';
  * the OCR engine next, so its job ends failed with the reason. Every worker being busy for `maxWaitMs` is a plain
  * Error, i.e. transient: the job is retried.
  */
-export class MupdfTextLayerReader implements TextLayerReader {
-  private readonly options: Omit<Required<MupdfTextLayerReaderOptions>, 'pool' | 'poolOptions'>;
+export class PdfTextLayerReader implements TextLayerReader {
+  private readonly options: Omit<Required<PdfTextLayerReaderOptions>, 'pool' | 'poolOptions'>;
   private readonly pool: ImagingPool;
   private readonly ownsPool: boolean;
 
-  constructor(options: MupdfTextLayerReaderOptions = {}) {
+  constructor(options: PdfTextLayerReaderOptions = {}) {
     const { pool, poolOptions, ...limits } = options;
     const given = Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
     this.options = { ...DEFAULTS, ...given };
