@@ -46,7 +46,7 @@ import { DynamoRateLimitStore } from '../adapters/aws/dynamodb/rate-limit-store'
 import { AppError } from '../domain/errors';
 import { limitRequest, type RateLimits, type RequestOrigin } from '../domain/limits/limit-request';
 import { checkLoginAllowed, recordLoginFailure } from '../domain/limits/login-failures';
-import type { LoginAttemptGuard } from '../domain/limits/ports';
+import type { LoginAttemptGuard, RateLimitStore } from '../domain/limits/ports';
 import type { RateDecision } from '../domain/limits/rate-policy';
 import { RequestLimiter } from '../domain/limits/take-request';
 
@@ -119,6 +119,8 @@ export interface ContainerParts {
    * that no other Lambda bundle carries openid-client; OIDC_* set without it stops the start.
    */
   oidcClient?: (options: OpenIdClientOidcOptions) => OidcClient;
+  /** Wraps the DynamoDB rate-limit store (the local runtime, its only writer, keeps the buckets in memory). */
+  decorateRateLimits?: (store: DynamoRateLimitStore) => RateLimitStore;
   /** Wraps the DynamoDB connection repository (the local runtime keeps a view of it in memory). */
   decorateConnections?: (connections: ConnectionRepository, clock: Clock) => ConnectionRepository;
 }
@@ -211,7 +213,8 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
  * why: a limit is never worth a 5xx. A refusal (an AppError) passes as it is.
  */
 function rateLimiting(parts: ContainerParts, clock: Clock): Pick<AppContainer, 'limits' | 'loginAttempts'> {
-  const limiter = new RequestLimiter(new DynamoRateLimitStore(parts.db, parts.tableName), clock);
+  const stored = new DynamoRateLimitStore(parts.db, parts.tableName);
+  const limiter = new RequestLimiter(parts.decorateRateLimits?.(stored) ?? stored, clock);
   const { env } = parts;
   const policies: RateLimits = {
     user: { perMinute: env.RATE_LIMIT_PER_MINUTE, burst: env.RATE_LIMIT_BURST },

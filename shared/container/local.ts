@@ -21,6 +21,7 @@ import type { OcrWorkerDeps } from '../domain/ocr/process-ocr-job';
 import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type DocumentServices, type OcrServices } from './app-container';
 import type { CommonEnv } from './config';
 import { imagingServices } from './imaging';
+import { WriteBehindRateLimitStore } from '../adapters/local/write-behind-rate-limit-store';
 
 /** Where the emulators listen and what the local runtime provisioned in them. */
 export interface LocalResources {
@@ -69,7 +70,10 @@ const LOCAL_OCR_LIMITS: TesseractOcrEngineOptions = { dpi: 300, minDpi: 300, max
 export type LocalEventDelivery = { delivery: 'sdk'; endpoint: () => string } | { delivery: 'direct'; gateway: () => ConnectionSender };
 
 /** Everything the local runtime's handlers, worker and sweep take. */
-export type LocalContainer = AppContainer & DocumentServices & OcrServices & OcrWorkerDeps & { searchIndex: SqliteSearchIndex };
+export type LocalContainer = AppContainer &
+  DocumentServices &
+  OcrServices &
+  OcrWorkerDeps & { searchIndex: SqliteSearchIndex; rateLimits: WriteBehindRateLimitStore };
 
 /**
  * The local composition root: the same adapters as the cloud, with SDK clients pointed at the emulators on
@@ -108,6 +112,7 @@ export function localAppContainer(options: {
   const files = new S3FileStore(s3, resources.bucketName);
   const imaging = imagingServices();
   const searchIndex = new SqliteSearchIndex(options.searchIndexPath);
+  let rateLimits: WriteBehindRateLimitStore | undefined;
   const app = buildAppContainer({
     db,
     tableName: resources.tableName,
@@ -118,6 +123,8 @@ export function localAppContainer(options: {
     search: { index: searchIndex, files },
     // Every connection write happens in this process, so an in-memory view of the connections stays exact.
     decorateConnections: (connections, clock) => new CachedConnectionRepository(connections, clock),
+    // The same holds for the rate-limit buckets: decided in memory, written behind the request.
+    decorateRateLimits: (store) => (rateLimits = new WriteBehindRateLimitStore(store)),
     oidcClient: lazyOpenIdClient,
     ...(options.dataDir ? { host: { dataPath: options.dataDir } } : {}),
     healthProbes: [
@@ -132,6 +139,7 @@ export function localAppContainer(options: {
     ...app,
     files,
     searchIndex,
+    rateLimits: rateLimits!,
     listingIndex: searchIndex,
     ocrQueue: new SqsOcrJobQueue(sqs, { normal: resources.ocrQueueUrl, high: resources.ocrHighQueueUrl }),
     thumbnails: imaging.thumbnails,

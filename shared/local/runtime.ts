@@ -98,6 +98,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
   const pollers: QueuePoller[] = [];
   let sweepTimer: NodeJS.Timeout | undefined;
   let searchIndex: { close(): void } | undefined;
+  let rateLimits: { flush(): Promise<void> } | undefined;
   let rebuilding: Promise<unknown> | undefined;
   const stop = async () => {
     clearInterval(sweepTimer);
@@ -106,6 +107,8 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     if (server) await closeServer(server);
     await Promise.allSettled(pollers.map((poller) => poller.stop()));
     await rebuilding?.catch(() => undefined);
+    // The last requests' counts, written behind them, reach the table before it stops.
+    await rateLimits?.flush();
     searchIndex?.close();
     await Promise.allSettled(started.reverse().map((emulator) => emulator.stop()));
   };
@@ -140,6 +143,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       dataDir,
     });
     searchIndex = container.searchIndex;
+    rateLimits = container.rateLimits;
     const admin = await bootstrapAdmin(env, dataDir, container);
 
     const handlers: Record<HttpGroup, HttpHandler> = {

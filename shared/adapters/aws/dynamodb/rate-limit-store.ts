@@ -33,6 +33,24 @@ export class DynamoRateLimitStore implements RateLimitStore {
     }
   }
 
+  /** Stores `tat` unless the bucket already holds a later one (writes may land out of order). */
+  async raise(bucket: string, tat: number, expiresAt: Date): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.rateLimit(bucket),
+          UpdateExpression: 'SET tat = :tat, #ttl = :ttl',
+          ConditionExpression: 'attribute_not_exists(tat) OR tat < :tat',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':tat': tat, ':ttl': ttlOf(expiresAt) },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
   async tatOf(bucket: string): Promise<number | null> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.rateLimit(bucket), ConsistentRead: true }));
     return typeof Item?.['tat'] === 'number' ? Item['tat'] : null;
