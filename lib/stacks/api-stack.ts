@@ -44,6 +44,9 @@ import {
 } from './limits';
 import { INGEST_TIMEOUT, OCR_WORKER_TIMEOUT } from './stateful-stack';
 
+/** What the admin bootstrap sets up (see the AdminBootstrap resource); a new value reruns it on deploy. */
+export const BOOTSTRAP_DATA_VERSION = 'workspaces-1';
+
 /** Name of the WebSocket API stage; part of the `@connections` callback URL. */
 export const WEBSOCKET_STAGE_NAME = 'prod';
 
@@ -364,7 +367,9 @@ export class ApiStack extends Stack {
     new CustomResource(this, 'AdminBootstrap', {
       serviceToken: bootstrapProvider.serviceToken,
       resourceType: 'Custom::AdminBootstrap',
-      properties: { AdminUsername: props.adminUsername, AdminEmail: props.adminEmail },
+      // DataVersion moves with each change of what ensureAdmin sets up, so that upgrading a stack runs it again
+      // (an unchanged resource is not updated): 'workspaces-1' creates the first workspace and moves users into it.
+      properties: { AdminUsername: props.adminUsername, AdminEmail: props.adminEmail, DataVersion: BOOTSTRAP_DATA_VERSION },
     });
 
     // Search index setup: the deploy, not the first request, creates or migrates the index. Every function that

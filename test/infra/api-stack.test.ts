@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ENV, FALLBACK_ROUTE_KEY, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
-import type { ApiFunctionName } from '../../lib/stacks/api-stack';
+import { BOOTSTRAP_DATA_VERSION, type ApiFunctionName } from '../../lib/stacks/api-stack';
 import {
   buildStacks,
   environmentOf,
@@ -403,6 +403,14 @@ describe('admin bootstrap', () => {
 
     // Act & Assert
     built.apiTemplate.hasResourceProperties('Custom::AdminBootstrap', { AdminUsername: 'root' });
+  });
+
+  it('re-runs the bootstrap on an upgrade whose data version moved (the first workspace of an older stack)', () => {
+    // Arrange
+    const built = buildStacks();
+
+    // Act & Assert
+    built.apiTemplate.hasResourceProperties('Custom::AdminBootstrap', { DataVersion: BOOTSTRAP_DATA_VERSION });
   });
 
   it('gives the bootstrap function the admin username, email and password secret ARN', () => {
