@@ -22,11 +22,15 @@ import { failedConditions, isConditionFailure } from './errors';
 import { selection, sessionAttributes, toConnection } from './connection-items';
 import { keys, ttlOf } from './keys';
 import { queryAll } from './queries';
+import { LOST_RACE, MAX_OPTIMISTIC_ATTEMPTS, retryLostRaces } from '../../../domain/optimistic-retry';
 
 /** A record outlives API Gateway's two-hour connection limit by this much before TTL may remove it. */
 const TTL_MARGIN_SECONDS = 10 * 60;
-/** Transactions on one user's count conflict when their connections authenticate at once: they try again. */
-const MAX_ATTEMPTS = 8;
+/**
+ * Transactions on one user's count conflict when their connections authenticate at once (five may): they try
+ * again, twice as often as a plain lost race, after a short pause with jitter.
+ */
+const COUNT_CONFLICTS = { attempts: 2 * MAX_OPTIMISTIC_ATTEMPTS, backoffMs: (attempt: number) => 10 * attempt + Math.random() * 20 };
 
 type Item = Record<string, unknown>;
 
@@ -91,59 +95,64 @@ export class DynamoConnectionRepository implements ConnectionRepository {
     const sessionFields = session ? sessionAttributes(session) : {};
     await this.ensureCount(userId);
     let pruned = false;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.db.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: keys.connection(connectionId),
-                  UpdateExpression: ['SET user_id = :user, gsi1pk = :index, gsi1sk = :sort', ...Object.keys(sessionFields).map((field) => `${field} = :${field}`)].join(', '),
-                  ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(user_id)',
-                  ExpressionAttributeValues: {
-                    ':user': userId,
-                    ':index': keys.connectionsIndex,
-                    ':sort': keys.connectionsIndexSort(userId, connectionId),
-                    ...Object.fromEntries(Object.entries(sessionFields).map(([field, value]) => [`:${field}`, value])),
+    let conflict: unknown;
+    return retryLostRaces<AuthenticateOutcome>(
+      async () => {
+        try {
+          await this.db.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                {
+                  Update: {
+                    TableName: this.tableName,
+                    Key: keys.connection(connectionId),
+                    UpdateExpression: ['SET user_id = :user, gsi1pk = :index, gsi1sk = :sort', ...Object.keys(sessionFields).map((field) => `${field} = :${field}`)].join(', '),
+                    ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(user_id)',
+                    ExpressionAttributeValues: {
+                      ':user': userId,
+                      ':index': keys.connectionsIndex,
+                      ':sort': keys.connectionsIndexSort(userId, connectionId),
+                      ...Object.fromEntries(Object.entries(sessionFields).map(([field, value]) => [`:${field}`, value])),
+                    },
                   },
                 },
-              },
-              {
-                Update: {
-                  TableName: this.tableName,
-                  Key: keys.connectionCount(userId),
-                  UpdateExpression: 'SET #live.#id = :expires',
-                  ConditionExpression: 'size(#live) < :limit',
-                  ExpressionAttributeNames: { '#live': 'live', '#id': connectionId },
-                  ExpressionAttributeValues: { ':expires': Item['ttl'], ':limit': limit },
+                {
+                  Update: {
+                    TableName: this.tableName,
+                    Key: keys.connectionCount(userId),
+                    UpdateExpression: 'SET #live.#id = :expires',
+                    ConditionExpression: 'size(#live) < :limit',
+                    ExpressionAttributeNames: { '#live': 'live', '#id': connectionId },
+                    ExpressionAttributeValues: { ':expires': Item['ttl'], ':limit': limit },
+                  },
                 },
-              },
-            ],
-          }),
-        );
-        return 'authenticated';
-      } catch (error) {
-        const failed = failedConditions(error);
-        if (failed === null) throw error;
-        if (failed.includes(0)) {
-          const connection = await this.get(connectionId);
-          if (!connection || connection.ended) return 'gone';
-          if (connection.userId !== userId) return 'other_user';
-          return !session || (await this.setSession(connectionId, { userId }, session)) ? 'authenticated' : 'gone';
+              ],
+            }),
+          );
+          return 'authenticated';
+        } catch (error) {
+          const failed = failedConditions(error);
+          if (failed === null) throw error;
+          if (failed.includes(0)) {
+            const connection = await this.get(connectionId);
+            if (!connection || connection.ended) return 'gone';
+            if (connection.userId !== userId) return 'other_user';
+            return !session || (await this.setSession(connectionId, { userId }, session)) ? 'authenticated' : 'gone';
+          }
+          if (failed.includes(1)) {
+            if (pruned || !(await this.pruneExpired(userId))) return 'limit';
+            pruned = true;
+          }
+          // Room was made, or another transaction on the user's count came first: try again.
+          conflict = error;
+          return LOST_RACE;
         }
-        if (failed.includes(1)) {
-          if (pruned || !(await this.pruneExpired(userId))) return 'limit';
-          pruned = true;
-        } else if (attempt >= MAX_ATTEMPTS) {
-          throw error;
-        } else {
-          // A conflict with another transaction on the user's count: back off a little, with jitter.
-          await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20));
-        }
-      }
-    }
+      },
+      () => {
+        throw conflict;
+      },
+      COUNT_CONFLICTS,
+    );
   }
 
   async subscribe(connectionId: string, events: ServerEventType[]): Promise<boolean> {
@@ -165,26 +174,35 @@ export class DynamoConnectionRepository implements ConnectionRepository {
   }
 
   async remove(connectionId: string): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const { Item } = await this.db.send(
-        new GetCommand({ TableName: this.tableName, Key: keys.connection(connectionId), ConsistentRead: true }),
-      );
-      if (!Item) return;
-      const userId = typeof Item['user_id'] === 'string' ? Item['user_id'] : null;
-      try {
-        if (userId === null) await this.deleteUnauthenticated(connectionId);
-        else await this.deleteAuthenticated(connectionId, userId);
-        return;
-      } catch (error) {
-        const failed = failedConditions(error);
-        if (failed === null && !isConditionFailure(error)) throw error;
-        // No count to take the connection out of (it was never counted): the connection goes alone.
-        if (failed?.length === 1 && failed[0] === 1 && userId !== null) return this.deleteUncounted(connectionId, userId);
-        // The connection authenticated, or was removed, meanwhile: look again.
-        if (attempt >= MAX_ATTEMPTS) throw error;
-      }
-    }
+    let conflict: unknown;
+    return retryLostRaces<void>(
+      async () => {
+        const { Item } = await this.db.send(
+          new GetCommand({ TableName: this.tableName, Key: keys.connection(connectionId), ConsistentRead: true }),
+        );
+        if (!Item) return;
+        const userId = typeof Item['user_id'] === 'string' ? Item['user_id'] : null;
+        try {
+          if (userId === null) await this.deleteUnauthenticated(connectionId);
+          else await this.deleteAuthenticated(connectionId, userId);
+          return;
+        } catch (error) {
+          const failed = failedConditions(error);
+          if (failed === null && !isConditionFailure(error)) throw error;
+          // No count to take the connection out of (it was never counted): the connection goes alone.
+          if (failed?.length === 1 && failed[0] === 1 && userId !== null) return this.deleteUncounted(connectionId, userId);
+          // The connection authenticated, or was removed, meanwhile: look again.
+          conflict = error;
+          return LOST_RACE;
+        }
+      },
+      () => {
+        throw conflict;
+      },
+      COUNT_CONFLICTS,
+    );
   }
+
 
   async listAuthenticated(audience: Audience): Promise<Connection[]> {
     const items = await queryAll(this.db, {

@@ -10,9 +10,6 @@ import { indexPartition } from './queries';
 import { adminCountChange, adoption, isLegacy, isTransactionConflict, lastAdmin, toUser, type Item } from './user-items';
 import { workspaceKeys } from './workspace-keys';
 
-/** Retries of an email change that lost a race against another change of the same user. */
-const EMAIL_CHANGE_ATTEMPTS = 3;
-
 /**
  * Member changes and removals that race on one workspace's admin count lose with TransactionConflict; a short
  * jittered pause keeps the next attempt from meeting the same writer.
@@ -119,22 +116,30 @@ export class DynamoUserRepository implements UserRepository {
   }
 
   async updateProfile(id: string, changes: ProfileChanges, updatedAt: string): Promise<User | null> {
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.findById(id);
-      if (!current) return null;
-      const next: User = { ...current, ...changes, updated_at: updatedAt };
-      const emailChanges = next.email.toLowerCase() !== current.email.toLowerCase();
-      try {
-        if (emailChanges) await this.replaceEmail(current, next);
-        else await this.writeProfile(next, current.email);
-        return next;
-      } catch (error) {
-        const failed = failedConditions(error);
-        if (failed?.includes(2)) throw duplicate('user', 'email');
-        const lostRace = failed?.includes(0) || isConditionFailure(error);
-        if (!lostRace || attempt >= EMAIL_CHANGE_ATTEMPTS) throw error;
-      }
-    }
+    let conflict: unknown;
+    return retryLostRaces<User | null>(
+      async () => {
+        const current = await this.findById(id);
+        if (!current) return null;
+        const next: User = { ...current, ...changes, updated_at: updatedAt };
+        const emailChanges = next.email.toLowerCase() !== current.email.toLowerCase();
+        try {
+          if (emailChanges) await this.replaceEmail(current, next);
+          else await this.writeProfile(next, current.email);
+          return next;
+        } catch (error) {
+          const failed = failedConditions(error);
+          if (failed?.includes(2)) throw duplicate('user', 'email');
+          // Another change of the same user (an email change, a role change) came first: read it again.
+          if (!(failed?.includes(0) || isConditionFailure(error))) throw error;
+          conflict = error;
+          return LOST_RACE;
+        }
+      },
+      () => {
+        throw conflict;
+      },
+    );
   }
 
   async updatePassword(id: string, passwordHash: string, updatedAt: string): Promise<User | null> {
