@@ -1,6 +1,12 @@
 import type { RateLimitStore } from '../../domain/limits/ports';
 import { logger } from '../../logger';
 
+/**
+ * How long a bucket's new value waits before it is written, gathering the requests that follow: a steady caller
+ * then costs DynamoDB Local a few writes a second, not one per request, and a crash loses at most this much.
+ */
+const WRITE_BEHIND_DELAY_MS = 200;
+
 /** The DynamoDB store's writes this decorator needs: raise a bucket's TAT, never lower it. */
 export interface RaisableRateLimitStore extends RateLimitStore {
   raise(bucket: string, tat: number, expiresAt: Date): Promise<void>;
@@ -9,7 +15,7 @@ export interface RaisableRateLimitStore extends RateLimitStore {
 /**
  * The rate-limit store of the local runtime, the only writer of its buckets: the buckets live in memory, read
  * once from DynamoDB Local (after a restart), and each change is written behind the request, the latest value
- * of a bucket only. A DynamoDB Local write costs tens of milliseconds on a busy disk; awaited on every request
+ * of a bucket only, gathered over WRITE_BEHIND_DELAY_MS. A DynamoDB Local write costs tens of milliseconds on a busy disk; awaited on every request
  * it would be most of a request's time (bench/README.md, rate limiter). What is lost to a crash is at most the
  * writes in flight. The cloud, where many instances write, compares and sets in DynamoDB instead.
  */
@@ -45,7 +51,10 @@ export class WriteBehindRateLimitStore implements RateLimitStore {
 
   private async writeBehind(bucket: string): Promise<void> {
     try {
-      for (let pending = this.dirty.get(bucket); pending; pending = this.dirty.get(bucket)) {
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, WRITE_BEHIND_DELAY_MS));
+        const pending = this.dirty.get(bucket);
+        if (!pending) break;
         this.dirty.delete(bucket);
         await this.stored.raise(bucket, pending.tat, pending.expiresAt).catch((error: unknown) => {
           logger.warn('rate limit: writing a bucket failed; it is kept in memory', { bucket, error });
