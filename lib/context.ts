@@ -1,4 +1,4 @@
-import { ENV } from '../functions/manifest';
+import { ENV } from '../shared/manifest';
 import { DEFAULT_RATE_LIMITS, type RateLimitSettings } from './stacks/limits';
 
 /*

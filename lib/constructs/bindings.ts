@@ -7,7 +7,7 @@ import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { ENV } from '../../functions/manifest';
+import { ENV } from '../../shared/manifest';
 import type { OidcDeployment } from '../context';
 import type { RateLimitSettings } from '../stacks/limits';
 

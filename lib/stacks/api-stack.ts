@@ -25,7 +25,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
-import { ENV, HTTP_ROUTES, v2RouteKey, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
+import { ENV, HTTP_ROUTES, v2RouteKey, WS_ROUTES, type HttpGroup } from '../../shared/manifest';
 import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
 import { bindBucket, bindHealthChecks, bindOcrQueues, bindOidc, bindRateLimits, bindSecret, bindTable, bindWebSocket } from '../constructs/bindings';
 import type { OidcDeployment } from '../context';

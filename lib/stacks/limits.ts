@@ -1,5 +1,5 @@
 import type { ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
-import type { RouteKey } from '../../functions/manifest';
+import type { RouteKey } from '../../shared/manifest';
 
 /*
  * How much traffic the deployment takes, in one place: the README's "Deploying to AWS" quotes these numbers.

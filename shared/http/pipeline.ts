@@ -1,6 +1,6 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { v1RouteKey, type DeprecationTable } from '../../functions/manifest';
+import { v1RouteKey, type DeprecationTable } from '../manifest';
 import type { Principal } from '../domain/auth/principal';
 import { rateLimited, type RequestOrigin } from '../domain/limits/limit-request';
 import type { RateDecision } from '../domain/limits/rate-policy';

@@ -30,7 +30,7 @@ export interface RouteDefinition<
   Q extends z.ZodType | undefined,
   P extends z.ZodType | undefined,
 > {
-  /** The API Gateway route key, e.g. `POST /api/auth/login` (see functions/manifest.ts). */
+  /** The API Gateway route key, e.g. `POST /api/auth/login` (see shared/manifest.ts). */
   key: string;
   access: A;
   /** Uploads also count against the caller's upload limit. */

@@ -6,7 +6,7 @@ import {
   type Deprecation,
   type DeprecationTable,
   type RouteKey,
-} from '../../functions/manifest';
+} from '../manifest';
 
 const DAY_MS = 86_400_000;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;

@@ -18,7 +18,7 @@ import { createLabelsHandler } from '../../functions/labels/handler';
 import { createSearchHandler } from '../../functions/search/handler';
 import { rebuildSearchIndex } from '../domain/search/use-cases';
 import { logger } from '../logger';
-import { HTTP_ROUTES, type HttpGroup } from '../../functions/manifest';
+import { HTTP_ROUTES, type HttpGroup } from '../manifest';
 import { createSettingsHandler } from '../../functions/settings/handler';
 import { createAuthDeadlineHandler, createRealtimeHandler } from '../../functions/realtime/handler';
 import { createUsersHandler } from '../../functions/users/handler';

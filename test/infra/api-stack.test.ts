@@ -1,6 +1,6 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { ENV, FALLBACK_ROUTE_KEY, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
+import { ENV, FALLBACK_ROUTE_KEY, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../shared/manifest';
 import { BOOTSTRAP_DATA_VERSION, type ApiFunctionName } from '../../lib/stacks/api-stack';
 import {
   buildStacks,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENV } from '../../functions/manifest';
+import { ENV } from '../../shared/manifest';
 import { OIDC_CONTEXT, OIDC_ROLES, oidcFromContext, rateLimitsFromContext, type ContextReader } from '../../lib/context';
 import { DEFAULT_RATE_LIMITS } from '../../lib/stacks/limits';
 import { commonEnvSchema, oidcSettings, parseEnv } from '../../shared/container/config';

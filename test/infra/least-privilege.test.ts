@@ -6,7 +6,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
-import { ENV } from '../../functions/manifest';
+import { ENV } from '../../shared/manifest';
 import { bindBucket, bindHealthChecks, bindQueue, bindSecret, bindTable } from '../../lib/constructs/bindings';
 import { allStatementsOf, buildStacks, logicalIdOf, type PolicyStatement } from './build-stacks';
 

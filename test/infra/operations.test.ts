@@ -1,6 +1,6 @@
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { ENV, HTTP_ROUTES, type HttpGroup } from '../../functions/manifest';
+import { ENV, HTTP_ROUTES, type HttpGroup } from '../../shared/manifest';
 import { SEARCH_READ_ACTIONS } from '../../lib/constructs/bindings';
 import { DURATION_SHARE_OF_TIMEOUT } from '../../lib/constructs/monitoring';
 import { SEARCH_WRITE_ACTIONS } from '../../lib/constructs/search-access';

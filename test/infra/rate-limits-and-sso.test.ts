@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ENV, HTTP_ROUTES, type HttpGroup } from '../../functions/manifest';
+import { ENV, HTTP_ROUTES, type HttpGroup } from '../../shared/manifest';
 import { RATE_LIMIT_KEY_PATTERN } from '../../lib/constructs/bindings';
 import { RATE_LIMITER_FAILURE_LOG, RATE_LIMITER_FAILURE_METRIC } from '../../lib/constructs/monitoring';
 import type { OidcDeployment } from '../../lib/context';

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { TABLE_SCHEMA } from '../../functions/manifest';
+import { TABLE_SCHEMA } from '../../shared/manifest';
 import { NONCURRENT_VERSION_DAYS, SEARCH_DOMAIN_PROFILES, STAGING_PREFIX } from '../../lib/stacks/stateful-stack';
 import { fileKeys } from '../../shared/domain/documents/document';
 import { buildStacks, logicalIdOf, type InfraConfig } from './build-stacks';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HTTP_ROUTES, v2RouteKey, WS_ROUTES, type HttpGroup } from '../../functions/manifest';
+import { HTTP_ROUTES, v2RouteKey, WS_ROUTES, type HttpGroup } from '../../shared/manifest';
 import { HTTP_ROUTE_THROTTLES } from '../../lib/stacks/limits';
 import { buildStacks, logicalIdOf } from './build-stacks';
 

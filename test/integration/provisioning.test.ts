@@ -1,7 +1,7 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { TABLE_SCHEMA } from '../../functions/manifest';
+import { TABLE_SCHEMA } from '../../shared/manifest';
 import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../../shared/adapters/aws/provisioning';
 import { bucketProbe, queueProbe, tableProbe } from '../../shared/adapters/aws/health-probes';
 import { checkHealth } from '../../shared/domain/health/health';

@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import { registerBody, loginBody, oidcCallbackQuery } from '../../functions/auth/schemas';
 import { bulkUploadFields, listDocumentsQuery, thumbnailQuery, updateDocumentBody, uploadFields, uploadUrlBody } from '../../functions/documents/schemas';
 import { assignLabelBody, createLabelBody, updateLabelBody } from '../../functions/labels/schemas';
-import { HTTP_ROUTES, v1RouteKey, v2RouteKey, type HttpGroup } from '../../functions/manifest';
+import { HTTP_ROUTES, v1RouteKey, v2RouteKey, type HttpGroup } from '../../shared/manifest';
 import { listNotificationsQuery } from '../../functions/notifications/schemas';
 import { priorityBody, queueListQuery, retryOcrBody } from '../../functions/ocr/schemas';
 import { advancedSearchBody, searchQuery } from '../../functions/search/schemas';

@@ -7,7 +7,7 @@ import {
 import { CreateBucketCommand, HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { TABLE_SCHEMA } from '../../../functions/manifest';
+import { TABLE_SCHEMA } from '../../manifest';
 
 /**
  * Creates the stateful resources when they are missing, for the runtimes where CloudFormation does not:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { DEPRECATIONS, HTTP_ROUTES, v1RouteKey, type DeprecationTable, type HttpGroup } from '../../../functions/manifest';
+import { DEPRECATIONS, HTTP_ROUTES, v1RouteKey, type DeprecationTable, type HttpGroup } from '../../../shared/manifest';
 import type { Principal } from '../../../shared/domain/auth/principal';
 import { unauthorized } from '../../../shared/domain/errors';
 import { httpHandler } from '../../../shared/http/pipeline';

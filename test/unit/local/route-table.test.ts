@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HTTP_ROUTES, type HttpGroup } from '../../../functions/manifest';
+import { HTTP_ROUTES, type HttpGroup } from '../../../shared/manifest';
 import type { HttpHandler } from '../../../shared/http/pipeline';
 import { RouteTable } from '../../../shared/local/route-table';
 
