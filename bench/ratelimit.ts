@@ -34,6 +34,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
+import { WriteBehindRateLimitStore } from '../shared/adapters/local/write-behind-rate-limit-store';
 import { buildAppContainer, type AppContainer, type DocumentServices } from '../shared/container/app-container';
 import { commonEnvSchema, parseEnv } from '../shared/container/config';
 import { localClientOptions } from '../shared/container/local';
@@ -105,20 +106,21 @@ const unreachedServices = (): DocumentServices => ({
   ocrLanguages: unreached('ocrLanguages'),
 });
 
-/** The container the runtime builds for its table and key, with the limits the runtime was started with. */
-async function containerOver(runtime: RuntimeProcess): Promise<{ container: AppContainer; db: ReturnType<typeof createDynamoDocumentClient> }> {
+/**
+ * The containers over the runtime's table and key, with the limits the runtime was started with: `container`
+ * counts as the local runtime does (decided in memory, written behind), `cloud` as a Lambda does (one conditional
+ * write per request).
+ */
+async function containerOver(
+  runtime: RuntimeProcess,
+): Promise<{ container: AppContainer; cloud: AppContainer; db: ReturnType<typeof createDynamoDocumentClient> }> {
   const db = createDynamoDocumentClient(
     localClientOptions(await dynamoDbEndpoint(runtime.child.pid!), await dynamoDbCredentials(runtime.dataDir)),
   );
   const jwtKey = new TextEncoder().encode((await readFile(path.join(runtime.dataDir, 'secrets', 'jwt-signing-key'), 'utf8')).trim());
-  const container = buildAppContainer({
-    db,
-    tableName: TABLE_NAME,
-    jwtKey: async () => jwtKey,
-    env: parseEnv(commonEnvSchema, RATE_LIMITS_OUT_OF_REACH),
-    healthProbes: [],
-  });
-  return { container, db };
+  const parts = { db, tableName: TABLE_NAME, jwtKey: async () => jwtKey, env: parseEnv(commonEnvSchema, RATE_LIMITS_OUT_OF_REACH), healthProbes: [] };
+  const container = buildAppContainer({ ...parts, decorateRateLimits: (store) => new WriteBehindRateLimitStore(store) });
+  return { container, cloud: buildAppContainer(parts), db };
 }
 
 async function run(runtime: RuntimeProcess) {
@@ -137,7 +139,7 @@ async function run(runtime: RuntimeProcess) {
   for (let i = 0; i < SAMPLES; i++) http.push(await timed(listOverHttp));
 
   // 2. In process, the same handler with and without the limiter, in pairs of random order.
-  const { container, db } = await containerOver(runtime);
+  const { container, cloud, db } = await containerOver(runtime);
   const withLimiter = createDocumentsHandler({ ...container, ...unreachedServices() });
   const withoutLimiter = createDocumentsHandler({ ...container, ...unreachedServices(), limits: async () => null });
   const event = () => httpEvent('GET /api/documents', { headers: { authorization: `Bearer ${admin.token}` } });
@@ -169,6 +171,13 @@ async function run(runtime: RuntimeProcess) {
   for (let i = 0; i < WARMUP; i++) await limiterCall();
   const limiter: number[] = [];
   for (let i = 0; i < SAMPLES; i++) limiter.push(await timed(limiterCall));
+  const cloudLimiterCall = async () => {
+    const decision = await cloud.limits(origin);
+    if (!decision?.allowed) throw new Error(`the cloud limiter did not count the request: ${JSON.stringify(decision)}`);
+  };
+  for (let i = 0; i < WARMUP; i++) await cloudLimiterCall();
+  const cloudLimiter: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) cloudLimiter.push(await timed(cloudLimiterCall));
 
   // 4. One plain round trip to the same DynamoDB Local, for scale.
   const getItem = async () => {
@@ -203,6 +212,7 @@ async function run(runtime: RuntimeProcess) {
       addedP95Ms: round(inProcessWith.p95Ms - inProcessWithout.p95Ms, 2),
     },
     limiterCall: summary(limiter),
+    cloudLimiterCall: summary(cloudLimiter),
     dynamoDbGetItem: summary(roundTrip),
     dynamoDbUpdateItem: summary(writes),
   };
@@ -221,6 +231,7 @@ function markdownTable(result: Result): string {
     row('handler in process, limiter on', added.withLimiter),
     row('handler in process, limiter off', added.withoutLimiter),
     row('the limiter call alone', result.limiterCall),
+    row('the limiter call as a Lambda makes it (one conditional write)', result.cloudLimiterCall),
     row('for scale: one DynamoDB Local GetItem', result.dynamoDbGetItem),
     row('for scale: one DynamoDB Local UpdateItem', result.dynamoDbUpdateItem),
     '',
