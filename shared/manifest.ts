@@ -124,6 +124,7 @@ export const ENV = {
   websocketEndpoint: 'WEBSOCKET_ENDPOINT',
   opensearchEndpoint: 'OPENSEARCH_ENDPOINT',
   searchIndexReplicas: 'SEARCH_INDEX_REPLICAS',
+  imagingWorkers: 'IMAGING_WORKERS',
   rateLimitPerMinute: 'RATE_LIMIT_PER_MINUTE',
   rateLimitBurst: 'RATE_LIMIT_BURST',
   uploadRateLimitPerMinute: 'UPLOAD_RATE_LIMIT_PER_MINUTE',

@@ -150,6 +150,10 @@ export class ApiStack extends Stack {
     const fn = (name: ApiFunctionName, environment: Record<string, string>, timeout?: Duration): AppFunction =>
       new AppFunction(this, pascalCase(name), { group: name, environment, timeout, logRemovalPolicy });
 
+    // One imaging worker in a 1.5 GB function: its worst case (a 512 MB heap cap plus as much native canvas
+    // memory, and the code) must fit beside the function's own files.
+    const imagingEnvironment = { [ENV.imagingWorkers]: '1' };
+
     // HTTP API
     const httpFunctions = {
       auth: fn('auth', httpEnvironment),
@@ -158,7 +162,7 @@ export class ApiStack extends Stack {
       // Uploads, downloads and thumbnail rendering hold whole files in memory.
       documents: new AppFunction(this, 'Documents', {
         group: 'documents',
-        environment: httpEnvironment,
+        environment: { ...httpEnvironment, ...imagingEnvironment },
         memorySize: 1536,
         timeout: Duration.seconds(30),
         logRemovalPolicy,
@@ -309,10 +313,10 @@ export class ApiStack extends Stack {
 
     // OCR worker: one function on both priority queues, each with its own event source and concurrency, so
     // high jobs are taken while normal ones queue up. Textract reads the file from the bucket with the
-    // worker's role; MuPDF (WebAssembly, shipped beside the bundle) reads PDF text layers.
+    // worker's role; pdf.js (with its data and the canvas binary shipped beside the bundle) reads PDF text layers.
     const ocrWorker = new AppFunction(this, 'OcrWorker', {
       group: 'ocr-worker',
-      environment: {},
+      environment: imagingEnvironment,
       memorySize: 1536,
       timeout: OCR_WORKER_TIMEOUT,
       logRemovalPolicy,

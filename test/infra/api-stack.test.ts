@@ -219,6 +219,14 @@ describe('environment bindings', () => {
       [ENV.ocrQueueUrl]: { Ref: logicalIdOf(stateful.ocrQueue) },
     });
   });
+
+  it.each(['documents', 'ocr-worker'] as const)('runs one imaging worker in the %s function, whose 1.5 GB holds its worst case', (name) => {
+    // Act
+    const environment = environmentOf(stacks, name);
+
+    // Assert
+    expect(environment[ENV.imagingWorkers]).toBe('1');
+  });
 });
 
 describe('IAM', () => {
