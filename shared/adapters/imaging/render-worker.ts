@@ -6,11 +6,15 @@
  * memory of pdf.js's image decoders (`WorkerSettings.memoryBytes` for both).
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { runInBackground } from '../node/background-priority';
 import { FileRefusal, type ImagingJobKind, type ImagingJobs, type WorkerReady, type WorkerRequest, type WorkerResponse, type WorkerSettings } from './jobs';
 import { setCanvasPixelCap } from './pdf-engine';
 import { renderThumbnail } from './render-page';
 import { readTextLayer } from './text-layer';
 import { capWasmMemory, isAllocationFailure } from './wasm-memory-cap';
+
+// Renders and text layers are CPU-bound work on untrusted files: the main thread answering requests goes first.
+runInBackground();
 
 const { memoryBytes } = workerData as WorkerSettings;
 capWasmMemory(memoryBytes);

@@ -3,6 +3,7 @@
  * output, and killed with the document they work for.
  */
 import { spawn } from 'node:child_process';
+import { runInBackground } from '../node/background-priority';
 import * as path from 'node:path';
 import { OcrFailure } from '../../domain/ocr/ports';
 
@@ -50,6 +51,7 @@ export const runProcess = (command: string, args: readonly string[], limits: Pro
     : [command, [...args]];
   return new Promise<ProcessResult>((resolve, reject) => {
     const child = spawn(file, argv, { env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (child.pid !== undefined) runInBackground(child.pid);
     let stdout = '';
     let stderr = '';
     const keepTail = (text: string, chunk: Buffer): string => {
