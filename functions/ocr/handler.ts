@@ -60,8 +60,8 @@ export const createOcrHandler = (c: AppContainer & OcrServices) =>
       }),
       route({
         key: 'GET /api/metrics/system',
-        // The machine's figures are the operator's business; until workspaces, the operator is an admin.
-        access: 'admin',
+        // The machine's figures are the operator's business, not a workspace admin's.
+        access: 'operator',
         handle: async () => json(200, await systemMetrics(c)),
       }),
     ],

@@ -137,6 +137,10 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
     if (!token) throw unauthorized('A bearer token is required');
     if (!options.authenticate) throw new Error(`Route ${route.key} needs authentication but none is configured`);
     const principal = await options.authenticate(token);
+    if (route.access === 'operator') {
+      if (!principal.operator) throw forbidden('This is for the operator of the deployment', { required_role: 'operator', role: principal.role });
+      return principal;
+    }
     if (!hasRole(principal.role, route.access)) {
       throw forbidden(`This requires the ${route.access} role`, { required_role: route.access, role: principal.role });
     }

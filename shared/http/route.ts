@@ -4,8 +4,11 @@ import type { Principal } from '../domain/auth/principal';
 import type { Role } from '../domain/users/user';
 import type { HttpResponse } from './responses';
 
-/** Who may call a route: anyone, or an authenticated caller with at least this role. */
-export type Access = 'public' | Role;
+/**
+ * Who may call a route: anyone, an authenticated caller with at least this role, or the deployment's operator
+ * (the bootstrap admin: reads that span workspaces or describe the machine).
+ */
+export type Access = 'public' | Role | 'operator';
 
 /** Which rate limits a route counts against beyond the caller's general one (see shared/domain/limits). */
 export type RateLimitClass = 'upload';

@@ -5,7 +5,7 @@ import { E2E_ADMIN } from './global-setup';
 
 const baseUrl = inject('baseUrl');
 
-describe('GET /api/metrics/system', () => {
+describe('GET /api/metrics/system (operator)', () => {
   let admin: ApiClient;
   const opened: ChannelClient[] = [];
 
@@ -39,6 +39,19 @@ describe('GET /api/metrics/system', () => {
     const after = (await admin.get('/api/metrics/system')).body.active_connections as number;
 
     expect(after).toBe(before + 1);
+  });
+
+  it('is refused to an admin who is not the operator', async () => {
+    const suffix = crypto.randomUUID().slice(0, 8);
+    const account = { username: `metrics_admin_${suffix}`, email: `metrics_admin_${suffix}@example.com`, password: `pw-${suffix}-secret` };
+    const created = await admin.post('/api/users', { ...account, role: 'admin' });
+    const otherAdmin = await new ApiClient(baseUrl).login(account.username, account.password);
+
+    const response = await otherAdmin.get('/api/metrics/system');
+
+    expect(created.status).toBe(201);
+    expect(response.status).toBe(403);
+    expect(response.body.error).toMatchObject({ code: 'FORBIDDEN', details: { required_role: 'operator' } });
   });
 
   it('is refused to a user who is not an admin', async () => {
