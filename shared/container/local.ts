@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connection-sender';
 import {
   createConnectionsClient,
@@ -55,8 +56,14 @@ export const localClientOptions = (endpoint: string, credentials: LocalCredentia
   credentials,
 });
 
-/** OCR jobs the local pollers run side by side (one per priority queue); Tesseract's pool shares the cores. */
-export const LOCAL_OCR_WORKERS = 2;
+/**
+ * OCR jobs the local runtime works on at once, per priority queue. Their pages share the engine's pool (one
+ * process per core, high-priority pages first, documents taking turns), so twice the cores keeps every core
+ * reading while some jobs fetch their file or write their outcome; each job holds its file, which bounds memory.
+ */
+export const LOCAL_OCR_JOBS = { normal: 2 * os.availableParallelism(), high: os.availableParallelism() };
+/** Jobs running side by side, for the queue's estimated completion: the normal queue's. */
+export const LOCAL_OCR_WORKERS = LOCAL_OCR_JOBS.normal;
 /** A processing job silent this long lost its worker (pages take seconds; a page is bounded by its timeout). */
 export const LOCAL_OCR_STALE_AFTER_SECONDS = 300;
 
@@ -64,7 +71,7 @@ export const LOCAL_OCR_STALE_AFTER_SECONDS = 300;
  * Pages are read at 300 dpi and never less (a lower resolution hurts accuracy); a page above 40 megapixels at
  * 300 dpi (larger than A2, such as the 30-inch page of `enormous.pdf`) is refused as too large.
  */
-const LOCAL_OCR_LIMITS: TesseractOcrEngineOptions = { dpi: 300, minDpi: 300, maxPagePixels: 40_000_000 };
+export const LOCAL_OCR_LIMITS: TesseractOcrEngineOptions = { dpi: 300, minDpi: 300, maxPagePixels: 40_000_000 };
 
 /** How the local runtime's events reach its gateway's sockets (see `localAppContainer`). */
 export type LocalEventDelivery = { delivery: 'sdk'; endpoint: () => string } | { delivery: 'direct'; gateway: () => ConnectionSender };

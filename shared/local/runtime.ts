@@ -27,7 +27,7 @@ import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../adapters/aws/p
 import { startQueuePoller, type QueuePoller } from '../adapters/aws/sqs-poller';
 import { jsonMessageSender } from '../adapters/aws/sqs-send';
 import { commonEnvSchema } from '../container/config';
-import { LOCAL_REGION, localAppContainer, localClientOptions, type LocalCredentials, type LocalResources } from '../container/local';
+import { LOCAL_OCR_JOBS, LOCAL_REGION, localAppContainer, localClientOptions, type LocalCredentials, type LocalResources } from '../container/local';
 import { forgetAllConnections } from '../domain/events/channel';
 import type { EventPublisher } from '../domain/events/ports';
 import { ensureAdmin } from '../domain/users/ensure-admin';
@@ -36,6 +36,7 @@ import { adoptSharedDatabase, startDynamoDbLocal, type RunningEmulator } from '.
 import { startS3Emulator } from './emulators/s3-emulator';
 import { startSqsEmulator } from './emulators/sqs-emulator';
 import { createGateway } from './gateway';
+import { timeOcrWorker } from './ocr-worker-timings';
 import { S3EventForwarder } from './s3-event-forwarder';
 import { RouteTable } from './route-table';
 import { LocalWebSocketGateway } from './websocket-gateway';
@@ -180,9 +181,13 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       silentForSeconds: container.staleAfterSeconds,
     });
     sweepTimer = setInterval(() => void periodicSweep().catch(() => undefined), SWEEP_INTERVAL_MS);
-    const worker = createOcrWorkerHandler(container);
-    for (const queueUrl of [resources.ocrQueueUrl, resources.ocrHighQueueUrl]) {
-      pollers.push(startQueuePoller({ sqs: sqsClient, queueUrl, handler: worker, batchSize: 1 }));
+    // Several jobs per queue at once (LOCAL_OCR_JOBS); the engine's pool runs their pages, one process per core.
+    const worker = timeOcrWorker(container, createOcrWorkerHandler);
+    for (const [queueUrl, concurrency] of [
+      [resources.ocrQueueUrl, LOCAL_OCR_JOBS.normal],
+      [resources.ocrHighQueueUrl, LOCAL_OCR_JOBS.high],
+    ] as const) {
+      pollers.push(startQueuePoller({ sqs: sqsClient, queueUrl, handler: worker, batchSize: 1, concurrency }));
     }
     // No socket is open yet, so every connection on record is left over from an earlier run.
     await forgetAllConnections(container);

@@ -6,6 +6,7 @@ import { ApiClient, type ApiResponse } from '../support/api-client';
 import { characterErrorRate } from '../support/text-metrics';
 import { emptyPdf, encryptedPdf, textPdf } from '../support/text-pdf';
 import { E2E_ADMIN } from './global-setup';
+import { LOCAL_OCR_JOBS } from '../../shared/container/local';
 
 const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus/ocrmypdf');
 const corpus = (name: string) => readFileSync(join(CORPUS, name));
@@ -104,8 +105,10 @@ describe('OCR pipeline', () => {
   });
 
   it('lets a high-priority job overtake queued normal ones, and cancels a queued job', async () => {
-    // multipage.pdf keeps the normal worker busy for a while; the next two normal jobs wait behind it.
+    // multipage.pdf and linn.png copies fill every normal job slot of the runtime for a while; the next two
+    // normal jobs wait behind them.
     const busy = await editor.uploadDocument('multipage.pdf', corpus('multipage.pdf'));
+    for (let slot = 1; slot < LOCAL_OCR_JOBS.normal; slot++) await editor.uploadDocument(`busy-${slot}.png`, corpus('linn.png'));
     const waiting = await editor.uploadDocument('waiting.png', corpus('typewriter.png'));
     const urgent = await editor.uploadDocument('urgent.png', corpus('linn.png'));
 

@@ -87,6 +87,8 @@ async function read(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord, 
     priority: job.priority,
     objectKey: fileKeys.original(document.id),
     onProgress: async ({ done, total }) => {
+      // After the last page the job's closing heartbeat and progress events follow at once: one write, not two.
+      if (done === total) return;
       const percent = Math.min(99, Math.round((done / total) * 100));
       const { cancelRequested } = await deps.ocrJobs.heartbeat(job.document_id, job.run, percent, total, deps.clock.now().toISOString());
       if (cancelRequested) throw new Cancelled();
