@@ -22,6 +22,8 @@ import { ApiClient } from '../test/support/api-client';
 import { startRuntimeProcess } from '../test/support/runtime-process';
 import { characterErrorRate, wordCount } from '../test/support/text-metrics';
 import { textPdf } from '../test/support/text-pdf';
+import { main as batchMain } from './ocr-batch';
+import { turned } from './support/scans';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CORPUS = path.resolve(REPO_ROOT, '../shared/corpus/ocrmypdf');
@@ -132,6 +134,42 @@ const uploadToCompleted = async (): Promise<{ p50: number; p95: number; max: num
 
 const pct = (value: number): string => `${(value * 100).toFixed(2)} %`;
 
+/**
+ * The cost of orientation detection: linn.png through plain single-thread tesseract with the default page
+ * segmentation and with `--psm 1`, then through the engine upright (one pass expected) and turned by 90, 180
+ * and 270 degrees (a second pass expected where the first reads with little confidence; the engine counts
+ * them). The CER says whether the page was read upright.
+ */
+const orientationCost = async (engine: TesseractOcrEngine, png: Uint8Array, truth: string) => {
+  const directory = await mkdtemp(path.join(os.tmpdir(), 'docservice-bench-osd-'));
+  try {
+    const file = path.join(directory, 'linn.png');
+    await writeFile(file, png);
+    const plain = async (psm: string): Promise<number> => {
+      const started = performance.now();
+      await run('tesseract', [file, path.join(directory, `out-${psm}`), '-l', 'eng', '--psm', psm], { ...process.env, OMP_THREAD_LIMIT: '1' });
+      return seconds(started);
+    };
+    const psm3Seconds = await plain('3');
+    const psm1Seconds = await plain('1');
+    const timed = async (bytes: Uint8Array) => {
+      const before = engine.stats.orientationPasses;
+      const started = performance.now();
+      const output = await engine.recognize({ bytes, mimeType: 'image/png', language: 'eng', objectKey: 'bench' });
+      const passes = engine.stats.orientationPasses > before ? 2 : 1;
+      return { seconds: seconds(started), cer: characterErrorRate(truth, output.text), passes };
+    };
+    const upright = await timed(png);
+    const turnedRows = [];
+    for (const degrees of [90, 180, 270] as const) {
+      turnedRows.push({ degrees, ...(await timed(turned(png, degrees))) });
+    }
+    return { psm3Seconds, psm1Seconds, uprightSeconds: upright.seconds, uprightCer: upright.cer, uprightPasses: upright.passes, turned: turnedRows };
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+};
+
 const main = async (): Promise<void> => {
   if (process.argv.includes('--latency-only')) {
     const latency = await uploadToCompleted();
@@ -155,6 +193,10 @@ const main = async (): Promise<void> => {
     skewConfidence: skew.confidence,
     rotatedSkewConfidence: rotated.confidence,
   };
+
+  // The orientation rule (tesseract-page-reader.ts): what a page costs with and without orientation detection.
+  const linnPng = await corpus('linn.png');
+  const orientation = await orientationCost(engine, linnPng, truth);
 
   // The engine runs first and the baseline second, both on a warm disk cache (the quality runs read the corpus).
   // One document after the other, as one OCR job after another.
@@ -193,6 +235,11 @@ const main = async (): Promise<void> => {
   );
   console.log(`| ratio engine / plain | ${throughput.ratio.toFixed(2)}x | >= ${TARGET_RATIO}x on 2 cores |`);
   console.log(`| ratio engine / plain with OMP_THREAD_LIMIT=1 | ${throughput.ratioToSingleThreaded.toFixed(2)}x | |`);
+  console.log(`| linn.png, plain tesseract --psm 3 / --psm 1 (orientation detection) | ${orientation.psm3Seconds.toFixed(2)} s / ${orientation.psm1Seconds.toFixed(2)} s | |`);
+  console.log(`| linn.png through the engine, upright | ${orientation.uprightSeconds.toFixed(2)} s, ${orientation.uprightPasses} pass(es), CER ${pct(orientation.uprightCer)} | |`);
+  for (const turn of orientation.turned) {
+    console.log(`| linn.png turned ${turn.degrees}° through the engine | ${turn.seconds.toFixed(2)} s, ${turn.passes} pass(es), CER ${pct(turn.cer)} | |`);
+  }
   const latency = await uploadToCompleted();
   console.log(
     `| upload to completed, 1-page text-layer PDF, local runtime (${LATENCY_RUNS} runs) | p50 ${latency.p50.toFixed(0)} ms, p95 ${latency.p95.toFixed(0)} ms, max ${latency.max.toFixed(0)} ms | < ${TARGET_TEXT_LAYER_MS} ms |`,
@@ -203,9 +250,12 @@ const main = async (): Promise<void> => {
   if (throughput.ratio < TARGET_RATIO) console.log(`Target missed: ${throughput.ratio.toFixed(2)}x < ${TARGET_RATIO}x.`);
 
   await mkdir(path.dirname(RESULTS_FILE), { recursive: true });
-  const report = { measuredAt: new Date().toISOString(), cores, node: process.version, quality, throughput, latency };
+  const report = { measuredAt: new Date().toISOString(), cores, node: process.version, quality, orientation, throughput, latency };
   await writeFile(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`Written: ${path.relative(REPO_ROOT, RESULTS_FILE)}`);
+
+  // The batches against plain tesseract and OCRmyPDF (bench/ocr-batch.ts), unless asked not to.
+  if (!process.argv.includes('--no-batch')) await batchMain();
 };
 
 main().catch((error: unknown) => {
