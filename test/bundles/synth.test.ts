@@ -1,25 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-
-/** `cdk synth` as a user runs it: offline, bundling every function with esbuild (no Docker). */
+/**
+ * `cdk synth` as a user runs it: offline, bundling every function with esbuild (no Docker). The project's global
+ * setup synthesizes once per run; this file reads what it wrote.
+ */
 describe('cdk synth', () => {
-  let out: string;
-
-  beforeAll(() => {
-    out = mkdtempSync(join(tmpdir(), 'cdk-out-'));
-    execFileSync('npx', ['cdk', 'synth', '--quiet', '--output', out], {
-      cwd: ROOT,
-      stdio: 'pipe',
-      env: { ...process.env, CDK_DISABLE_VERSION_CHECK: 'true' },
-    });
-  }, 300_000);
-
-  afterAll(() => rmSync(out, { recursive: true, force: true }));
+  const out = inject('bundles').cdkOut;
 
   it('writes both stack templates', () => {
     expect(existsSync(join(out, 'DocService-Stateful.template.json'))).toBe(true);
