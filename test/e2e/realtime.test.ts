@@ -43,7 +43,7 @@ describe('the real-time channel', () => {
     const client = await connect();
 
     // Act
-    const reply = await client.request({ type: 'auth', token: 'not-a-token' });
+    const reply = await client.auth('not-a-token');
 
     // Assert
     expect(reply).toMatchObject({ type: 'error', data: { code: 'UNAUTHORIZED' } });
@@ -84,7 +84,7 @@ describe('the real-time channel', () => {
     const sixth = await connect();
 
     // Act
-    const reply = await sixth.request({ type: 'auth', token: user.token });
+    const reply = await sixth.auth(user.token!);
 
     // Assert
     expect(reply).toMatchObject({ type: 'error', data: { code: 'RATE_LIMITED', details: { limit: 5 } } });
@@ -98,7 +98,7 @@ describe('the real-time channel', () => {
     const clients = await Promise.all(Array.from({ length: 8 }, () => connect()));
 
     // Act
-    const replies = await Promise.all(clients.map((client) => client.request({ type: 'auth', token: user.token })));
+    const replies = await Promise.all(clients.map((client) => client.auth(user.token!)));
 
     // Assert
     expect(replies.filter((reply) => reply.type === 'auth_success')).toHaveLength(5);
@@ -115,7 +115,7 @@ describe('the real-time channel', () => {
 
     // Act
     const replacement = await connect();
-    const reply = await replacement.request({ type: 'auth', token: user.token });
+    const reply = await replacement.auth(user.token!);
 
     // Assert
     expect(reply.type).toBe('auth_success');

@@ -30,12 +30,23 @@ export class ChannelClient {
     return new ChannelClient(socket);
   }
 
-  /** Opens a connection and authenticates it, resolving once the server said auth_success. */
+  /**
+   * Opens a connection and authenticates it, resolving once the server said auth_success. An event may come
+   * just before it (the connection receives events from the moment it is stored as authenticated), so the
+   * answer is the first auth_success or error.
+   */
   static async authenticated(baseUrl: string, token: string): Promise<ChannelClient> {
     const client = await ChannelClient.open(baseUrl);
-    const reply = await client.request({ type: 'auth', token });
+    const reply = await client.auth(token);
     if (reply.type !== 'auth_success') throw new Error(`auth failed: ${JSON.stringify(reply)}`);
     return client;
+  }
+
+  /** Sends `auth` and resolves with its answer: the first auth_success or error (an event may come before it). */
+  auth(token: string): Promise<ChannelMessage> {
+    const from = this.received.length;
+    this.send({ type: 'auth', token });
+    return this.next((m) => m.type === 'auth_success' || m.type === 'error', 10_000, from);
   }
 
   send(message: unknown): void {
