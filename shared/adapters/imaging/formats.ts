@@ -1,3 +1,5 @@
+import { jpegSize, pngSize } from '../image-headers';
+
 /** The input formats the thumbnail renderer knows, recognised by their magic bytes. */
 export type ImageFormat = 'pdf' | 'png' | 'jpeg' | 'tiff' | 'webp';
 
@@ -65,37 +67,6 @@ export const looksComplete = (bytes: Uint8Array, format: ImageFormat): boolean =
   return true;
 };
 
-/** Width and height from a PNG's IHDR chunk. */
-const pngDimensions = (bytes: Uint8Array): { width: number; height: number } | undefined => {
-  if (bytes.length < 24) return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return { width: view.getUint32(16), height: view.getUint32(20) };
-};
-
-/** Width and height from a JPEG's first start-of-frame marker (SOF0..SOF15 but DHT, JPG and DAC). */
-const jpegDimensions = (bytes: Uint8Array): { width: number; height: number } | undefined => {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let at = 2;
-  while (at + 9 < bytes.length) {
-    if (bytes[at] !== 0xff) return undefined;
-    const marker = bytes[at + 1]!;
-    if (marker === 0xff) {
-      at += 1; // fill byte
-      continue;
-    }
-    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-      at += 2; // markers without a length
-      continue;
-    }
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      return { height: view.getUint16(at + 5), width: view.getUint16(at + 7) };
-    }
-    if (marker === 0xda || marker === 0xd9) return undefined; // image data or the end, and no frame yet
-    at += 2 + view.getUint16(at + 2);
-  }
-  return undefined;
-};
-
 /** Width and height from a TIFF's first image file directory (tags 256 and 257). */
 const tiffDimensions = (bytes: Uint8Array): { width: number; height: number } | undefined => {
   if (bytes.length < 8) return undefined;
@@ -124,9 +95,9 @@ const tiffDimensions = (bytes: Uint8Array): { width: number; height: number } | 
 export const rasterDimensions = (bytes: Uint8Array, format: Exclude<ImageFormat, 'pdf'>): { width: number; height: number } | undefined => {
   switch (format) {
     case 'png':
-      return pngDimensions(bytes);
+      return pngSize(bytes);
     case 'jpeg':
-      return jpegDimensions(bytes);
+      return jpegSize(bytes);
     case 'tiff':
       return tiffDimensions(bytes);
     case 'webp':

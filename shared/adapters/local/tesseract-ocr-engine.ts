@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { OcrFailure, type OcrEngine, type OcrInput, type OcrOutput } from '../../domain/ocr/ports';
 import { looksComplete, sniffFormat, webpDimensions, type ImageFormat } from '../imaging/formats';
-import { jpegSize, pngSize, tiffLayout, tiffPage, type Size } from './tesseract-image-headers';
+import { jpegSize, pngSize, tiffLayout, tiffPage, type Size } from '../image-headers';
 import { PagePool } from './tesseract-page-pool';
 import { readPage, type PageText } from './tesseract-page-reader';
 import { ranOutOfMemory, runProcess, type ProcessLimits } from './tesseract-processes';

@@ -1,4 +1,7 @@
-/** Page sizes and pages read from image headers, before anything is decoded: the engine's bounds are checked on them. */
+/**
+ * Page sizes and pages read from image headers, before anything is decoded: the OCR engine's and the imaging
+ * workers' bounds are checked on them.
+ */
 
 export interface Size {
   width: number;
@@ -29,6 +32,7 @@ export const jpegSize = (bytes: Uint8Array): Size | undefined => {
       continue;
     }
     if (isStartOfFrame(marker)) return { height: view.getUint16(at + 5), width: view.getUint16(at + 7) };
+    if (marker === 0xda || marker === 0xd9) return undefined; // image data or the end, and no frame yet
     at += 2 + view.getUint16(at + 2);
   }
   return undefined;
