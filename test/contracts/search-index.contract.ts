@@ -1,16 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/domain/errors';
-import type { IndexedDocument, SearchFilters, SearchIndex, SearchResults } from '../../shared/domain/search/ports';
+import type { IndexedDocument, SearchFilters, SearchIndex, SearchIndexStore, SearchResults } from '../../shared/domain/search/ports';
 import { advancedSearch, searchDocuments, type AdvancedSearchRequest, type SearchClause } from '../../shared/domain/search/use-cases';
 
 /** An index under test, with a way to make its last writes visible (OpenSearch refreshes; SQLite needs nothing). */
 export interface SearchIndexUnderTest {
-  index: SearchIndex;
+  store: SearchIndexStore;
   refresh(): Promise<void>;
   dispose(): Promise<void>;
 }
 
+/** The workspace of the corpus, and one beside it whose entries share its words, a label id and a MIME type. */
+export const CONTRACT_WORKSPACE = '3a3a0000-0000-4000-8000-00000000000a';
+export const OTHER_WORKSPACE = '3a3a0000-0000-4000-8000-00000000000b';
+/** A workspace with no entries at all. */
+const EMPTY_WORKSPACE = '3a3a0000-0000-4000-8000-00000000000c';
+
 const FINANCE = '0b0b0000-0000-4000-8000-000000000001';
+const OTHER_LABEL = '0b0b0000-0000-4000-8000-000000000004';
 const DRAFTS = '0b0b0000-0000-4000-8000-000000000002';
 const REPORTS = '0b0b0000-0000-4000-8000-000000000003';
 
@@ -129,6 +136,33 @@ const filler = (n: number): IndexedDocument => ({
   ...at(`2022-01-${String((n % 28) + 1).padStart(2, '0')}`),
 });
 
+/** The other workspace's entries: each would show in the corpus workspace's cases below if scopes leaked. */
+const otherId = (n: number) => `0e0e0000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+export const OTHER_CORPUS: IndexedDocument[] = [
+  {
+    ...base,
+    id: otherId(1),
+    title: 'Invoice from Initech',
+    content: 'Invoice for printing the annual report. Padding, figures, parcel, consulting.',
+    mime_type: 'image/jpeg',
+    labels: [
+      { id: FINANCE, name: 'Finance' },
+      { id: OTHER_LABEL, name: 'Vendors' },
+    ],
+    metadata: { vendor: 'Acme Corp' },
+    ...at('2024-03-06'),
+  },
+  {
+    ...base,
+    id: otherId(2),
+    title: 'Invoice reminder',
+    content: 'Second invoice reminder, shredded quarterly budget.',
+    mime_type: 'application/pdf',
+    labels: [{ id: OTHER_LABEL, name: 'Vendors' }],
+    ...at('2024-03-07'),
+  },
+];
+
 const ids = (results: SearchResults) => results.results.map((hit) => hit.document_id);
 const sorted = (values: string[]) => [...values].sort();
 
@@ -140,9 +174,13 @@ export function describeSearchIndexContract(name: string, make: () => Promise<Se
   describe(`SearchIndex contract: ${name}`, () => {
     let subject: SearchIndexUnderTest;
     let deps: { searchIndex: SearchIndex };
+    /** The corpus workspace's view, and the other workspace's. */
+    let index: SearchIndex;
+    let other: SearchIndex;
 
-    const search = (q: string, options: { fuzzy?: boolean; filters?: SearchFilters; page?: number; perPage?: number; highlight?: boolean } = {}) =>
-      searchDocuments(deps, {
+    type SearchOptions = { fuzzy?: boolean; filters?: SearchFilters; page?: number; perPage?: number; highlight?: boolean };
+    const searchIn = (view: SearchIndex, q: string, options: SearchOptions = {}) =>
+      searchDocuments({ searchIndex: view }, {
         q,
         page: options.page ?? 1,
         perPage: options.perPage ?? 20,
@@ -150,6 +188,7 @@ export function describeSearchIndexContract(name: string, make: () => Promise<Se
         highlight: options.highlight ?? true,
         fuzzy: options.fuzzy ?? false,
       });
+    const search = (q: string, options: SearchOptions = {}) => searchIn(deps.searchIndex, q, options);
 
     const advanced = (query: { must?: SearchClause[]; should?: SearchClause[]; mustNot?: SearchClause[] }, rest: Partial<AdvancedSearchRequest> = {}) =>
       advancedSearch(deps, {
@@ -167,15 +206,19 @@ export function describeSearchIndexContract(name: string, make: () => Promise<Se
 
     beforeAll(async () => {
       subject = await make();
-      deps = { searchIndex: subject.index };
-      await subject.index.clear();
-      for (const document of CONTRACT_CORPUS) await subject.index.upsert(document);
-      for (let n = 1; n <= FILLER_COUNT; n++) await subject.index.upsert(filler(n));
-      await subject.index.remove(CONTRACT_IDS.deleted, 1);
+      index = subject.store.forWorkspace(CONTRACT_WORKSPACE);
+      other = subject.store.forWorkspace(OTHER_WORKSPACE);
+      deps = { searchIndex: index };
+      await subject.store.clear();
+      for (const document of CONTRACT_CORPUS) await index.upsert(document);
+      for (let n = 1; n <= FILLER_COUNT; n++) await index.upsert(filler(n));
+      await index.remove(CONTRACT_IDS.deleted, 1);
       // A stale write arrives after its deletion, and an older version after a newer one: neither may win.
-      await subject.index.upsert(CONTRACT_CORPUS.find((document) => document.id === CONTRACT_IDS.deleted)!);
-      await subject.index.upsert({ ...base, id: CONTRACT_IDS.budget, version: 3, title: 'Quarterly budget', content: 'Budget for the next quarter.', ...at('2024-05-01') });
-      await subject.index.upsert({ ...base, id: CONTRACT_IDS.budget, version: 2, title: 'Obsolete budget', content: 'Budget draft.', ...at('2024-05-01') });
+      await index.upsert(CONTRACT_CORPUS.find((document) => document.id === CONTRACT_IDS.deleted)!);
+      await index.upsert({ ...base, id: CONTRACT_IDS.budget, version: 3, title: 'Quarterly budget', content: 'Budget for the next quarter.', ...at('2024-05-01') });
+      await index.upsert({ ...base, id: CONTRACT_IDS.budget, version: 2, title: 'Obsolete budget', content: 'Budget draft.', ...at('2024-05-01') });
+      // Every case of the corpus workspace runs with these beside it: none of them may show there.
+      for (const document of OTHER_CORPUS) await other.upsert(document);
       await subject.refresh();
     }, 600_000);
 
@@ -185,10 +228,10 @@ export function describeSearchIndexContract(name: string, make: () => Promise<Se
 
     it('answers a ping', async () => {
       // Arrange
-      const { index } = subject;
+      const { store } = subject;
 
       // Act
-      const ping = index.ping();
+      const ping = store.ping();
 
       // Assert
       await expect(ping).resolves.toBeUndefined();
@@ -560,8 +603,8 @@ export function describeSearchIndexContract(name: string, make: () => Promise<Se
     it('replaces a document when the same version is written again', async () => {
       // Arrange
       const document: IndexedDocument = { ...base, id: id(9), title: 'Warehouse note', labels: [{ id: REPORTS, name: 'Logistics' }], ...at('2024-06-01') };
-      await subject.index.upsert(document);
-      await subject.index.upsert({ ...document, labels: [{ id: REPORTS, name: 'Shipping' }] });
+      await index.upsert(document);
+      await index.upsert({ ...document, labels: [{ id: REPORTS, name: 'Shipping' }] });
       await subject.refresh();
 
       // Act
@@ -571,6 +614,101 @@ export function describeSearchIndexContract(name: string, make: () => Promise<Se
       // Assert
       expect(ids(renamed)).toEqual([id(9)]);
       expect(old.total).toBe(0);
+    });
+
+    it("never returns another workspace's documents", async () => {
+      // Arrange
+      const query = 'invoice';
+
+      // Act
+      const results = await searchIn(other, query);
+
+      // Assert
+      expect(sorted(ids(results))).toEqual(sorted(OTHER_CORPUS.map((document) => document.id)));
+    });
+
+    it("counts the total and the facets over the workspace's documents only", async () => {
+      // Arrange
+      const query = 'invoice';
+
+      // Act
+      const results = await searchIn(other, query, { perPage: 1 });
+
+      // Assert
+      expect(results.total).toBe(2);
+      expect(results.facets).toEqual({ mime_types: { 'image/jpeg': 1, 'application/pdf': 1 }, labels: { [FINANCE]: 1, [OTHER_LABEL]: 2 } });
+    });
+
+    it("counts only the workspace's documents when filtered by a label both workspaces use", async () => {
+      // Arrange
+      const filters: SearchFilters = { labels: [FINANCE], mimeTypes: ['image/jpeg', 'application/pdf'] };
+
+      // Act
+      const results = await searchIn(other, 'invoice', { filters });
+
+      // Assert
+      expect(ids(results)).toEqual([otherId(1)]);
+      expect(results.total).toBe(1);
+      expect(results.facets).toEqual({ mime_types: { 'image/jpeg': 1 }, labels: { [FINANCE]: 1, [OTHER_LABEL]: 1 } });
+    });
+
+    it("finds none of another workspace's documents by substring, exact value or phrase", async () => {
+      // Arrange
+      const clauses: SearchClause[] = [
+        { field: 'title', value: '4711', type: 'contains' },
+        { field: 'labels', value: 'finance', type: 'exact' },
+        { field: 'content', value: 'payment is due', type: 'match' },
+      ];
+
+      // Act
+      const results = await advancedSearch(
+        { searchIndex: other },
+        { must: [], should: clauses, mustNot: [], filters: {}, sort: [], page: 1, perPage: 20, highlight: true, fuzzy: true },
+      );
+
+      // Assert
+      expect(ids(results)).toEqual([otherId(1)]);
+    });
+
+    it('finds nothing in a workspace without entries', async () => {
+      // Arrange
+      const empty = subject.store.forWorkspace(EMPTY_WORKSPACE);
+
+      // Act
+      const results = await searchIn(empty, 'invoice', { fuzzy: true });
+
+      // Assert
+      expect(results).toEqual({ results: [], total: 0, facets: { mime_types: {}, labels: {} } });
+    });
+
+    it("leaves another workspace's entry when removing its id", async () => {
+      // Arrange
+      const document: IndexedDocument = { ...base, id: id(10), title: 'Turbine manual', ...at('2024-06-02') };
+      await index.upsert(document);
+      await subject.refresh();
+
+      // Act
+      await other.remove(document.id, 1);
+      await subject.refresh();
+
+      // Assert
+      expect(ids(await search('turbine'))).toEqual([document.id]);
+    });
+
+    it("leaves another workspace's entry when upserting its id, even with a newer version", async () => {
+      // Arrange
+      const document: IndexedDocument = { ...base, id: id(11), title: 'Harbour permit', ...at('2024-06-03') };
+      await index.upsert(document);
+      await subject.refresh();
+
+      // Act
+      await other.upsert({ ...document, version: 5, title: 'Hijacked permit', content: 'hijacked' });
+      await subject.refresh();
+
+      // Assert
+      const kept = await search('harbour');
+      expect(kept.results.map((hit) => [hit.document_id, hit.title])).toEqual([[document.id, 'Harbour permit']]);
+      expect((await search('hijacked')).total).toBe(0);
     });
   });
 }

@@ -9,6 +9,7 @@ import type {
   SearchSortField,
 } from '../../domain/search/ports';
 import { MARK_CLOSE, MARK_OPEN, markedToHtml, stripMarkers } from '../../domain/search/text';
+import { BOOTSTRAP_WORKSPACE_ID } from '../../domain/workspaces/workspace';
 
 /**
  * Pure builders between the domain's search types and OpenSearch's JSON: index settings and mapping, the
@@ -16,8 +17,11 @@ import { MARK_CLOSE, MARK_OPEN, markedToHtml, stripMarkers } from '../../domain/
  * No I/O here, so every shape is unit-tested against the DSL it must produce.
  */
 
-/** Bump when the settings or mapping change: a migration builds `documents-v<N>` and swaps the alias to it. */
-export const INDEX_VERSION = 1;
+/**
+ * Bump when the settings or mapping change: a migration builds `documents-v<N>` and swaps the alias to it.
+ * v2: entries carry `workspace_id` and are keyed by workspace and document id (see entryIdOf).
+ */
+export const INDEX_VERSION = 2;
 export const DEFAULT_ALIAS = 'documents';
 export const indexNameOf = (alias: string, version = INDEX_VERSION) => `${alias}-v${version}`;
 
@@ -84,6 +88,7 @@ export const INDEX_MAPPINGS = {
   dynamic: 'strict',
   properties: {
     id: { type: 'keyword' },
+    workspace_id: { type: 'keyword' },
     deleted: { type: 'boolean' },
     title: textField(true),
     filename: textField(true),
@@ -103,10 +108,28 @@ export const INDEX_MAPPINGS = {
 /** The body that creates a versioned index with the alias pointing at it. */
 export const createIndexBody = (alias: string) => ({ settings: INDEX_SETTINGS, mappings: INDEX_MAPPINGS, aliases: { [alias]: {} } });
 
-/** What OpenSearch stores of a document; highlight markers are taken out of every text first. */
-export function toSource(document: IndexedDocument) {
+/**
+ * The `_id` of a workspace's entry for a document. Keyed by both, a write of one workspace can never replace
+ * (nor a removal tombstone) another workspace's entry, even for an id the other holds: no read-before-write,
+ * no race. Searches answer the source's `id`, the document's.
+ */
+export const entryIdOf = (workspaceId: string, documentId: string) => `${workspaceId}:${documentId}`;
+
+/**
+ * The script a migration copies entries of an older index with: entries written before workspaces existed
+ * become the bootstrap workspace's and take their keyed `_id`; entries that have a workspace keep theirs.
+ */
+export const ADOPT_SCRIPT = {
+  lang: 'painless',
+  source: "if (ctx._source.workspace_id == null) { ctx._source.workspace_id = params.bootstrap; } ctx._id = ctx._source.workspace_id + ':' + ctx._source.id;",
+  params: { bootstrap: BOOTSTRAP_WORKSPACE_ID },
+} as const;
+
+/** What OpenSearch stores of a workspace's document; highlight markers are taken out of every text first. */
+export function toSource(workspaceId: string, document: IndexedDocument) {
   return {
     id: document.id,
+    workspace_id: workspaceId,
     deleted: false,
     title: stripMarkers(document.title),
     filename: stripMarkers(document.filename),
@@ -126,7 +149,7 @@ export function toSource(document: IndexedDocument) {
 }
 
 /** The tombstone that replaces a removed document: it keeps the version, so older upserts stay rejected. */
-export const tombstoneSource = (documentId: string) => ({ id: documentId, deleted: true });
+export const tombstoneSource = (workspaceId: string, documentId: string) => ({ id: documentId, workspace_id: workspaceId, deleted: true });
 
 type Dsl = Record<string, unknown>;
 
@@ -165,9 +188,12 @@ export function buildQuery(node: QueryNode, fuzzy: boolean): Dsl {
   }
 }
 
-/** Filters as non-scoring clauses; removed documents (tombstones) are always left out. */
-export function buildFilters(filters: SearchFilters): Dsl[] {
-  const clauses: Dsl[] = [{ term: { deleted: false } }];
+/**
+ * Filters as non-scoring clauses: the workspace first, always (hits, total and facets are all counted over
+ * the filtered query); removed documents (tombstones) are always left out.
+ */
+export function buildFilters(workspaceId: string, filters: SearchFilters): Dsl[] {
+  const clauses: Dsl[] = [{ term: { workspace_id: workspaceId } }, { term: { deleted: false } }];
   if (filters.mimeTypes?.length) clauses.push({ terms: { mime_type: filters.mimeTypes } });
   if (filters.labels?.length) clauses.push({ terms: { labels: filters.labels } });
   if (filters.status?.length) clauses.push({ terms: { status: filters.status } });
@@ -213,17 +239,20 @@ export const buildAggregations = () => ({
   labels: { terms: { field: 'labels', size: 1000 } },
 });
 
-/** The whole search body of a request: one page, the true total, facets and (when asked) highlights. */
-export function buildSearchBody(request: SearchRequest): Dsl {
+/**
+ * The whole search body of one workspace's request: one page, the true total, facets and (when asked)
+ * highlights, all of the workspace's entries only (the aggregations run over the filtered query).
+ */
+export function buildSearchBody(workspaceId: string, request: SearchRequest): Dsl {
   return {
-    query: { bool: { must: [buildQuery(request.query, request.fuzzy)], filter: buildFilters(request.filters) } },
+    query: { bool: { must: [buildQuery(request.query, request.fuzzy)], filter: buildFilters(workspaceId, request.filters) } },
     from: (request.page - 1) * request.perPage,
     size: request.perPage,
     track_total_hits: true,
     sort: buildSort(request.sort),
     // Scores are wanted even when sorting by a field: the result shape carries them.
     track_scores: true,
-    _source: ['title'],
+    _source: ['id', 'title'],
     aggs: buildAggregations(),
     ...(request.highlight ? { highlight: buildHighlight() } : {}),
   };
@@ -232,7 +261,7 @@ export function buildSearchBody(request: SearchRequest): Dsl {
 interface SearchResponseBody {
   hits: {
     total: { value: number } | number;
-    hits: { _id: string; _score: number | null; _source?: { title?: string }; highlight?: Record<string, string[]> }[];
+    hits: { _id: string; _score: number | null; _source?: { id?: string; title?: string }; highlight?: Record<string, string[]> }[];
   };
   aggregations?: Record<string, { buckets: { key: string; doc_count: number }[] }>;
 }
@@ -258,7 +287,8 @@ export function parseSearchResponse(body: SearchResponseBody): SearchResults {
     Object.fromEntries((body.aggregations?.[name]?.buckets ?? []).map((bucket) => [bucket.key, bucket.doc_count]));
   return {
     results: body.hits.hits.map((hit) => ({
-      document_id: hit._id,
+      // The `_id` is the entry's (workspace and document): the document's id is in the source.
+      document_id: hit._source?.id ?? hit._id,
       title: hit._source?.title ?? '',
       score: hit._score ?? 0,
       highlights: highlightsOf(hit.highlight),

@@ -1,9 +1,11 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { Client } from '@opensearch-project/opensearch';
 import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws';
-import type { IndexedDocument, SearchIndex, SearchRequest, SearchResults } from '../../domain/search/ports';
+import type { SearchIndex, SearchIndexStore } from '../../domain/search/ports';
 import {
+  ADOPT_SCRIPT,
   createIndexBody,
+  entryIdOf,
   DEFAULT_ALIAS,
   INDEX_VERSION,
   indexNameOf,
@@ -29,13 +31,17 @@ export type MigrationOutcome = 'up-to-date' | 'created' | { migratedFrom: string
 const statusOf = (error: unknown): number | undefined => (error as { meta?: { statusCode?: number } }).meta?.statusCode;
 
 /**
- * The cloud SearchIndex: an Amazon OpenSearch Service domain, reached with SigV4-signed requests.
+ * The cloud SearchIndexStore: an Amazon OpenSearch Service domain, reached with SigV4-signed requests, one
+ * index for every workspace. A workspace's view keys its entries by workspace and document id and stamps
+ * `workspace_id` on them; every search filters on it (hits, total, facets).
  * Writes use external versioning (`version_type: external_gte`, the document's version), so OpenSearch itself
  * refuses a write older than what it holds (409, taken as "stale, nothing to do"), and an equal version replaces
  * (a label rename changes no document's version). A removal writes a tombstone one version above, which no
  * older write can replace, and which searches filter out.
+ * The relevance statistics and the fuzzy expansions (`max_expansions` close terms) are the shard's, every
+ * workspace's: they may shift one workspace's scores and fuzzy recall, never bring another's entries.
  */
-export class OpenSearchSearchIndex implements SearchIndex {
+export class OpenSearchSearchIndex implements SearchIndexStore {
   readonly alias: string;
   private readonly refreshWrites: boolean;
 
@@ -63,7 +69,8 @@ export class OpenSearchSearchIndex implements SearchIndex {
    * Brings the index to INDEX_VERSION with no downtime: creates `<alias>-v<N>` with the alias when there is
    * none; when the alias points at an older version, builds the new index, copies the documents with their
    * versions (_reindex, external versioning), swaps the alias in one atomic call, then copies again what
-   * changed meanwhile (older copies lose to newer versions). The old index is kept for a rollback.
+   * changed meanwhile (older copies lose to newer versions). The old index is kept for a rollback. Entries of
+   * an index from before workspaces are copied into the bootstrap workspace (ADOPT_SCRIPT).
    */
   async migrate(): Promise<MigrationOutcome> {
     const target = indexNameOf(this.alias, INDEX_VERSION);
@@ -84,7 +91,7 @@ export class OpenSearchSearchIndex implements SearchIndex {
       this.client.reindex({
         wait_for_completion: true,
         refresh: true,
-        body: { conflicts: 'proceed', source: { index: source }, dest: { index: target, version_type: 'external_gte' } },
+        body: { conflicts: 'proceed', source: { index: source }, dest: { index: target, version_type: 'external_gte' }, script: ADOPT_SCRIPT },
       });
     await copy();
     await this.client.indices.updateAliases({
@@ -102,17 +109,17 @@ export class OpenSearchSearchIndex implements SearchIndex {
     await this.client.indices.putSettings({ index: this.alias, body: { index: { number_of_replicas: replicas } } });
   }
 
-  async upsert(document: IndexedDocument): Promise<void> {
-    await this.write(document.id, toSource(document), document.version);
-  }
-
-  async remove(documentId: string, version: number): Promise<void> {
-    await this.write(documentId, tombstoneSource(documentId), version + 1);
-  }
-
-  async search(request: SearchRequest): Promise<SearchResults> {
-    const response = await this.client.search({ index: this.alias, body: buildSearchBody(request) as never });
-    return parseSearchResponse(response.body as never);
+  /** The workspace's view; no I/O, so it may be taken per request. */
+  forWorkspace(workspaceId: string): SearchIndex {
+    if (!workspaceId) throw new Error('a search index view needs a workspace id');
+    return {
+      upsert: (document) => this.write(entryIdOf(workspaceId, document.id), toSource(workspaceId, document), document.version),
+      remove: (documentId, version) => this.write(entryIdOf(workspaceId, documentId), tombstoneSource(workspaceId, documentId), version + 1),
+      search: async (request) => {
+        const response = await this.client.search({ index: this.alias, body: buildSearchBody(workspaceId, request) as never });
+        return parseSearchResponse(response.body as never);
+      },
+    };
   }
 
   /** Drops every document (tombstones too), for a rebuild. */

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { deflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
-import type { IndexedDocument, SearchHit, SearchIndex, SearchRequest, SearchResults } from '../../domain/search/ports';
+import type { IndexedDocument, SearchHit, SearchIndex, SearchIndexStore, SearchRequest, SearchResults } from '../../domain/search/ports';
 import type { DocumentListingIndex, DocumentQuery } from '../../domain/documents/ports';
 import { fuzzyDistance, maxEdits, withinEdits } from '../../domain/search/text';
 import { FacetColumns } from './search-facet-columns';
@@ -9,9 +9,11 @@ import { SqliteReadPool } from './sqlite-read-pool';
 import { highlightsOf } from './sqlite-search-highlights';
 import { LISTING_ORDER, orderBy, parseRowids, QueryPlan, type SqlValue } from './sqlite-search-query';
 import {
+  adoptPreWorkspaceFile,
   COLUMNS,
   columnsOf,
   facetEntry,
+  INDEXES,
   inflateText,
   metadataValues,
   PAGE_SIZE,
@@ -28,6 +30,11 @@ const MAX_FUZZY_ALTERNATIVES = 20;
 const TIE_MARGIN = 50;
 /** Reader threads that rank shards of a query in parallel: one per core, up to this many. */
 const MAX_READERS = 4;
+/**
+ * Rows the BM25 ranking reads at most for one page. It ranks every workspace's matches, so it reads more than
+ * the page the smaller the workspace's share of the index is; past this, the general query ranks instead.
+ */
+const MAX_RANKED_ROWS = 20_000;
 
 interface PageRow {
   rid: number;
@@ -38,11 +45,17 @@ interface PageRow {
 
 interface DocRow {
   rid: number;
+  workspace_id: string;
   version: number;
   deleted: number;
 }
 
-
+/** One workspace's view of the SQLite index: its search, its listing, its writes. */
+export interface SqliteWorkspaceSearchIndex extends SearchIndex, DocumentListingIndex {
+  readonly workspaceId: string;
+  /** Upserts many documents in one transaction: what a rebuild or a benchmark wants. */
+  upsertMany(documents: IndexedDocument[]): void;
+}
 
 export interface SqliteSearchIndexOptions {
   /**
@@ -53,20 +66,25 @@ export interface SqliteSearchIndexOptions {
 }
 
 /**
- * The local SearchIndex: SQLite FTS5 in one file (under DATA_DIR) or in memory.
+ * The local SearchIndexStore: SQLite FTS5 in one file (under DATA_DIR) or in memory, holding every workspace.
  * - `fts`: porter + unicode61 over title, filename, content, label names and metadata values; BM25 with column
  *   weights; phrases, prefixes and highlights come from FTS5 itself.
  * - `tri`: a contentless trigram table over the same columns, for `contains` (substrings of words and numbers).
- * - `words`: the vocabulary, for fuzzy queries (a word becomes itself OR its close spellings, by edit distance).
- * - `docs`: the filterable and sortable fields, the version of each document and the tombstones of removed ones.
+ * - `words`: each workspace's vocabulary, for fuzzy queries (a word becomes itself OR its close spellings, by
+ *   edit distance), so that no workspace's words are tried in another's queries.
+ * - `docs`: the workspace, the filterable and sortable fields, the version of each document and the tombstones
+ *   of removed ones. A row belongs to one workspace for good: a view never writes or removes another's row.
  * Writes are synchronous transactions, so an upsert is atomic and versions are compared and written as one.
+ * BM25's statistics (how rare a word is) are the whole index's, so one workspace's documents shift the scores,
+ * never the hits, of another's.
  */
-export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
+export class SqliteSearchIndex implements SearchIndexStore {
   private readonly db: Database.Database;
   private readerCount: number;
   /** Started on the first ranked search, so that an index that is only written never starts threads. */
   private pool: SqliteReadPool | null = null;
-  private readonly knownWords = new Set<string>();
+  /** Words already in each workspace's vocabulary (by workspace id): written once per process. */
+  private readonly knownWords = new Map<string, Set<string>>();
   private readonly columns = new FacetColumns();
   private readonly statements;
 
@@ -82,13 +100,15 @@ export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
+    adoptPreWorkspaceFile(this.db);
+    this.db.exec(INDEXES);
     this.statements = {
-      current: this.db.prepare<[string], DocRow>('SELECT rid, version, deleted FROM docs WHERE id = ?'),
+      current: this.db.prepare<[string], DocRow>('SELECT rid, workspace_id, version, deleted FROM docs WHERE id = ?'),
       maxRid: this.db.prepare<[], number | null>('SELECT max(rid) FROM docs').pluck(),
       insertDoc: this.db.prepare(
-        `INSERT INTO docs (id, version, deleted, title, filename, content_z, labels_text, metadata_text, mime_type, status, ocr_confidence, size,
+        `INSERT INTO docs (id, workspace_id, version, deleted, title, filename, content_z, labels_text, metadata_text, mime_type, status, ocr_confidence, size,
            created_at, updated_at, label_ids, label_names, metadata_values)
-         VALUES (@id, @version, 0, @title, @filename, @content_z, @labels_text, @metadata_text, @mime_type, @status, @ocr_confidence, @size,
+         VALUES (@id, @workspace_id, @version, 0, @title, @filename, @content_z, @labels_text, @metadata_text, @mime_type, @status, @ocr_confidence, @size,
            @created_at, @updated_at, @label_ids, @label_names, @metadata_values)`,
       ),
       updateDoc: this.db.prepare(
@@ -98,7 +118,7 @@ export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
          WHERE rid = @rid`,
       ),
       tombstone: this.db.prepare(
-        `INSERT INTO docs (id, version, deleted) VALUES (?, ?, 1)
+        `INSERT INTO docs (id, workspace_id, version, deleted) VALUES (?, ?, ?, 1)
          ON CONFLICT (id) DO UPDATE SET version = excluded.version, deleted = 1, title = '', filename = '', content_z = NULL, labels_text = '',
            metadata_text = '', label_ids = '[]', label_names = '[]', metadata_values = '[]'`,
       ),
@@ -107,35 +127,32 @@ export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
       deleteFts: this.db.prepare(`INSERT INTO fts (fts, rowid, title, filename, content, labels, metadata) VALUES ('delete', ?, ?, ?, ?, ?, ?)`),
       insertTri: this.db.prepare('INSERT INTO tri (rowid, title, filename, content, labels, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
       deleteTri: this.db.prepare('DELETE FROM tri WHERE rowid = ?'),
-      insertWord: this.db.prepare('INSERT OR IGNORE INTO words (len, word) VALUES (?, ?)'),
-      wordsOfLength: this.db.prepare<[number, number], string>('SELECT word FROM words WHERE len BETWEEN ? AND ?').pluck(),
+      insertWord: this.db.prepare('INSERT OR IGNORE INTO words (workspace_id, len, word) VALUES (?, ?, ?)'),
+      wordsOfLength: this.db
+        .prepare<[string, number, number], string>('SELECT word FROM words WHERE workspace_id = ? AND len BETWEEN ? AND ?')
+        .pluck(),
     };
-    const live = this.db.prepare<[], { rid: number; mime_type: string; status: string; ocr_confidence: number | null; created_at: string; label_ids: string }>(
-      'SELECT rid, mime_type, status, ocr_confidence, created_at, label_ids FROM docs WHERE deleted = 0',
-    );
+    const live = this.db.prepare<
+      [],
+      { rid: number; workspace_id: string; mime_type: string; status: string; ocr_confidence: number | null; created_at: string; label_ids: string }
+    >('SELECT rid, workspace_id, mime_type, status, ocr_confidence, created_at, label_ids FROM docs WHERE deleted = 0');
     for (const row of live.iterate()) this.columns.set(row.rid, facetEntry(row));
   }
 
-  /** Upserts many documents in one transaction: what a rebuild or a benchmark wants. */
-  upsertMany(documents: IndexedDocument[]): void {
-    const changes = this.db.transaction(() => documents.map((document) => this.write(document)))();
-    for (const change of changes) this.apply(change);
-  }
-
-  async upsert(document: IndexedDocument): Promise<void> {
-    this.apply(this.db.transaction(() => this.write(document))());
-  }
-
-  async remove(documentId: string, version: number): Promise<void> {
-    const change = this.db.transaction((): FacetChange | null => {
-      const current = this.statements.current.get(documentId);
-      // The tombstone holds the version after the removal: upserts up to `version` stay out, a newer one wins.
-      if (current && current.version > version + 1) return null;
-      if (current && !current.deleted) this.unindex(current.rid);
-      this.statements.tombstone.run(documentId, version + 1);
-      return current ? { rid: current.rid, entry: null } : null;
-    })();
-    this.apply(change);
+  /**
+   * The workspace's view: every read sees only its entries, every write stamps or checks its id. No I/O, so a
+   * view may be taken per request.
+   */
+  forWorkspace(workspaceId: string): SqliteWorkspaceSearchIndex {
+    if (!workspaceId) throw new Error('a search index view needs a workspace id');
+    return {
+      workspaceId,
+      upsertMany: (documents) => this.upsertMany(workspaceId, documents),
+      upsert: async (document) => this.apply(this.db.transaction(() => this.write(workspaceId, document))()),
+      remove: async (documentId, version) => this.remove(workspaceId, documentId, version),
+      search: (request) => this.search(workspaceId, request),
+      list: async (query) => this.list(workspaceId, query),
+    };
   }
 
   async clear(): Promise<void> {
@@ -148,14 +165,33 @@ export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
     this.db.prepare('SELECT 1').get();
   }
 
+  private upsertMany(workspaceId: string, documents: IndexedDocument[]): void {
+    const changes = this.db.transaction(() => documents.map((document) => this.write(workspaceId, document)))();
+    for (const change of changes) this.apply(change);
+  }
+
+  private remove(workspaceId: string, documentId: string, version: number): void {
+    const change = this.db.transaction((): FacetChange | null => {
+      const current = this.statements.current.get(documentId);
+      // Another workspace's entry is not this view's to remove (nor to tombstone: the id is taken).
+      if (current && current.workspace_id !== workspaceId) return null;
+      // The tombstone holds the version after the removal: upserts up to `version` stay out, a newer one wins.
+      if (current && current.version > version + 1) return null;
+      if (current && !current.deleted) this.unindex(current.rid);
+      this.statements.tombstone.run(documentId, workspaceId, version + 1);
+      return current ? { rid: current.rid, entry: null } : null;
+    })();
+    this.apply(change);
+  }
+
   /**
-   * A filtered or sorted document listing from the documents table of the index (no full-text work): the
-   * page's ids and the total. Null for a source filter, which the index does not hold.
+   * A filtered or sorted listing of the workspace's documents from the documents table of the index (no
+   * full-text work): the page's ids and the total. Null for a source filter, which the index does not hold.
    */
-  async list(query: DocumentQuery): Promise<{ ids: string[]; total: number } | null> {
+  private list(workspaceId: string, query: DocumentQuery): { ids: string[]; total: number } | null {
     if (query.sourceId) return null;
-    const parts: string[] = ['d.deleted = 0'];
-    const params: SqlValue[] = [];
+    const parts: string[] = ['d.workspace_id = ?', 'd.deleted = 0'];
+    const params: SqlValue[] = [workspaceId];
     if (query.status) {
       parts.push('d.status = ?');
       params.push(query.status);
@@ -229,12 +265,15 @@ export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
     else this.columns.delete(change.rid);
   }
 
-  private write(document: IndexedDocument): FacetChange | null {
+  private write(workspaceId: string, document: IndexedDocument): FacetChange | null {
     const current = this.statements.current.get(document.id);
+    // Ids are unique across workspaces: one held by another workspace is refused, its entry left as it is.
+    if (current && current.workspace_id !== workspaceId) return null;
     if (current && current.version > document.version) return null;
     const text = columnsOf(document);
     const row = {
       id: document.id,
+      workspace_id: workspaceId,
       version: document.version,
       title: text.title,
       filename: text.filename,
@@ -262,10 +301,12 @@ export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
     const values = COLUMNS.map((column) => text[column]);
     this.statements.insertFts.run(rid, ...values);
     this.statements.insertTri.run(rid, ...values);
+    let known = this.knownWords.get(workspaceId);
+    if (!known) this.knownWords.set(workspaceId, (known = new Set()));
     for (const word of vocabulary(values.join(' '))) {
-      if (this.knownWords.has(word)) continue;
-      this.knownWords.add(word);
-      this.statements.insertWord.run(word.length, word);
+      if (known.has(word)) continue;
+      known.add(word);
+      this.statements.insertWord.run(workspaceId, word.length, word);
     }
     return { rid, entry: facetEntry(row) };
   }
@@ -275,16 +316,16 @@ export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
    * row goes to JS one by one), the total and facets counted over them in memory, and the page ranked by
    * SQLite (FTS5's own BM25 sort when nothing else constrains the order, so only the page leaves SQLite).
    */
-  async search(request: SearchRequest): Promise<SearchResults> {
-    const plan = new QueryPlan(request, (word) => this.fuzzyAlternatives(word));
+  private async search(workspaceId: string, request: SearchRequest): Promise<SearchResults> {
+    const plan = new QueryPlan(request, workspaceId, (word) => this.fuzzyAlternatives(workspaceId, word));
     const offset = (request.page - 1) * request.perPage;
     // Started first: the reader threads rank while this thread counts.
-    const ranked = plan.rankedByFts() ? this.pageByFtsRank(plan, offset, request.perPage) : Promise.resolve(null);
+    const ranked = plan.rankedByFts() ? this.pageByFtsRank(workspaceId, plan, offset, request.perPage) : Promise.resolve(null);
     // Should the count below throw first, the ranking's own failure must not go unhandled.
     ranked.catch(() => undefined);
     const matchSet = plan.matchSet();
     const rids = parseRowids(this.db.prepare<SqlValue[], string | null>(matchSet.sql).pluck().get(...matchSet.params) ?? null);
-    const { total, facets } = this.columns.count(rids, request.filters);
+    const { total, facets } = this.columns.count(workspaceId, rids, request.filters);
     const hits = (await ranked) ?? (total ? this.page(plan, request, offset) : []);
     const highlights = request.highlight ? highlightsOf(this.db, plan, hits.map((hit) => hit.rid)) : new Map<number, SearchHit['highlights']>();
     return {
@@ -305,16 +346,23 @@ export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
 
   /**
    * A relevance page straight from FTS5's BM25 sort, which keeps only the best rows instead of sorting every
-   * match. Rows past the page are read too, so that equal scores can be ordered by id as the general query
-   * orders them; null when a run of equal scores reaches past what was read (the caller then takes the general
-   * query).
+   * match. FTS5 ranks every workspace's rows: it reads the page's rows times the index's size relative to the
+   * workspace's part (half as many again when other workspaces share it), and keeps the workspace's. Rows past
+   * the page are read too, so that equal scores can be ordered by id as the general query orders them. Null
+   * (the caller then takes the general query) when the rows read hold too few of the workspace's, or when a
+   * run of equal scores reaches past what was read.
    */
-  private async pageByFtsRank(plan: QueryPlan, offset: number, perPage: number): Promise<PageRow[] | null> {
+  private async pageByFtsRank(workspaceId: string, plan: QueryPlan, offset: number, perPage: number): Promise<PageRow[] | null> {
     const end = offset + perPage;
-    const limit = end + TIE_MARGIN;
-    const ranked = await this.bestByBm25(plan.wordsExpression(), limit);
-    if (ranked.length === limit && ranked[limit - 1]!.score === ranked[end - 1]!.score) return null;
-    const names = this.namesOf(ranked.map((row) => row.rid));
+    const wanted = end + TIE_MARGIN;
+    const share = this.columns.sizeRelativeTo(workspaceId);
+    if (!Number.isFinite(share)) return [];
+    const limit = share === 1 ? wanted : Math.ceil(wanted * share * 1.5);
+    if (limit > MAX_RANKED_ROWS) return null;
+    const all = await this.bestByBm25(plan.wordsExpression(), limit);
+    const ranked = all.filter((row) => this.columns.holds(workspaceId, row.rid));
+    if (all.length === limit && (ranked.length < end || ranked[end - 1]!.score === all[limit - 1]!.score)) return null;
+    const names = this.namesOf(workspaceId, ranked.map((row) => row.rid));
     return ranked
       .flatMap((row) => {
         // A document removed since the readers' snapshot is left out.
@@ -364,19 +412,21 @@ export class SqliteSearchIndex implements SearchIndex, DocumentListingIndex {
     return this.pool;
   }
 
-  private namesOf(rids: number[]): Map<number, { id: string; title: string }> {
+  private namesOf(workspaceId: string, rids: number[]): Map<number, { id: string; title: string }> {
     if (!rids.length) return new Map();
     const rows = this.db
-      .prepare<number[], { rid: number; id: string; title: string }>(`SELECT rid, id, title FROM docs WHERE rid IN (${rids.map(() => '?').join(', ')})`)
-      .all(...rids);
+      .prepare<SqlValue[], { rid: number; id: string; title: string }>(
+        `SELECT rid, id, title FROM docs WHERE workspace_id = ? AND deleted = 0 AND rid IN (${rids.map(() => '?').join(', ')})`,
+      )
+      .all(workspaceId, ...rids);
     return new Map(rows.map((row) => [row.rid, row]));
   }
 
-  private fuzzyAlternatives(word: string): string[] {
+  private fuzzyAlternatives(workspaceId: string, word: string): string[] {
     const normalized = word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
     const edits = maxEdits(normalized.length);
     if (!edits || !/^[\p{L}\p{N}]+$/u.test(normalized)) return [];
-    const candidates = this.statements.wordsOfLength.all(normalized.length - edits, normalized.length + edits);
+    const candidates = this.statements.wordsOfLength.all(workspaceId, normalized.length - edits, normalized.length + edits);
     return candidates
       .filter((candidate) => candidate !== normalized && withinEdits(normalized, candidate, edits))
       .map((candidate) => ({ candidate, distance: fuzzyDistance(normalized, candidate) }))

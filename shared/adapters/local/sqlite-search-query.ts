@@ -56,19 +56,29 @@ function isWords(node: QueryNode): boolean {
   }
 }
 
-/** Turns a request into SQL over `docs d`: the match set with a score, and the expressions for highlights. */
+/**
+ * Turns one workspace's request into SQL over `docs d`: the match set with a score, and the expressions for
+ * highlights. The full-text tables hold every workspace's rows; every condition on `d` names the workspace.
+ */
 export class QueryPlan {
   constructor(
     private readonly request: SearchRequest,
+    private readonly workspaceId: string,
     private readonly alternatives: (word: string) => string[],
   ) {}
 
-  /** One row: the rowids of every match as a comma-separated list, before filters (counted in memory). */
+  /**
+   * One row: the rowids of the matches as a comma-separated list, before filters (counted in memory). A words
+   * query lists every workspace's matches (FTS5 alone, no row of `docs` read): the count keeps the workspace's.
+   */
   matchSet(): Sql {
     const { query } = this.request;
     if (isWords(query)) return { sql: 'SELECT group_concat(rowid) FROM fts WHERE fts MATCH ?', params: [this.words(query)] };
     const condition = this.condition(query);
-    return { sql: `SELECT group_concat(d.rid) FROM docs AS d WHERE d.deleted = 0 AND ${condition.sql}`, params: condition.params };
+    return {
+      sql: `SELECT group_concat(d.rid) FROM docs AS d WHERE d.workspace_id = ? AND d.deleted = 0 AND ${condition.sql}`,
+      params: [this.workspaceId, ...condition.params],
+    };
   }
 
   /** Whether FTS5 alone can order the page: words only, by relevance, nothing filtered (its rows are all live). */
@@ -83,7 +93,11 @@ export class QueryPlan {
     return this.words(this.request.query);
   }
 
-  /** SELECT of the matching documents (rid, id, title, score and the sort keys), filters applied. */
+  /**
+   * SELECT of the workspace's matching documents (rid, id, title, score and the sort keys), filters applied.
+   * The workspace condition is `+d.workspace_id`, kept off the index: FTS5 must drive the join (its matches are
+   * fewer than a workspace's rows), not a scan of the workspace probing FTS5 row by row.
+   */
   matches(): Sql {
     const filters = filterSql(this.request.filters);
     const columns = 'd.rid, d.id, d.title, d.created_at, d.updated_at, d.size';
@@ -91,8 +105,8 @@ export class QueryPlan {
     if (isWords(query)) {
       return {
         sql: `SELECT ${columns}, -bm25(fts, ${WEIGHTS}) AS score FROM fts JOIN docs AS d ON d.rid = fts.rowid
-              WHERE fts MATCH ? AND d.deleted = 0${filters.sql}`,
-        params: [this.words(query), ...filters.params],
+              WHERE fts MATCH ? AND d.deleted = 0 AND +d.workspace_id = ?${filters.sql}`,
+        params: [this.words(query), this.workspaceId, ...filters.params],
       };
     }
     const condition = this.condition(query);
@@ -111,8 +125,8 @@ export class QueryPlan {
     const score = [wordScore ? 'coalesce(ws.s, 0)' : null, containsScore ? 'coalesce(cs.s, 0)' : null].filter(Boolean).join(' + ') || '0';
     return {
       sql: `SELECT ${columns}, ${score} AS score FROM docs AS d ${joins.join(' ')}
-            WHERE d.deleted = 0 AND ${condition.sql}${filters.sql}`,
-      params: [...params, ...condition.params, ...filters.params],
+            WHERE d.deleted = 0 AND d.workspace_id = ? AND ${condition.sql}${filters.sql}`,
+      params: [...params, this.workspaceId, ...condition.params, ...filters.params],
     };
   }
 

@@ -1,6 +1,8 @@
 /** The storage layout of the SQLite search index and the rows it writes for a document. */
 import { inflateRawSync } from 'node:zlib';
+import type Database from 'better-sqlite3';
 import type { IndexedDocument } from '../../domain/search/ports';
+import { BOOTSTRAP_WORKSPACE_ID } from '../../domain/workspaces/workspace';
 import { stripMarkers } from '../../domain/search/text';
 import type { FacetEntry } from './search-facet-columns';
 
@@ -18,6 +20,7 @@ export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS docs (
   rid INTEGER PRIMARY KEY,
   id TEXT NOT NULL UNIQUE,
+  workspace_id TEXT NOT NULL,
   version INTEGER NOT NULL,
   deleted INTEGER NOT NULL DEFAULT 0,
   title TEXT NOT NULL DEFAULT '',
@@ -46,8 +49,44 @@ CREATE VIRTUAL TABLE IF NOT EXISTS tri USING fts5(
   title, filename, content, labels, metadata,
   tokenize = 'trigram remove_diacritics 1', content = '', contentless_delete = 1
 );
-CREATE TABLE IF NOT EXISTS words (len INTEGER NOT NULL, word TEXT NOT NULL, PRIMARY KEY (len, word)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS words (
+  workspace_id TEXT NOT NULL, len INTEGER NOT NULL, word TEXT NOT NULL, PRIMARY KEY (workspace_id, len, word)
+) WITHOUT ROWID;
 `;
+
+/**
+ * Created after the adoption of an older file (the columns must exist first). A listing reads one workspace's
+ * live rows, newest first by default: this index answers its count and its default order without a table scan.
+ */
+export const INDEXES = `
+CREATE INDEX IF NOT EXISTS docs_workspace ON docs (workspace_id, deleted, created_at);
+`;
+
+const hasColumn = (db: Database.Database, table: string, column: string): boolean =>
+  (db.pragma(`table_info(${table})`) as { name: string }[]).some((info) => info.name === column);
+
+/**
+ * Adopts a file written before workspaces existed: its rows become the bootstrap workspace's. The column is
+ * added with that id as its default, which SQLite applies to existing rows without rewriting them (every write
+ * of this version names the workspace, so the default serves only old rows). The fuzzy vocabulary is copied
+ * into the bootstrap workspace's. One transaction: a crash leaves the old file as it was.
+ */
+export function adoptPreWorkspaceFile(db: Database.Database): void {
+  const quoted = `'${BOOTSTRAP_WORKSPACE_ID}'`;
+  db.transaction(() => {
+    if (!hasColumn(db, 'docs', 'workspace_id')) db.exec(`ALTER TABLE docs ADD COLUMN workspace_id TEXT NOT NULL DEFAULT ${quoted}`);
+    if (!hasColumn(db, 'words', 'workspace_id')) {
+      db.exec(`
+        ALTER TABLE words RENAME TO words_before_workspaces;
+        CREATE TABLE words (
+          workspace_id TEXT NOT NULL, len INTEGER NOT NULL, word TEXT NOT NULL, PRIMARY KEY (workspace_id, len, word)
+        ) WITHOUT ROWID;
+        INSERT INTO words (workspace_id, len, word) SELECT ${quoted}, len, word FROM words_before_workspaces;
+        DROP TABLE words_before_workspaces;
+      `);
+    }
+  })();
+}
 
 /** Pages of 32 KB hold many 2 KB rows each (4 KB pages would hold one, half empty). Set before the first table. */
 export const PAGE_SIZE = 32_768;
@@ -79,8 +118,16 @@ export function vocabulary(text: string): string[] {
 /** What a committed write changes in the in-memory facet columns. */
 export type FacetChange = { rid: number; entry: FacetEntry | null };
 
-export function facetEntry(row: { mime_type: string; status: string; ocr_confidence: number | null; created_at: string; label_ids: string }): FacetEntry {
+export function facetEntry(row: {
+  workspace_id: string;
+  mime_type: string;
+  status: string;
+  ocr_confidence: number | null;
+  created_at: string;
+  label_ids: string;
+}): FacetEntry {
   return {
+    workspaceId: row.workspace_id,
     mimeType: row.mime_type,
     status: row.status,
     ocrConfidence: row.ocr_confidence,

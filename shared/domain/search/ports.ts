@@ -97,8 +97,24 @@ export interface SearchResults {
 export const MAX_REACHABLE_RESULTS = 1000;
 
 /**
- * A full-text index of documents. Implementations: SQLite FTS5 (local) and OpenSearch (cloud); both pass the
- * same contract suite (same hits, order and highlights for the same queries).
+ * The full-text index of every workspace's documents. Implementations: SQLite FTS5 (local) and OpenSearch
+ * (cloud); both pass the same contract suite (same hits, order and highlights for the same queries). Use cases
+ * never hold the store: they get `forWorkspace(principal.workspaceId)`, so no query can forget the scope.
+ */
+export interface SearchIndexStore {
+  /** One workspace's view of the index; cheap (no I/O), so it may be taken per request. */
+  forWorkspace(workspaceId: string): SearchIndex;
+  /** Drops everything, every workspace's entries and tombstones, for a rebuild. */
+  clear(): Promise<void>;
+  /** Resolves when the index answers (health). */
+  ping(): Promise<void>;
+}
+
+/**
+ * One workspace's view of the index. `upsert` stamps the workspace id on the entry; `search` (hits, total and
+ * facets) sees only the workspace's entries; `remove` only touches an entry of this workspace. Document ids
+ * are unique across workspaces, so an id held by another workspace is a caller's bug: an upsert or a removal
+ * of it never changes the other workspace's entry.
  */
 export interface SearchIndex {
   /**
@@ -112,8 +128,4 @@ export interface SearchIndex {
    */
   remove(documentId: string, version: number): Promise<void>;
   search(request: SearchRequest): Promise<SearchResults>;
-  /** Drops everything, for a rebuild. */
-  clear(): Promise<void>;
-  /** Resolves when the index answers (health). */
-  ping(): Promise<void>;
 }

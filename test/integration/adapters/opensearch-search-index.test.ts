@@ -14,7 +14,7 @@ if (url) {
     const index = new OpenSearchSearchIndex(client, { alias });
     await index.migrate();
     return {
-      index,
+      store: index,
       refresh: () => index.refresh(),
       dispose: async () => {
         await client.indices.delete({ index: `${alias}-v*` });

@@ -1,18 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import {
+  ADOPT_SCRIPT,
   buildFilters,
   buildQuery,
   buildSearchBody,
   buildSort,
   createIndexBody,
+  entryIdOf,
   indexNameOf,
   parseSearchResponse,
+  tombstoneSource,
   toSource,
 } from '../../../shared/adapters/aws/opensearch-query';
 import type { IndexedDocument, QueryNode } from '../../../shared/domain/search/ports';
 import { MARK_CLOSE, MARK_OPEN } from '../../../shared/domain/search/text';
+import { BOOTSTRAP_WORKSPACE_ID } from '../../../shared/domain/workspaces/workspace';
 import { aSearchRequest } from '../../support/builders';
 
+const WORKSPACE = '3a3a0000-0000-4000-8000-000000000001';
 const ALL_TEXT = ['title^10', 'filename^5', 'content^1', 'label_names^3', 'metadata_values^2'];
 
 describe('OpenSearch query DSL', () => {
@@ -142,7 +147,7 @@ describe('OpenSearch query DSL', () => {
     });
   });
 
-  it('filters out tombstones and applies every filter', () => {
+  it("filters on the workspace first, then out tombstones, then applies every filter", () => {
     // Arrange
     const filters = {
       mimeTypes: ['application/pdf'],
@@ -154,10 +159,11 @@ describe('OpenSearch query DSL', () => {
     };
 
     // Act
-    const dsl = buildFilters(filters);
+    const dsl = buildFilters(WORKSPACE, filters);
 
     // Assert
     expect(dsl).toEqual([
+      { term: { workspace_id: WORKSPACE } },
       { term: { deleted: false } },
       { terms: { mime_type: ['application/pdf'] } },
       { terms: { labels: ['l1'] } },
@@ -186,7 +192,7 @@ describe('OpenSearch query DSL', () => {
     const search = aSearchRequest({ page: 3, perPage: 10 });
 
     // Act
-    const body = buildSearchBody(search);
+    const body = buildSearchBody(WORKSPACE, search);
 
     // Assert
     expect(body).toMatchObject({
@@ -203,10 +209,72 @@ describe('OpenSearch query DSL', () => {
     const search = aSearchRequest({ highlight: false });
 
     // Act
-    const body = buildSearchBody(search);
+    const body = buildSearchBody(WORKSPACE, search);
 
     // Assert
     expect(body).not.toHaveProperty('highlight');
+  });
+
+  it('filters hits, total and facets by the workspace even with no filter asked', () => {
+    // Arrange
+    const search = aSearchRequest({ filters: {} });
+
+    // Act
+    const body = buildSearchBody(WORKSPACE, search) as { query: { bool: { filter: unknown[] } }; aggs: unknown; post_filter?: unknown };
+
+    // Assert: the aggregations run over the query, whose filter holds the workspace (no post_filter to escape it)
+    expect(body.query.bool.filter).toContainEqual({ term: { workspace_id: WORKSPACE } });
+    expect(body).not.toHaveProperty('post_filter');
+    expect(body).toMatchObject({ track_total_hits: true, _source: ['id', 'title'] });
+  });
+
+  it("reads a hit's document id from its source, not from the entry's _id", () => {
+    // Arrange
+    const body = { hits: { total: { value: 1 }, hits: [{ _id: entryIdOf(WORKSPACE, 'd1'), _score: 1, _source: { id: 'd1', title: 'T' } }] } };
+
+    // Act
+    const results = parseSearchResponse(body);
+
+    // Assert
+    expect(results.results.map((hit) => hit.document_id)).toEqual(['d1']);
+  });
+
+  it("keys an entry by its workspace and its document: another workspace's id is another entry", () => {
+    // Arrange
+    const documentId = 'd1';
+
+    // Act
+    const mine = entryIdOf(WORKSPACE, documentId);
+    const theirs = entryIdOf('w-other', documentId);
+
+    // Assert
+    expect(mine).toBe(`${WORKSPACE}:d1`);
+    expect(mine).not.toBe(theirs);
+  });
+
+  it('stamps the workspace on entries and tombstones', () => {
+    // Arrange
+    const tombstone = tombstoneSource(WORKSPACE, 'd1');
+
+    // Act
+    const mapping = createIndexBody('documents').mappings.properties;
+
+    // Assert
+    expect(mapping.workspace_id).toEqual({ type: 'keyword' });
+    expect(tombstone).toEqual({ id: 'd1', workspace_id: WORKSPACE, deleted: true });
+  });
+
+  it('adopts entries from before workspaces into the bootstrap workspace when copying an older index', () => {
+    // Arrange
+    const { source, params } = ADOPT_SCRIPT;
+
+    // Act
+    const keyed = source.includes("ctx._id = ctx._source.workspace_id + ':' + ctx._source.id");
+
+    // Assert
+    expect(params).toEqual({ bootstrap: BOOTSTRAP_WORKSPACE_ID });
+    expect(source).toContain('if (ctx._source.workspace_id == null) { ctx._source.workspace_id = params.bootstrap; }');
+    expect(keyed).toBe(true);
   });
 
   it('reads hits, total, facets and escaped highlights from a response', () => {
@@ -258,7 +326,7 @@ describe('OpenSearch query DSL', () => {
     const body = createIndexBody(alias);
 
     // Assert
-    expect(indexNameOf(alias)).toBe('documents-v1');
+    expect(indexNameOf(alias)).toBe('documents-v2');
     expect(body.aliases).toEqual({ documents: {} });
     expect(body.mappings.dynamic).toBe('strict');
     expect(Object.keys(body.settings.analysis.analyzer)).toEqual(['text', 'prefix_index', 'prefix_search', 'trigram']);
@@ -285,9 +353,9 @@ describe('OpenSearch query DSL', () => {
     };
 
     // Act
-    const source = toSource(document);
+    const source = toSource(WORKSPACE, document);
 
     // Assert
-    expect(source).toMatchObject({ title: 'A title', label_names: ['Finance'], labels: ['l1'], metadata_values: ['Acme', '2'], deleted: false });
+    expect(source).toMatchObject({ workspace_id: WORKSPACE, title: 'A title', label_names: ['Finance'], labels: ['l1'], metadata_values: ['Acme', '2'], deleted: false });
   });
 });

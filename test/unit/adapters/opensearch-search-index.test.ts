@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { Client, Connection } from '@opensearch-project/opensearch';
 import { describe, expect, it } from 'vitest';
+import { ADOPT_SCRIPT } from '../../../shared/adapters/aws/opensearch-query';
 import { OpenSearchSearchIndex } from '../../../shared/adapters/aws/opensearch-search-index';
 import { aSearchRequest } from '../../support/builders';
 import type { IndexedDocument } from '../../../shared/domain/search/ports';
@@ -54,19 +55,23 @@ const document: IndexedDocument = {
 };
 
 const ok = { status: 200, body: { acknowledged: true } };
+const WORKSPACE = '3a3a0000-0000-4000-8000-000000000001';
+const OTHER = '3a3a0000-0000-4000-8000-000000000002';
+/** The path of the workspace's entry for document d1. */
+const D1 = `/documents/_doc/${encodeURIComponent(`${WORKSPACE}:d1`)}`;
 
 describe('OpenSearchSearchIndex', () => {
-  it('upserts through the alias with the document version as an external version', async () => {
+  it("upserts the workspace's entry through the alias with the document version as an external version", async () => {
     // Arrange
     const { client, calls } = fakeClient(() => ({ status: 201, body: { result: 'created' } }));
-    const index = new OpenSearchSearchIndex(client);
+    const index = new OpenSearchSearchIndex(client).forWorkspace(WORKSPACE);
 
     // Act
     await index.upsert(document);
 
     // Assert
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ method: 'PUT', path: '/documents/_doc/d1', body: { id: 'd1', title: 'Invoice', deleted: false } });
+    expect(calls[0]).toMatchObject({ method: 'PUT', path: D1, body: { id: 'd1', workspace_id: WORKSPACE, title: 'Invoice', deleted: false } });
     expect(new URLSearchParams(calls[0]!.querystring).get('version')).toBe('4');
     expect(new URLSearchParams(calls[0]!.querystring).get('version_type')).toBe('external_gte');
   });
@@ -74,7 +79,7 @@ describe('OpenSearchSearchIndex', () => {
   it('takes a version conflict as a stale write, done', async () => {
     // Arrange
     const { client } = fakeClient(() => ({ status: 409, body: { error: { type: 'version_conflict_engine_exception' }, status: 409 } }));
-    const index = new OpenSearchSearchIndex(client);
+    const index = new OpenSearchSearchIndex(client).forWorkspace(WORKSPACE);
 
     // Act
     const write = index.upsert(document);
@@ -86,7 +91,7 @@ describe('OpenSearchSearchIndex', () => {
   it('fails on any other error', async () => {
     // Arrange
     const { client } = fakeClient(() => ({ status: 400, body: { error: { type: 'mapper_parsing_exception' }, status: 400 } }));
-    const index = new OpenSearchSearchIndex(client);
+    const index = new OpenSearchSearchIndex(client).forWorkspace(WORKSPACE);
 
     // Act
     const write = index.upsert(document);
@@ -95,33 +100,73 @@ describe('OpenSearchSearchIndex', () => {
     await expect(write).rejects.toMatchObject({ meta: { statusCode: 400 } });
   });
 
-  it('removes by writing a tombstone one version above the removal', async () => {
+  it("removes by writing the workspace's tombstone one version above the removal", async () => {
     // Arrange
     const { client, calls } = fakeClient(() => ({ status: 200, body: { result: 'updated' } }));
-    const index = new OpenSearchSearchIndex(client);
+    const index = new OpenSearchSearchIndex(client).forWorkspace(WORKSPACE);
 
     // Act
     await index.remove('d1', 7);
 
     // Assert
-    expect(calls[0]).toMatchObject({ method: 'PUT', path: '/documents/_doc/d1', body: { id: 'd1', deleted: true } });
+    expect(calls[0]).toMatchObject({ method: 'PUT', path: D1, body: { id: 'd1', workspace_id: WORKSPACE, deleted: true } });
     expect(new URLSearchParams(calls[0]!.querystring).get('version')).toBe('8');
   });
 
-  it('searches the alias and reads the results', async () => {
+  it('searches the alias, filtered by the workspace, and reads the results', async () => {
     // Arrange
     const { client, calls } = fakeClient(() => ({
       status: 200,
-      body: { hits: { total: { value: 1 }, hits: [{ _id: 'd1', _score: 1.5, _source: { title: 'Invoice' } }] }, aggregations: {} },
+      body: { hits: { total: { value: 1 }, hits: [{ _id: `${WORKSPACE}:d1`, _score: 1.5, _source: { id: 'd1', title: 'Invoice' } }] }, aggregations: {} },
     }));
-    const index = new OpenSearchSearchIndex(client);
+    const index = new OpenSearchSearchIndex(client).forWorkspace(WORKSPACE);
 
     // Act
     const results = await index.search(aSearchRequest({ highlight: false }));
 
     // Assert
     expect(calls[0]).toMatchObject({ method: 'POST', path: '/documents/_search' });
+    expect((calls[0]!.body as { query: { bool: { filter: unknown[] } } }).query.bool.filter[0]).toEqual({ term: { workspace_id: WORKSPACE } });
     expect(results.results).toEqual([{ document_id: 'd1', title: 'Invoice', score: 1.5, highlights: [] }]);
+  });
+
+  it("never writes another workspace's entry: the same document id from two workspaces is two entries", async () => {
+    // Arrange
+    const { client, calls } = fakeClient(() => ({ status: 201, body: { result: 'created' } }));
+    const store = new OpenSearchSearchIndex(client);
+
+    // Act
+    await store.forWorkspace(WORKSPACE).upsert(document);
+    await store.forWorkspace(OTHER).upsert({ ...document, version: 9 });
+    await store.forWorkspace(OTHER).remove(document.id, 9);
+
+    // Assert
+    expect(calls.map((call) => call.path)).toEqual([D1, `/documents/_doc/${encodeURIComponent(`${OTHER}:d1`)}`, `/documents/_doc/${encodeURIComponent(`${OTHER}:d1`)}`]);
+    expect(calls.map((call) => (call.body as { workspace_id: string }).workspace_id)).toEqual([WORKSPACE, OTHER, OTHER]);
+  });
+
+  it('refuses a view without a workspace id', () => {
+    // Arrange
+    const { client } = fakeClient(() => ok);
+    const store = new OpenSearchSearchIndex(client);
+
+    // Act
+    const view = () => store.forWorkspace('');
+
+    // Assert
+    expect(view).toThrow(/workspace/);
+  });
+
+  it('clears every workspace with one delete by query', async () => {
+    // Arrange
+    const { client, calls } = fakeClient(() => ({ status: 200, body: { deleted: 3 } }));
+    const store = new OpenSearchSearchIndex(client);
+
+    // Act
+    await store.clear();
+
+    // Assert
+    expect(calls[0]).toMatchObject({ method: 'POST', path: '/documents/_delete_by_query', body: { query: { match_all: {} } } });
   });
 
   it('sets the replica count on the index behind the alias', async () => {
@@ -148,12 +193,12 @@ describe('OpenSearchSearchIndex', () => {
 
     // Assert
     expect(outcome).toBe('created');
-    expect(calls.at(-1)).toMatchObject({ method: 'PUT', path: '/documents-v1', body: { aliases: { documents: {} } } });
+    expect(calls.at(-1)).toMatchObject({ method: 'PUT', path: '/documents-v2', body: { aliases: { documents: {} } } });
   });
 
   it('does nothing when the alias already points at the current version', async () => {
     // Arrange
-    const { client, calls } = fakeClient(() => ({ status: 200, body: { 'documents-v1': { aliases: { documents: {} } } } }));
+    const { client, calls } = fakeClient(() => ({ status: 200, body: { 'documents-v2': { aliases: { documents: {} } } } }));
     const index = new OpenSearchSearchIndex(client);
 
     // Act
@@ -164,10 +209,10 @@ describe('OpenSearchSearchIndex', () => {
     expect(calls).toHaveLength(1);
   });
 
-  it('migrates from an older version: create, copy with versions, swap the alias atomically, copy again', async () => {
+  it('migrates from an older version: create, copy with versions into workspaces, swap the alias atomically, copy again', async () => {
     // Arrange
     const { client, calls } = fakeClient((call) =>
-      call.path.startsWith('/_alias') ? { status: 200, body: { 'documents-v0': { aliases: { documents: {} } } } } : ok,
+      call.path.startsWith('/_alias') ? { status: 200, body: { 'documents-v1': { aliases: { documents: {} } } } } : ok,
     );
     const index = new OpenSearchSearchIndex(client);
 
@@ -175,16 +220,17 @@ describe('OpenSearchSearchIndex', () => {
     const outcome = await index.migrate();
 
     // Assert
-    expect(outcome).toEqual({ migratedFrom: 'documents-v0' });
+    expect(outcome).toEqual({ migratedFrom: 'documents-v1' });
     expect(calls.slice(1).map((call) => `${call.method} ${call.path}`)).toEqual([
-      'PUT /documents-v1',
+      'PUT /documents-v2',
       'POST /_reindex',
       'POST /_aliases',
       'POST /_reindex',
     ]);
-    expect(calls[2]!.body).toMatchObject({ dest: { index: 'documents-v1', version_type: 'external_gte' } });
+    expect(calls[2]!.body).toMatchObject({ dest: { index: 'documents-v2', version_type: 'external_gte' }, script: ADOPT_SCRIPT });
+    expect(calls[4]!.body).toMatchObject({ script: ADOPT_SCRIPT });
     expect(calls[3]!.body).toEqual({
-      actions: [{ remove: { index: 'documents-v0', alias: 'documents' } }, { add: { index: 'documents-v1', alias: 'documents' } }],
+      actions: [{ remove: { index: 'documents-v1', alias: 'documents' } }, { add: { index: 'documents-v2', alias: 'documents' } }],
     });
   });
 });
