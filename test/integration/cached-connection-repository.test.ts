@@ -5,6 +5,9 @@ import { systemClock } from '../../shared/domain/clock';
 import type { Connection, ConnectionRepository } from '../../shared/domain/events/ports';
 import { freshTable } from '../support/aws-resources';
 
+const workspaceId = crypto.randomUUID();
+const member = (userId: string, workspace = workspaceId) => ({ userId, workspaceId: workspace });
+
 /** The local runtime's connection view over DynamoDB Local, checked against what the table itself answers. */
 describe('CachedConnectionRepository over DynamoDB', () => {
   let stored: DynamoConnectionRepository;
@@ -23,29 +26,51 @@ describe('CachedConnectionRepository over DynamoDB', () => {
     cached = new CachedConnectionRepository(stored, systemClock);
   });
 
-  it('lists what the table lists after connections open, authenticate, subscribe and close', async () => {
+  it('lists what the table lists for every audience after connections open, authenticate, subscribe and close', async () => {
     // Arrange
-    await cached.listAuthenticated('everyone');
-    const [alice, bob] = [crypto.randomUUID(), crypto.randomUUID()];
-    const [a1, a2, b1] = await Promise.all([opened(cached), opened(cached), opened(cached)]);
+    await cached.listAuthenticated('all');
+    const theirs = crypto.randomUUID();
+    const [alice, bob, carol] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    const [a1, a2, b1, c1] = await Promise.all([opened(cached), opened(cached), opened(cached), opened(cached)]);
     await opened(cached); // never authenticates
 
     // Act
-    await Promise.all([cached.authenticate(a1!, alice, 5), cached.authenticate(a2!, alice, 5), cached.authenticate(b1!, bob, 5)]);
+    await Promise.all([
+      cached.authenticate(a1!, member(alice), 5),
+      cached.authenticate(a2!, member(alice), 5),
+      cached.authenticate(b1!, member(bob), 5),
+      cached.authenticate(c1!, member(carol, theirs), 5),
+    ]);
     await Promise.all([cached.subscribe(a1!, ['notification']), cached.remove(a2!)]);
 
     // Assert
-    expect(sorted(await cached.listAuthenticated('everyone'))).toEqual(sorted(await stored.listAuthenticated('everyone')));
-    expect(sorted(await cached.listAuthenticated({ userId: alice }))).toEqual(sorted(await stored.listAuthenticated({ userId: alice })));
+    const audiences = ['all', { workspaceId }, { workspaceId: theirs }, { userId: alice }, { userId: alice, workspaceId }, { userId: alice, workspaceId: theirs }] as const;
+    for (const audience of audiences) {
+      expect(sorted(await cached.listAuthenticated(audience))).toEqual(sorted(await stored.listAuthenticated(audience)));
+    }
+  });
+
+  it("lists one workspace's connections and none of another's", async () => {
+    // Arrange
+    const [ours, theirs] = [crypto.randomUUID(), crypto.randomUUID()];
+    const [mine, other] = await Promise.all([opened(cached), opened(cached)]);
+    await cached.authenticate(mine!, member(crypto.randomUUID(), ours), 5);
+    await cached.authenticate(other!, member(crypto.randomUUID(), theirs), 5);
+
+    // Act
+    const listed = await cached.listAuthenticated({ workspaceId: ours });
+
+    // Assert
+    expect(listed.map((c) => c.id)).toEqual([mine]);
   });
 
   it('lists on its first read the connections already in the table', async () => {
     // Arrange
     const id = await opened(stored);
-    await stored.authenticate(id, crypto.randomUUID(), 5);
+    await stored.authenticate(id, member(crypto.randomUUID(), crypto.randomUUID()), 5);
 
     // Act
-    const listed = await cached.listAuthenticated('everyone');
+    const listed = await cached.listAuthenticated('all');
 
     // Assert
     expect(listed.map((c) => c.id)).toEqual([id]);
@@ -53,12 +78,12 @@ describe('CachedConnectionRepository over DynamoDB', () => {
 
   it('leaves the limit to the table: exactly the limit is admitted and listed when more authenticate at once', async () => {
     // Arrange
-    await cached.listAuthenticated('everyone');
+    await cached.listAuthenticated('all');
     const userId = crypto.randomUUID();
     const ids = await Promise.all(Array.from({ length: 9 }, () => opened(cached)));
 
     // Act
-    const outcomes = await Promise.all(ids.map((id) => cached.authenticate(id, userId, 5)));
+    const outcomes = await Promise.all(ids.map((id) => cached.authenticate(id, member(userId), 5)));
 
     // Assert
     expect(outcomes.filter((o) => o === 'authenticated')).toHaveLength(5);
@@ -70,14 +95,14 @@ describe('CachedConnectionRepository over DynamoDB', () => {
   it('stops listing a connection as soon as it is removed, as the publisher does for a gone client', async () => {
     // Arrange
     const id = await opened(cached);
-    await cached.authenticate(id, crypto.randomUUID(), 5);
-    await cached.listAuthenticated('everyone');
+    await cached.authenticate(id, member(crypto.randomUUID()), 5);
+    await cached.listAuthenticated('all');
 
     // Act
     await cached.remove(id);
 
     // Assert
-    expect(await cached.listAuthenticated('everyone')).toEqual([]);
+    expect(await cached.listAuthenticated('all')).toEqual([]);
     expect(await stored.get(id)).toBeNull();
   });
 });

@@ -45,14 +45,14 @@ describe("the container's event publisher", () => {
 
   it('closes a connection whose token has expired by the container clock instead of sending it the event', async () => {
     // Arrange
-    const userId = crypto.randomUUID();
+    const [userId, workspaceId] = [crypto.randomUUID(), crypto.randomUUID()];
     const connectionId = crypto.randomUUID();
     await container.connections.open(connectionId, clock.now());
     const expiresAt = new Date(Date.now() + HOUR_MS).toISOString();
-    await container.connections.authenticate(connectionId, userId, 5, { tokenId: crypto.randomUUID(), tokenVersion: 0, expiresAt });
+    await container.connections.authenticate(connectionId, { userId, workspaceId }, 5, { tokenId: crypto.randomUUID(), tokenVersion: 0, expiresAt });
 
     // Act
-    await container.events.publish(notification, { userId });
+    await container.events.forWorkspace(workspaceId).publish(notification, { userId });
 
     // Assert
     const messages = sender.sent.filter((s) => s.connectionId === connectionId).map((s) => JSON.parse(s.message) as { type: string; data: { details?: unknown } });

@@ -39,18 +39,23 @@ const documentCreated = (title: string): ServerEvent => ({
 });
 const notification: ServerEvent = { type: 'notification', data: { id: crypto.randomUUID(), type: 'ocr_completed', title: 'OCR completed', message: 'done' } };
 
+/** The workspace whose publisher most tests use. */
+const workspaceId = crypto.randomUUID();
+const member = (userId: string, workspace = workspaceId) => ({ userId, workspaceId: workspace });
+
 describe('ConnectionEventPublisher', () => {
   let connections: DynamoConnectionRepository;
 
-  const authenticated = async (userId: string, subscriptions?: ServerEvent['type'][]) => {
+  const authenticated = async (userId: string, subscriptions?: ServerEvent['type'][], workspace = workspaceId) => {
     const id = crypto.randomUUID();
     await connections.open(id, new Date());
-    await connections.authenticate(id, userId, 5);
+    await connections.authenticate(id, member(userId, workspace), 5);
     if (subscriptions) await connections.subscribe(id, subscriptions);
     return id;
   };
-  const publisherWith = (sender: ConnectionSender, problems: string[] = []) =>
+  const hubWith = (sender: ConnectionSender, problems: string[] = []) =>
     new ConnectionEventPublisher({ connections, sender, sendTimeoutMs: 200, log: (message) => problems.push(message) });
+  const publisherWith = (sender: ConnectionSender, problems: string[] = []) => hubWith(sender, problems).forWorkspace(workspaceId);
 
   beforeAll(async () => {
     const { db, tableName } = await freshTable();
@@ -72,16 +77,64 @@ describe('ConnectionEventPublisher', () => {
     expect(sender.to(b1)).toEqual([]);
   });
 
-  it('sends an event for everyone only to connections that subscribed to its type or never subscribed', async () => {
+  it("sends a workspace's event to every connection of that workspace and to none of another", async () => {
+    // Arrange
+    const sender = new RecordingSender();
+    const [ours, theirs] = [crypto.randomUUID(), crypto.randomUUID()];
+    const [alice, bob] = [await authenticated(crypto.randomUUID(), undefined, ours), await authenticated(crypto.randomUUID(), undefined, ours)];
+    const carol = await authenticated(crypto.randomUUID(), undefined, theirs);
+    const event = documentCreated('ours only');
+
+    // Act
+    await hubWith(sender).forWorkspace(ours).publish(event, 'workspace');
+
+    // Assert
+    expect(sender.to(alice)).toEqual([event]);
+    expect(sender.to(bob)).toEqual([event]);
+    expect(sender.to(carol)).toEqual([]);
+  });
+
+  it("sends nothing for a user through another workspace's publisher", async () => {
+    // Arrange
+    const sender = new RecordingSender();
+    const userId = crypto.randomUUID();
+    const connection = await authenticated(userId);
+
+    // Act
+    await hubWith(sender).forWorkspace(crypto.randomUUID()).publish(notification, { userId });
+
+    // Assert
+    expect(sender.to(connection)).toEqual([]);
+  });
+
+  it('never sends to a connection of another workspace, even one the listing answers', async () => {
+    // Arrange
+    const sender = new RecordingSender();
+    const stranger = { id: crypto.randomUUID(), userId: crypto.randomUUID(), workspaceId: crypto.randomUUID(), subscriptions: null, connectedAt: new Date().toISOString() };
+    const careless = new ConnectionEventPublisher({
+      connections: { listAuthenticated: async () => [stranger], remove: async () => undefined },
+      sender,
+      sendTimeoutMs: 200,
+      log: () => undefined,
+    });
+
+    // Act
+    await careless.forWorkspace(workspaceId).publish(documentCreated('not for strangers'), 'workspace');
+
+    // Assert
+    expect(sender.sent).toEqual([]);
+  });
+
+  it("sends a workspace's event only to connections that subscribed to its type or never subscribed", async () => {
     // Arrange
     const sender = new RecordingSender();
     const all = await authenticated(crypto.randomUUID());
     const wants = await authenticated(crypto.randomUUID(), ['document_created']);
     const other = await authenticated(crypto.randomUUID(), ['notification']);
-    const event = documentCreated('for everyone');
+    const event = documentCreated('for the workspace');
 
     // Act
-    await publisherWith(sender).publish(event, 'everyone');
+    await publisherWith(sender).publish(event, 'workspace');
 
     // Assert
     expect(sender.to(all)).toEqual([event]);
@@ -134,14 +187,14 @@ describe('ConnectionEventPublisher', () => {
       sendTimeoutMs: 200,
       log: () => undefined,
       published: (publication) => publications.push(publication),
-    });
+    }).forWorkspace(workspaceId);
     const before = Date.now();
 
     // Act
     await publisher.publish(notification, { userId });
 
     // Assert
-    expect(publications).toEqual([{ event: 'notification', targets: 2, emittedAt: expect.any(Number), durationMs: expect.any(Number) }]);
+    expect(publications).toEqual([{ event: 'notification', workspaceId, targets: 2, emittedAt: expect.any(Number), durationMs: expect.any(Number) }]);
     // Epoch milliseconds (from the monotonic clock, so a few ms apart from Date.now() at most).
     expect(publications[0]!.emittedAt).toBeGreaterThanOrEqual(before - 50);
     expect(publications[0]!.emittedAt).toBeLessThanOrEqual(Date.now() + 50);
@@ -173,7 +226,7 @@ describe('ConnectionEventPublisher', () => {
     const problems: string[] = [];
 
     // Act
-    const publishing = broken.publish(notification, 'everyone');
+    const publishing = broken.forWorkspace(workspaceId).publish(notification, 'workspace');
 
     // Assert
     await expect(publishing).resolves.toBeUndefined();
@@ -184,7 +237,7 @@ describe('ConnectionEventPublisher', () => {
     const withSession = async (userId: string, tokenId: string, expiresAt = new Date(Date.now() + 3_600_000)) => {
       const id = crypto.randomUUID();
       await connections.open(id, new Date());
-      await connections.authenticate(id, userId, 5, { tokenId, tokenVersion: 0, expiresAt: expiresAt.toISOString() });
+      await connections.authenticate(id, member(userId), 5, { tokenId, tokenVersion: 0, expiresAt: expiresAt.toISOString() });
       return id;
     };
 

@@ -1,13 +1,15 @@
 import type { Clock } from '../../domain/clock';
-import type {
-  Audience,
-  AuthenticateOutcome,
-  Connection,
-  ConnectionRepository,
-  ServerEventType,
-  SessionEndReason,
-  SessionSelector,
-  TokenSession,
+import {
+  inAudience,
+  type AuthenticateOutcome,
+  type Connection,
+  type ConnectionAudience,
+  type ConnectionMember,
+  type ConnectionRepository,
+  type ServerEventType,
+  type SessionEndReason,
+  type SessionSelector,
+  type TokenSession,
 } from '../../domain/events/ports';
 import { connectionTtl, isLive } from '../aws/dynamodb/connection-repository';
 
@@ -22,8 +24,9 @@ import { connectionTtl, isLive } from '../aws/dynamodb/connection-repository';
  *
  * - Writes delegate, so DynamoDB still enforces what it enforces (the per-user limit of `authenticate`).
  * - Mutations of one connection run one after another, so the record re-read after a write is that write's.
- * - The first `listAuthenticated` loads everyone's connections; a load during which a mutation finished is
- *   returned but not kept, since it may predate that write.
+ * - The first `listAuthenticated` loads the connections of every workspace ('all'); a load during which a
+ *   mutation finished is returned but not kept, since it may predate that write. Audiences (a workspace, a
+ *   user in it) are filtered from the view with the rule every listing follows ({@link inAudience}).
  * - Connections past their TTL are left out at read time, as `DynamoConnectionRepository` does.
  * - A mutation that fails leaves DynamoDB in an unknown state: the view is dropped and loaded again.
  */
@@ -52,9 +55,9 @@ export class CachedConnectionRepository implements ConnectionRepository {
     return this.inner.get(connectionId);
   }
 
-  authenticate(connectionId: string, userId: string, limit: number, session?: TokenSession): Promise<AuthenticateOutcome> {
+  authenticate(connectionId: string, member: ConnectionMember, limit: number, session?: TokenSession): Promise<AuthenticateOutcome> {
     return this.mutate(connectionId, async () => {
-      const outcome = await this.inner.authenticate(connectionId, userId, limit, session);
+      const outcome = await this.inner.authenticate(connectionId, member, limit, session);
       if (outcome === 'gone') return { result: outcome, connection: null };
       // 'limit' and 'other_user' changed no connection.
       if (outcome !== 'authenticated') return { result: outcome };
@@ -94,22 +97,20 @@ export class CachedConnectionRepository implements ConnectionRepository {
     return connectionIds;
   }
 
-  async listAuthenticated(audience: Audience): Promise<Connection[]> {
+  async listAuthenticated(audience: ConnectionAudience): Promise<Connection[]> {
     const connections = this.view ? [...this.view.values()] : await this.load();
     const now = this.clock.now();
     return connections.filter(
-      (connection) =>
-        isLive(connectionTtl(new Date(connection.connectedAt)), now) &&
-        (audience === 'everyone' || connection.userId === audience.userId),
+      (connection) => isLive(connectionTtl(new Date(connection.connectedAt)), now) && inAudience(connection, audience),
     );
   }
 
-  /** Everyone's connections from `inner`, kept as the view unless a mutation finished meanwhile. */
+  /** Every workspace's connections from `inner`, kept as the view unless a mutation finished meanwhile. */
   private load(): Promise<Connection[]> {
     // A load that started before the latest mutation finished may miss it: only a current one is shared.
     if (this.loading?.generation === this.generation) return this.loading.connections;
     const generation = this.generation;
-    const connections = this.inner.listAuthenticated('everyone').then((loaded) => {
+    const connections = this.inner.listAuthenticated('all').then((loaded) => {
       if (generation === this.generation) this.view = new Map(loaded.map((connection) => [connection.id, connection]));
       return loaded;
     });

@@ -36,7 +36,8 @@ export type ConnectionAuthResult =
   | { outcome: 'gone' };
 
 /**
- * Authenticates a connection with an access token, as the HTTP API does with a bearer token. A user holds at
+ * Authenticates a connection with an access token, as the HTTP API does with a bearer token; the connection
+ * then receives the events of the principal's workspace (and the principal's own). A user holds at
  * most {@link MAX_CONNECTIONS_PER_USER} authenticated connections; the repository enforces it atomically, so
  * the limit holds when several connections authenticate at once. Authenticating again as the same user
  * replaces the token the connection lives by (send a refreshed token to keep it open past the old one's
@@ -57,7 +58,12 @@ export async function authenticateConnection(
     if (error instanceof AppError) return { outcome: 'unauthorized', reason: error.message };
     throw error;
   }
-  const outcome = await deps.connections.authenticate(connectionId, principal.userId, MAX_CONNECTIONS_PER_USER, sessionOf(principal));
+  const outcome = await deps.connections.authenticate(
+    connectionId,
+    { userId: principal.userId, workspaceId: principal.workspaceId },
+    MAX_CONNECTIONS_PER_USER,
+    sessionOf(principal),
+  );
   if (outcome === 'authenticated') {
     try {
       await deps.authenticate(token);
@@ -143,7 +149,8 @@ export async function closeIfUnauthenticated(deps: ChannelDeps, connectionId: st
  * by a runtime that was killed would otherwise count against their users' limits until they expire.
  */
 export async function forgetAllConnections(deps: Pick<ChannelDeps, 'connections'>): Promise<number> {
-  const stale = await deps.connections.listAuthenticated('everyone');
+  // Every workspace's: the runtime that left them held connections of all of them.
+  const stale = await deps.connections.listAuthenticated('all');
   await Promise.all(stale.map((connection) => deps.connections.remove(connection.id)));
   return stale.length;
 }

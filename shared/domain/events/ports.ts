@@ -9,19 +9,50 @@ export type ServerEvent =
 
 export type ServerEventType = ServerEvent['type'];
 
-/** Who receives an event: one user's connections, or every authenticated connection. */
-export type Audience = { userId: string } | 'everyone';
+/**
+ * Who receives an event of a workspace's publisher: one user's connections (a notification), or every
+ * authenticated connection of the workspace. Neither ever reaches a connection of another workspace.
+ */
+export type Audience = { userId: string } | 'workspace';
 
 /**
- * Pushes events to connected clients. Delivery is best effort: publishing never throws into the producer
- * (a request or a job), whatever happens to the connections.
+ * Pushes one workspace's events to connected clients. Delivery is best effort: publishing never throws into
+ * the producer (a request or a job), whatever happens to the connections.
  */
 export interface EventPublisher {
   publish(event: ServerEvent, audience: Audience): Promise<void>;
 }
 
+/**
+ * Hands out publishers bound to one workspace, so that a use case (scoped to the caller's workspace) can only
+ * publish to that workspace's connections: no publish call takes a workspace id.
+ */
+export interface EventHub {
+  forWorkspace(workspaceId: string): EventPublisher;
+}
+
 /** The publisher of a runtime without connected clients. */
 export const silentEventPublisher: EventPublisher = { publish: async () => undefined };
+
+/** The hub of a runtime without connected clients. */
+export const silentEventHub: EventHub = { forWorkspace: () => silentEventPublisher };
+
+/**
+ * Which authenticated connections a listing wants: one user's (within one workspace when given), one
+ * workspace's, or every connection of the deployment ('all': the stale-connection sweep and the system count,
+ * never an event).
+ */
+export type ConnectionAudience = { userId: string; workspaceId?: string } | { workspaceId: string } | 'all';
+
+/** Whether an authenticated connection belongs to the audience, for views that filter connections they hold. */
+export function inAudience(connection: Connection, audience: ConnectionAudience): boolean {
+  if (connection.userId === null) return false;
+  if (audience === 'all') return true;
+  if ('userId' in audience) {
+    return connection.userId === audience.userId && (audience.workspaceId === undefined || connection.workspaceId === audience.workspaceId);
+  }
+  return connection.workspaceId === audience.workspaceId;
+}
 
 /** Publishes and swallows any failure: an event is never worth failing the work that produced it. */
 export async function emit(events: EventPublisher, event: ServerEvent, audience: Audience): Promise<void> {
@@ -79,6 +110,11 @@ export interface SessionSelector {
 export interface Connection {
   id: string;
   userId: string | null;
+  /**
+   * The workspace of the user it authenticated as, whose events it receives. Null until it authenticates, and
+   * on records written before workspaces existed: those receive no event until they authenticate again.
+   */
+  workspaceId: string | null;
   /** The event types the client asked for; null until it subscribes, which means every type. */
   subscriptions: ServerEventType[] | null;
   connectedAt: string;
@@ -94,10 +130,16 @@ export type AuthenticateOutcome =
   | 'authenticated'
   /** The user already holds the maximum of live connections. */
   | 'limit'
-  /** The connection is authenticated as another user. */
+  /** The connection is authenticated as another user (or as the same user in another workspace). */
   | 'other_user'
   /** There is no such connection (it closed meanwhile). */
   | 'gone';
+
+/** Who authenticates a connection: the user, and the workspace whose events the connection then receives. */
+export interface ConnectionMember {
+  userId: string;
+  workspaceId: string;
+}
 
 /**
  * The open connections and their state. Each user's live connections are counted so that the limit holds
@@ -108,17 +150,18 @@ export interface ConnectionRepository {
   open(connectionId: string, connectedAt: Date): Promise<void>;
   get(connectionId: string): Promise<Connection | null>;
   /**
-   * Binds the connection to the user unless that user already holds `limit` live connections, with the token
-   * it authenticated with. Authenticating again as the same user replaces the session (a refreshed token keeps
-   * the connection alive); a connection whose session has ended is 'gone'.
+   * Binds the connection to the user and their workspace unless that user already holds `limit` live
+   * connections, with the token it authenticated with. Authenticating again as the same user (and workspace)
+   * replaces the session (a refreshed token keeps the connection alive); a connection whose session has ended
+   * is 'gone'.
    */
-  authenticate(connectionId: string, userId: string, limit: number, session?: TokenSession): Promise<AuthenticateOutcome>;
+  authenticate(connectionId: string, member: ConnectionMember, limit: number, session?: TokenSession): Promise<AuthenticateOutcome>;
   /** Sets the event types the connection receives; false when the connection is gone. */
   subscribe(connectionId: string, events: ServerEventType[]): Promise<boolean>;
   /** Forgets the connection and frees its place in its user's count; removing twice is harmless. */
   remove(connectionId: string): Promise<void>;
-  /** The authenticated connections of the audience: one user's, or everyone's. */
-  listAuthenticated(audience: Audience): Promise<Connection[]>;
+  /** The live authenticated connections of the audience: one user's, one workspace's, or the deployment's. */
+  listAuthenticated(audience: ConnectionAudience): Promise<Connection[]>;
   /**
    * Marks the selected connections' sessions ended (strongly consistent: a connection authenticated before the
    * call is found); answers the ids it marked, which the caller closes. Those already ended are left out.

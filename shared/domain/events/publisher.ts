@@ -1,5 +1,14 @@
 import { systemClock, type Clock } from '../clock';
-import type { Audience, Connection, ConnectionRepository, ConnectionSender, EventPublisher, ServerEvent, ServerEventType } from './ports';
+import type {
+  Audience,
+  Connection,
+  ConnectionRepository,
+  ConnectionSender,
+  EventHub,
+  EventPublisher,
+  ServerEvent,
+  ServerEventType,
+} from './ports';
 import { connectionEnd, endConnection, type ConnectionEnd } from './sessions';
 
 /** Where the publisher reports what went wrong, since it never throws. */
@@ -8,6 +17,7 @@ export type ProblemLog = (message: string, fields: Record<string, unknown>) => v
 /** What one published event did, for an operational log. */
 export interface Publication {
   event: ServerEventType;
+  workspaceId: string;
   /** The connections it was sent to. */
   targets: number;
   /** When `publish` was called: epoch milliseconds, sub-millisecond precision. */
@@ -29,20 +39,33 @@ export interface ConnectionEventPublisherDeps {
 }
 
 /**
- * Publishes events to the audience's authenticated connections that want them (those that subscribed to the
+ * The hub of the connected clients: `forWorkspace` gives the publisher of one workspace, whose events go to
+ * that workspace's authenticated connections ('workspace') or to one user's connections in it ({userId}),
+ * never to another workspace's (the listing is asked for the workspace, and what it answers is checked again).
+ *
+ * A publisher sends to the audience's connections that want the event (those that subscribed to the
  * event's type, or never subscribed). The message is serialised once and sent to every connection at once,
  * each send bounded by a timeout; connections found gone are removed. A connection whose session has ended
  * (logout, password change) or whose token has expired gets no event: it is told why, closed and forgotten,
  * so revocation reaches it even where the function that revoked could not close it. Never throws: an event is
  * not worth failing the request or job that produced it.
  */
-export class ConnectionEventPublisher implements EventPublisher {
+export class ConnectionEventPublisher implements EventHub {
   constructor(private readonly deps: ConnectionEventPublisherDeps) {}
 
-  async publish(event: ServerEvent, audience: Audience): Promise<void> {
+  forWorkspace(workspaceId: string): EventPublisher {
+    return { publish: (event, audience) => this.publish(workspaceId, event, audience) };
+  }
+
+  private async publish(workspaceId: string, event: ServerEvent, audience: Audience): Promise<void> {
     const started = performance.now();
     try {
-      const connections = await this.deps.connections.listAuthenticated(audience);
+      const listed = await this.deps.connections.listAuthenticated(
+        audience === 'workspace' ? { workspaceId } : { userId: audience.userId, workspaceId },
+      );
+      // The listing was asked for this workspace; checking again costs nothing and keeps any mistake in a
+      // store from becoming a leak across workspaces.
+      const connections = listed.filter((connection) => connection.workspaceId === workspaceId);
       const now = (this.deps.clock ?? systemClock).now();
       const live: Connection[] = [];
       const ending: Promise<void>[] = [];
@@ -56,12 +79,13 @@ export class ConnectionEventPublisher implements EventPublisher {
       await Promise.all([...targets.map((connection) => this.deliver(connection.id, message, event.type)), ...ending]);
       this.deps.published?.({
         event: event.type,
+        workspaceId,
         targets: targets.length,
         emittedAt: performance.timeOrigin + started,
         durationMs: performance.now() - started,
       });
     } catch (error) {
-      this.deps.log('event not published', { event: event.type, error });
+      this.deps.log('event not published', { event: event.type, workspace_id: workspaceId, error });
     }
   }
 

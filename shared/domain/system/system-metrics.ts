@@ -14,13 +14,13 @@ const oneDecimal = (value: number): number => Math.round(value * 10) / 10;
 
 /**
  * The answering instance's CPU, memory and disk use and uptime, and the deployment's authenticated WebSocket
- * connections (the table's record of them, so the same number whichever instance answers).
+ * connections of every workspace (the table's record of them, so the same number whichever instance answers).
  */
 export async function systemMetrics(deps: { host: HostProbe; connections: ConnectionRepository }): Promise<SystemMetrics> {
   const [cpu, disk, connections] = await Promise.all([
     deps.host.cpuUsage(),
     deps.host.diskUsage(),
-    deps.connections.listAuthenticated('everyone'),
+    deps.connections.listAuthenticated('all'),
   ]);
   return {
     cpu_usage: oneDecimal(cpu),

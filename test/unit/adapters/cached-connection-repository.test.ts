@@ -2,15 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { connectionTtl } from '../../../shared/adapters/aws/dynamodb/connection-repository';
 import { CachedConnectionRepository } from '../../../shared/adapters/local/cached-connection-repository';
 import type { Clock } from '../../../shared/domain/clock';
-import type {
-  Audience,
-  AuthenticateOutcome,
-  Connection,
-  ConnectionRepository,
-  ServerEventType,
-  SessionEndReason,
-  SessionSelector,
-  TokenSession,
+import {
+  inAudience,
+  type AuthenticateOutcome,
+  type Connection,
+  type ConnectionAudience,
+  type ConnectionMember,
+  type ConnectionRepository,
+  type ServerEventType,
+  type SessionEndReason,
+  type SessionSelector,
+  type TokenSession,
 } from '../../../shared/domain/events/ports';
 
 /**
@@ -43,7 +45,7 @@ class MemoryConnections implements ConnectionRepository {
   }
 
   async open(connectionId: string, connectedAt: Date): Promise<void> {
-    this.records.set(connectionId, { id: connectionId, userId: null, subscriptions: null, connectedAt: connectedAt.toISOString() });
+    this.records.set(connectionId, { id: connectionId, userId: null, workspaceId: null, subscriptions: null, connectedAt: connectedAt.toISOString() });
   }
 
   async get(connectionId: string): Promise<Connection | null> {
@@ -55,12 +57,12 @@ class MemoryConnections implements ConnectionRepository {
     return record;
   }
 
-  async authenticate(connectionId: string, userId: string, limit: number, session?: TokenSession): Promise<AuthenticateOutcome> {
+  async authenticate(connectionId: string, { userId, workspaceId }: ConnectionMember, limit: number, session?: TokenSession): Promise<AuthenticateOutcome> {
     const record = this.records.get(connectionId);
     if (!record || record.ended) return 'gone';
-    if (record.userId !== null && record.userId !== userId) return 'other_user';
+    if (record.userId !== null && (record.userId !== userId || record.workspaceId !== workspaceId)) return 'other_user';
     if (record.userId === null && [...this.records.values()].filter((r) => r.userId === userId).length >= limit) return 'limit';
-    this.records.set(connectionId, { ...record, userId, ...(session ? { session } : {}) });
+    this.records.set(connectionId, { ...record, userId, workspaceId, ...(session ? { session } : {}) });
     return 'authenticated';
   }
 
@@ -98,11 +100,9 @@ class MemoryConnections implements ConnectionRepository {
     );
   }
 
-  async listAuthenticated(audience: Audience): Promise<Connection[]> {
+  async listAuthenticated(audience: ConnectionAudience): Promise<Connection[]> {
     this.lists++;
-    const listed = [...this.records.values()].filter(
-      (r) => r.userId !== null && (audience === 'everyone' || r.userId === audience.userId),
-    );
+    const listed = [...this.records.values()].filter((r) => inAudience(r, audience));
     const hold = this.holdList;
     this.holdList = undefined;
     await hold;
@@ -125,10 +125,12 @@ describe('CachedConnectionRepository', () => {
     const clock = movableClock();
     return { inner, clock, repo: new CachedConnectionRepository(inner, clock) };
   };
-  const authenticated = async (repo: ConnectionRepository, userId = crypto.randomUUID(), connectedAt = new Date()) => {
+  const workspaceId = crypto.randomUUID();
+  const member = (userId: string, workspace = workspaceId) => ({ userId, workspaceId: workspace });
+  const authenticated = async (repo: ConnectionRepository, userId = crypto.randomUUID(), connectedAt = new Date(), workspace = workspaceId) => {
     const id = crypto.randomUUID();
     await repo.open(id, connectedAt);
-    await repo.authenticate(id, userId, 5);
+    await repo.authenticate(id, member(userId, workspace), 5);
     return id;
   };
   const ids = (connections: Connection[]) => connections.map((c) => c.id).sort();
@@ -139,8 +141,8 @@ describe('CachedConnectionRepository', () => {
     const id = await authenticated(repo);
 
     // Act
-    const first = await repo.listAuthenticated('everyone');
-    const second = await repo.listAuthenticated('everyone');
+    const first = await repo.listAuthenticated('all');
+    const second = await repo.listAuthenticated('all');
 
     // Assert
     expect(ids(first)).toEqual([id]);
@@ -154,7 +156,7 @@ describe('CachedConnectionRepository', () => {
     await authenticated(repo);
 
     // Act
-    await Promise.all([repo.listAuthenticated('everyone'), repo.listAuthenticated('everyone')]);
+    await Promise.all([repo.listAuthenticated('all'), repo.listAuthenticated('all')]);
 
     // Assert
     expect(inner.lists).toBe(1);
@@ -163,13 +165,13 @@ describe('CachedConnectionRepository', () => {
   it('lists a connection authenticated after the load without reading the store again', async () => {
     // Arrange
     const { inner, repo } = setup();
-    await repo.listAuthenticated('everyone');
+    await repo.listAuthenticated('all');
 
     // Act
     const id = await authenticated(repo);
 
     // Assert
-    expect(ids(await repo.listAuthenticated('everyone'))).toEqual([id]);
+    expect(ids(await repo.listAuthenticated('all'))).toEqual([id]);
     expect(inner.lists).toBe(1);
   });
 
@@ -179,7 +181,7 @@ describe('CachedConnectionRepository', () => {
     const alice = crypto.randomUUID();
     const ofAlice = await authenticated(repo, alice);
     await authenticated(repo);
-    await repo.listAuthenticated('everyone');
+    await repo.listAuthenticated('all');
 
     // Act
     const listed = await repo.listAuthenticated({ userId: alice });
@@ -188,16 +190,45 @@ describe('CachedConnectionRepository', () => {
     expect(ids(listed)).toEqual([ofAlice]);
   });
 
+  it('lists only the workspace’s connections for a workspace’s audience', async () => {
+    // Arrange
+    const { repo } = setup();
+    const [ours, theirs] = [crypto.randomUUID(), crypto.randomUUID()];
+    const mine = await authenticated(repo, crypto.randomUUID(), new Date(), ours);
+    await authenticated(repo, crypto.randomUUID(), new Date(), theirs);
+    await repo.listAuthenticated('all');
+
+    // Act
+    const listed = await repo.listAuthenticated({ workspaceId: ours });
+
+    // Assert
+    expect(ids(listed)).toEqual([mine]);
+  });
+
+  it('lists nothing for a user’s audience in a workspace that is not the user’s', async () => {
+    // Arrange
+    const { repo } = setup();
+    const alice = crypto.randomUUID();
+    await authenticated(repo, alice);
+    await repo.listAuthenticated('all');
+
+    // Act
+    const listed = await repo.listAuthenticated({ userId: alice, workspaceId: crypto.randomUUID() });
+
+    // Assert
+    expect(listed).toEqual([]);
+  });
+
   it('never lists a connection that has not authenticated', async () => {
     // Arrange
     const { repo } = setup();
-    await repo.listAuthenticated('everyone');
+    await repo.listAuthenticated('all');
 
     // Act
     await repo.open(crypto.randomUUID(), new Date());
 
     // Assert
-    expect(await repo.listAuthenticated('everyone')).toEqual([]);
+    expect(await repo.listAuthenticated('all')).toEqual([]);
   });
 
   it('does not list a connection the store refused for the user’s limit', async () => {
@@ -205,42 +236,42 @@ describe('CachedConnectionRepository', () => {
     const { repo } = setup();
     const userId = crypto.randomUUID();
     const admitted = await authenticated(repo, userId);
-    await repo.listAuthenticated('everyone');
+    await repo.listAuthenticated('all');
     const refused = crypto.randomUUID();
     await repo.open(refused, new Date());
 
     // Act
-    const outcome = await repo.authenticate(refused, userId, 1);
+    const outcome = await repo.authenticate(refused, member(userId), 1);
 
     // Assert
     expect(outcome).toBe('limit');
-    expect(ids(await repo.listAuthenticated('everyone'))).toEqual([admitted]);
+    expect(ids(await repo.listAuthenticated('all'))).toEqual([admitted]);
   });
 
   it('lists the event types a connection subscribed to after the load', async () => {
     // Arrange
     const { repo } = setup();
     const id = await authenticated(repo);
-    await repo.listAuthenticated('everyone');
+    await repo.listAuthenticated('all');
 
     // Act
     await repo.subscribe(id, ['notification']);
 
     // Assert
-    expect((await repo.listAuthenticated('everyone'))[0]?.subscriptions).toEqual(['notification']);
+    expect((await repo.listAuthenticated('all'))[0]?.subscriptions).toEqual(['notification']);
   });
 
   it('stops listing a removed connection', async () => {
     // Arrange
     const { repo } = setup();
     const id = await authenticated(repo);
-    await repo.listAuthenticated('everyone');
+    await repo.listAuthenticated('all');
 
     // Act
     await repo.remove(id);
 
     // Assert
-    expect(await repo.listAuthenticated('everyone')).toEqual([]);
+    expect(await repo.listAuthenticated('all')).toEqual([]);
   });
 
   it('still lists a connection at its TTL, as the DynamoDB repository does', async () => {
@@ -248,13 +279,13 @@ describe('CachedConnectionRepository', () => {
     const { repo, clock } = setup();
     const connectedAt = new Date();
     const id = await authenticated(repo, crypto.randomUUID(), connectedAt);
-    await repo.listAuthenticated('everyone');
+    await repo.listAuthenticated('all');
 
     // Act
     clock.set(connectionTtl(connectedAt) * 1000);
 
     // Assert
-    expect(ids(await repo.listAuthenticated('everyone'))).toEqual([id]);
+    expect(ids(await repo.listAuthenticated('all'))).toEqual([id]);
   });
 
   it('stops listing a connection past its TTL, as the DynamoDB repository does', async () => {
@@ -262,26 +293,26 @@ describe('CachedConnectionRepository', () => {
     const { repo, clock } = setup();
     const connectedAt = new Date();
     await authenticated(repo, crypto.randomUUID(), connectedAt);
-    await repo.listAuthenticated('everyone');
+    await repo.listAuthenticated('all');
 
     // Act
     clock.set(connectionTtl(connectedAt) * 1000 + 1);
 
     // Assert
-    expect(await repo.listAuthenticated('everyone')).toEqual([]);
+    expect(await repo.listAuthenticated('all')).toEqual([]);
   });
 
   it('does not keep a load that read the store before a write finished', async () => {
     // Arrange
     const { repo, inner } = setup();
     const release = inner.holdNextList();
-    const loading = repo.listAuthenticated('everyone');
+    const loading = repo.listAuthenticated('all');
     const id = await authenticated(repo);
     release();
     await loading;
 
     // Act
-    const listed = await repo.listAuthenticated('everyone');
+    const listed = await repo.listAuthenticated('all');
 
     // Assert
     expect(ids(listed)).toEqual([id]);
@@ -292,9 +323,9 @@ describe('CachedConnectionRepository', () => {
     const { repo, inner } = setup();
     const id = crypto.randomUUID();
     await repo.open(id, new Date());
-    await repo.listAuthenticated('everyone');
+    await repo.listAuthenticated('all');
     const { reached, release } = inner.holdNextGet();
-    const authenticating = repo.authenticate(id, crypto.randomUUID(), 5);
+    const authenticating = repo.authenticate(id, member(crypto.randomUUID()), 5);
     await reached;
     const subscribing = repo.subscribe(id, ['notification']);
     await settled();
@@ -304,19 +335,19 @@ describe('CachedConnectionRepository', () => {
     await Promise.all([authenticating, subscribing]);
 
     // Assert
-    expect((await repo.listAuthenticated('everyone'))[0]?.subscriptions).toEqual(['notification']);
+    expect((await repo.listAuthenticated('all'))[0]?.subscriptions).toEqual(['notification']);
   });
 
   it('reads the store again after a write that failed', async () => {
     // Arrange
     const { repo, inner } = setup();
     const id = await authenticated(repo);
-    await repo.listAuthenticated('everyone');
+    await repo.listAuthenticated('all');
     inner.failRemove = true;
     await expect(repo.remove(id)).rejects.toThrow('timed out after writing');
 
     // Act
-    const listed = await repo.listAuthenticated('everyone');
+    const listed = await repo.listAuthenticated('all');
 
     // Assert
     expect(listed).toEqual([]);
@@ -331,9 +362,9 @@ describe('CachedConnectionRepository', () => {
     const [loggedOut, kept] = [crypto.randomUUID(), crypto.randomUUID()];
     for (const [id, token] of [[loggedOut, 'a'], [kept, 'b']] as const) {
       await repo.open(id, new Date());
-      await repo.authenticate(id, userId, 5, session(token));
+      await repo.authenticate(id, member(userId), 5, session(token));
     }
-    await repo.listAuthenticated('everyone');
+    await repo.listAuthenticated('all');
 
     // Act
     const ended = await repo.endSessions({ userId, tokenId: 'a' }, 'logout');

@@ -31,6 +31,7 @@ export function toConnection(item: Item): Connection {
   const connection: Connection = {
     id: item['connection_id'] as string,
     userId: typeof item['user_id'] === 'string' ? item['user_id'] : null,
+    workspaceId: typeof item['workspace_id'] === 'string' ? item['workspace_id'] : null,
     subscriptions: Array.isArray(item['subscriptions']) ? (item['subscriptions'] as ServerEventType[]) : null,
     connectedAt: item['connected_at'] as string,
   };

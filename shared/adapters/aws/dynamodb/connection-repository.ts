@@ -9,9 +9,10 @@ import {
 import type { Clock } from '../../../domain/clock';
 import {
   CONNECTION_LIFETIME_SECONDS,
-  type Audience,
   type AuthenticateOutcome,
   type Connection,
+  type ConnectionAudience,
+  type ConnectionMember,
   type ConnectionRepository,
   type ServerEventType,
   type SessionEndReason,
@@ -21,7 +22,7 @@ import {
 import { failedConditions, isConditionFailure } from './errors';
 import { selection, sessionAttributes, toConnection } from './connection-items';
 import { keys, ttlOf } from './keys';
-import { queryAll } from './queries';
+import { batchGetAll, indexPartition, queryAll } from './queries';
 import { LOST_RACE, MAX_OPTIMISTIC_ATTEMPTS, retryLostRaces } from '../../../domain/optimistic-retry';
 
 /** A record outlives API Gateway's two-hour connection limit by this much before TTL may remove it. */
@@ -44,16 +45,29 @@ export const connectionTtl = (connectedAt: Date): number =>
 /** Whether a connection with this TTL is still live at `now`: TTL deletion lags by up to days. */
 export const isLive = (ttl: number, now: Date): boolean => ttl * 1000 >= now.getTime();
 
+/** The attributes a listing reads of a connection item. */
+const LISTED = 'connection_id, user_id, workspace_id, subscriptions, connected_at, #ttl, token_id, token_version, token_expires_at, ended';
+
 /**
  * WebSocket connections in the application table. Each connection is an item `CONN#<id> / META` whose TTL
- * follows API Gateway's two-hour maximum; once authenticated it carries the user and enters gsi1 `CONNS`
- * under `<user>#<connection>`, so one query lists everyone's and a prefix lists one user's.
+ * follows API Gateway's two-hour maximum; once authenticated it carries the user and their workspace and
+ * enters gsi1 `WS#<workspace>#CONNS` under `<user>#<connection>`, so one query lists a workspace's (an event
+ * for the workspace) and a prefix lists one user's in it (a notification). Nothing lists connections across
+ * workspaces but the deployment-wide listing below.
  *
  * The per-user limit is kept exact by an item `USER#<id> / CONNECTIONS` holding a map of the user's
  * authenticated connections (id → expiry in epoch seconds), changed in the same transaction as the connection:
  * a conditional `size(...) < limit` admits a connection, and removing a connection removes its entry. Entries
  * whose connection expired without a $disconnect (API Gateway's disconnect is best effort) are pruned when they
  * would refuse a connection, so a lost disconnect never locks a user out for longer than a connection lives.
+ *
+ * The deployment-wide listing ('all': the local gateway's stale-connection sweep and the system metrics count)
+ * reads the count items, which are in gsi1 `CONNCOUNTS` (one item per user, sparse: only users who connected),
+ * and then the live connections they name, 100 a BatchGet. That is one query over users plus reads of the
+ * live connections, not a Scan of the table, and it needs no second index or second item per connection: the
+ * count item is written by every authentication anyway. Records written before workspaces (gsi1 `CONNS`, no
+ * workspace) are read by this listing only, so the sweep still forgets them; no event reaches them until they
+ * authenticate again, which moves them into their user's workspace.
  */
 export class DynamoConnectionRepository implements ConnectionRepository {
   constructor(
@@ -83,15 +97,13 @@ export class DynamoConnectionRepository implements ConnectionRepository {
     return Item && this.live(Item) ? toConnection(Item) : null;
   }
 
-  async authenticate(connectionId: string, userId: string, limit: number, session?: TokenSession): Promise<AuthenticateOutcome> {
+  async authenticate(connectionId: string, member: ConnectionMember, limit: number, session?: TokenSession): Promise<AuthenticateOutcome> {
+    const { userId, workspaceId } = member;
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: keys.connection(connectionId), ConsistentRead: true }),
     );
     if (!Item || !this.live(Item) || typeof Item['ended'] === 'string') return 'gone';
-    if (typeof Item['user_id'] === 'string') {
-      if (Item['user_id'] !== userId) return 'other_user';
-      return !session || (await this.setSession(connectionId, { userId }, session)) ? 'authenticated' : 'gone';
-    }
+    if (typeof Item['user_id'] === 'string') return this.reauthenticate(connectionId, toConnection(Item), member, session);
     const sessionFields = session ? sessionAttributes(session) : {};
     await this.ensureCount(userId);
     let pruned = false;
@@ -106,11 +118,15 @@ export class DynamoConnectionRepository implements ConnectionRepository {
                   Update: {
                     TableName: this.tableName,
                     Key: keys.connection(connectionId),
-                    UpdateExpression: ['SET user_id = :user, gsi1pk = :index, gsi1sk = :sort', ...Object.keys(sessionFields).map((field) => `${field} = :${field}`)].join(', '),
+                    UpdateExpression: [
+                      'SET user_id = :user, workspace_id = :workspace, gsi1pk = :index, gsi1sk = :sort',
+                      ...Object.keys(sessionFields).map((field) => `${field} = :${field}`),
+                    ].join(', '),
                     ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(user_id)',
                     ExpressionAttributeValues: {
                       ':user': userId,
-                      ':index': keys.connectionsIndex,
+                      ':workspace': workspaceId,
+                      ':index': keys.connectionsIndex(workspaceId),
                       ':sort': keys.connectionsIndexSort(userId, connectionId),
                       ...Object.fromEntries(Object.entries(sessionFields).map(([field, value]) => [`:${field}`, value])),
                     },
@@ -136,8 +152,7 @@ export class DynamoConnectionRepository implements ConnectionRepository {
           if (failed.includes(0)) {
             const connection = await this.get(connectionId);
             if (!connection || connection.ended) return 'gone';
-            if (connection.userId !== userId) return 'other_user';
-            return !session || (await this.setSession(connectionId, { userId }, session)) ? 'authenticated' : 'gone';
+            return this.reauthenticate(connectionId, connection, member, session);
           }
           if (failed.includes(1)) {
             if (pruned || !(await this.pruneExpired(userId))) return 'limit';
@@ -204,23 +219,56 @@ export class DynamoConnectionRepository implements ConnectionRepository {
   }
 
 
-  async listAuthenticated(audience: Audience): Promise<Connection[]> {
+  async listAuthenticated(audience: ConnectionAudience): Promise<Connection[]> {
+    if (audience === 'all') return this.everyConnection();
+    if ('userId' in audience && audience.workspaceId === undefined) return this.fetch(await this.connectionsOf(audience.userId));
+    const index = keys.connectionsIndex(audience.workspaceId!);
     const items = await queryAll(this.db, {
       TableName: this.tableName,
       IndexName: 'gsi1',
-      ...(audience === 'everyone'
+      ...('userId' in audience
         ? {
-            KeyConditionExpression: 'gsi1pk = :index',
-            ExpressionAttributeValues: { ':index': keys.connectionsIndex },
+            KeyConditionExpression: 'gsi1pk = :index AND begins_with(gsi1sk, :user)',
+            ExpressionAttributeValues: { ':index': index, ':user': `${audience.userId}#` },
           }
         : {
-            KeyConditionExpression: 'gsi1pk = :index AND begins_with(gsi1sk, :user)',
-            ExpressionAttributeValues: { ':index': keys.connectionsIndex, ':user': `${audience.userId}#` },
+            KeyConditionExpression: 'gsi1pk = :index',
+            ExpressionAttributeValues: { ':index': index },
           }),
-      ProjectionExpression: 'connection_id, user_id, subscriptions, connected_at, #ttl, token_id, token_version, token_expires_at, ended',
+      ProjectionExpression: LISTED,
       ExpressionAttributeNames: { '#ttl': 'ttl' },
     });
     return items.filter((item) => this.live(item)).map(toConnection);
+  }
+
+  /**
+   * Every live authenticated connection of the deployment: those the users' counts name (see the class
+   * comment), and those left from before workspaces.
+   */
+  private async everyConnection(): Promise<Connection[]> {
+    const now = this.clock.now();
+    const [counts, legacy] = await Promise.all([
+      indexPartition(this.db, this.tableName, keys.connectionCountsIndex),
+      indexPartition(this.db, this.tableName, keys.legacyConnectionsIndex),
+    ]);
+    const counted = counts.flatMap((item) =>
+      Object.entries((item['live'] ?? {}) as Record<string, number>)
+        .filter(([, expires]) => isLive(expires, now))
+        .map(([id]) => id),
+    );
+    const connections = new Map((await this.fetch(counted)).map((connection) => [connection.id, connection]));
+    for (const item of legacy) {
+      if (this.live(item) && typeof item['user_id'] === 'string' && !connections.has(item['connection_id'] as string)) {
+        connections.set(item['connection_id'] as string, toConnection(item));
+      }
+    }
+    return [...connections.values()];
+  }
+
+  /** The live authenticated connections among these ids. */
+  private async fetch(connectionIds: string[]): Promise<Connection[]> {
+    const items = await batchGetAll(this.db, this.tableName, connectionIds.map(keys.connection));
+    return items.filter((item) => this.live(item) && typeof item['user_id'] === 'string').map(toConnection);
   }
 
   async endSessions(selector: SessionSelector, reason: SessionEndReason): Promise<string[]> {
@@ -258,19 +306,52 @@ export class DynamoConnectionRepository implements ConnectionRepository {
   }
 
   /**
-   * Replaces the session of a connection of the selected user (and token) whose session has not ended;
-   * false when there is no such connection.
+   * Authentication of a connection that is already authenticated: the same user in the same workspace replaces
+   * the session; a record from before workspaces joins the user's workspace (and so starts receiving its
+   * events); anyone else is 'other_user', since a connection never changes hands.
    */
-  private async setSession(connectionId: string, selector: SessionSelector, session: TokenSession): Promise<boolean> {
+  private async reauthenticate(
+    connectionId: string,
+    current: Pick<Connection, 'userId' | 'workspaceId'>,
+    member: ConnectionMember,
+    session: TokenSession | undefined,
+  ): Promise<AuthenticateOutcome> {
+    if (current.userId !== member.userId) return 'other_user';
+    if (current.workspaceId !== null && current.workspaceId !== member.workspaceId) return 'other_user';
+    const joining = current.workspaceId === null ? member : undefined;
+    if (!session && !joining) return 'authenticated';
+    return (await this.setSession(connectionId, { userId: member.userId }, session, joining)) ? 'authenticated' : 'gone';
+  }
+
+  /**
+   * Replaces the session of a connection of the selected user (and token) whose session has not ended, and
+   * with `joining` puts a record from before workspaces into the member's workspace; false when there is no
+   * such connection.
+   */
+  private async setSession(
+    connectionId: string,
+    selector: SessionSelector,
+    session: TokenSession | undefined,
+    joining?: ConnectionMember,
+  ): Promise<boolean> {
     const { condition, values } = selection(selector);
-    const fields = sessionAttributes(session);
+    const fields: Record<string, unknown> = {
+      ...(session ? sessionAttributes(session) : {}),
+      ...(joining
+        ? {
+            workspace_id: joining.workspaceId,
+            gsi1pk: keys.connectionsIndex(joining.workspaceId),
+            gsi1sk: keys.connectionsIndexSort(joining.userId, connectionId),
+          }
+        : {}),
+    };
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: keys.connection(connectionId),
           UpdateExpression: `SET ${Object.keys(fields).map((field) => `${field} = :${field}`).join(', ')}`,
-          ConditionExpression: condition,
+          ConditionExpression: joining ? `${condition} AND attribute_not_exists(workspace_id)` : condition,
           ExpressionAttributeValues: { ...values, ...Object.fromEntries(Object.entries(fields).map(([field, value]) => [`:${field}`, value])) },
         }),
       );
@@ -292,15 +373,18 @@ export class DynamoConnectionRepository implements ConnectionRepository {
     return Object.keys((Item?.['live'] ?? {}) as Record<string, number>);
   }
 
-  /** The user's count item, created empty the first time: a map must exist before entries can be set in it. */
+  /**
+   * The user's count item, created empty the first time (a map must exist before entries can be set in it),
+   * and in the deployment-wide listing of counts (items written before it was are added here).
+   */
   private async ensureCount(userId: string): Promise<void> {
     await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: keys.connectionCount(userId),
-        UpdateExpression: 'SET #live = if_not_exists(#live, :empty)',
+        UpdateExpression: 'SET #live = if_not_exists(#live, :empty), gsi1pk = :counts, gsi1sk = :user',
         ExpressionAttributeNames: { '#live': 'live' },
-        ExpressionAttributeValues: { ':empty': {} },
+        ExpressionAttributeValues: { ':empty': {}, ':counts': keys.connectionCountsIndex, ':user': userId },
       }),
     );
   }

@@ -28,11 +28,21 @@ export const keys = {
   notificationsIndex: (userId: string) => `NOTIFICATIONS#${userId}`,
   /** One item per open WebSocket connection; authenticated ones are in gsi1 {@link keys.connectionsIndex}. */
   connection: (id: string) => ({ pk: `CONN#${id}`, sk: 'META' }),
-  /** gsi1 partition of the authenticated connections, sorted `<user id>#<connection id>`: per user by prefix. */
-  connectionsIndex: 'CONNS',
+  /**
+   * gsi1 partition of one workspace's authenticated connections, sorted `<user id>#<connection id>`: a
+   * workspace's in one query, one user's in it by prefix.
+   */
+  connectionsIndex: (workspaceId: string) => `WS#${workspaceId}#CONNS`,
   connectionsIndexSort: (userId: string, connectionId: string) => `${userId}#${connectionId}`,
+  /**
+   * gsi1 partition of the authenticated connections written before workspaces (no workspace id): no event
+   * audience reads it; only the deployment-wide listing does, until their TTL removes them.
+   */
+  legacyConnectionsIndex: 'CONNS',
   /** How many authenticated connections a user holds, kept in the same transactions as the connections. */
   connectionCount: (userId: string) => ({ pk: `USER#${userId}`, sk: 'CONNECTIONS' }),
+  /** gsi1 partition of the users' connection counts, sorted by user id: every connection of the deployment. */
+  connectionCountsIndex: 'CONNCOUNTS',
   /** One token bucket of the rate limiter (per user, per user's uploads, per client IP, per failed-login name). */
   rateLimit: (bucket: string) => ({ pk: `RATE#${bucket}`, sk: 'BUCKET' }),
   oidcLogin: (state: string) => ({ pk: `OIDCLOGIN#${state}`, sk: 'PENDING' }),
