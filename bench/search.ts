@@ -5,6 +5,8 @@
  *   npx tsx bench/search.ts               (or: npm run bench:search)
  *   npx tsx bench/search.ts --docs=20000  another document count (results: search.<n>.json)
  *   npx tsx bench/search.ts --keep        keeps the index file (its path is printed) for a closer look
+ *   npx tsx bench/search.ts --workspaces=10  the documents spread over 10 workspaces (round robin), every query
+ *                                            in the first one's (results: search[.<n>].ws10.json)
  *
  * Results: bench/results/search.json.
  *
@@ -34,7 +36,14 @@ import { percentile, round, seededRandom } from './support/stats';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DOCS = Number(/^--docs=(\d+)$/.exec(process.argv.find((arg) => arg.startsWith('--docs=')) ?? '')?.[1] ?? 100_000);
-const RESULTS_FILE = path.join(REPO_ROOT, 'bench/results', DOCS === 100_000 ? 'search.json' : `search.${DOCS}.json`);
+const WORKSPACES = Number(/^--workspaces=(\d+)$/.exec(process.argv.find((arg) => arg.startsWith('--workspaces=')) ?? '')?.[1] ?? 1);
+const RESULTS_FILE = path.join(
+  REPO_ROOT,
+  'bench/results',
+  `search${DOCS === 100_000 ? '' : `.${DOCS}`}${WORKSPACES === 1 ? '' : `.ws${WORKSPACES}`}.json`,
+);
+/** Workspace ids; document i belongs to workspace i % WORKSPACES, and the queries run in the first one. */
+const workspaceIds = Array.from({ length: WORKSPACES }, (_, n) => `3a3a0000-0000-4000-8000-${String(n + 1).padStart(12, '0')}`);
 const SAMPLES = 200;
 const WARMUP = 20;
 const SINGLE_WRITES = 2_000;
@@ -189,7 +198,7 @@ function queries(kind: QueryKind, sampleDocs: IndexedDocument[]): BenchQuery[] {
 async function main() {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bench-search-'));
   const file = path.join(dir, 'search.sqlite');
-  const index = new SqliteSearchIndex(file);
+  const store = new SqliteSearchIndex(file);
   console.log(`generating and indexing ${DOCS.toLocaleString('en')} documents in ${dir}`);
 
   const documents: IndexedDocument[] = [];
@@ -202,7 +211,9 @@ async function main() {
     generateMs += performance.now() - g;
     for (const d of batch) raw += rawBytes(d);
     const t = performance.now();
-    index.upsertMany(batch);
+    for (const [n, workspaceId] of workspaceIds.entries()) {
+      store.forWorkspace(workspaceId).upsertMany(batch.filter((_, i) => (start + i) % WORKSPACES === n));
+    }
     indexMs += performance.now() - t;
     documents.push(...batch);
     if ((start / 1000) % 10 === 0) console.log(`  ${(start + batch.length).toLocaleString('en')} indexed, ${round((start + batch.length) / (indexMs / 1000), 0)} docs/s`);
@@ -211,26 +222,35 @@ async function main() {
 
   // The indexer's path: one upsert (one transaction, one fsync-free WAL commit) per document, re-writing a newer version.
   const single = performance.now();
-  for (let i = 0; i < SINGLE_WRITES; i++) await index.upsert({ ...documents[i]!, version: 2 });
+  for (let i = 0; i < SINGLE_WRITES; i++) await store.forWorkspace(workspaceIds[i % WORKSPACES]!).upsert({ ...documents[i]!, version: 2 });
   const singleRate = SINGLE_WRITES / ((performance.now() - single) / 1000);
 
   const optimizeStart = performance.now();
-  index.optimize();
+  store.optimize();
   const optimizeMs = performance.now() - optimizeStart;
-  index.checkpoint();
-  const sizes = index.sizeOnDisk();
+  store.checkpoint();
+  const sizes = store.sizeOnDisk();
   const fileBytes = (await stat(file)).size;
   console.log(`raw text ${(raw / 1e6).toFixed(1)} MB, file ${(fileBytes / 1e6).toFixed(1)} MB, trigram ${(sizes.trigram / 1e6).toFixed(1)} MB`);
 
   const container = {
     corsOrigins: '*',
-    authenticate: async () => ({ userId: 'bench', username: 'bench', email: 'bench@example.com', role: 'viewer', jti: 'bench', tokenExpiresAt: new Date(Date.now() + 3_600_000) }),
-    searchIndex: index,
-  } as unknown as AppContainer & { searchIndex: SqliteSearchIndex };
+    authenticate: async () => ({
+      userId: 'bench',
+      username: 'bench',
+      email: 'bench@example.com',
+      role: 'viewer',
+      workspaceId: workspaceIds[0],
+      jti: 'bench',
+      tokenExpiresAt: new Date(Date.now() + 3_600_000),
+    }),
+    forWorkspace: (workspaceId: string) => ({ searchIndex: store.forWorkspace(workspaceId) }),
+  } as unknown as AppContainer;
   const handler = createSearchHandler(container);
 
   const kinds: QueryKind[] = ['one-word', 'two-word', 'phrase', 'prefix', 'fuzzy'];
-  const sample = documents.slice(0, 5000);
+  // Words of the searched workspace's documents, so that every query has matches there.
+  const sample = documents.filter((_, i) => i % WORKSPACES === 0).slice(0, 5000);
   const plans = Object.fromEntries(kinds.map((kind) => [kind, queries(kind, sample)])) as Record<QueryKind, BenchQuery[]>;
 
   const sqlite: Record<string, ReturnType<typeof summary> & { mean_total: number }> = {};
@@ -290,6 +310,8 @@ async function main() {
   const nonTrigram = sizes.total - sizes.trigram;
   const result = {
     documents: DOCS,
+    workspaces: WORKSPACES,
+    searched_workspace_documents: Math.ceil(DOCS / WORKSPACES),
     generated_in_s: round(generateMs / 1000),
     raw_text_bytes: raw,
     raw_text_bytes_per_document: Math.round(raw / DOCS),
@@ -329,7 +351,7 @@ async function main() {
   await mkdir(path.dirname(RESULTS_FILE), { recursive: true });
   await writeFile(RESULTS_FILE, `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result, null, 2));
-  index.close();
+  store.close();
   if (process.argv.includes('--keep')) console.log(`index kept at ${file}`);
   else await rm(dir, { recursive: true, force: true });
 }

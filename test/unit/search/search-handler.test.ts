@@ -9,8 +9,13 @@ import { httpEvent, lambdaTestContext } from '../../support/http-events';
 const viewer: Principal = { userId: 'u1', username: 'viewer', email: 'v@example.com', role: 'viewer', workspaceId: 'w1', jti: 'j1', tokenExpiresAt: new Date(Date.now() + 3_600_000) };
 
 /** The handler over a real in-memory index; only the parts of the container it reads are given. */
-const index = new SqliteSearchIndex(':memory:');
-const handler = createSearchHandler({ corsOrigins: '*', authenticate: async () => viewer, searchIndex: index } as unknown as AppContainer & { searchIndex: SqliteSearchIndex });
+const store = new SqliteSearchIndex(':memory:');
+const index = store.forWorkspace(viewer.workspaceId);
+const handler = createSearchHandler({
+  corsOrigins: '*',
+  authenticate: async () => viewer,
+  forWorkspace: (workspaceId: string) => ({ searchIndex: store.forWorkspace(workspaceId) }),
+} as unknown as AppContainer);
 const auth = { authorization: 'Bearer token' };
 
 const call = async (routeKey: string, options: Parameters<typeof httpEvent>[1]) => {
@@ -36,7 +41,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(() => index.close());
+afterAll(() => store.close());
 
 describe('GET /api/search', () => {
   it('answers a viewer with results, total and facets', async () => {
