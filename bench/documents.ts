@@ -25,6 +25,7 @@ import { promisify } from 'node:util';
 import { crc32, deflateSync } from 'node:zlib';
 import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
 import { DynamoDocumentRepository } from '../shared/adapters/aws/dynamodb/document-repository';
+import { BOOTSTRAP_WORKSPACE_ID } from '../shared/domain/workspaces/workspace';
 import { localClientOptions } from '../shared/container/local';
 import { dynamoDbCredentials } from '../shared/local/runtime';
 import type { DocumentRecord, DocumentStatus } from '../shared/domain/documents/document';
@@ -431,6 +432,7 @@ async function run(runtime: RuntimeProcess) {
     (repository ??= new DynamoDocumentRepository(
       createDynamoDocumentClient(localClientOptions(await dynamoDbEndpoint(runtime.child.pid!), await dynamoDbCredentials(runtime.dataDir))),
       TABLE_NAME,
+      BOOTSTRAP_WORKSPACE_ID,
     ));
 
   const uploads: UploadResult[] = [];

@@ -99,8 +99,6 @@ const unreached = <T>(name: keyof DocumentServices): T => {
   return new Proxy(fail, { get: fail, apply: fail }) as T;
 };
 const unreachedServices = (): DocumentServices => ({
-  files: unreached('files'),
-  ocrQueue: unreached('ocrQueue'),
   thumbnails: unreached('thumbnails'),
   sha256: unreached('sha256'),
   ocrLanguages: unreached('ocrLanguages'),

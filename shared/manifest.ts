@@ -148,3 +148,11 @@ export const TABLE_SCHEMA = {
   indexes: [{ name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
   ttlAttribute: 'ttl',
 } as const;
+
+/**
+ * The bucket's layout: a workspace's objects live under `workspaces/<workspace id>/`, and its staged uploads
+ * (presigned PUTs, what the bucket's object-created notifications and the abandoned-upload lifecycle rule watch)
+ * under `uploads/<workspace id>/`. See shared/domain/documents/bucket-layout.ts.
+ */
+export const STAGING_PREFIX = 'uploads/';
+export const WORKSPACES_PREFIX = 'workspaces/';

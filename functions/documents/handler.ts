@@ -1,4 +1,4 @@
-import type { AppContainer, DocumentServices } from '../../shared/container/app-container';
+import { inWorkspace, type AppContainer, type DocumentServices } from '../../shared/container/app-container';
 import { deleteDocument, updateDocument } from '../../shared/domain/documents/document-changes';
 import { downloadDocument, getDocument, listDocuments } from '../../shared/domain/documents/document-queries';
 import { documentThumbnail } from '../../shared/domain/documents/document-thumbnail';
@@ -54,7 +54,7 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
           const fields = parseWith(uploadFields, form.fields, 'body');
           const [file] = form.files;
           if (!file) throw validationError('A file is required', [{ field: 'file', reason: 'is missing' }]);
-          const result = await uploadDocument(c, {
+          const result = await uploadDocument(inWorkspace(c, principal), {
             filename: file.filename,
             bytes: file.bytes,
             title: fields.title,
@@ -74,7 +74,7 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
         handle: async ({ body, principal }) =>
           json(
             201,
-            await requestUploadUrl(c, {
+            await requestUploadUrl(inWorkspace(c, principal), {
               filename: body.filename,
               size: body.size,
               title: body.title,
@@ -101,7 +101,7 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
           const documents = [];
           for (const file of form.files) {
             try {
-              const result = await uploadDocument(c, {
+              const result = await uploadDocument(inWorkspace(c, principal), {
                 filename: file.filename,
                 bytes: file.bytes,
                 labels: fields.default_labels,
@@ -127,10 +127,10 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
         key: 'GET /api/documents',
         access: 'viewer',
         query: listDocumentsQuery,
-        handle: async ({ query }) =>
+        handle: async ({ query, principal }) =>
           json(
             200,
-            await listDocuments(c, {
+            await listDocuments(inWorkspace(c, principal), {
               page: query.page,
               perPage: query.per_page,
               sort: query.sort,
@@ -147,21 +147,21 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
         key: 'GET /api/documents/{id}',
         access: 'viewer',
         params: documentIdParams,
-        handle: async ({ params }) => json(200, await getDocument(c, params.id)),
+        handle: async ({ params, principal }) => json(200, await getDocument(inWorkspace(c, principal), params.id)),
       }),
       route({
         key: 'PUT /api/documents/{id}',
         access: 'editor',
         params: documentIdParams,
         body: updateDocumentBody,
-        handle: async ({ params, body }) => json(200, await updateDocument(c, params.id, body)),
+        handle: async ({ params, body, principal }) => json(200, await updateDocument(inWorkspace(c, principal), params.id, body)),
       }),
       route({
         key: 'DELETE /api/documents/{id}',
         access: 'editor',
         params: documentIdParams,
-        handle: async ({ params }) => {
-          await deleteDocument(c, params.id);
+        handle: async ({ params, principal }) => {
+          await deleteDocument(inWorkspace(c, principal), params.id);
           return noContent();
         },
       }),
@@ -169,8 +169,8 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
         key: 'GET /api/documents/{id}/download',
         access: 'viewer',
         params: documentIdParams,
-        handle: async ({ params }) => {
-          const download = await downloadDocument(c, params.id);
+        handle: async ({ params, principal }) => {
+          const download = await downloadDocument(inWorkspace(c, principal), params.id);
           if (download.kind === 'redirect') return { statusCode: 302, headers: { location: download.url } };
           return binary(download.bytes, {
             'content-type': download.mimeType,
@@ -184,8 +184,8 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
         access: 'viewer',
         params: documentIdParams,
         query: thumbnailQuery,
-        handle: async ({ params, query }) => {
-          const image = await documentThumbnail(c, params.id, { width: query.width, height: query.height });
+        handle: async ({ params, query, principal }) => {
+          const image = await documentThumbnail(inWorkspace(c, principal), params.id, { width: query.width, height: query.height });
           return binary(image.bytes, { 'content-type': image.mimeType, 'cache-control': 'private, max-age=3600' });
         },
       }),

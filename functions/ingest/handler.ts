@@ -1,5 +1,7 @@
 import * as z from 'zod';
-import { ingestUploadedFile, type IngestDeps } from '../../shared/domain/documents/large-upload';
+import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
+import { stagedObject } from '../../shared/domain/documents/bucket-layout';
+import { ingestUploadedFile } from '../../shared/domain/documents/large-upload';
 import { logger } from '../../shared/logger';
 import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 
@@ -15,15 +17,16 @@ const objectKey = (encoded: string) => decodeURIComponent(encoded.replace(/\+/g,
 
 /**
  * Finishes presigned uploads: the bucket sends its object-created events for `uploads/` to a queue, and each
- * staged file is checked and turned into a document. A malformed message is logged and dropped (retrying it
- * cannot help); a failing ingest is retried by the queue.
+ * staged file is checked and turned into a document of the workspace its key names. A malformed message, or a
+ * key that is not a staged upload, is logged and dropped (retrying cannot help); a failing ingest is retried.
  */
-export const createIngestHandler = (c: IngestDeps) =>
+export const createIngestHandler = (c: AppContainer) =>
   sqsJsonHandler('ingest', s3Notification, async (notification) => {
     for (const record of notification.Records) {
       if (!record.eventName.startsWith('ObjectCreated:')) continue;
       const key = objectKey(record.s3.object.key);
-      const outcome = await ingestUploadedFile(c, key);
+      const staged = stagedObject(key);
+      const outcome = staged ? await ingestUploadedFile(inWorkspace(c, staged), staged.key) : 'ignored';
       logger.info('ingest: staged upload processed', { key, outcome });
     }
   });

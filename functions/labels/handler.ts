@@ -1,4 +1,4 @@
-import type { AppContainer } from '../../shared/container/app-container';
+import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
 import { assignLabel, createLabel, deleteLabel, listLabels, updateLabel } from '../../shared/domain/labels/use-cases';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json, noContent } from '../../shared/http/responses';
@@ -12,26 +12,26 @@ export const createLabelsHandler = (c: AppContainer) =>
     authenticate: c.authenticate,
     limits: c.limits,
     routes: [
-      route({ key: 'GET /api/labels', access: 'viewer', handle: async () => json(200, await listLabels(c)) }),
+      route({ key: 'GET /api/labels', access: 'viewer', handle: async ({ principal }) => json(200, await listLabels(inWorkspace(c, principal))) }),
       route({
         key: 'POST /api/labels',
         access: 'editor',
         body: createLabelBody,
-        handle: async ({ principal, body }) => json(201, await createLabel(c, principal, body)),
+        handle: async ({ principal, body }) => json(201, await createLabel(inWorkspace(c, principal), principal, body)),
       }),
       route({
         key: 'PUT /api/labels/{id}',
         access: 'editor',
         params: labelIdParams,
         body: updateLabelBody,
-        handle: async ({ params, body }) => json(200, await updateLabel(c, params.id, body)),
+        handle: async ({ params, body, principal }) => json(200, await updateLabel(inWorkspace(c, principal), params.id, body)),
       }),
       route({
         key: 'DELETE /api/labels/{id}',
         access: 'editor',
         params: labelIdParams,
-        handle: async ({ params }) => {
-          await deleteLabel(c, params.id);
+        handle: async ({ params, principal }) => {
+          await deleteLabel(inWorkspace(c, principal), params.id);
           return noContent();
         },
       }),
@@ -40,7 +40,7 @@ export const createLabelsHandler = (c: AppContainer) =>
         access: 'editor',
         params: labelIdParams,
         body: assignLabelBody,
-        handle: async ({ params, body }) => json(200, await assignLabel(c, params.id, body.document_ids)),
+        handle: async ({ params, body, principal }) => json(200, await assignLabel(inWorkspace(c, principal), params.id, body.document_ids)),
       }),
     ],
   });

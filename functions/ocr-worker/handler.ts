@@ -1,20 +1,27 @@
 import * as z from 'zod';
 import { OCR_PRIORITIES } from '../../shared/domain/ocr/jobs';
 import { OcrEngineBusy } from '../../shared/domain/ocr/ports';
-import { processOcrJob, type OcrWorkerDeps } from '../../shared/domain/ocr/process-ocr-job';
+import { processOcrJob, type OcrWorkerServices } from '../../shared/domain/ocr/process-ocr-job';
+import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
+import { BOOTSTRAP_WORKSPACE_ID } from '../../shared/domain/workspaces/workspace';
 import { logger } from '../../shared/logger';
 import { throttledRetryDelaySeconds, type MessageRedelivery } from '../../shared/queue/redelivery';
 import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 import type { SQSRecord } from 'aws-lambda';
 
 const jobMessage = z.object({
+  // Messages sent before workspaces carry none: their documents were adopted into the first workspace.
+  workspace_id: z.uuid().default(BOOTSTRAP_WORKSPACE_ID),
   document_id: z.uuid(),
   run: z.number().int().min(1),
   priority: z.enum(OCR_PRIORITIES),
 });
 
-/** The worker's dependencies: the use case's, and in the cloud how to give a throttled message back early. */
-export type OcrWorkerHandlerDeps = OcrWorkerDeps & {
+/**
+ * The worker's dependencies: the container (each job is run in its workspace, named by its message), the
+ * engines, and in the cloud how to give a throttled message back early.
+ */
+export type OcrWorkerHandlerDeps = AppContainer & OcrWorkerServices & {
   /** Absent locally, where the queue poller already makes failed messages visible again within seconds. */
   redelivery?: MessageRedelivery | undefined;
   /** A number in [0, 1) for the jitter of the throttling delay. */
@@ -51,9 +58,9 @@ export const createOcrWorkerHandler = (deps: OcrWorkerHandlerDeps) =>
   sqsJsonHandler(
     'ocr-worker',
     jobMessage,
-    backOffWhenThrottled(deps, async ({ document_id: documentId, run, priority }) => {
+    backOffWhenThrottled(deps, async ({ workspace_id: workspaceId, document_id: documentId, run, priority }) => {
       const started = Date.now();
-      const outcome = await processOcrJob(deps, { documentId, run, priority });
-      logger.info('ocr-worker: job delivery done', { documentId, run, outcome, ms: Date.now() - started });
+      const outcome = await processOcrJob(inWorkspace(deps, { workspaceId }), { documentId, run, priority });
+      logger.info('ocr-worker: job delivery done', { workspaceId, documentId, run, outcome, ms: Date.now() - started });
     }),
   );

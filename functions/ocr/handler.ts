@@ -1,4 +1,4 @@
-import type { AppContainer, OcrServices } from '../../shared/container/app-container';
+import { inWorkspace, type AppContainer, type OcrServices } from '../../shared/container/app-container';
 import {
   cancelOcrJob,
   listOcrQueue,
@@ -26,37 +26,37 @@ export const createOcrHandler = (c: AppContainer & OcrServices) =>
         params: documentIdParams,
         body: retryOcrBody,
         handle: async ({ params, body, principal }) =>
-          json(200, await retryOcr(c, params.id, { language: body.language, priority: body.priority, by: principal.userId })),
+          json(200, await retryOcr(inWorkspace(c, principal), params.id, { language: body.language, priority: body.priority, by: principal.userId })),
       }),
       route({
         key: 'GET /api/ocr/queue/status',
         access: 'viewer',
-        handle: async () => json(200, await ocrQueueStatus(c)),
+        handle: async ({ principal }) => json(200, await ocrQueueStatus(inWorkspace(c, principal))),
       }),
       route({
         key: 'GET /api/ocr/queue',
         access: 'viewer',
         query: queueListQuery,
-        handle: async ({ query }) =>
-          json(200, await listOcrQueue(c, { page: query.page, perPage: query.per_page, status: query.status, priority: query.priority })),
+        handle: async ({ query, principal }) =>
+          json(200, await listOcrQueue(inWorkspace(c, principal), { page: query.page, perPage: query.per_page, status: query.status, priority: query.priority })),
       }),
       route({
         key: 'PUT /api/ocr/queue/{id}/priority',
         access: 'editor',
         params: jobIdParams,
         body: priorityBody,
-        handle: async ({ params, body }) => json(200, await setOcrPriority(c, params.id, body.priority)),
+        handle: async ({ params, body, principal }) => json(200, await setOcrPriority(inWorkspace(c, principal), params.id, body.priority)),
       }),
       route({
         key: 'DELETE /api/ocr/queue/{id}',
         access: 'editor',
         params: jobIdParams,
-        handle: async ({ params }) => json(200, await cancelOcrJob(c, params.id)),
+        handle: async ({ params, principal }) => json(200, await cancelOcrJob(inWorkspace(c, principal), params.id)),
       }),
       route({
         key: 'GET /api/metrics/ocr',
         access: 'viewer',
-        handle: async () => json(200, await ocrMetrics(c)),
+        handle: async ({ principal }) => json(200, await ocrMetrics(inWorkspace(c, principal))),
       }),
       route({
         key: 'GET /api/metrics/system',

@@ -1,18 +1,15 @@
-import type { AppContainer } from '../../shared/container/app-container';
-import type { SearchIndex } from '../../shared/domain/search/ports';
+import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
 import { advancedSearch, searchDocuments } from '../../shared/domain/search/use-cases';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { advancedSearchBody, searchQuery } from './schemas';
 
-/** What the search endpoints need beyond the app container: the index they query. */
-export interface SearchServices {
-  searchIndex: SearchIndex;
-}
-
-/** The P search endpoints: the search box (GET) and the advanced form (POST); any role may search. */
-export const createSearchHandler = (c: AppContainer & SearchServices) =>
+/**
+ * The P search endpoints: the search box (GET) and the advanced form (POST); any role may search, and finds
+ * only the documents of their workspace.
+ */
+export const createSearchHandler = (c: AppContainer) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     authenticate: c.authenticate,
@@ -22,10 +19,10 @@ export const createSearchHandler = (c: AppContainer & SearchServices) =>
         key: 'GET /api/search',
         access: 'viewer',
         query: searchQuery,
-        handle: async ({ query }) =>
+        handle: async ({ query, principal }) =>
           json(
             200,
-            await searchDocuments(c, {
+            await searchDocuments(inWorkspace(c, principal), {
               q: query.q,
               page: query.page,
               perPage: query.per_page,
@@ -39,10 +36,10 @@ export const createSearchHandler = (c: AppContainer & SearchServices) =>
         key: 'POST /api/search/advanced',
         access: 'viewer',
         body: advancedSearchBody,
-        handle: async ({ body }) =>
+        handle: async ({ body, principal }) =>
           json(
             200,
-            await advancedSearch(c, {
+            await advancedSearch(inWorkspace(c, principal), {
               must: body.query.must,
               should: body.query.should,
               mustNot: body.query.must_not,

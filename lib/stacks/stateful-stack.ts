@@ -7,7 +7,7 @@ import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { TABLE_SCHEMA } from '../../shared/manifest';
+import { STAGING_PREFIX, TABLE_SCHEMA } from '../../shared/manifest';
 
 /**
  * Timeout of the OCR worker Lambda, Lambda's maximum: a multi-page PDF waits for Textract's asynchronous job.
@@ -17,7 +17,6 @@ export const OCR_WORKER_TIMEOUT = Duration.minutes(15);
 /** Timeout of the ingest Lambda, which hashes a staged upload of up to 500 MB as it streams by. */
 export const INGEST_TIMEOUT = Duration.minutes(5);
 /** Key prefix of presigned uploads waiting to be checked; matches the domain's staging prefix. */
-export const STAGING_PREFIX = 'uploads/';
 /** Days an overwritten or deleted object version is kept: the window to undo a delete or an edit. */
 export const NONCURRENT_VERSION_DAYS = 30;
 

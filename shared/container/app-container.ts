@@ -19,24 +19,27 @@ import type { PasswordHasher, RevokedTokenStore, TokenService } from '../domain/
 import { systemClock, type Clock } from '../domain/clock';
 import type { DocumentListingIndex, DocumentRepository, FileStore, PendingUploadRepository } from '../domain/documents/ports';
 import {
-  silentEventPublisher,
+  silentEventHub,
   type ConnectionRepository,
   type ConnectionSender,
+  type EventHub,
   type EventPublisher,
 } from '../domain/events/ports';
 import { ConnectionEventPublisher } from '../domain/events/publisher';
+import { workspaceFileStore } from '../domain/documents/bucket-layout';
 import type { NotificationRepository } from '../domain/notifications/notification';
-import type { OcrJobQueue, OcrJobRepository } from '../domain/ocr/jobs';
+import type { OcrJobQueue, OcrJobQueues, OcrJobRepository } from '../domain/ocr/jobs';
 import type { OcrEngine } from '../domain/ocr/ports';
-import { noSearchIndex, type SearchIndex, type SearchIndexer } from '../domain/search/ports';
-import { createDocumentIndexer } from '../domain/search/use-cases';
+import { noSearchIndex, type SearchIndex, type SearchIndexer, type SearchIndexStore } from '../domain/search/ports';
+import { createDocumentIndexer, type RebuildDeps } from '../domain/search/use-cases';
 import type { ThumbnailRenderer } from '../domain/documents/thumbnails';
 import type { HealthProbe } from '../domain/health/health';
 import type { LabelRepository } from '../domain/labels/label';
 import type { SettingsRepository } from '../domain/settings/settings';
 import type { OidcClient, PendingLoginStore, SsoUserPolicy } from '../domain/sso/ports';
 import type { UserRepository } from '../domain/users/ports';
-import type { WorkspaceRepository } from '../domain/workspaces/ports';
+import type { LegacyDataAdopter, WorkspaceRepository } from '../domain/workspaces/ports';
+import { DynamoLegacyItemAdopter } from '../adapters/aws/dynamodb/legacy-item-adoption';
 import type { CorsOrigins } from '../http/cors';
 import { logger } from '../logger';
 import { oidcSettings, type CommonEnv } from './config';
@@ -56,21 +59,22 @@ export interface AppContainer {
   users: UserRepository;
   workspaces: WorkspaceRepository;
   settings: SettingsRepository;
-  documents: DocumentRepository;
-  uploads: PendingUploadRepository;
-  labels: LabelRepository;
-  ocrJobs: OcrJobRepository;
   notifications: NotificationRepository;
-  /** Real-time events to the WebSocket clients; silent in a function given no WebSocket endpoint. */
-  events: EventPublisher;
+  /**
+   * One workspace's data: its repositories, files, OCR queue, index view and events. The only way to reach
+   * documents, labels, OCR jobs or files, so that no use case can read across workspaces (see {@link inWorkspace}).
+   */
+  forWorkspace(workspaceId: string): WorkspaceData;
+  /** Moves data written before workspaces into the first workspace (run by the bootstrap). */
+  legacyData: LegacyDataAdopter[];
+  /** Real-time events to the WebSocket clients, per workspace; silent in a function given no WebSocket endpoint. */
+  eventHub: EventHub;
   /** The WebSocket connections and their state. */
   connections: ConnectionRepository;
   /** Pushes to and closes WebSocket connections; throws on use in a function given no WebSocket endpoint. */
   connectionSender: ConnectionSender;
   /** A WebSocket connection that has not authenticated after this long is closed. */
   wsAuthTimeoutSeconds: number;
-  /** Keeps the search index in step with documents (a no-op where the function has no index). */
-  search: SearchIndexer;
   revokedTokens: RevokedTokenStore;
   passwords: PasswordHasher;
   tokens: TokenService;
@@ -88,6 +92,48 @@ export interface AppContainer {
   /** Single sign-on; null when no provider is configured (the OIDC routes answer 404). */
   oidc: OidcServices | null;
 }
+
+/**
+ * One workspace's part of every store. Each member reaches only the workspace's items: the repositories hold
+ * its keys, the file store its prefix, the index view filters by it, the queue stamps it on each job and the
+ * events go to its connections.
+ */
+export interface WorkspaceData {
+  workspaceId: string;
+  documents: DocumentRepository;
+  uploads: PendingUploadRepository;
+  labels: LabelRepository;
+  ocrJobs: OcrJobRepository;
+  files: FileStore;
+  ocrQueue: OcrJobQueue;
+  /** Real-time events to the workspace's connections (or, by user, to one of its members). */
+  events: EventPublisher;
+  /** Keeps the search index in step with documents (a no-op where the function has no index). */
+  search: SearchIndexer;
+  /** The workspace's view of the search index (throws on use where the function has none). */
+  searchIndex: SearchIndex;
+  /** Serves filtered and sorted listings where the runtime has one (the local search index). */
+  listingIndex?: DocumentListingIndex;
+}
+
+/** The container as a use case acting for a caller gets it: every store scoped to the caller's workspace. */
+export type InWorkspace<C extends AppContainer> = Omit<C, keyof WorkspaceData> & WorkspaceData;
+
+/** Scopes the container to the caller's workspace (the principal's, from the token; never one a request names). */
+export const inWorkspace = <C extends AppContainer>(c: C, caller: { workspaceId: string }): InWorkspace<C> => ({
+  ...c,
+  ...c.forWorkspace(caller.workspaceId),
+});
+
+/** What rebuilding the search index reads: every workspace's documents, through the container's scopes. */
+export const rebuildDepsOf = (c: AppContainer, index: RebuildDeps['index']): RebuildDeps => ({
+  index,
+  workspaces: c.workspaces,
+  inWorkspace: (workspaceId) => {
+    const scoped = c.forWorkspace(workspaceId);
+    return { documents: scoped.documents, labels: scoped.labels, files: scoped.files, index: scoped.searchIndex };
+  },
+});
 
 /** The OIDC relying party, its pending logins, how first logins become users, and where the token goes. */
 export interface OidcServices {
@@ -108,8 +154,16 @@ export interface ContainerParts {
   clock?: Clock;
   /** The WebSocket gateway's @connections API; without it events are not published. */
   connectionSender?: ConnectionSender;
-  /** The search index and the bucket (large texts live there); without them nothing is indexed. */
-  search?: { index: SearchIndex; files: Pick<FileStore, 'get'> };
+  /** The search index of every workspace; without it nothing is indexed (and nothing large-text is read). */
+  search?: SearchIndexStore;
+  /** The bucket, whole; each workspace gets its part of it. */
+  files?: FileStore;
+  /** The OCR queues; each workspace's jobs carry its id. */
+  ocrQueues?: OcrJobQueues;
+  /** Moves the bucket's objects written before workspaces (the local runtime's bucket: DATA_DIR adoption). */
+  legacyObjects?: LegacyDataAdopter;
+  /** Listings served by the search index (the local runtime's SQLite index). */
+  listings?: (workspaceId: string) => DocumentListingIndex;
   /** What the system metrics report on: the data path (default: the temp dir, Lambda's /tmp) and a memory bound. */
   host?: ConstructorParameters<typeof NodeHostProbe>[0];
   /** The OIDC client secret when it is not in the environment (Secrets Manager in the cloud). */
@@ -137,6 +191,23 @@ const loggingIndexer = (indexer: SearchIndexer): SearchIndexer => ({
 /** One send to a connection may take this long before the publisher stops waiting for it. */
 export const EVENT_SEND_TIMEOUT_MS = 3000;
 
+/** What a function that was not given a store answers when a use case reaches for it anyway. */
+const unavailable = (what: string) => (): never => {
+  throw new Error(`this function has no ${what}`);
+};
+const noFiles: FileStore = {
+  put: unavailable('bucket'),
+  get: unavailable('bucket'),
+  deletePrefix: unavailable('bucket'),
+  downloadUrl: unavailable('bucket'),
+  uploadUrl: unavailable('bucket'),
+  inspect: unavailable('bucket'),
+  move: unavailable('bucket'),
+  bucketKey: unavailable('bucket'),
+};
+const noOcrQueues: OcrJobQueues = { forWorkspace: () => ({ enqueue: unavailable('OCR queue') }) };
+const noSearchIndexView: SearchIndex = { upsert: unavailable('search index'), remove: unavailable('search index'), search: unavailable('search index') };
+
 /** The sender of a function that has no WebSocket endpoint: it has no business pushing to connections. */
 const noConnectionSender: ConnectionSender = {
   send: () => Promise.reject(new Error('this function has no WebSocket endpoint')),
@@ -157,43 +228,59 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
   });
   const stored = new DynamoConnectionRepository(parts.db, parts.tableName, clock);
   const connections = parts.decorateConnections?.(stored, clock) ?? stored;
-  const documents = new DynamoDocumentRepository(parts.db, parts.tableName);
-  const labels = new DynamoLabelRepository(parts.db, parts.tableName);
   const connectionSender = parts.connectionSender ?? noConnectionSender;
   const oidc = oidcServices(parts, clock);
+  const eventHub: EventHub = parts.connectionSender
+    ? new ConnectionEventPublisher({
+        connections,
+        sender: parts.connectionSender,
+        sendTimeoutMs: EVENT_SEND_TIMEOUT_MS,
+        // The same clock as the tokens: whether a connection's token has expired is judged by it.
+        clock,
+        log: (message, fields) => logger.warn(message, fields),
+        published: ({ event, targets, emittedAt, durationMs }) =>
+          logger.debug('event published', {
+            event,
+            targets,
+            emitted_at: Math.round(emittedAt * 1000) / 1000,
+            duration_ms: Math.round(durationMs * 10) / 10,
+          }),
+      })
+    : silentEventHub;
+  const files = parts.files ?? noFiles;
+  const ocrQueues = parts.ocrQueues ?? noOcrQueues;
+  const forWorkspace = (workspaceId: string): WorkspaceData => {
+    const documents = new DynamoDocumentRepository(parts.db, parts.tableName, workspaceId);
+    const labels = new DynamoLabelRepository(parts.db, parts.tableName, workspaceId);
+    const workspaceFiles = workspaceFileStore(files, workspaceId);
+    const searchIndex = parts.search?.forWorkspace(workspaceId);
+    const listingIndex = parts.listings?.(workspaceId);
+    return {
+      workspaceId,
+      documents,
+      labels,
+      uploads: new DynamoPendingUploadRepository(parts.db, parts.tableName, workspaceId, clock),
+      ocrJobs: new DynamoOcrJobRepository(parts.db, parts.tableName, workspaceId),
+      files: workspaceFiles,
+      ocrQueue: ocrQueues.forWorkspace(workspaceId),
+      events: eventHub.forWorkspace(workspaceId),
+      search: searchIndex ? loggingIndexer(createDocumentIndexer({ documents, labels, files: workspaceFiles, index: searchIndex })) : noSearchIndex,
+      searchIndex: searchIndex ?? noSearchIndexView,
+      ...(listingIndex ? { listingIndex } : {}),
+    };
+  };
   return {
     clock,
     users,
     workspaces: new DynamoWorkspaceRepository(parts.db, parts.tableName),
     settings: new DynamoSettingsRepository(parts.db, parts.tableName),
-    documents,
-    uploads: new DynamoPendingUploadRepository(parts.db, parts.tableName, clock),
-    ocrJobs: new DynamoOcrJobRepository(parts.db, parts.tableName),
     notifications: new DynamoNotificationRepository(parts.db, parts.tableName),
-    events: parts.connectionSender
-      ? new ConnectionEventPublisher({
-          connections,
-          sender: parts.connectionSender,
-          sendTimeoutMs: EVENT_SEND_TIMEOUT_MS,
-          // The same clock as the tokens: whether a connection's token has expired is judged by it.
-          clock,
-          log: (message, fields) => logger.warn(message, fields),
-          published: ({ event, targets, emittedAt, durationMs }) =>
-            logger.debug('event published', {
-              event,
-              targets,
-              emitted_at: Math.round(emittedAt * 1000) / 1000,
-              duration_ms: Math.round(durationMs * 10) / 10,
-            }),
-        })
-      : silentEventPublisher,
+    forWorkspace,
+    legacyData: [new DynamoLegacyItemAdopter(parts.db, parts.tableName), ...(parts.legacyObjects ? [parts.legacyObjects] : [])],
+    eventHub,
     connections,
     connectionSender,
     wsAuthTimeoutSeconds: parts.env.WS_AUTH_TIMEOUT_SECONDS,
-    search: parts.search
-      ? loggingIndexer(createDocumentIndexer({ documents, labels, files: parts.search.files, index: parts.search.index }))
-      : noSearchIndex,
-    labels,
     revokedTokens,
     passwords: new ScryptPasswordHasher(),
     tokens,
@@ -256,21 +343,16 @@ function oidcServices(parts: ContainerParts, clock: Clock): OidcServices | null 
   };
 }
 
-/** What the document endpoints need beyond the app container: file storage, the OCR queue, thumbnails. */
+/** What the document endpoints need beyond the app container: thumbnails, hashing, the OCR languages. */
 export interface DocumentServices {
-  files: FileStore;
-  ocrQueue: OcrJobQueue;
   thumbnails: ThumbnailRenderer;
   sha256(bytes: Uint8Array): string;
   /** The OCR languages the engine reads, to refuse others at upload. */
   ocrLanguages: OcrEngine['languages'];
-  /** Serves filtered and sorted listings where the runtime has one (the local search index). */
-  listingIndex?: DocumentListingIndex;
 }
 
 /** What the OCR queue endpoints need beyond the app container. */
 export interface OcrServices {
-  ocrQueue: OcrJobQueue;
   ocrLanguages: OcrEngine['languages'];
   /** OCR jobs that run side by side, for the queue's completion estimate. */
   ocrWorkers: number;

@@ -2,9 +2,8 @@ import * as z from 'zod';
 import { createS3Client } from '../adapters/aws/clients';
 import { OpenSearchSearchIndex } from '../adapters/aws/opensearch-search-index';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
-import type { SearchIndex } from '../domain/search/ports';
 import type { RebuildDeps } from '../domain/search/use-cases';
-import type { AppContainer } from './app-container';
+import { rebuildDepsOf, type AppContainer } from './app-container';
 import { awsAppContainer, tokenlessContainer, type SearchParts } from './aws';
 import { parseEnv } from './config';
 
@@ -39,13 +38,13 @@ function openSearch(endpoint: string, region: string): OpenSearchSearchIndex {
 export function awsSearchParts(env: NodeJS.ProcessEnv = process.env): SearchParts {
   const config = parseEnv(searchEnvSchema, env);
   if (!config.OPENSEARCH_ENDPOINT || !config.BUCKET_NAME) return {};
-  return { search: { index: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION), files: new S3FileStore(createS3Client(), config.BUCKET_NAME) } };
+  return { search: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION), files: new S3FileStore(createS3Client(), config.BUCKET_NAME) };
 }
 
-/** The search endpoints: the app container and the OpenSearch index. */
-export function awsSearchContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & { searchIndex: SearchIndex } {
+/** The search endpoints: the app container with the OpenSearch index (each workspace searches its view). */
+export function awsSearchContainer(env: NodeJS.ProcessEnv = process.env): AppContainer {
   const config = parseEnv(searchEnvSchema.extend({ OPENSEARCH_ENDPOINT: z.string().min(1) }), env);
-  return { ...awsAppContainer(env), searchIndex: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION) };
+  return awsAppContainer(env, { search: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION) });
 }
 
 /** What `npm run reindex` needs to rebuild the OpenSearch index from the table and the bucket. */
@@ -54,13 +53,8 @@ export function awsReindexDependencies(env: NodeJS.ProcessEnv = process.env): Re
     z.object({ TABLE_NAME: z.string().min(1), BUCKET_NAME: z.string().min(1), OPENSEARCH_ENDPOINT: z.string().min(1), AWS_REGION: z.string().min(1) }),
     env,
   );
-  const container = tokenlessContainer(config.TABLE_NAME, env);
-  return {
-    documents: container.documents,
-    labels: container.labels,
-    files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
-    index: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION),
-  };
+  const index = openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION);
+  return rebuildDepsOf(tokenlessContainer(config.TABLE_NAME, env, { search: index, files: new S3FileStore(createS3Client(), config.BUCKET_NAME) }), index);
 }
 
 /** What the deploy-time search-index-setup function needs: the index to migrate and the replicas to set. */

@@ -15,11 +15,10 @@ import { SqsMessageRedelivery } from '../adapters/aws/sqs-redelivery';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { TEXTRACT_LANGUAGES } from '../adapters/aws/textract-languages';
 import { TextractOcrEngine } from '../adapters/aws/textract-ocr-engine';
-import type { OcrWorkerDeps } from '../domain/ocr/process-ocr-job';
+import type { OcrWorkerServices } from '../domain/ocr/process-ocr-job';
 import type { MessageRedelivery } from '../queue/redelivery';
 import type { OcrSweeperDeps } from '../domain/ocr/queue-control';
 import { sha256 } from '../adapters/crypto/sha256';
-import type { IngestDeps } from '../domain/documents/large-upload';
 import type { HealthProbe } from '../domain/health/health';
 import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type ContainerParts, type DocumentServices, type OcrServices } from './app-container';
 import { commonEnvSchema, parseEnv } from './config';
@@ -64,13 +63,16 @@ function connectionSender(env: NodeJS.ProcessEnv): { connectionSender?: ApiGatew
 }
 
 /** What a function that keeps the search index in step adds to its container (see `aws-search.ts`). */
-export type SearchParts = Pick<ContainerParts, 'search'>;
+export type SearchParts = Pick<ContainerParts, 'search' | 'files'>;
+
+/** The bucket and the OCR queues, for the functions the stack binds to them. */
+type StorageParts = Pick<ContainerParts, 'files' | 'ocrQueues'>;
 
 /** What the function that serves single sign-on adds to its container (see `aws-auth.ts`). */
 export type OidcParts = Pick<ContainerParts, 'oidcClient'>;
 
 /** Users, tokens and settings over DynamoDB, with the JWT key from Secrets Manager. */
-export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: SearchParts & OidcParts = {}): AppContainer {
+export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: SearchParts & OidcParts & StorageParts = {}): AppContainer {
   const config = parseEnv(appConfigSchema, env);
   const db = createDynamoDocumentClient();
   const secrets = createSecretsClient();
@@ -116,9 +118,7 @@ const documentsEnvSchema = z.object({ BUCKET_NAME: z.string().min(1) });
 export function awsDocumentsContainer(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): AppContainer & DocumentServices {
   const config = parseEnv(documentsEnvSchema, env);
   return {
-    ...awsAppContainer(env, search),
-    files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
-    ocrQueue: ocrQueues(env),
+    ...awsAppContainer(env, { ...search, files: new S3FileStore(createS3Client(), config.BUCKET_NAME), ocrQueues: ocrQueues(env) }),
     thumbnails: imagingServices(env).thumbnails,
     sha256,
     ocrLanguages: textractLanguages,
@@ -131,17 +131,13 @@ const ingestEnvSchema = z.object({
 });
 
 /** What the ingest of presigned uploads needs: the repositories, the bucket and the OCR queue; no JWT key. */
-export function awsIngestDependencies(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): IngestDeps {
+export function awsIngestDependencies(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): AppContainer {
   const config = parseEnv(ingestEnvSchema, env);
-  return {
-    ...tokenlessContainer(config.TABLE_NAME, env, search),
-    files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
-    ocrQueue: ocrQueues(env),
-  };
+  return tokenlessContainer(config.TABLE_NAME, env, { ...search, files: new S3FileStore(createS3Client(), config.BUCKET_NAME), ocrQueues: ocrQueues(env) });
 }
 
 /** A container for functions that issue no tokens (workers, schedules): the repositories without the JWT key. */
-export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, search: SearchParts = {}): AppContainer {
+export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, search: SearchParts & StorageParts = {}): AppContainer {
   return buildAppContainer({
     db: createDynamoDocumentClient(),
     tableName,
@@ -158,7 +154,7 @@ const ocrEnvSchema = z.object({ OCR_WORKERS: z.coerce.number().int().min(1).defa
 /** The OCR queue endpoints: the app container, both OCR queues, Textract's languages and the worker count. */
 export function awsOcrContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & OcrServices {
   const config = parseEnv(ocrEnvSchema, env);
-  return { ...awsAppContainer(env), ocrQueue: ocrQueues(env), ocrLanguages: textractLanguages, ocrWorkers: config.OCR_WORKERS };
+  return { ...awsAppContainer(env, { ocrQueues: ocrQueues(env) }), ocrLanguages: textractLanguages, ocrWorkers: config.OCR_WORKERS };
 }
 
 /** A processing job whose heartbeat is older than the worker's timeout plus a minute lost its worker. */
@@ -170,12 +166,11 @@ const workerEnvSchema = z.object({ TABLE_NAME: z.string().min(1), BUCKET_NAME: z
 export function awsOcrWorkerDependencies(
   env: NodeJS.ProcessEnv = process.env,
   search: SearchParts = {},
-): OcrWorkerDeps & { redelivery: MessageRedelivery } {
+): AppContainer & OcrWorkerServices & { redelivery: MessageRedelivery } {
   const config = parseEnv(workerEnvSchema, env);
-  const container = tokenlessContainer(config.TABLE_NAME, env, search);
+  const container = tokenlessContainer(config.TABLE_NAME, env, { ...search, files: new S3FileStore(createS3Client(), config.BUCKET_NAME) });
   return {
     ...container,
-    files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
     engine: new TextractOcrEngine({ client: createTextractClient(), bucket: config.BUCKET_NAME }),
     textLayer: imagingServices(env).textLayer,
     staleAfterSeconds: OCR_STALE_AFTER_SECONDS,
@@ -188,8 +183,7 @@ export function awsOcrWorkerDependencies(
 export function awsOcrSweeperDependencies(env: NodeJS.ProcessEnv = process.env): OcrSweeperDeps {
   const config = parseEnv(z.object({ TABLE_NAME: z.string().min(1) }), env);
   return {
-    ...tokenlessContainer(config.TABLE_NAME, env),
-    ocrQueue: ocrQueues(env),
+    ...tokenlessContainer(config.TABLE_NAME, env, { ocrQueues: ocrQueues(env) }),
     queuedForSeconds: 30 * 60,
     silentForSeconds: OCR_STALE_AFTER_SECONDS,
   };

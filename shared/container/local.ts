@@ -9,6 +9,7 @@ import {
 } from '../adapters/aws/clients';
 import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-probes';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
+import { S3LegacyObjectAdopter } from '../adapters/aws/legacy-object-adoption';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { sha256 } from '../adapters/crypto/sha256';
 import { lazyOpenIdClient } from '../adapters/oidc/lazy-openid-client';
@@ -18,7 +19,7 @@ import { SqliteSearchIndex } from '../adapters/local/sqlite-search-index';
 import { TesseractOcrEngine, type TesseractOcrEngineOptions } from '../adapters/local/tesseract-ocr-engine';
 import type { ConnectionSender } from '../domain/events/ports';
 import type { HealthProbe } from '../domain/health/health';
-import type { OcrWorkerDeps } from '../domain/ocr/process-ocr-job';
+import type { OcrWorkerServices } from '../domain/ocr/process-ocr-job';
 import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type DocumentServices, type OcrServices } from './app-container';
 import type { CommonEnv } from './config';
 import { imagingServices } from './imaging';
@@ -80,7 +81,12 @@ export type LocalEventDelivery = { delivery: 'sdk'; endpoint: () => string } | {
 export type LocalContainer = AppContainer &
   DocumentServices &
   OcrServices &
-  OcrWorkerDeps & { searchIndex: SqliteSearchIndex; rateLimits: WriteBehindRateLimitStore };
+  OcrWorkerServices & {
+    /** The whole index and the whole bucket, for the runtime's own upkeep (rebuild, adoption of old data). */
+    searchIndex: SqliteSearchIndex;
+    files: S3FileStore;
+    rateLimits: WriteBehindRateLimitStore;
+  };
 
 /**
  * The local composition root: the same adapters as the cloud, with SDK clients pointed at the emulators on
@@ -127,7 +133,11 @@ export function localAppContainer(options: {
     env: options.env,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.events ? { connectionSender: localConnectionSender(options.events) } : {}),
-    search: { index: searchIndex, files },
+    search: searchIndex,
+    files,
+    ocrQueues: new SqsOcrJobQueue(sqs, { normal: resources.ocrQueueUrl, high: resources.ocrHighQueueUrl }),
+    listings: (workspaceId) => searchIndex.forWorkspace(workspaceId),
+    legacyObjects: new S3LegacyObjectAdopter(s3, resources.bucketName),
     // Every connection write happens in this process, so an in-memory view of the connections stays exact.
     decorateConnections: (connections, clock) => new CachedConnectionRepository(connections, clock),
     // The same holds for the rate-limit buckets: decided in memory, written behind the request.
@@ -147,8 +157,6 @@ export function localAppContainer(options: {
     files,
     searchIndex,
     rateLimits: rateLimits!,
-    listingIndex: searchIndex,
-    ocrQueue: new SqsOcrJobQueue(sqs, { normal: resources.ocrQueueUrl, high: resources.ocrHighQueueUrl }),
     thumbnails: imaging.thumbnails,
     sha256,
     ocrLanguages: () => engine.languages(),

@@ -45,6 +45,16 @@ function timedPort<T extends object>(name: string, port: T): T {
 /** The ports the OCR worker calls; each one present in `deps` is timed. */
 const PORTS = ['ocrJobs', 'documents', 'files', 'engine', 'textLayer', 'notifications', 'settings', 'events', 'search'] as const;
 
+/** A copy of `deps` with each of the worker's ports in it timed. */
+function timedPorts(deps: object): Record<string, unknown> {
+  const timed = { ...deps } as Record<string, unknown>;
+  for (const port of PORTS) {
+    const value = timed[port];
+    if (value && typeof value === 'object') timed[port] = timedPort(port, value);
+  }
+  return timed;
+}
+
 /**
  * `deps` with the worker's ports timed, and `handler` made to log where each delivery's time went. Only when
  * debug logging is on: otherwise both are returned as they are, so nothing is added to the work.
@@ -54,10 +64,11 @@ export function timeOcrWorker<D extends object>(
   makeHandler: (deps: D) => (event: SQSEvent) => Promise<SQSBatchResponse | void>,
 ): (event: SQSEvent) => Promise<SQSBatchResponse | void> {
   if (process.env['LOG_LEVEL'] !== 'debug') return makeHandler(deps);
-  const timed = { ...deps } as Record<string, unknown>;
-  for (const port of PORTS) {
-    const value = timed[port];
-    if (value && typeof value === 'object') timed[port] = timedPort(port, value);
+  const timed = timedPorts(deps);
+  // The stores of the job's workspace come from `forWorkspace`: their calls are timed as well.
+  const forWorkspace = (deps as { forWorkspace?: unknown }).forWorkspace;
+  if (typeof forWorkspace === 'function') {
+    timed['forWorkspace'] = (workspaceId: string) => timedPorts((forWorkspace as (id: string) => object).call(deps, workspaceId));
   }
   const handler = makeHandler(timed as D);
   return async (event) => {

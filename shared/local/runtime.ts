@@ -27,9 +27,10 @@ import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../adapters/aws/p
 import { startQueuePoller, type QueuePoller } from '../adapters/aws/sqs-poller';
 import { jsonMessageSender } from '../adapters/aws/sqs-send';
 import { commonEnvSchema } from '../container/config';
+import { rebuildDepsOf } from '../container/app-container';
 import { LOCAL_OCR_JOBS, LOCAL_REGION, localAppContainer, localClientOptions, type LocalCredentials, type LocalResources } from '../container/local';
 import { forgetAllConnections } from '../domain/events/channel';
-import type { EventPublisher } from '../domain/events/ports';
+import type { EventHub } from '../domain/events/ports';
 import { ensureAdmin } from '../domain/users/ensure-admin';
 import type { HttpHandler } from '../http/pipeline';
 import { adoptSharedDatabase, startDynamoDbLocal, type RunningEmulator } from './emulators/dynamodb-local';
@@ -82,8 +83,8 @@ const SWEEP_QUEUED_FOR_SECONDS = 15 * 60;
 export interface LocalRuntime {
   url: string;
   admin: { username: string; password: string; generated: boolean; passwordFile: string | null };
-  /** The runtime's own event publisher, for benchmarks and tests that emit events directly. */
-  events: EventPublisher;
+  /** The runtime's own event hub, for benchmarks and tests that emit events directly (`events.forWorkspace(id)`). */
+  events: EventHub;
   stop(): Promise<void>;
 }
 
@@ -171,7 +172,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     if (searchIndexIsNew) {
       // A DATA_DIR from before the index existed (or whose index was deleted): rebuild it in the background.
       const index = container.searchIndex;
-      rebuilding = rebuildSearchIndex({ ...container, index })
+      rebuilding = rebuildSearchIndex(rebuildDepsOf(container, index))
         .then(() => index.optimize())
         .catch((error: unknown) => logger.error('search: rebuilding the index failed', { error }));
     }
@@ -206,7 +207,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     // The @connections API is the gateway itself, called by this process only: loopback where it listens there.
     const host = ['0.0.0.0', '::'].includes(env.HOST) ? '127.0.0.1' : env.HOST;
     url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-    return { url: `http://${env.HOST}:${port}`, admin, events: container.events, stop };
+    return { url: `http://${env.HOST}:${port}`, admin, events: container.eventHub, stop };
   } catch (error) {
     await stop();
     throw error;

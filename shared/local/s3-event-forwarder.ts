@@ -1,5 +1,5 @@
 import type { S3Event } from 'aws-lambda';
-import { STAGING_PREFIX } from '../domain/documents/document';
+import { STAGING_PREFIX } from '../manifest';
 import { logger } from '../logger';
 
 /**

@@ -2,7 +2,9 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA } from '../../shared/manifest';
-import { NONCURRENT_VERSION_DAYS, SEARCH_DOMAIN_PROFILES, STAGING_PREFIX } from '../../lib/stacks/stateful-stack';
+import { NONCURRENT_VERSION_DAYS, SEARCH_DOMAIN_PROFILES } from '../../lib/stacks/stateful-stack';
+import { STAGING_PREFIX } from '../../shared/manifest';
+import { bucketKey, stagedObject } from '../../shared/domain/documents/bucket-layout';
 import { fileKeys } from '../../shared/domain/documents/document';
 import { buildStacks, logicalIdOf, type InfraConfig } from './build-stacks';
 
@@ -370,15 +372,17 @@ describe('presigned upload events', () => {
     });
   });
 
-  it('uses the staging prefix the domain stages uploads under', () => {
+  it('notifies the ingest of the keys where a workspace stages its uploads', () => {
     // Arrange
+    const workspaceId = crypto.randomUUID();
     const id = crypto.randomUUID();
 
     // Act
-    const key = fileKeys.staged(id);
+    const key = bucketKey(workspaceId, fileKeys.staged(id));
 
     // Assert
-    expect(key).toBe(`${STAGING_PREFIX}${id}`);
+    expect(key.startsWith(STAGING_PREFIX)).toBe(true);
+    expect(stagedObject(key)).toEqual({ workspaceId, key: fileKeys.staged(id) });
   });
 
   it('moves an upload event to the ingest DLQ after 5 receives', () => {

@@ -52,7 +52,7 @@ describe("the container's event publisher", () => {
     await container.connections.authenticate(connectionId, { userId, workspaceId }, 5, { tokenId: crypto.randomUUID(), tokenVersion: 0, expiresAt });
 
     // Act
-    await container.events.forWorkspace(workspaceId).publish(notification, { userId });
+    await container.eventHub.forWorkspace(workspaceId).publish(notification, { userId });
 
     // Assert
     const messages = sender.sent.filter((s) => s.connectionId === connectionId).map((s) => JSON.parse(s.message) as { type: string; data: { details?: unknown } });

@@ -6,6 +6,9 @@ import type { Label } from '../../shared/domain/labels/label';
 import { freshTable } from '../support/aws-resources';
 import { aDocumentRecord } from '../support/builders';
 
+/** The workspace these repositories serve. */
+const WORKSPACE_ID = crypto.randomUUID();
+
 const aLabel = (name: string): Label => {
   const now = new Date().toISOString();
   return { id: crypto.randomUUID(), name, color: '#000000', description: null, document_count: 0, created_by: 't', created_at: now, updated_at: now };
@@ -19,8 +22,8 @@ describe('document and label repositories', () => {
 
   beforeAll(async () => {
     const { db, tableName } = await freshTable();
-    documents = new DynamoDocumentRepository(db, tableName);
-    labels = new DynamoLabelRepository(db, tableName);
+    documents = new DynamoDocumentRepository(db, tableName, WORKSPACE_ID);
+    labels = new DynamoLabelRepository(db, tableName, WORKSPACE_ID);
   });
 
   it('stores a document and reads it back with its labels as a list', async () => {
@@ -88,7 +91,7 @@ describe('document and label repositories', () => {
 
   it('answers the unfiltered listing newest first with the total from the counter', async () => {
     const { db, tableName } = await freshTable();
-    const own = new DynamoDocumentRepository(db, tableName);
+    const own = new DynamoDocumentRepository(db, tableName, WORKSPACE_ID);
     const older = aDocumentRecord({ created_at: '2026-01-01T00:00:00.000Z' });
     const newer = aDocumentRecord({ created_at: '2026-02-01T00:00:00.000Z' });
     await own.create(older);

@@ -3,7 +3,7 @@ import { DynamoDocumentRepository } from '../../shared/adapters/aws/dynamodb/doc
 import { DynamoLabelRepository } from '../../shared/adapters/aws/dynamodb/label-repository';
 import { ensureBucket } from '../../shared/adapters/aws/provisioning';
 import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
-import { SqliteSearchIndex } from '../../shared/adapters/local/sqlite-search-index';
+import { SqliteSearchIndex, type SqliteWorkspaceSearchIndex } from '../../shared/adapters/local/sqlite-search-index';
 import type { Principal } from '../../shared/domain/auth/principal';
 import { systemClock } from '../../shared/domain/clock';
 import { deleteDocument, updateDocument } from '../../shared/domain/documents/document-changes';
@@ -13,6 +13,9 @@ import { createDocumentIndexer } from '../../shared/domain/search/use-cases';
 import { testClients, uniqueName, freshTable } from '../support/aws-resources';
 import { aDocumentRecord, aSearchRequest } from '../support/builders';
 import { hold } from '../support/dynamo-faults';
+
+/** The workspace these repositories serve. */
+const WORKSPACE_ID = crypto.randomUUID();
 
 /** How many times each race is run: an interleaving that loses shows up within a few rounds. */
 const ROUNDS = 10;
@@ -35,7 +38,7 @@ const editor: Principal = {
 describe('labels, documents and the search index under concurrent changes', () => {
   let deps: Parameters<typeof deleteLabel>[0] & Parameters<typeof updateDocument>[0] & Parameters<typeof deleteDocument>[0];
   let documents: DynamoDocumentRepository;
-  let index: SqliteSearchIndex;
+  let index: SqliteWorkspaceSearchIndex;
   let files: S3FileStore;
   let tableName: string;
 
@@ -47,9 +50,9 @@ describe('labels, documents and the search index under concurrent changes', () =
     const bucket = uniqueName('label-race');
     await ensureBucket(s3, bucket);
     files = new S3FileStore(s3, bucket);
-    documents = new DynamoDocumentRepository(db, tableName);
-    const labels = new DynamoLabelRepository(db, tableName);
-    index = new SqliteSearchIndex(':memory:');
+    documents = new DynamoDocumentRepository(db, tableName, WORKSPACE_ID);
+    const labels = new DynamoLabelRepository(db, tableName, WORKSPACE_ID);
+    index = new SqliteSearchIndex(':memory:').forWorkspace(WORKSPACE_ID);
     const search = createDocumentIndexer({ documents, labels, files, index });
     deps = { documents, labels, files, search, clock: systemClock, events: silentEventPublisher };
   });
@@ -107,7 +110,7 @@ describe('labels, documents and the search index under concurrent changes', () =
     // The reindex of a concurrent assign, whose read of the label's name comes back late with the old one.
     const slow = testClients().dynamo;
     const lateName = hold(slow, 'reply', (command, _input, output) => command.startsWith('Get') && output.includes('before-rename'));
-    const lateIndexer = createDocumentIndexer({ documents, labels: new DynamoLabelRepository(slow, tableName), files, index });
+    const lateIndexer = createDocumentIndexer({ documents, labels: new DynamoLabelRepository(slow, tableName, WORKSPACE_ID), files, index });
     const late = lateIndexer.reindex(id);
     await lateName.held;
 
@@ -125,7 +128,7 @@ describe('labels, documents and the search index under concurrent changes', () =
   const aLabelDeleteInProgress = async (labelId: string) => {
     const slow = testClients().dynamo;
     const unlabelling = hold(slow, 'request', (command, input) => command.startsWith('TransactWrite') && input.includes('DELETE labels :label'));
-    const deleting = deleteLabel({ ...deps, labels: new DynamoLabelRepository(slow, tableName) }, labelId);
+    const deleting = deleteLabel({ ...deps, labels: new DynamoLabelRepository(slow, tableName, WORKSPACE_ID) }, labelId);
     await unlabelling.held;
     return { finish: async () => (unlabelling.release(), deleting) };
   };

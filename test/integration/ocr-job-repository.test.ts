@@ -6,6 +6,9 @@ import { newOcrJob, type OcrPriority } from '../../shared/domain/ocr/jobs';
 import { freshTable } from '../support/aws-resources';
 import { aDocumentRecord } from '../support/builders';
 
+/** The workspace these repositories serve. */
+const WORKSPACE_ID = crypto.randomUUID();
+
 const T0 = '2026-03-01T10:00:00.000Z';
 const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOString();
 
@@ -17,8 +20,8 @@ const result = { text: 'hello', confidence: 0.9, pages: 1, processingTime: 2.5, 
 describe('DynamoOcrJobRepository', () => {
   const setup = async () => {
     const { db, tableName } = await freshTable();
-    const documents = new DynamoDocumentRepository(db, tableName);
-    const jobs = new DynamoOcrJobRepository(db, tableName);
+    const documents = new DynamoDocumentRepository(db, tableName, WORKSPACE_ID);
+    const jobs = new DynamoOcrJobRepository(db, tableName, WORKSPACE_ID);
     const upload = async (priority: OcrPriority = 'normal', overrides: Partial<DocumentRecord> = {}) => {
       const document = aDocument(overrides);
       await documents.create(document, newOcrJob(document, priority, document.created_at));

@@ -3,10 +3,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OCR_CORPUS_DIR } from '../contracts/ocr-engine.contract';
-import { DynamoDocumentRepository } from '../../shared/adapters/aws/dynamodb/document-repository';
-import { DynamoNotificationRepository } from '../../shared/adapters/aws/dynamodb/notification-repository';
-import { DynamoOcrJobRepository } from '../../shared/adapters/aws/dynamodb/ocr-job-repository';
-import { DynamoSettingsRepository } from '../../shared/adapters/aws/dynamodb/settings-repository';
 import { ensureBucket, ensureQueueWithDlq } from '../../shared/adapters/aws/provisioning';
 import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
 import { SqsOcrJobQueue } from '../../shared/adapters/aws/sqs-ocr-job-queue';
@@ -14,14 +10,12 @@ import { startQueuePoller } from '../../shared/adapters/aws/sqs-poller';
 import { PdfTextLayerReader } from '../../shared/adapters/imaging/pdf-text-layer-reader';
 import { TesseractOcrEngine } from '../../shared/adapters/local/tesseract-ocr-engine';
 import { createOcrWorkerHandler } from '../../functions/ocr-worker/handler';
-import { systemClock } from '../../shared/domain/clock';
+import { buildAppContainer, inWorkspace } from '../../shared/container/app-container';
+import { commonEnvSchema, parseEnv } from '../../shared/container/config';
 import { fileKeys, type DocumentRecord } from '../../shared/domain/documents/document';
-import { silentEventPublisher } from '../../shared/domain/events/ports';
 import { newOcrJob } from '../../shared/domain/ocr/jobs';
-import type { OcrWorkerDeps } from '../../shared/domain/ocr/process-ocr-job';
 import type { OcrEngine } from '../../shared/domain/ocr/ports';
 import { requeueStuckJobs, cancelOcrJob, setOcrPriority } from '../../shared/domain/ocr/queue-control';
-import { noSearchIndex } from '../../shared/domain/search/ports';
 import { textPdf } from '../support/text-pdf';
 import { freshTable, testClients, uniqueName } from '../support/aws-resources';
 import { aDocumentRecord } from '../support/builders';
@@ -42,22 +36,20 @@ async function pipeline(engine: OcrEngine = new TesseractOcrEngine()) {
   await ensureBucket(s3, bucket);
   const normal = await ensureQueueWithDlq(sqs, uniqueName('ocr'), { visibilityTimeoutSeconds: 30 });
   const high = await ensureQueueWithDlq(sqs, uniqueName('ocr-high'), { visibilityTimeoutSeconds: 30 });
-  const documents = new DynamoDocumentRepository(db, tableName);
-  const files = new S3FileStore(s3, bucket);
-  const queue = new SqsOcrJobQueue(sqs, { normal: normal.queueUrl, high: high.queueUrl });
-  const deps: OcrWorkerDeps = {
-    ocrJobs: new DynamoOcrJobRepository(db, tableName),
-    documents,
-    files,
-    engine,
-    textLayer: new PdfTextLayerReader(),
-    notifications: new DynamoNotificationRepository(db, tableName),
-    settings: new DynamoSettingsRepository(db, tableName),
-    events: silentEventPublisher,
-    search: noSearchIndex,
-    clock: systemClock,
-    staleAfterSeconds: 300,
-  };
+  const container = buildAppContainer({
+    db,
+    tableName,
+    jwtKey: () => Promise.reject(new Error('no tokens here')),
+    env: parseEnv(commonEnvSchema, {}),
+    healthProbes: [],
+    files: new S3FileStore(s3, bucket),
+    ocrQueues: new SqsOcrJobQueue(sqs, { normal: normal.queueUrl, high: high.queueUrl }),
+  });
+  const workspaceId = crypto.randomUUID();
+  await container.workspaces.create({ id: workspaceId, name: 'OCR', created_at: new Date().toISOString() });
+  const worker = { ...container, engine, textLayer: new PdfTextLayerReader(), staleAfterSeconds: 300 };
+  const deps = inWorkspace(worker, { workspaceId });
+  const { documents, files, ocrQueue: queue } = deps;
   const upload = async (bytes: Uint8Array, mimeType = 'application/pdf'): Promise<DocumentRecord> => {
     const document = aDocumentRecord({ mime_type: mimeType, size: bytes.length });
     await files.put(fileKeys.original(document.id), bytes, mimeType);
@@ -65,8 +57,8 @@ async function pipeline(engine: OcrEngine = new TesseractOcrEngine()) {
     return document;
   };
   const poll = (queueUrl = normal.queueUrl) =>
-    startQueuePoller({ sqs, queueUrl, handler: createOcrWorkerHandler(deps), waitTimeSeconds: 1, retryDelaySeconds: () => 0 });
-  return { sqs, deps, documents, queue, normal, high, upload, poll };
+    startQueuePoller({ sqs, queueUrl, handler: createOcrWorkerHandler(worker), waitTimeSeconds: 1, retryDelaySeconds: () => 0 });
+  return { sqs, container, deps, documents, queue, normal, high, upload, poll };
 }
 
 describe('OCR queue semantics on the SQS emulator', () => {
@@ -163,7 +155,7 @@ describe('OCR queue semantics on the SQS emulator', () => {
     const { deps, documents, upload, poll, high } = await pipeline();
     const document = await upload(textPdf([['Urgent letter']]));
 
-    await setOcrPriority({ ...deps, ocrQueue: new SqsOcrJobQueue(testClients().sqs, { normal: 'unused', high: high.queueUrl }) }, document.id, 'high');
+    await setOcrPriority(deps, document.id, 'high');
     const poller = poll(high.queueUrl);
     await until(async () => (await documents.get(document.id))?.status === 'completed');
     await poller.stop();
@@ -172,10 +164,10 @@ describe('OCR queue semantics on the SQS emulator', () => {
   });
 
   it('queues again a job whose message was lost, so it completes', async () => {
-    const { deps, documents, queue, upload, poll } = await pipeline();
+    const { container, documents, upload, poll } = await pipeline();
     const document = await upload(textPdf([['The message of this job never reached the queue']]));
 
-    const requeued = await requeueStuckJobs({ ...deps, ocrQueue: queue, queuedForSeconds: 0, silentForSeconds: 300 });
+    const requeued = await requeueStuckJobs({ ...container, queuedForSeconds: 0, silentForSeconds: 300 });
     const poller = poll();
     await until(async () => (await documents.get(document.id))?.status === 'completed');
     await poller.stop();

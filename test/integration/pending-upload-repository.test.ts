@@ -4,6 +4,9 @@ import type { PendingUpload } from '../../shared/domain/documents/ports';
 import { ManualClock } from '../support/builders';
 import { freshTable } from '../support/aws-resources';
 
+/** The workspace these repositories serve. */
+const WORKSPACE_ID = crypto.randomUUID();
+
 const aPendingUpload = (now: Date, overrides: Partial<PendingUpload> = {}): PendingUpload => ({
   id: crypto.randomUUID(),
   filename: 'big.pdf',
@@ -23,7 +26,7 @@ const aPendingUpload = (now: Date, overrides: Partial<PendingUpload> = {}): Pend
 describe('DynamoPendingUploadRepository', () => {
   const repository = async (clock: ManualClock) => {
     const { db, tableName } = await freshTable();
-    return new DynamoPendingUploadRepository(db, tableName, clock);
+    return new DynamoPendingUploadRepository(db, tableName, WORKSPACE_ID, clock);
   };
 
   it('reads back an announced upload', async () => {

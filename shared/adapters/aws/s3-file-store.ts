@@ -24,6 +24,10 @@ export class S3FileStore implements FileStore {
     private readonly bucket: string,
   ) {}
 
+  bucketKey(key: string): string {
+    return key;
+  }
+
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
     await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType }));
   }

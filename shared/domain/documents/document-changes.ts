@@ -28,7 +28,7 @@ export async function updateDocument(
   await emit(
     deps.events,
     { type: 'document_updated', data: { document_id: id, changes: Object.fromEntries(fields.map((field) => [field, updated[field]])) } },
-    'everyone',
+    'workspace',
   );
   return toSummary(updated);
 }

@@ -1,3 +1,5 @@
+import { STAGING_PREFIX } from '../../manifest';
+
 export const DOCUMENT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
@@ -53,7 +55,7 @@ export const toSummary = (record: DocumentRecord): DocumentSummary => ({
   ...(record.status === 'failed' ? { failure_reason: record.failure_reason } : {}),
 });
 
-/** Object keys of a document's files in the bucket. */
+/** Object keys of a document's files, within its workspace's part of the bucket (see bucket-layout.ts). */
 export const fileKeys = {
   original: (id: string) => `documents/${id}/original`,
   thumbnail: (id: string, width: number, height: number) => `documents/${id}/thumbnails/${width}x${height}`,
@@ -64,10 +66,7 @@ export const fileKeys = {
   staged: (id: string) => `${STAGING_PREFIX}${id}`,
 };
 
-/** Key prefix of staged uploads; the bucket's object-created events for it drive the ingest. */
-export const STAGING_PREFIX = 'uploads/';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The document id of a staged upload's key, or null for any other key. */
 export const stagedUploadId = (key: string): string | null => {

@@ -86,6 +86,8 @@ export interface FileStore {
   inspect(key: string, headBytes: number): Promise<StoredFileInfo | null>;
   /** Moves an object to another key, setting its content type (a server-side copy, then a delete). */
   move(from: string, to: string, contentType: string): Promise<void>;
+  /** The object's key in the bucket, for a service that reads the bucket itself (Textract). */
+  bucketKey(key: string): string;
 }
 
 export interface StoredFileInfo {

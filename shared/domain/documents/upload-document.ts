@@ -145,7 +145,7 @@ export async function registerDocument(
   await emit(
     deps.events,
     { type: 'document_created', data: { document_id: document.id, title: document.title, source: document.source_id ?? 'upload' } },
-    'everyone',
+    'workspace',
   );
   const queued = job !== undefined && (await enqueue(deps.ocrQueue, job));
   return {

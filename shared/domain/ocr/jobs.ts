@@ -145,7 +145,12 @@ export interface OcrJobRepository {
   daily(fromDate: string, toDate: string): Promise<OcrDailyTotals[]>;
 }
 
-/** Puts OCR jobs on the queue of their priority. */
+/** Puts one workspace's OCR jobs on the queue of their priority. */
 export interface OcrJobQueue {
   enqueue(message: OcrJobMessage): Promise<void>;
+}
+
+/** The OCR queues of every workspace; use cases get one workspace's, whose messages carry its id to the worker. */
+export interface OcrJobQueues {
+  forWorkspace(workspaceId: string): OcrJobQueue;
 }

@@ -15,19 +15,23 @@ export const MAX_ATTEMPTS = 5;
 /** Text above this goes to the bucket: a table item holds at most 400 KB. */
 export const INLINE_TEXT_BYTES = 300_000;
 
-export interface OcrWorkerDeps {
-  ocrJobs: OcrJobRepository;
-  documents: Pick<DocumentRepository, 'get'>;
-  files: Pick<FileStore, 'get' | 'put'>;
+/** What the worker brings beyond the workspace's stores: the engines and how long a silent job is kept. */
+export interface OcrWorkerServices {
   engine: OcrEngine;
   textLayer: TextLayerReader;
+  /** A processing job whose heartbeat is older than this belongs to a dead worker and may be taken over. */
+  staleAfterSeconds: number;
+}
+
+export interface OcrWorkerDeps extends OcrWorkerServices {
+  ocrJobs: OcrJobRepository;
+  documents: Pick<DocumentRepository, 'get'>;
+  files: Pick<FileStore, 'get' | 'put' | 'bucketKey'>;
   notifications: NotificationRepository;
   settings: SettingsRepository;
   events: EventPublisher;
   search: SearchIndexer;
   clock: Clock;
-  /** A processing job whose heartbeat is older than this belongs to a dead worker and may be taken over. */
-  staleAfterSeconds: number;
 }
 
 export type OcrJobOutcome = 'completed' | 'failed' | 'cancelled' | 'skipped' | 'retry';
@@ -85,7 +89,7 @@ async function read(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord, 
     mimeType: document.mime_type,
     language: job.language,
     priority: job.priority,
-    objectKey: fileKeys.original(document.id),
+    objectKey: deps.files.bucketKey(fileKeys.original(document.id)),
     onProgress: async ({ done, total }) => {
       // After the last page the job's closing heartbeat and progress events follow at once: one write, not two.
       if (done === total) return;

@@ -1,3 +1,4 @@
+import type { WorkspaceRepository } from '../workspaces/ports';
 import type { Clock } from '../clock';
 import { AppError, notFound, validationError } from '../errors';
 import { emit, type EventPublisher } from '../events/ports';
@@ -51,7 +52,7 @@ export async function publishQueueStatus(deps: { ocrJobs: OcrJobRepository; cloc
     await emit(
       deps.events,
       { type: 'queue_status', data: { pending: counters.pending, processing: counters.processing, completed: days[0]?.completed ?? 0 } },
-      'everyone',
+      'workspace',
     );
   } catch {
     // The counters could not be read: the next change of the queue sends them again.
@@ -157,8 +158,8 @@ export async function cancelOcrJob(
 
 /** What the stuck-job sweep needs, and its bounds. */
 export interface OcrSweeperDeps {
-  ocrJobs: OcrJobRepository;
-  ocrQueue: OcrJobQueue;
+  workspaces: Pick<WorkspaceRepository, 'list'>;
+  forWorkspace(workspaceId: string): { ocrJobs: OcrJobRepository; ocrQueue: OcrJobQueue };
   clock: Clock;
   /** A job queued this long without being taken is sent again. */
   queuedForSeconds: number;
@@ -169,19 +170,23 @@ export interface OcrSweeperDeps {
 }
 
 /**
- * Queues again the jobs nothing is working on: queued long ago (their message was lost, e.g. an emulator
- * restart) or processing with an old heartbeat (their worker died). Duplicates are harmless: a delivery
- * that finds its job taken or finished does nothing.
+ * Queues again, in every workspace, the jobs nothing is working on: queued too long (their message was lost) or
+ * processing without a heartbeat (their worker died). Returns how many were sent again.
  */
 export async function requeueStuckJobs(deps: OcrSweeperDeps): Promise<number> {
   const now = deps.clock.now();
   const before = (seconds: number) => new Date(now.getTime() - seconds * 1000).toISOString();
-  const stuck = await deps.ocrJobs.stuck(before(deps.queuedForSeconds), before(deps.silentForSeconds));
-  for (const job of stuck) {
-    if (deps.orphaned && job.status === 'processing') await deps.ocrJobs.release(job.document_id, job.run, now.toISOString());
-    await deps.ocrQueue.enqueue({ documentId: job.document_id, run: job.run, priority: job.priority });
+  let requeued = 0;
+  for (const workspace of await deps.workspaces.list()) {
+    const { ocrJobs, ocrQueue } = deps.forWorkspace(workspace.id);
+    const stuck = await ocrJobs.stuck(before(deps.queuedForSeconds), before(deps.silentForSeconds));
+    for (const job of stuck) {
+      if (deps.orphaned && job.status === 'processing') await ocrJobs.release(job.document_id, job.run, now.toISOString());
+      await ocrQueue.enqueue({ documentId: job.document_id, run: job.run, priority: job.priority });
+    }
+    requeued += stuck.length;
   }
-  return stuck.length;
+  return requeued;
 }
 
 /** Days of history in the OCR metrics. */

@@ -1,5 +1,5 @@
 import { ensureBootstrapWorkspace } from '../workspaces/ensure-bootstrap-workspace';
-import type { WorkspaceRepository } from '../workspaces/ports';
+import type { LegacyDataAdopter, WorkspaceRepository } from '../workspaces/ports';
 import { BOOTSTRAP_WORKSPACE_ID } from '../workspaces/workspace';
 import { createUser, type RegisterDeps } from './register';
 
@@ -9,7 +9,7 @@ export interface AdminAccount {
   password: string;
 }
 
-export type EnsureAdminDeps = Omit<RegisterDeps, 'registrationOpen'> & { workspaces: WorkspaceRepository };
+export type EnsureAdminDeps = Omit<RegisterDeps, 'registrationOpen'> & { workspaces: WorkspaceRepository; legacyData: LegacyDataAdopter[] };
 
 /**
  * Runs on every start (locally) and deploy (the cloud's bootstrap resource): creates the first workspace when

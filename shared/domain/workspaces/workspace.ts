@@ -1,4 +1,4 @@
-/** A tenant: it owns its users today, and (a later slice of issue 13) documents, labels, files and events. */
+/** A tenant: it owns its users, documents, labels, OCR jobs, files, search index entries and events. */
 export interface Workspace {
   id: string;
   name: string;

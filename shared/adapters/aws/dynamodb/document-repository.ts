@@ -5,7 +5,7 @@ import type { OcrJob } from '../../../domain/ocr/jobs';
 import { unknownLabelsError } from '../../../domain/labels/label';
 import { pageOf, type Page } from '../../../domain/pagination';
 import { failedConditions } from './errors';
-import { keys, withoutKeys } from './keys';
+import { dataKeys, withoutKeys, type DataKeys, type WorkspaceTable } from './keys';
 import { countedLabel, joinLabel, leaveLabel, type TransactItem } from './label-membership';
 import { createJobItems, deleteJobItems, toStoredJob, type StoredOcrJob } from './ocr-job-items';
 import { batchGetAll, indexPartition, labelMembers, queryAll } from './queries';
@@ -30,10 +30,18 @@ const labelSet = (labels: string[]) => (labels.length ? new Set(labels) : undefi
  * document's version so that concurrent changes retry instead of double counting.
  */
 export class DynamoDocumentRepository implements DocumentRepository {
+  /** The workspace's keys: every item this repository reads or writes is the workspace's. */
+  private readonly keys: DataKeys;
+  private readonly table: WorkspaceTable;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+    workspaceId: string,
+  ) {
+    this.table = { tableName, keys: dataKeys(workspaceId) };
+    this.keys = this.table.keys;
+  }
 
   async create(document: DocumentRecord, ocrJob?: OcrJob): Promise<void> {
     const { labels, ...rest } = document;
@@ -42,8 +50,8 @@ export class DynamoDocumentRepository implements DocumentRepository {
         Put: {
           TableName: this.tableName,
           Item: {
-            ...keys.document(document.id),
-            gsi1pk: keys.documentsIndex,
+            ...this.keys.document(document.id),
+            gsi1pk: this.keys.documentsIndex,
             gsi1sk: `${document.created_at}#${document.id}`,
             ...rest,
             labels: labelSet(labels),
@@ -53,8 +61,8 @@ export class DynamoDocumentRepository implements DocumentRepository {
         },
       },
       this.countDocuments(1),
-      ...labels.flatMap((labelId) => joinLabel(this.tableName, labelId, document.id)),
-      ...(ocrJob ? createJobItems(this.tableName, ocrJob) : []),
+      ...labels.flatMap((labelId) => joinLabel(this.table, labelId, document.id)),
+      ...(ocrJob ? createJobItems(this.table, ocrJob) : []),
     ];
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -70,13 +78,13 @@ export class DynamoDocumentRepository implements DocumentRepository {
   // Reads are strongly consistent: the search indexer reads the record (then its text) right after a change,
   // and a stale copy indexed last would stay until the document changes again.
   async get(id: string): Promise<DocumentRecord | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.document(id), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.document(id), ConsistentRead: true }));
     return Item ? toRecord(Item) : null;
   }
 
   async getContent(id: string): Promise<DocumentContent> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.documentContent(id), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: this.keys.documentContent(id), ConsistentRead: true }),
     );
     if (typeof Item?.['text_object'] === 'string') return { text_object: Item['text_object'] };
     return { text: typeof Item?.['text'] === 'string' ? Item['text'] : '' };
@@ -113,15 +121,15 @@ export class DynamoDocumentRepository implements DocumentRepository {
           {
             Update: {
               TableName: this.tableName,
-              Key: keys.document(id),
+              Key: this.keys.document(id),
               UpdateExpression: expression,
               ConditionExpression: '#version = :version',
               ExpressionAttributeNames: names,
               ExpressionAttributeValues: values,
             },
           },
-          ...added.flatMap((labelId) => joinLabel(this.tableName, labelId, id)),
-          ...removed.flatMap((labelId) => leaveLabel(this.tableName, labelId, id, goneLabels.has(labelId))),
+          ...added.flatMap((labelId) => joinLabel(this.table, labelId, id)),
+          ...removed.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId))),
         ];
         try {
           await this.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -159,15 +167,15 @@ export class DynamoDocumentRepository implements DocumentRepository {
           {
             Delete: {
               TableName: this.tableName,
-              Key: keys.document(id),
+              Key: this.keys.document(id),
               ConditionExpression: 'version = :version',
               ExpressionAttributeValues: { ':version': item['version'] },
             },
           },
-          { Delete: { TableName: this.tableName, Key: keys.documentContent(id) } },
+          { Delete: { TableName: this.tableName, Key: this.keys.documentContent(id) } },
           this.countDocuments(-1),
-          ...labels.flatMap((labelId) => leaveLabel(this.tableName, labelId, id, goneLabels.has(labelId))),
-          ...(job ? deleteJobItems(this.tableName, job) : []),
+          ...labels.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId))),
+          ...(job ? deleteJobItems(this.table, job) : []),
         ];
         try {
           await this.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -193,7 +201,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
 
   async getMany(ids: string[]): Promise<DocumentRecord[]> {
     const found = new Map(
-      (await batchGetAll(this.db, this.tableName, ids.map((id) => keys.document(id)))).map((item) => [String(item['id']), toRecord(item)]),
+      (await batchGetAll(this.db, this.tableName, ids.map((id) => this.keys.document(id)))).map((item) => [String(item['id']), toRecord(item)]),
     );
     return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
   }
@@ -206,7 +214,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
           TableName: this.tableName,
           IndexName: 'gsi1',
           KeyConditionExpression: 'gsi1pk = :documents',
-          ExpressionAttributeValues: { ':documents': keys.documentsIndex },
+          ExpressionAttributeValues: { ':documents': this.keys.documentsIndex },
           ExclusiveStartKey: cursor,
         }),
       );
@@ -217,13 +225,13 @@ export class DynamoDocumentRepository implements DocumentRepository {
 
   private async rawDocument(id: string): Promise<Item | undefined> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.document(id), ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: this.keys.document(id), ConsistentRead: true }),
     );
     return Item;
   }
 
   private async rawJob(id: string): Promise<StoredOcrJob | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.ocrJob(id), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.ocrJob(id), ConsistentRead: true }));
     return Item ? toStoredJob(Item) : null;
   }
 
@@ -231,7 +239,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
     return {
       Update: {
         TableName: this.tableName,
-        Key: keys.documentCounter,
+        Key: this.keys.documentCounter,
         UpdateExpression: 'ADD #count :delta',
         ExpressionAttributeNames: { '#count': 'count' },
         ExpressionAttributeValues: { ':delta': delta },
@@ -248,29 +256,29 @@ export class DynamoDocumentRepository implements DocumentRepository {
         TableName: this.tableName,
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :documents',
-        ExpressionAttributeValues: { ':documents': keys.documentsIndex },
+        ExpressionAttributeValues: { ':documents': this.keys.documentsIndex },
         ScanIndexForward: query.order === 'asc',
       },
       wanted,
     );
-    const { Item: counter } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.documentCounter }));
+    const { Item: counter } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.documentCounter }));
     const total = Number(counter?.['count'] ?? 0);
     const start = (query.page - 1) * query.perPage;
     return pageOf(items.slice(start, wanted).map(toRecord), query, total);
   }
 
   private async allDocuments(): Promise<DocumentRecord[]> {
-    return (await indexPartition(this.db, this.tableName, keys.documentsIndex)).map(toRecord);
+    return (await indexPartition(this.db, this.tableName, this.keys.documentsIndex)).map(toRecord);
   }
 
   /** Documents carrying every one of the labels: the smallest membership first, intersected with the others. */
   private async withAllLabels(labelIds: string[]): Promise<DocumentRecord[]> {
-    const memberships = await Promise.all([...new Set(labelIds)].map((labelId) => labelMembers(this.db, this.tableName, labelId)));
+    const memberships = await Promise.all([...new Set(labelIds)].map((labelId) => labelMembers(this.db, this.table, labelId)));
     memberships.sort((a, b) => a.length - b.length);
     const [smallest = [], ...others] = memberships;
     const otherSets = others.map((ids) => new Set(ids));
     const ids = smallest.filter((id) => otherSets.every((set) => set.has(id)));
-    return (await batchGetAll(this.db, this.tableName, ids.map((id) => keys.document(id)))).map(toRecord);
+    return (await batchGetAll(this.db, this.tableName, ids.map((id) => this.keys.document(id)))).map(toRecord);
   }
 }
 

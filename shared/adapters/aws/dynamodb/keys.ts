@@ -7,22 +7,6 @@ export const keys = {
   identityLock: (issuer: string, subject: string) => ({ pk: `IDENTITY#${issuer}#${subject}`, sk: 'LOCK' }),
   settings: (userId: string) => ({ pk: `USER#${userId}`, sk: 'SETTINGS' }),
   revokedToken: (jti: string) => ({ pk: `REVOKED#${jti}`, sk: 'TOKEN' }),
-  document: (id: string) => ({ pk: `DOC#${id}`, sk: 'META' }),
-  documentContent: (id: string) => ({ pk: `DOC#${id}`, sk: 'CONTENT' }),
-  documentsIndex: 'DOCS',
-  documentCounter: { pk: 'COUNTERS', sk: 'DOCUMENTS' },
-  label: (id: string) => ({ pk: `LABEL#${id}`, sk: 'META' }),
-  labelsIndex: 'LABELS',
-  labelNameLock: (name: string) => ({ pk: `LABELNAME#${name.toLowerCase()}`, sk: 'LOCK' }),
-  /** One item per document carrying the label: the label's members, and what document_count counts. */
-  labelMember: (labelId: string, documentId: string) => ({ pk: `LABEL#${labelId}`, sk: `DOC#${documentId}` }),
-  pendingUpload: (id: string) => ({ pk: `UPLOAD#${id}`, sk: 'PENDING' }),
-  ocrJob: (documentId: string) => ({ pk: `DOC#${documentId}`, sk: 'OCRJOB' }),
-  /** gsi1 partition of the OCR jobs in one status, high priority first, then oldest first. */
-  ocrJobsIndex: (status: string) => `OCRJOBS#${status}`,
-  ocrQueueCounters: { pk: 'COUNTERS', sk: 'OCRQUEUE' },
-  ocrTotals: { pk: 'COUNTERS', sk: 'OCRTOTALS' },
-  ocrDay: (date: string) => ({ pk: 'OCRSTATS', sk: date }),
   notification: (userId: string, id: string) => ({ pk: `USER#${userId}`, sk: `NOTIFICATION#${id}` }),
   /** gsi1 partition of one user's notifications, by creation time. */
   notificationsIndex: (userId: string) => `NOTIFICATIONS#${userId}`,
@@ -47,6 +31,42 @@ export const keys = {
   rateLimit: (bucket: string) => ({ pk: `RATE#${bucket}`, sk: 'BUCKET' }),
   oidcLogin: (state: string) => ({ pk: `OIDCLOGIN#${state}`, sk: 'PENDING' }),
 } as const;
+
+/**
+ * Item keys of one workspace's data (documents, their text and OCR jobs, labels, staged uploads, counters): every
+ * partition key, and every gsi1 partition that lists such items, starts with `WS#<workspace id>#`. A repository
+ * holds the keys of the workspace it was made for, so no read or write of it can reach another workspace's items.
+ */
+export function dataKeys(workspaceId: string) {
+  const ws = `WS#${workspaceId}#`;
+  return {
+    document: (id: string) => ({ pk: `${ws}DOC#${id}`, sk: 'META' }),
+    documentContent: (id: string) => ({ pk: `${ws}DOC#${id}`, sk: 'CONTENT' }),
+    /** gsi1 partition of the workspace's documents, by creation time. */
+    documentsIndex: `${ws}DOCS`,
+    documentCounter: { pk: `${ws}COUNTERS`, sk: 'DOCUMENTS' },
+    label: (id: string) => ({ pk: `${ws}LABEL#${id}`, sk: 'META' }),
+    labelsIndex: `${ws}LABELS`,
+    /** Label names are unique per workspace. */
+    labelNameLock: (name: string) => ({ pk: `${ws}LABELNAME#${name.toLowerCase()}`, sk: 'LOCK' }),
+    /** One item per document carrying the label: the label's members, and what document_count counts. */
+    labelMember: (labelId: string, documentId: string) => ({ pk: `${ws}LABEL#${labelId}`, sk: `DOC#${documentId}` }),
+    pendingUpload: (id: string) => ({ pk: `${ws}UPLOAD#${id}`, sk: 'PENDING' }),
+    ocrJob: (documentId: string) => ({ pk: `${ws}DOC#${documentId}`, sk: 'OCRJOB' }),
+    /** gsi1 partition of the workspace's OCR jobs in one status, high priority first, then oldest first. */
+    ocrJobsIndex: (status: string) => `${ws}OCRJOBS#${status}`,
+    ocrQueueCounters: { pk: `${ws}COUNTERS`, sk: 'OCRQUEUE' },
+    ocrTotals: { pk: `${ws}COUNTERS`, sk: 'OCRTOTALS' },
+    ocrDay: (date: string) => ({ pk: `${ws}OCRSTATS`, sk: date }),
+  };
+}
+export type DataKeys = ReturnType<typeof dataKeys>;
+
+/** Where a repository of one workspace's data writes: the table, and the workspace's keys in it. */
+export interface WorkspaceTable {
+  tableName: string;
+  keys: DataKeys;
+}
 
 /** DynamoDB TTL wants epoch seconds. */
 export const ttlOf = (date: Date): number => Math.ceil(date.getTime() / 1000);

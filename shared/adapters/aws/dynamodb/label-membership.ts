@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { keys } from './keys';
+import type { WorkspaceTable } from './keys';
 import { queryAll } from './queries';
 
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
@@ -9,7 +9,7 @@ export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWrit
  * label exists. Every writer of memberships (document create/update, label assign) uses these, so the count
  * can only move together with a membership.
  */
-export const joinLabel = (tableName: string, labelId: string, documentId: string): TransactItem[] => [
+export const joinLabel = ({ tableName, keys }: WorkspaceTable, labelId: string, documentId: string): TransactItem[] => [
   {
     Update: {
       TableName: tableName,
@@ -28,7 +28,7 @@ export const joinLabel = (tableName: string, labelId: string, documentId: string
  * count to move (an ADD would bring its item back): then only the membership goes, and unconditionally, as the
  * label delete that is taking the label off its documents may have removed it already.
  */
-export const leaveLabel = (tableName: string, labelId: string, documentId: string, labelGone = false): TransactItem[] =>
+export const leaveLabel = ({ tableName, keys }: WorkspaceTable, labelId: string, documentId: string, labelGone = false): TransactItem[] =>
   labelGone
     ? [{ Delete: { TableName: tableName, Key: keys.labelMember(labelId, documentId) } }]
     : [
@@ -53,14 +53,15 @@ export const leaveLabel = (tableName: string, labelId: string, documentId: strin
 /** Which label's count a transaction item of {@link joinLabel} or {@link leaveLabel} moves, if any. */
 export const countedLabel = (item: TransactItem | undefined): string | null => {
   const key = item?.Update?.Key as { pk?: unknown; sk?: unknown } | undefined;
-  return typeof key?.pk === 'string' && key.pk.startsWith('LABEL#') && key.sk === 'META' ? key.pk.slice('LABEL#'.length) : null;
+  const labelId = typeof key?.pk === 'string' && key.sk === 'META' ? /#LABEL#([^#]+)$/.exec(key.pk)?.[1] : undefined;
+  return labelId ?? null;
 };
 
 /**
  * Ids of the documents carrying a label, from its membership items, read strongly consistent: a label delete
  * or rename must see every membership written before it, or it would leave that document behind.
  */
-export async function currentLabelMembers(db: DynamoDBDocumentClient, tableName: string, labelId: string): Promise<string[]> {
+export async function currentLabelMembers(db: DynamoDBDocumentClient, { tableName, keys }: WorkspaceTable, labelId: string): Promise<string[]> {
   const items = await queryAll(db, {
     TableName: tableName,
     KeyConditionExpression: 'pk = :label AND begins_with(sk, :doc)',

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand, type Dy
 import { duplicate } from '../../../domain/errors';
 import type { AssignmentOutcome, Label, LabelChange, LabelChanges, LabelRepository } from '../../../domain/labels/label';
 import { failedConditions, isConditionFailure } from './errors';
-import { keys, withoutKeys } from './keys';
+import { dataKeys, withoutKeys, type DataKeys, type WorkspaceTable } from './keys';
 import { currentLabelMembers, joinLabel } from './label-membership';
 import { batchGetAll, indexPartition } from './queries';
 import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
@@ -15,10 +15,18 @@ const CONCURRENCY = 8;
  * case-insensitive uniqueness, and the membership items shared with DynamoDocumentRepository.
  */
 export class DynamoLabelRepository implements LabelRepository {
+  /** The workspace's keys: every item this repository reads or writes is the workspace's. */
+  private readonly keys: DataKeys;
+  private readonly table: WorkspaceTable;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+    workspaceId: string,
+  ) {
+    this.table = { tableName, keys: dataKeys(workspaceId) };
+    this.keys = this.table.keys;
+  }
 
   async create(label: Label): Promise<void> {
     try {
@@ -28,14 +36,14 @@ export class DynamoLabelRepository implements LabelRepository {
             {
               Put: {
                 TableName: this.tableName,
-                Item: { ...keys.label(label.id), ...this.indexOf(label), ...label },
+                Item: { ...this.keys.label(label.id), ...this.indexOf(label), ...label },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
             {
               Put: {
                 TableName: this.tableName,
-                Item: { ...keys.labelNameLock(label.name), label_id: label.id },
+                Item: { ...this.keys.labelNameLock(label.name), label_id: label.id },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -50,17 +58,17 @@ export class DynamoLabelRepository implements LabelRepository {
 
   async get(id: string): Promise<Label | null> {
     // Strongly consistent: the search indexer reads names here right after a rename.
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.label(id), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.label(id), ConsistentRead: true }));
     return Item ? withoutKeys<Label>(Item) : null;
   }
 
   async list(): Promise<Label[]> {
-    return (await indexPartition(this.db, this.tableName, keys.labelsIndex)).map((item) => withoutKeys<Label>(item));
+    return (await indexPartition(this.db, this.tableName, this.keys.labelsIndex)).map((item) => withoutKeys<Label>(item));
   }
 
   async missing(ids: string[]): Promise<string[]> {
     const unique = [...new Set(ids)];
-    const found = await batchGetAll(this.db, this.tableName, unique.map((id) => keys.label(id)), 'id');
+    const found = await batchGetAll(this.db, this.tableName, unique.map((id) => this.keys.label(id)), 'id');
     const existing = new Set(found.map((item) => item['id'] as string));
     return unique.filter((id) => !existing.has(id));
   }
@@ -74,7 +82,7 @@ export class DynamoLabelRepository implements LabelRepository {
     if (next.name === previous.name) return { result: next, touchedDocumentIds: [] };
     // The name is part of what the index holds of each carrier, but no version of theirs: move their versions
     // now that the new name is stored, so that an index copy read with the old name can never win over it.
-    const members = await currentLabelMembers(this.db, this.tableName, id);
+    const members = await currentLabelMembers(this.db, this.table, id);
     const touched: string[] = [];
     await inBatches(members, CONCURRENCY, async (documentId) => {
       if (await this.touch(id, documentId)) touched.push(documentId);
@@ -104,7 +112,7 @@ export class DynamoLabelRepository implements LabelRepository {
         const write = {
           Put: {
             TableName: this.tableName,
-            Item: { ...keys.label(id), ...this.indexOf(next), ...next },
+            Item: { ...this.keys.label(id), ...this.indexOf(next), ...next },
             // document_count moves with assignments: write over it only if it is what was read.
             ConditionExpression: 'attribute_exists(pk) AND document_count = :count',
             ExpressionAttributeValues: { ':count': fresh.document_count },
@@ -116,11 +124,11 @@ export class DynamoLabelRepository implements LabelRepository {
               TransactItems: renamed
                 ? [
                     write,
-                    { Delete: { TableName: this.tableName, Key: keys.labelNameLock(fresh.name) } },
+                    { Delete: { TableName: this.tableName, Key: this.keys.labelNameLock(fresh.name) } },
                     {
                       Put: {
                         TableName: this.tableName,
-                        Item: { ...keys.labelNameLock(next.name), label_id: id },
+                        Item: { ...this.keys.labelNameLock(next.name), label_id: id },
                         ConditionExpression: 'attribute_not_exists(pk)',
                       },
                     },
@@ -151,8 +159,8 @@ export class DynamoLabelRepository implements LabelRepository {
       await this.db.send(
         new TransactWriteCommand({
           TransactItems: [
-            { Delete: { TableName: this.tableName, Key: keys.label(id), ConditionExpression: 'attribute_exists(pk)' } },
-            { Delete: { TableName: this.tableName, Key: keys.labelNameLock(label.name) } },
+            { Delete: { TableName: this.tableName, Key: this.keys.label(id), ConditionExpression: 'attribute_exists(pk)' } },
+            { Delete: { TableName: this.tableName, Key: this.keys.labelNameLock(label.name) } },
           ],
         }),
       );
@@ -162,7 +170,7 @@ export class DynamoLabelRepository implements LabelRepository {
     }
     // The label is gone, so no write can add members any more (joinLabel's condition): the memberships read now
     // are every document that carries it, including those an edit or assign racing this delete labelled.
-    const members = await currentLabelMembers(this.db, this.tableName, id);
+    const members = await currentLabelMembers(this.db, this.table, id);
     await inBatches(members, CONCURRENCY, (documentId) => this.unlabel(id, documentId));
     return { result: true, touchedDocumentIds: members };
   }
@@ -180,7 +188,7 @@ export class DynamoLabelRepository implements LabelRepository {
   }
 
   private indexOf(label: Label) {
-    return { gsi1pk: keys.labelsIndex, gsi1sk: `${label.name.toLowerCase()}#${label.id}` };
+    return { gsi1pk: this.keys.labelsIndex, gsi1sk: `${label.name.toLowerCase()}#${label.id}` };
   }
 
   /** Adds the label to one document, counting it once. */
@@ -192,13 +200,13 @@ export class DynamoLabelRepository implements LabelRepository {
             {
               Update: {
                 TableName: this.tableName,
-                Key: keys.document(documentId),
+                Key: this.keys.document(documentId),
                 UpdateExpression: 'ADD labels :label, version :one SET updated_at = :now',
                 ConditionExpression: 'attribute_exists(pk) AND NOT contains(labels, :id)',
                 ExpressionAttributeValues: { ':label': new Set([labelId]), ':id': labelId, ':one': 1, ':now': updatedAt },
               },
             },
-            ...joinLabel(this.tableName, labelId, documentId),
+            ...joinLabel(this.table, labelId, documentId),
           ],
         }),
       );
@@ -208,7 +216,7 @@ export class DynamoLabelRepository implements LabelRepository {
       if (!failed?.length) throw error;
       if (failed.includes(1)) return 'label_gone';
       const { Item } = await this.db.send(
-        new GetCommand({ TableName: this.tableName, Key: keys.document(documentId), ProjectionExpression: 'id' }),
+        new GetCommand({ TableName: this.tableName, Key: this.keys.document(documentId), ProjectionExpression: 'id' }),
       );
       return Item ? 'already_assigned' : 'not_found';
     }
@@ -220,7 +228,7 @@ export class DynamoLabelRepository implements LabelRepository {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.document(documentId),
+          Key: this.keys.document(documentId),
           UpdateExpression: 'ADD version :one',
           ConditionExpression: 'attribute_exists(pk) AND contains(labels, :id)',
           ExpressionAttributeValues: { ':one': 1, ':id': labelId },
@@ -236,7 +244,7 @@ export class DynamoLabelRepository implements LabelRepository {
 
   /** Takes a deleted label off one document; a document deleted meanwhile needs nothing more. */
   private async unlabel(labelId: string, documentId: string): Promise<void> {
-    const membership = { TableName: this.tableName, Key: keys.labelMember(labelId, documentId) };
+    const membership = { TableName: this.tableName, Key: this.keys.labelMember(labelId, documentId) };
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -244,7 +252,7 @@ export class DynamoLabelRepository implements LabelRepository {
             {
               Update: {
                 TableName: this.tableName,
-                Key: keys.document(documentId),
+                Key: this.keys.document(documentId),
                 UpdateExpression: 'DELETE labels :label ADD version :one',
                 ConditionExpression: 'attribute_exists(pk)',
                 ExpressionAttributeValues: { ':label': new Set([labelId]), ':one': 1 },

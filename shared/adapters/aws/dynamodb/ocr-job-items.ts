@@ -1,5 +1,5 @@
 import type { OcrJob, OcrJobStatus, OcrQueueCounters } from '../../../domain/ocr/jobs';
-import { keys, withoutKeys } from './keys';
+import { withoutKeys, type DataKeys, type WorkspaceTable } from './keys';
 import type { TransactItem } from './label-membership';
 
 type Item = Record<string, unknown>;
@@ -18,7 +18,7 @@ const COUNTED_AS: Record<OcrJobStatus, keyof OcrQueueCounters | null> = {
 
 const PRIORITY_RANK = { high: '0', normal: '1' } as const;
 
-export const jobItem = (job: OcrJob, rev: number): Item => ({
+export const jobItem = (keys: DataKeys, job: OcrJob, rev: number): Item => ({
   ...keys.ocrJob(job.document_id),
   gsi1pk: keys.ocrJobsIndex(job.status),
   gsi1sk: `${PRIORITY_RANK[job.priority]}#${job.queued_at}#${job.document_id}`,
@@ -32,7 +32,7 @@ export const toStoredJob = (item: Item): StoredOcrJob => ({ ...withoutKeys<OcrJo
 export const priorityPrefix = (priority: OcrJob['priority']): string => `${PRIORITY_RANK[priority]}#`;
 
 /** The counter update for a job moving between statuses (null for none: a new job, a deleted one), or nothing. */
-export function countersMove(tableName: string, from: OcrJobStatus | null, to: OcrJobStatus | null): TransactItem[] {
+export function countersMove({ tableName, keys }: WorkspaceTable, from: OcrJobStatus | null, to: OcrJobStatus | null): TransactItem[] {
   const deltas = new Map<string, number>();
   const fromCounter = from && COUNTED_AS[from];
   const toCounter = to && COUNTED_AS[to];
@@ -54,13 +54,13 @@ export function countersMove(tableName: string, from: OcrJobStatus | null, to: O
 }
 
 /** The writes that add a new document's first job: the job and its place in the pending counter. */
-export const createJobItems = (tableName: string, job: OcrJob): TransactItem[] => [
-  { Put: { TableName: tableName, Item: jobItem(job, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
-  ...countersMove(tableName, null, job.status),
+export const createJobItems = ({ tableName, keys }: WorkspaceTable, job: OcrJob): TransactItem[] => [
+  { Put: { TableName: tableName, Item: jobItem(keys, job, 1), ConditionExpression: 'attribute_not_exists(pk)' } },
+  ...countersMove({ tableName, keys }, null, job.status),
 ];
 
 /** The writes that remove a deleted document's job, on condition it did not move since it was read. */
-export const deleteJobItems = (tableName: string, job: StoredOcrJob): TransactItem[] => [
+export const deleteJobItems = ({ tableName, keys }: WorkspaceTable, job: StoredOcrJob): TransactItem[] => [
   {
     Delete: {
       TableName: tableName,
@@ -69,5 +69,5 @@ export const deleteJobItems = (tableName: string, job: StoredOcrJob): TransactIt
       ExpressionAttributeValues: { ':rev': job.rev },
     },
   },
-  ...countersMove(tableName, job.status, null),
+  ...countersMove({ tableName, keys }, job.status, null),
 ];

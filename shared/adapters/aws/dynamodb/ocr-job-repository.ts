@@ -15,7 +15,7 @@ import type {
 } from '../../../domain/ocr/jobs';
 import { pageOf, type Page } from '../../../domain/pagination';
 import { failedConditions, isConditionFailure } from './errors';
-import { keys } from './keys';
+import { dataKeys, type DataKeys, type WorkspaceTable } from './keys';
 import type { TransactItem } from './label-membership';
 import { countersMove, jobItem, priorityPrefix, toStoredJob, type StoredOcrJob } from './ocr-job-items';
 import { queryAll } from './queries';
@@ -45,10 +45,18 @@ const LANGUAGE_PREFIX = 'lang_';
  * the text.
  */
 export class DynamoOcrJobRepository implements OcrJobRepository {
+  /** The workspace's keys: every item this repository reads or writes is the workspace's. */
+  private readonly keys: DataKeys;
+  private readonly table: WorkspaceTable;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+    workspaceId: string,
+  ) {
+    this.table = { tableName, keys: dataKeys(workspaceId) };
+    this.keys = this.table.keys;
+  }
 
   async get(documentId: string): Promise<OcrJob | null> {
     const job = await this.read(documentId);
@@ -66,7 +74,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
         IndexName: 'gsi1',
         KeyConditionExpression: filter.priority ? 'gsi1pk = :p AND begins_with(gsi1sk, :rank)' : 'gsi1pk = :p',
         ExpressionAttributeValues: {
-          ':p': keys.ocrJobsIndex(status),
+          ':p': this.keys.ocrJobsIndex(status),
           ...(filter.priority ? { ':rank': priorityPrefix(filter.priority) } : {}),
         },
       };
@@ -140,7 +148,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: keys.ocrJob(documentId),
+          Key: this.keys.ocrJob(documentId),
           UpdateExpression: 'SET progress = :progress, pages = :pages, heartbeat_at = :now',
           ConditionExpression: '#run = :run AND #status = :processing',
           ExpressionAttributeNames: { '#run': 'run', '#status': 'status' },
@@ -176,7 +184,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
           now,
           { SET: { ocr_confidence: result.confidence, pages: result.pages }, REMOVE: ['failure_reason'] },
           [
-            { Put: { TableName: this.tableName, Item: { ...keys.documentContent(documentId), ...result.content } } },
+            { Put: { TableName: this.tableName, Item: { ...this.keys.documentContent(documentId), ...result.content } } },
             ...this.addToTotals(now, current.language, { completed: 1, processing_seconds: result.processingTime }),
           ],
         );
@@ -251,7 +259,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
         KeyConditionExpression: 'gsi1pk = :p',
         FilterExpression: '#at < :before',
         ExpressionAttributeNames: { '#at': attribute },
-        ExpressionAttributeValues: { ':p': keys.ocrJobsIndex(status), ':before': before },
+        ExpressionAttributeValues: { ':p': this.keys.ocrJobsIndex(status), ':before': before },
       });
     const [queued, processing] = await Promise.all([
       partition('queued', 'queued_at', queuedBefore),
@@ -261,12 +269,12 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
   }
 
   async counters(): Promise<OcrQueueCounters> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.ocrQueueCounters, ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.ocrQueueCounters, ConsistentRead: true }));
     return { pending: Number(Item?.['pending'] ?? 0), processing: Number(Item?.['processing'] ?? 0), failed: Number(Item?.['failed'] ?? 0) };
   }
 
   async totals(): Promise<OcrTotals> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.ocrTotals }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.ocrTotals }));
     return toTotals(Item);
   }
 
@@ -274,19 +282,19 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
     const items = await queryAll(this.db, {
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :stats AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':stats': keys.ocrDay('').pk, ':from': fromDate, ':to': toDate },
+      ExpressionAttributeValues: { ':stats': this.keys.ocrDay('').pk, ':from': fromDate, ':to': toDate },
     });
     return items.map((item) => ({ date: String(item['sk']), ...toTotals(item) }));
   }
 
   private async read(documentId: string): Promise<StoredOcrJob | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.ocrJob(documentId), ConsistentRead: true }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.ocrJob(documentId), ConsistentRead: true }));
     return Item ? toStoredJob(Item) : null;
   }
 
   private async documentExists(documentId: string): Promise<boolean> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.document(documentId), ProjectionExpression: 'pk', ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: this.keys.document(documentId), ProjectionExpression: 'pk', ConsistentRead: true }),
     );
     return Boolean(Item);
   }
@@ -315,7 +323,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
             {
               Put: {
                 TableName: this.tableName,
-                Item: jobItem(next, (current?.rev ?? 0) + 1),
+                Item: jobItem(this.keys, next, (current?.rev ?? 0) + 1),
                 ...(current
                   ? { ConditionExpression: 'rev = :rev', ExpressionAttributeValues: { ':rev': current.rev } }
                   : { ConditionExpression: 'attribute_not_exists(pk)' }),
@@ -324,7 +332,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
             {
               Update: {
                 TableName: this.tableName,
-                Key: keys.document(next.document_id),
+                Key: this.keys.document(next.document_id),
                 UpdateExpression: updateExpression,
                 ConditionExpression: 'attribute_exists(pk)',
                 ExpressionAttributeNames: {
@@ -335,7 +343,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
                 ExpressionAttributeValues: { ...Object.fromEntries(set.map(([, value], i) => [`:s${i}`, value])), ':one': 1 },
               },
             },
-            ...countersMove(this.tableName, current?.status ?? null, next.status),
+            ...countersMove(this.table, current?.status ?? null, next.status),
             ...extra,
           ],
         }),
@@ -353,7 +361,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
       await this.db.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: jobItem(next, current.rev + 1),
+          Item: jobItem(this.keys, next, current.rev + 1),
           ConditionExpression: 'rev = :rev',
           ExpressionAttributeValues: { ':rev': current.rev },
         }),
@@ -376,7 +384,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
         ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:t${i}`, value])),
       },
     });
-    return [update(keys.ocrTotals), update(keys.ocrDay(now.slice(0, 10)))];
+    return [update(this.keys.ocrTotals), update(this.keys.ocrDay(now.slice(0, 10)))];
   }
 
   private async count(input: { TableName: string; IndexName: string; KeyConditionExpression: string; ExpressionAttributeValues: Item }): Promise<number> {

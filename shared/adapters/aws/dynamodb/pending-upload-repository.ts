@@ -2,30 +2,38 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocu
 import { PENDING_UPLOAD_RETENTION_SECONDS } from '../../../domain/documents/large-upload';
 import type { PendingUpload, PendingUploadRepository } from '../../../domain/documents/ports';
 import type { Clock } from '../../../domain/clock';
-import { keys, ttlOf, withoutKeys } from './keys';
+import { dataKeys, ttlOf, withoutKeys, type DataKeys, type WorkspaceTable } from './keys';
 
 const retainUntil = (from: Date) => ttlOf(new Date(from.getTime() + PENDING_UPLOAD_RETENTION_SECONDS * 1000));
 
 /** Announced uploads (`UPLOAD#id / PENDING`), removed by the table's TTL a day after their URL expired. */
 export class DynamoPendingUploadRepository implements PendingUploadRepository {
+  /** The workspace's keys: every item this repository reads or writes is the workspace's. */
+  private readonly keys: DataKeys;
+  private readonly table: WorkspaceTable;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    workspaceId: string,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.table = { tableName, keys: dataKeys(workspaceId) };
+    this.keys = this.table.keys;
+  }
 
   async create(upload: PendingUpload): Promise<void> {
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...keys.pendingUpload(upload.id), ...upload, ttl: retainUntil(new Date(upload.expires_at)) },
+        Item: { ...this.keys.pendingUpload(upload.id), ...upload, ttl: retainUntil(new Date(upload.expires_at)) },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
   }
 
   async get(id: string): Promise<PendingUpload | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keys.pendingUpload(id) }));
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.pendingUpload(id) }));
     // TTL deletion lags by up to days: an expired item is gone as far as callers are concerned.
     if (!Item || (typeof Item['ttl'] === 'number' && Item['ttl'] * 1000 < this.clock.now().getTime())) return null;
     return withoutKeys<PendingUpload>(Item);
@@ -35,7 +43,7 @@ export class DynamoPendingUploadRepository implements PendingUploadRepository {
     await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: keys.pendingUpload(id),
+        Key: this.keys.pendingUpload(id),
         UpdateExpression: 'SET #state = :rejected, #reason = :reason, #ttl = :ttl',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeNames: { '#state': 'state', '#reason': 'reason', '#ttl': 'ttl' },
@@ -47,6 +55,6 @@ export class DynamoPendingUploadRepository implements PendingUploadRepository {
   }
 
   async delete(id: string): Promise<void> {
-    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: keys.pendingUpload(id) }));
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: this.keys.pendingUpload(id) }));
   }
 }

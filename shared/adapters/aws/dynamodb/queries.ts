@@ -1,5 +1,5 @@
 import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { keys } from './keys';
+import type { WorkspaceTable } from './keys';
 
 type Item = Record<string, unknown>;
 
@@ -45,7 +45,7 @@ export async function batchGetAll(
 }
 
 /** Ids of the documents carrying a label, from its membership items. */
-export async function labelMembers(db: DynamoDBDocumentClient, tableName: string, labelId: string): Promise<string[]> {
+export async function labelMembers(db: DynamoDBDocumentClient, { tableName, keys }: WorkspaceTable, labelId: string): Promise<string[]> {
   const items = await queryAll(db, {
     TableName: tableName,
     KeyConditionExpression: 'pk = :label AND begins_with(sk, :doc)',

@@ -3,6 +3,7 @@ import type { WorkspaceRepository } from '../../../domain/workspaces/ports';
 import type { Workspace } from '../../../domain/workspaces/workspace';
 import { isConditionFailure } from './errors';
 import { withoutKeys } from './keys';
+import { indexPartition } from './queries';
 import { workspaceKeys } from './workspace-keys';
 
 /** Workspaces in the application table (keys: workspace-keys.ts). */
@@ -36,5 +37,9 @@ export class DynamoWorkspaceRepository implements WorkspaceRepository {
   async findById(id: string): Promise<Workspace | null> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: workspaceKeys.workspace(id) }));
     return Item ? withoutKeys<Workspace>(Item) : null;
+  }
+
+  async list(): Promise<Workspace[]> {
+    return (await indexPartition(this.db, this.tableName, workspaceKeys.workspacesIndex)).map((item) => withoutKeys<Workspace>(item));
   }
 }
