@@ -1,3 +1,4 @@
+import { REGISTRATION_MODES } from '../shared/manifest';
 import { App, RemovalPolicy, Tags } from 'aws-cdk-lib';
 import { oidcFromContext, rateLimitsFromContext } from '../lib/context';
 import { ApiStack } from '../lib/stacks/api-stack';
@@ -18,7 +19,7 @@ const corsOrigins = contextString('corsOrigins', '')
   .split(',')
   .map((origin) => origin.trim())
   .filter((origin) => origin.length > 0);
-const registrationOpen = contextChoice('registrationOpen', 'true', ['true', 'false']) === 'true';
+const registrationMode = contextChoice('registrationMode', 'workspace', REGISTRATION_MODES);
 const adminUsername = contextString('adminUsername', 'admin');
 const adminEmail = contextString('adminEmail', 'admin@docservice.local');
 const removalPolicy =
@@ -54,7 +55,7 @@ new ApiStack(app, 'DocService-Api', {
   corsOrigins,
   alarmEmail,
   textractTps,
-  registrationOpen,
+  registrationMode,
   adminUsername,
   adminEmail,
   removalPolicy,

@@ -116,7 +116,7 @@ export const ENV = {
   jwtAudience: 'JWT_AUDIENCE',
   jwtTtlSeconds: 'JWT_TTL_SECONDS',
   jwtRefreshGraceSeconds: 'JWT_REFRESH_GRACE_SECONDS',
-  registrationOpen: 'REGISTRATION_OPEN',
+  registrationMode: 'REGISTRATION_MODE',
   corsOrigins: 'CORS_ORIGINS',
   adminUsername: 'ADMIN_USERNAME',
   adminEmail: 'ADMIN_EMAIL',
@@ -156,3 +156,7 @@ export const TABLE_SCHEMA = {
  */
 export const STAGING_PREFIX = 'uploads/';
 export const WORKSPACES_PREFIX = 'workspaces/';
+
+/** How self-service sign-up works (REGISTRATION_MODE, CDK context `registrationMode`): a new workspace per sign-up, or none. */
+export const REGISTRATION_MODES = ['workspace', 'closed'] as const;
+export type RegistrationMode = (typeof REGISTRATION_MODES)[number];

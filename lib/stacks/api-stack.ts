@@ -25,7 +25,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
-import { ENV, HTTP_ROUTES, v2RouteKey, WS_ROUTES, type HttpGroup } from '../../shared/manifest';
+import { ENV, HTTP_ROUTES, v2RouteKey, WS_ROUTES, type HttpGroup, type RegistrationMode } from '../../shared/manifest';
 import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
 import { bindBucket, bindHealthChecks, bindOcrQueues, bindOidc, bindRateLimits, bindSecret, bindTable, bindWebSocket } from '../constructs/bindings';
 import type { OidcDeployment } from '../context';
@@ -87,7 +87,7 @@ export interface ApiStackProps extends StackProps {
   /** The account's Textract calls per second in the region; sizes the OCR worker's concurrency. @default 5 */
   readonly textractTps?: number;
   /** Whether anyone may register (as a viewer). */
-  readonly registrationOpen: boolean;
+  readonly registrationMode: RegistrationMode;
   readonly adminUsername: string;
   readonly adminEmail: string;
   /** Removal policy of the function log groups. @default RemovalPolicy.RETAIN */
@@ -144,7 +144,7 @@ export class ApiStack extends Stack {
     };
     const httpEnvironment = {
       ...jwtEnvironment,
-      [ENV.registrationOpen]: String(props.registrationOpen),
+      [ENV.registrationMode]: props.registrationMode,
       ...corsEnvironment,
     };
     const fn = (name: ApiFunctionName, environment: Record<string, string>, timeout?: Duration): AppFunction =>

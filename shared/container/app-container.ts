@@ -1,3 +1,4 @@
+import type { RegistrationMode } from '../manifest';
 import { tmpdir } from 'node:os';
 import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher';
 import { DynamoRevokedTokenStore } from '../adapters/aws/dynamodb/revoked-token-store';
@@ -78,7 +79,7 @@ export interface AppContainer {
   revokedTokens: RevokedTokenStore;
   passwords: PasswordHasher;
   tokens: TokenService;
-  registrationOpen: boolean;
+  registrationMode: RegistrationMode;
   refreshGraceSeconds: number;
   corsOrigins: CorsOrigins;
   healthProbes: HealthProbe[];
@@ -284,7 +285,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     revokedTokens,
     passwords: new ScryptPasswordHasher(),
     tokens,
-    registrationOpen: parts.env.REGISTRATION_OPEN,
+    registrationMode: parts.env.REGISTRATION_MODE,
     refreshGraceSeconds: parts.env.JWT_REFRESH_GRACE_SECONDS,
     corsOrigins: parts.env.CORS_ORIGINS,
     healthProbes: parts.healthProbes,

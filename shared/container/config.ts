@@ -1,3 +1,4 @@
+import { REGISTRATION_MODES } from '../manifest';
 import * as z from 'zod';
 import { ROLES, type Role } from '../domain/users/user';
 import { parseCorsOrigins } from '../http/cors';
@@ -46,7 +47,8 @@ export const commonEnvSchema = z.object({
   JWT_AUDIENCE: z.string().min(1).default('docservice-api'),
   JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
   JWT_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(7 * 86_400),
-  REGISTRATION_OPEN: envBoolean.default(true),
+  /** `workspace`: a sign-up gets a new, empty workspace and is its admin; `closed`: sign-up answers 403. */
+  REGISTRATION_MODE: z.enum(REGISTRATION_MODES).default('workspace'),
   CORS_ORIGINS: z.string().default('*').transform(parseCorsOrigins),
   /** A WebSocket client has this long after connecting to send its auth message. */
   WS_AUTH_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),

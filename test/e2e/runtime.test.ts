@@ -21,7 +21,7 @@ describe('the local runtime', () => {
     await client.put('/api/settings', { theme: 'dark', items_per_page: 42 });
     await first.stop();
 
-    const second = await startRuntimeProcess({ dataDir: first.dataDir, env: { REGISTRATION_OPEN: 'false' } });
+    const second = await startRuntimeProcess({ dataDir: first.dataDir, env: { REGISTRATION_MODE: 'closed' } });
     try {
       const anonymous = new ApiClient(second.baseUrl);
       const again = await anonymous.login(user.username, password);

@@ -176,9 +176,9 @@ describe('environment bindings', () => {
     expect(environment[ENV.jwtSecretArn]).toEqual(expected);
   });
 
-  it('passes the JWT settings, REGISTRATION_OPEN and CORS_ORIGINS to the HTTP functions', () => {
+  it('passes the JWT settings, REGISTRATION_MODE and CORS_ORIGINS to the HTTP functions', () => {
     // Arrange
-    const built = buildStacks({ registrationOpen: false, corsOrigins: ['https://a.example', 'https://b.example'] });
+    const built = buildStacks({ registrationMode: 'closed', corsOrigins: ['https://a.example', 'https://b.example'] });
 
     // Act
     const environment = environmentOf(built, 'auth');
@@ -189,7 +189,7 @@ describe('environment bindings', () => {
       [ENV.jwtAudience]: 'docservice-api',
       [ENV.jwtTtlSeconds]: '3600',
       [ENV.jwtRefreshGraceSeconds]: '604800',
-      [ENV.registrationOpen]: 'false',
+      [ENV.registrationMode]: 'closed',
       [ENV.corsOrigins]: 'https://a.example,https://b.example',
     });
   });

@@ -1,3 +1,4 @@
+import type { RegistrationMode } from '../../shared/manifest';
 import { App, RemovalPolicy, Stack, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
@@ -9,7 +10,7 @@ import { StatefulStack, type SearchDomainProfile } from '../../lib/stacks/statef
 /** The deployment configuration `bin/app.ts` reads from context, as the stacks take it. */
 export interface InfraConfig {
   corsOrigins: string[];
-  registrationOpen: boolean;
+  registrationMode: RegistrationMode;
   adminUsername: string;
   adminEmail: string;
   removalPolicy: RemovalPolicy;
@@ -23,7 +24,7 @@ export interface InfraConfig {
 /** What `bin/app.ts` deploys without context, but with an alarm email. */
 export const DEFAULT_CONFIG: InfraConfig = {
   corsOrigins: [],
-  registrationOpen: true,
+  registrationMode: 'workspace',
   adminUsername: 'admin',
   adminEmail: 'admin@docservice.local',
   removalPolicy: RemovalPolicy.RETAIN,
@@ -65,7 +66,7 @@ export function buildStacks(overrides: Partial<InfraConfig> = {}, beforeTemplate
     jwtSecret: stateful.jwtSecret,
     adminPasswordSecret: stateful.adminPasswordSecret,
     corsOrigins: config.corsOrigins,
-    registrationOpen: config.registrationOpen,
+    registrationMode: config.registrationMode,
     adminUsername: config.adminUsername,
     adminEmail: config.adminEmail,
     removalPolicy: config.removalPolicy,

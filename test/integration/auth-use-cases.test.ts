@@ -34,7 +34,7 @@ describe('authentication use cases', () => {
   });
 
   it('refuses registration while it is closed', async () => {
-    const closed = { ...c, registrationOpen: false };
+    const closed = { ...c, registrationMode: 'closed' as const };
 
     await expect(registerUser(closed, { ...alice, username: 'bob', email: 'bob@example.com' })).rejects.toMatchObject({
       code: 'FORBIDDEN',

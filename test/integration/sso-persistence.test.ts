@@ -66,17 +66,17 @@ describe('DynamoUserRepository with SSO identities', () => {
   it('finds a user by the (issuer, subject) it was created with', async () => {
     const user = aUser();
 
-    await users.create(user, { issuer, subject: 'sub-1' });
+    await users.create(user, { identity: { issuer, subject: 'sub-1' } });
 
     expect(await users.findByIdentity(issuer, 'sub-1')).toEqual(user);
     expect(await users.findByIdentity('https://other-idp.example', 'sub-1')).toBeNull();
   });
 
   it('refuses a second user for a linked identity, naming the identity, and leaves its name and email free', async () => {
-    await users.create(aUser(), { issuer, subject: 'sub-2' });
+    await users.create(aUser(), { identity: { issuer, subject: 'sub-2' } });
     const second = aUser();
 
-    const attempt = users.create(second, { issuer, subject: 'sub-2' });
+    const attempt = users.create(second, { identity: { issuer, subject: 'sub-2' } });
 
     await expect(attempt).rejects.toMatchObject({ code: 'DUPLICATE_RESOURCE', details: { field: 'identity' } });
     await expect(users.create(aUser({ username: second.username, email: second.email }))).resolves.toBeUndefined();
@@ -87,8 +87,8 @@ describe('DynamoUserRepository with SSO identities', () => {
     const twin = aUser({ email: person.email });
 
     const outcomes = await Promise.allSettled([
-      users.create(person, { issuer, subject: 'sub-3' }),
-      users.create(twin, { issuer, subject: 'sub-3' }),
+      users.create(person, { identity: { issuer, subject: 'sub-3' } }),
+      users.create(twin, { identity: { issuer, subject: 'sub-3' } }),
     ]);
 
     const failures = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');

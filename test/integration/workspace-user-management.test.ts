@@ -53,10 +53,23 @@ describe('workspace user management', () => {
     expect(secondAdmin).toMatchObject({ role: 'admin', workspaceId: SECOND, operator: false });
   });
 
-  it('puts a registered user into the bootstrap workspace as a viewer', async () => {
+  it('gives a registered user a new, empty workspace of their own, as its admin', async () => {
     const registered = await registerUser(c, { username: 'newcomer', email: 'newcomer@example.com', password });
 
-    expect(registered).toMatchObject({ workspace_id: BOOTSTRAP_WORKSPACE_ID, role: 'viewer' });
+    expect(registered).toMatchObject({ role: 'admin' });
+    expect(registered.workspace_id).not.toBe(BOOTSTRAP_WORKSPACE_ID);
+    expect(await c.workspaces.findById(registered.workspace_id)).toMatchObject({ id: registered.workspace_id });
+    expect((await listUsers(c, registered.workspace_id, { page: 1, perPage: 100 })).data.map((u) => u.username)).toEqual(['newcomer']);
+  });
+
+  it('creates no workspace for a sign-up that is refused as a duplicate', async () => {
+    await registerUser(c, { username: 'taken_name', email: 'taken@example.com', password });
+    const before = (await c.workspaces.list()).length;
+
+    const attempt = registerUser(c, { username: 'taken_name', email: 'other@example.com', password });
+
+    await expect(attempt).rejects.toMatchObject({ code: 'DUPLICATE_RESOURCE' });
+    expect(await c.workspaces.list()).toHaveLength(before);
   });
 
   it('creates a user in the admin’s own workspace with the role asked for', async () => {
@@ -68,7 +81,7 @@ describe('workspace user management', () => {
   });
 
   it('lists the caller’s workspace only', async () => {
-    await registerUser(c, { username: 'first_viewer', email: 'first_viewer@example.com', password });
+    await createWorkspaceUser(c, operator, member('first_viewer', 'viewer'));
 
     const first = await listUsers(c, operator.workspaceId, { page: 1, perPage: 100 });
     const second = await listUsers(c, secondAdmin.workspaceId, { page: 1, perPage: 100 });
@@ -89,7 +102,7 @@ describe('workspace user management', () => {
     for (const outcome of [change, removal, unknown]) {
       expect(outcome).toMatchObject({ status: 'rejected', reason: { code: 'NOT_FOUND', message: 'User not found' } });
     }
-    expect((await signIn('outsider')).role).toBe('viewer');
+    expect((await signIn('outsider')).role).toBe('admin');
   });
 
   it('applies a role change on the next authentication of a token issued before it', async () => {

@@ -77,7 +77,7 @@ async function createSsoUser(deps: CompleteOidcLoginDeps, identity: VerifiedIden
       updated_at: now,
     };
     try {
-      await deps.users.create(user, { issuer: identity.issuer, subject: identity.subject });
+      await deps.users.create(user, { identity: { issuer: identity.issuer, subject: identity.subject } });
       return user;
     } catch (error) {
       const field = error instanceof AppError && error.code === 'DUPLICATE_RESOURCE' ? error.details['field'] : null;

@@ -7,7 +7,7 @@ import { toPublicUser, type PublicUser, type Role } from './user';
  * the deployment: a taken one is refused (DUPLICATE_RESOURCE naming the field), as at registration.
  */
 export async function createWorkspaceUser(
-  deps: Omit<RegisterDeps, 'registrationOpen'>,
+  deps: Omit<RegisterDeps, 'registrationMode'>,
   admin: Principal,
   input: NewUser & { role: Role },
 ): Promise<PublicUser> {

@@ -9,7 +9,7 @@ export interface AdminAccount {
   password: string;
 }
 
-export type EnsureAdminDeps = Omit<RegisterDeps, 'registrationOpen'> & { workspaces: WorkspaceRepository; legacyData: LegacyDataAdopter[] };
+export type EnsureAdminDeps = Omit<RegisterDeps, 'registrationMode'> & { workspaces: WorkspaceRepository; legacyData: LegacyDataAdopter[] };
 
 /**
  * Runs on every start (locally) and deploy (the cloud's bootstrap resource): creates the first workspace when

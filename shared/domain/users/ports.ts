@@ -1,3 +1,4 @@
+import type { Workspace } from '../workspaces/workspace';
 import type { Role, User } from './user';
 
 /** Fields of the caller's profile that the caller may change. */
@@ -26,9 +27,17 @@ export interface ExternalIdentity {
  * A user stored before workspaces existed (no `workspace_id`) is read as a member of the bootstrap workspace
  * (BOOTSTRAP_WORKSPACE_ID) until adoptLegacyUsers stores it so.
  */
+export interface NewUserOptions {
+  identity?: ExternalIdentity | undefined;
+  workspace?: Workspace | undefined;
+}
+
 export interface UserRepository {
-  /** With an identity, links it to the user atomically; a linked identity is refused with field `identity`. */
-  create(user: User, identity?: ExternalIdentity): Promise<void>;
+  /**
+   * Stores a new user. With an identity, links it to the user atomically (a linked identity is refused with
+   * field `identity`); with a workspace, creates it in the same transaction (a sign-up's own workspace).
+   */
+  create(user: User, options?: NewUserOptions): Promise<void>;
   /** The user an SSO identity is linked to. */
   findByIdentity(issuer: string, subject: string): Promise<User | null>;
   /** A strongly consistent read: authentication uses it on every request, so a role change holds at once. */

@@ -2,14 +2,15 @@ import { forbidden } from '../errors';
 import type { Clock } from '../clock';
 import type { PasswordHasher } from '../auth/ports';
 import type { UserRepository } from './ports';
-import { BOOTSTRAP_WORKSPACE_ID } from '../workspaces/workspace';
+import type { RegistrationMode } from '../../manifest';
+import type { Workspace } from '../workspaces/workspace';
 import { toPublicUser, type PublicUser, type Role, type User } from './user';
 
 export interface RegisterDeps {
   users: UserRepository;
   passwords: PasswordHasher;
   clock: Clock;
-  registrationOpen: boolean;
+  registrationMode: RegistrationMode;
 }
 
 export interface NewUser {
@@ -20,23 +21,26 @@ export interface NewUser {
 }
 
 /**
- * Self-service sign-up: allowed only while registration is open, and always as a viewer of the bootstrap
- * workspace (until workspaces isolate data, a new workspace per sign-up would gain nothing).
+ * Self-service sign-up (REGISTRATION_MODE). `workspace`: the new user gets a new, empty workspace, created in
+ * the same transaction, and is its admin. `closed`: refused with 403.
  */
 export async function registerUser(deps: RegisterDeps, input: NewUser): Promise<PublicUser> {
-  if (!deps.registrationOpen) {
+  if (deps.registrationMode === 'closed') {
     throw forbidden('Registration is closed on this service', { registration: 'closed' });
   }
-  return toPublicUser(await createUser(deps, input, 'viewer', BOOTSTRAP_WORKSPACE_ID));
+  const workspace = { id: crypto.randomUUID(), name: `${input.username}'s workspace`, created_at: deps.clock.now().toISOString() };
+  return toPublicUser(await createUser(deps, input, 'admin', workspace.id, {}, workspace));
 }
 
 /** Stores a new member of a workspace with a hashed password; the repository refuses a taken username or email. */
 export async function createUser(
-  deps: Omit<RegisterDeps, 'registrationOpen'>,
+  deps: Omit<RegisterDeps, 'registrationMode'>,
   input: NewUser,
   role: Role,
   workspaceId: string,
   extra: Pick<User, 'operator'> = {},
+  /** A workspace to create with the user (a sign-up's own). */
+  newWorkspace?: Workspace,
 ): Promise<User> {
   const now = deps.clock.now().toISOString();
   const user: User = {
@@ -52,6 +56,6 @@ export async function createUser(
     updated_at: now,
     ...extra,
   };
-  await deps.users.create(user);
+  await deps.users.create(user, { workspace: newWorkspace });
   return user;
 }

@@ -1,7 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { duplicate } from '../../../domain/errors';
 import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
-import type { ExternalIdentity, MemberChanges, ProfileChanges, UserRepository } from '../../../domain/users/ports';
+import type { MemberChanges, NewUserOptions, ProfileChanges, UserRepository } from '../../../domain/users/ports';
 import type { User } from '../../../domain/users/user';
 import { BOOTSTRAP_WORKSPACE_ID } from '../../../domain/workspaces/workspace';
 import { failedConditions, isConditionFailure } from './errors';
@@ -9,6 +9,7 @@ import { keys } from './keys';
 import { indexPartition } from './queries';
 import { adminCountChange, adoption, isLegacy, isTransactionConflict, lastAdmin, toUser, type Item } from './user-items';
 import { workspaceKeys } from './workspace-keys';
+import { workspaceItem } from './workspace-repository';
 
 /**
  * Member changes and removals that race on one workspace's admin count lose with TransactionConflict; a short
@@ -28,7 +29,7 @@ export class DynamoUserRepository implements UserRepository {
     private readonly tableName: string,
   ) {}
 
-  async create(user: User, identity?: ExternalIdentity): Promise<void> {
+  async create(user: User, { identity, workspace }: NewUserOptions = {}): Promise<void> {
     const notExists = 'attribute_not_exists(pk)';
     try {
       await this.db.send(
@@ -71,6 +72,7 @@ export class DynamoUserRepository implements UserRepository {
                   },
                 ]
               : []),
+            ...(workspace ? [{ Put: { TableName: this.tableName, Item: workspaceItem(workspace), ConditionExpression: notExists } }] : []),
             // Last, so that the indexes above stay those of the locks.
             ...(user.role === 'admin' ? [adminCountChange(this.tableName, user.workspace_id, +1)] : []),
           ],

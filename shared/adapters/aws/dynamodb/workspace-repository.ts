@@ -6,6 +6,14 @@ import { withoutKeys } from './keys';
 import { indexPartition } from './queries';
 import { workspaceKeys } from './workspace-keys';
 
+/** A workspace as stored, listed in the operator's gsi1 partition by creation time. */
+export const workspaceItem = (workspace: Workspace): Record<string, unknown> => ({
+  ...workspaceKeys.workspace(workspace.id),
+  gsi1pk: workspaceKeys.workspacesIndex,
+  gsi1sk: `${workspace.created_at}#${workspace.id}`,
+  ...workspace,
+});
+
 /** Workspaces in the application table (keys: workspace-keys.ts). */
 export class DynamoWorkspaceRepository implements WorkspaceRepository {
   constructor(
@@ -18,12 +26,7 @@ export class DynamoWorkspaceRepository implements WorkspaceRepository {
       await this.db.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: {
-            ...workspaceKeys.workspace(workspace.id),
-            gsi1pk: workspaceKeys.workspacesIndex,
-            gsi1sk: `${workspace.created_at}#${workspace.id}`,
-            ...workspace,
-          },
+          Item: workspaceItem(workspace),
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
