@@ -4,6 +4,7 @@ import type { CorsOrigins } from '../../shared/http/cors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
+import { logger } from '../../shared/logger';
 import { version } from '../../package.json';
 
 /** GET /api/health, public: 200 when every dependency answers, 503 naming the ones that do not. */
@@ -15,7 +16,9 @@ export const createHealthHandler = (deps: { healthProbes: HealthProbe[]; corsOri
         key: 'GET /api/health',
         access: 'public',
         handle: async () => {
-          const report = await checkHealth(deps.healthProbes);
+          const report = await checkHealth(deps.healthProbes, {
+            onSlow: (check) => logger.warn('slow health check', { ...check }),
+          });
           if (report.status !== 'ok') {
             throw new AppError('SERVICE_UNAVAILABLE', 'Some dependencies are not available', {
               components: report.components,
