@@ -1,0 +1,29 @@
+/** The S3 emulator's own thread (see `startS3Emulator`). */
+import { workerData } from 'node:worker_threads';
+import S3rver from 's3rver';
+import { serveOnThisThread } from './emulator-thread';
+import { isAdmittedRequest } from './s3-admission';
+
+export interface S3EmulatorThreadSettings {
+  directory: string;
+  uploadsBucket?: string;
+  port: number;
+  forwardEvents: boolean;
+}
+
+const settings = workerData as S3EmulatorThreadSettings;
+
+await serveOnThisThread(async (post) => {
+  const server = new S3rver({ address: '127.0.0.1', port: settings.port, directory: settings.directory, silent: true });
+  // First in the chain (Koa composes it at run()), before s3rver reads anything.
+  server.middleware.unshift(async (ctx, next) => {
+    if (isAdmittedRequest(ctx.req, settings.uploadsBucket)) return next();
+    ctx.status = 403;
+    ctx.type = 'application/xml';
+    ctx.body = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>';
+  });
+  // s3rver emits the notification in S3's own format, plain data that crosses threads as it is.
+  if (settings.forwardEvents) server.on('event', (event) => post({ type: 'event', event }));
+  const { port } = (await server.run()) as { port: number };
+  return { port, close: () => server.close() };
+});
