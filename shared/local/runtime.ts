@@ -24,6 +24,7 @@ import { createAuthDeadlineHandler, createRealtimeHandler } from '../../function
 import { createUsersHandler } from '../../functions/users/handler';
 import { createDynamoDocumentClient, createS3Client, createSqsClient } from '../adapters/aws/clients';
 import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../adapters/aws/provisioning';
+import { LOCAL_OCR_POLLING } from '../adapters/aws/sqs-ocr-job-queue';
 import { startQueuePoller, type QueuePoller } from '../adapters/aws/sqs-poller';
 import { jsonMessageSender } from '../adapters/aws/sqs-send';
 import { commonEnvSchema } from '../container/config';
@@ -188,7 +189,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       [resources.ocrQueueUrl, LOCAL_OCR_JOBS.normal],
       [resources.ocrHighQueueUrl, LOCAL_OCR_JOBS.high],
     ] as const) {
-      pollers.push(startQueuePoller({ sqs: sqsClient, queueUrl, handler: worker, batchSize: 1, concurrency }));
+      pollers.push(startQueuePoller({ sqs: sqsClient, queueUrl, handler: worker, batchSize: 1, concurrency, ...LOCAL_OCR_POLLING }));
     }
     // No socket is open yet, so every connection on record is left over from an earlier run.
     await forgetAllConnections(container);
