@@ -163,7 +163,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < 20; i++) baseline.push((await rename(`baseline ${i}`)).putMs);
 
     const users = await Promise.all(
-      Array.from({ length: Math.ceil(CLIENTS / PER_USER) }, () => anonymous.signUp('bench').then((u) => u.client.token!)),
+      Array.from({ length: Math.ceil(CLIENTS / PER_USER) }, () => admin.addMember('viewer', 'bench').then((u) => u.client.token!)),
     );
     const rssBefore = await rssKb(runtime.child.pid!);
     const arrivals = new Map<string, number[]>();

@@ -113,7 +113,7 @@ describe('documents', () => {
     });
 
     it('is refused to a viewer', async () => {
-      const { client } = await anonymous.signUp('reader');
+      const { client } = await editor.addMember('viewer', 'reader');
 
       const response = await client.upload('/api/documents/upload', form([{ name: 'x.png', bytes: pngImage(4, 4) }]));
 

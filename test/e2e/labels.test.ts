@@ -109,7 +109,7 @@ describe('labels', () => {
   });
 
   it('lets a viewer list labels but not change them', async () => {
-    const { client } = await anonymous.signUp('labelviewer');
+    const { client } = await editor.addMember('viewer', 'labelviewer');
 
     expect((await client.get('/api/labels')).status).toBe(200);
     expect((await client.post('/api/labels', { name: unique('nope'), color: '#000000' })).status).toBe(403);

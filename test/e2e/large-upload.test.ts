@@ -121,7 +121,7 @@ describe('large uploads through a presigned URL', () => {
   });
 
   it('is refused to a viewer', async () => {
-    const { client: viewer } = await anonymous.signUp('viewer');
+    const { client: viewer } = await editor.addMember('viewer');
 
     const response = await viewer.post('/api/documents/upload-url', { filename: 'a.pdf', size: 10 });
 

@@ -178,7 +178,7 @@ describe('notifications', () => {
 
   it('are each user\'s own: another user can neither see nor mark them', async () => {
     const admin = await anonymous.login(E2E_ADMIN.username, E2E_ADMIN.password);
-    const { client: other } = await anonymous.signUp('other');
+    const { client: other } = await admin.addMember('editor', 'other');
     const [mine] = (await admin.get('/api/notifications')).body.notifications;
 
     const theirs = await other.get('/api/notifications');

@@ -150,7 +150,7 @@ describe('the real-time channel', () => {
 
   it('sends a subscribed client only the event types it selected', async () => {
     // Arrange
-    const { client: viewer } = await anonymous.signUp('filtered');
+    const { client: viewer } = await editor.addMember('viewer', 'filtered');
     const client = await connectAs(viewer.token!);
     await client.request({ type: 'subscribe', events: ['document_updated'] });
     const everything = await connectAs(viewer.token!);
@@ -169,7 +169,7 @@ describe('the real-time channel', () => {
 
   it('tells every viewer about a new document with its title and source', async () => {
     // Arrange
-    const { client: viewer } = await anonymous.signUp('watcher');
+    const { client: viewer } = await editor.addMember('viewer', 'watcher');
     const client = await connectAs(viewer.token!);
 
     // Act
@@ -211,7 +211,7 @@ describe('the real-time channel', () => {
 
   it("does not send a user's notification to another user subscribed to notifications", async () => {
     // Arrange
-    const { client: other } = await anonymous.signUp('bystander');
+    const { client: other } = await editor.addMember('viewer', 'bystander');
     const bystander = await connectAs(other.token!);
     await bystander.request({ type: 'subscribe', events: ['notifications'] });
     const uploader = await connectAs(editor.token!);

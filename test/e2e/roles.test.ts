@@ -10,7 +10,7 @@ describe('roles', () => {
 
   it('lets the configured admin list users, without secrets', async () => {
     const admin = await anonymous.login(E2E_ADMIN.username, E2E_ADMIN.password);
-    const { user } = await anonymous.signUp('listed');
+    const { user } = await admin.addMember('viewer', 'listed');
 
     const users = await admin.get('/api/users?per_page=100');
 
@@ -24,8 +24,8 @@ describe('roles', () => {
 
   it('pages the user list', async () => {
     const admin = await anonymous.login(E2E_ADMIN.username, E2E_ADMIN.password);
-    await anonymous.signUp('paged');
-    await anonymous.signUp('paged');
+    await admin.addMember('viewer', 'paged');
+    await admin.addMember('viewer', 'paged');
 
     const first = await admin.get('/api/users?page=1&per_page=1');
     const second = await admin.get('/api/users?page=2&per_page=1');
@@ -37,7 +37,8 @@ describe('roles', () => {
   });
 
   it('refuses the user list to a viewer with 403 FORBIDDEN', async () => {
-    const { client } = await anonymous.signUp('viewer');
+    const admin = await anonymous.login(E2E_ADMIN.username, E2E_ADMIN.password);
+    const { client } = await admin.addMember('viewer');
 
     const users = await client.get('/api/users');
 
@@ -52,10 +53,13 @@ describe('roles', () => {
     expect(users.body.error.code).toBe('UNAUTHORIZED');
   });
 
-  it('gives a newly registered user the viewer role', async () => {
-    const { client } = await anonymous.signUp('newcomer');
+  it('gives a newly registered user a new workspace of their own, as its admin', async () => {
+    const { client, user } = await anonymous.signUp('newcomer');
 
-    expect((await client.get('/api/users/profile')).body.role).toBe('viewer');
+    const members = await client.get('/api/users');
+
+    expect((await client.get('/api/users/profile')).body.role).toBe('admin');
+    expect(members.body.data.map((u: { id: string }) => u.id)).toEqual([user.id]);
   });
 
   it('keeps settings per user', async () => {

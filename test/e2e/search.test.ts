@@ -143,7 +143,7 @@ describe('search', () => {
   });
 
   it('lets a viewer search', async () => {
-    const { client: viewer } = await anonymous.signUp('searcher');
+    const { client: viewer } = await editor.addMember('viewer', 'searcher');
 
     const response = await viewer.get('/api/search?q=LinnSequencer');
 

@@ -54,8 +54,8 @@ describe('GET /api/metrics/system (operator)', () => {
     expect(response.body.error).toMatchObject({ code: 'FORBIDDEN', details: { required_role: 'operator' } });
   });
 
-  it('is refused to a user who is not an admin', async () => {
-    const { client } = await new ApiClient(baseUrl).signUp('metrics-viewer');
+  it('is refused to a member of the operator’s workspace who is not an admin', async () => {
+    const { client } = await admin.addMember('viewer', 'metrics-viewer');
 
     const response = await client.get('/api/metrics/system');
 

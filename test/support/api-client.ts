@@ -90,7 +90,7 @@ export class ApiClient {
     return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
   }
 
-  /** Registers a user with a unique name and logs in as them. */
+  /** Registers a user with a unique name (who gets a workspace of their own, as its admin) and logs in as them. */
   async signUp(prefix = 'user'): Promise<{ client: ApiClient; user: { id: string; username: string; email: string }; password: string }> {
     const suffix = Math.random().toString(36).slice(2, 10);
     const username = `${prefix}_${suffix}`;
@@ -98,6 +98,19 @@ export class ApiClient {
     const registered = await this.post('/api/auth/register', { username, email: `${username}@example.com`, password });
     if (registered.status !== 201) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
     return { client: await this.login(username, password), user: registered.body, password };
+  }
+
+  /** As a workspace admin: creates a member of the admin's workspace with a unique name, and logs in as them. */
+  async addMember(
+    role: 'admin' | 'editor' | 'viewer',
+    prefix: string = role,
+  ): Promise<{ client: ApiClient; user: { id: string; username: string; email: string }; password: string }> {
+    const suffix = Math.random().toString(36).slice(2, 10);
+    const username = `${prefix}_${suffix}`;
+    const password = `pw-${suffix}-secret`;
+    const created = await this.post('/api/users', { username, email: `${username}@example.com`, password, role });
+    if (created.status !== 201) throw new Error(`creating a member failed: ${JSON.stringify(created.body)}`);
+    return { client: await this.login(username, password), user: created.body, password };
   }
 
   async login(username: string, password: string): Promise<ApiClient> {
