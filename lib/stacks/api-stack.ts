@@ -45,7 +45,7 @@ import {
 import { INGEST_TIMEOUT, OCR_WORKER_TIMEOUT } from './stateful-stack';
 
 /** What the admin bootstrap sets up (see the AdminBootstrap resource); a new value reruns it on deploy. */
-export const BOOTSTRAP_DATA_VERSION = 'workspaces-1';
+export const BOOTSTRAP_DATA_VERSION = 'workspaces-2';
 
 /** Name of the WebSocket API stage; part of the `@connections` callback URL. */
 export const WEBSOCKET_STAGE_NAME = 'prod';
@@ -372,7 +372,8 @@ export class ApiStack extends Stack {
       serviceToken: bootstrapProvider.serviceToken,
       resourceType: 'Custom::AdminBootstrap',
       // DataVersion moves with each change of what ensureAdmin sets up, so that upgrading a stack runs it again
-      // (an unchanged resource is not updated): 'workspaces-1' creates the first workspace and moves users into it.
+      // (an unchanged resource is not updated): 'workspaces-1' created the first workspace and moved users into it;
+      // 'workspaces-2' also moves the documents, labels, OCR jobs, uploads and counters written before workspaces.
       properties: { AdminUsername: props.adminUsername, AdminEmail: props.adminEmail, DataVersion: BOOTSTRAP_DATA_VERSION },
     });
 
