@@ -25,6 +25,8 @@ const V1_ROUTES = {
     'GET /api/users/profile',
     'PUT /api/users/profile',
     'POST /api/users/change-password',
+    'GET /api/usage',
+    'GET /api/usage/workspaces',
   ],
   settings: ['GET /api/settings', 'PUT /api/settings'],
   documents: [

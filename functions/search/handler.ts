@@ -1,9 +1,21 @@
-import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
-import { advancedSearch, searchDocuments } from '../../shared/domain/search/use-cases';
+import { inWorkspace, type AppContainer, type WorkspaceData } from '../../shared/container/app-container';
+import type { SearchResults } from '../../shared/domain/search/ports';
+import { advancedSearch, searchDocuments, type SearchDeps } from '../../shared/domain/search/use-cases';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { advancedSearchBody, searchQuery } from './schemas';
+
+/** Runs a search and counts it in the workspace's usage (`search_requests`): one that ran, not one refused. */
+async function counted<R>(
+  scoped: SearchDeps & Pick<WorkspaceData, 'usageMeter'>,
+  search: (deps: SearchDeps, request: R) => Promise<SearchResults>,
+  request: R,
+): Promise<SearchResults> {
+  const results = await search(scoped, request);
+  await scoped.usageMeter.count({ search_requests: 1 });
+  return results;
+}
 
 /**
  * The P search endpoints: the search box (GET) and the advanced form (POST); any role may search, and finds
@@ -22,7 +34,7 @@ export const createSearchHandler = (c: AppContainer) =>
         handle: async ({ query, principal }) =>
           json(
             200,
-            await searchDocuments(inWorkspace(c, principal), {
+            await counted(inWorkspace(c, principal), searchDocuments, {
               q: query.q,
               page: query.page,
               perPage: query.per_page,
@@ -39,7 +51,7 @@ export const createSearchHandler = (c: AppContainer) =>
         handle: async ({ body, principal }) =>
           json(
             200,
-            await advancedSearch(inWorkspace(c, principal), {
+            await counted(inWorkspace(c, principal), advancedSearch, {
               must: body.query.must,
               should: body.query.should,
               mustNot: body.query.must_not,

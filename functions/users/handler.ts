@@ -4,16 +4,18 @@ import { deleteWorkspaceUser } from '../../shared/domain/users/delete-workspace-
 import { listUsers } from '../../shared/domain/users/list-users';
 import { getProfile, updateProfile } from '../../shared/domain/users/profile';
 import { updateWorkspaceUser } from '../../shared/domain/users/update-workspace-user';
+import { everyWorkspaceUsage, workspaceUsage } from '../../shared/domain/usage/get-usage';
 import type { AppContainer } from '../../shared/container/app-container';
 import { pageQuery } from '../../shared/http/fields';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json, noContent } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
-import { changePasswordBody, createUserBody, updateProfileBody, updateUserBody, userIdParams } from './schemas';
+import { changePasswordBody, createUserBody, updateProfileBody, updateUserBody, usageQuery, userIdParams } from './schemas';
 
 /**
  * The users of the caller's workspace (admins: list, create, change, delete), GET/PUT /api/users/profile and
- * POST /api/users/change-password (the caller).
+ * POST /api/users/change-password (the caller), and the usage for billing: GET /api/usage (an admin: their
+ * workspace's) and GET /api/usage/workspaces (the operator: every workspace's).
  */
 export const createUsersHandler = (c: AppContainer) =>
   httpHandler({
@@ -69,6 +71,18 @@ export const createUsersHandler = (c: AppContainer) =>
           const session = await changePassword(c, principal.userId, body);
           return json(200, { message: 'Password changed; tokens issued before now no longer work', ...session });
         },
+      }),
+      route({
+        key: 'GET /api/usage',
+        access: 'admin',
+        query: usageQuery,
+        handle: async ({ principal, query }) => json(200, await workspaceUsage(c, principal, query.month)),
+      }),
+      route({
+        key: 'GET /api/usage/workspaces',
+        access: 'operator',
+        query: usageQuery,
+        handle: async ({ query }) => json(200, await everyWorkspaceUsage(c, query.month)),
       }),
     ],
   });

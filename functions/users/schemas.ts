@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { MONTH_PATTERN } from '../../shared/domain/usage/usage';
 import { ROLES } from '../../shared/domain/users/user';
 import { displayNameField, emailField, passwordField, usernameField } from '../../shared/http/fields';
 
@@ -30,3 +31,8 @@ export const updateUserBody = z
   .refine((body) => body.role !== undefined || body.email !== undefined || body.display_name !== undefined, {
     message: 'give at least one of role, email, display_name',
   });
+
+/** `?month=YYYY-MM` (a calendar month, UTC); absent: the current month. */
+export const usageQuery = z.strictObject({
+  month: z.string().regex(MONTH_PATTERN, 'must be a month as YYYY-MM').optional(),
+});

@@ -160,6 +160,24 @@ export function bindRateLimits(fn: lambda.Function, table: dynamodb.ITable, limi
   );
 }
 
+/** Partition keys of the workspaces' usage counters (shared/adapters/aws/dynamodb/keys.ts `usageMonth`). */
+export const USAGE_KEY_PATTERN = 'WS#*#USAGE';
+
+/**
+ * Grants adding to the workspaces' usage counters (UpdateItem with ADD), and only those items
+ * (`dynamodb:LeadingKeys` `WS#*#USAGE`): a function that otherwise only reads the table, such as search, counts
+ * its requests and searches without being able to write anything else.
+ */
+export function bindUsageMeter(fn: lambda.Function, table: dynamodb.ITable): void {
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [USAGE_KEY_PATTERN] } },
+    }),
+  );
+}
+
 /**
  * Sets the `OIDC_*` variables of single sign-on and, for a confidential client, `OIDC_CLIENT_SECRET_ARN` with
  * reading that one secret (its complete ARN, so no other secret whose name starts the same).

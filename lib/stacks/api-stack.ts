@@ -27,7 +27,7 @@ import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import { ENV, HTTP_ROUTES, v2RouteKey, WS_ROUTES, type HttpGroup, type RegistrationMode } from '../../shared/manifest';
 import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
-import { bindBucket, bindHealthChecks, bindOcrQueues, bindOidc, bindRateLimits, bindSecret, bindTable, bindWebSocket } from '../constructs/bindings';
+import { bindBucket, bindHealthChecks, bindOcrQueues, bindOidc, bindRateLimits, bindSecret, bindTable, bindUsageMeter, bindWebSocket } from '../constructs/bindings';
 import type { OidcDeployment } from '../context';
 import { Monitoring } from '../constructs/monitoring';
 import { SearchAccess } from '../constructs/search-access';
@@ -191,6 +191,8 @@ export class ApiStack extends Stack {
     bindOcrQueues(httpFunctions.documents.function, ocrQueues);
     bindOcrQueues(httpFunctions.ocr.function, ocrQueues);
     for (const group of RATE_LIMITED_GROUPS) bindRateLimits(httpFunctions[group].function, props.table, rateLimits);
+    // The search function reads the table only: it is granted the usage counters it adds requests and searches to.
+    bindUsageMeter(httpFunctions.search.function, props.table);
     if (props.oidc) bindOidc(httpFunctions.auth.function, props.oidc);
     bindHealthChecks(httpFunctions.health.function, {
       table: props.table,

@@ -53,12 +53,17 @@ import { checkLoginAllowed, recordLoginFailure } from '../domain/limits/login-fa
 import type { LoginAttemptGuard, RateLimitStore } from '../domain/limits/ports';
 import type { RateDecision } from '../domain/limits/rate-policy';
 import { RequestLimiter } from '../domain/limits/take-request';
+import { DynamoUsageRepository } from '../adapters/aws/dynamodb/usage-repository';
+import type { MeteredRequests, UsageMeter, UsageRepository, WorkspaceUsageMeter } from '../domain/usage/ports';
+import { monthOf } from '../domain/usage/usage';
 
 /** Everything a handler may use, whichever runtime built it. Handlers receive it; they never build adapters. */
 export interface AppContainer {
   clock: Clock;
   users: UserRepository;
   workspaces: WorkspaceRepository;
+  /** Each workspace's usage by month, for billing (read by its admin, the operator and `npm run usage`). */
+  usage: UsageRepository;
   settings: SettingsRepository;
   notifications: NotificationRepository;
   /**
@@ -86,7 +91,10 @@ export interface AppContainer {
   /** The answering instance, for the system metrics. */
   host: HostProbe;
   authenticate(token: string): Promise<Principal>;
-  /** Counts a request against its caller's rate limits (RATE_LIMIT_*), failing open. */
+  /**
+   * Counts a request against its caller's rate limits (RATE_LIMIT_*), failing open, and an authenticated one
+   * (`origin.workspaceId`) in its workspace's usage (`api_requests`), which never fails or refuses it.
+   */
   limits(origin: RequestOrigin): Promise<RateDecision | null>;
   /** Slows password guessing per username, failing open. */
   loginAttempts: LoginAttemptGuard;
@@ -115,6 +123,8 @@ export interface WorkspaceData {
   searchIndex: SearchIndex;
   /** Serves filtered and sorted listings where the runtime has one (the local search index). */
   listingIndex?: DocumentListingIndex;
+  /** Counts the workspace's requests of the month (searches); never fails. */
+  usageMeter: WorkspaceUsageMeter;
 }
 
 /** The container as a use case acting for a caller gets it: every store scoped to the caller's workspace. */
@@ -178,6 +188,8 @@ export interface ContainerParts {
   decorateRateLimits?: (store: DynamoRateLimitStore) => RateLimitStore;
   /** Wraps the DynamoDB connection repository (the local runtime keeps a view of it in memory). */
   decorateConnections?: (connections: ConnectionRepository, clock: Clock) => ConnectionRepository;
+  /** Wraps the usage meter of requests (the local runtime counts in memory and writes behind the requests). */
+  decorateUsageMeter?: (meter: UsageMeter) => UsageMeter;
 }
 
 /**
@@ -250,8 +262,10 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     : silentEventHub;
   const files = parts.files ?? noFiles;
   const ocrQueues = parts.ocrQueues ?? noOcrQueues;
+  const usage = new DynamoUsageRepository(parts.db, parts.tableName);
+  const meter = meterRequests(parts.decorateUsageMeter?.(usage) ?? usage, clock);
   const forWorkspace = (workspaceId: string): WorkspaceData => {
-    const documents = new DynamoDocumentRepository(parts.db, parts.tableName, workspaceId);
+    const documents = new DynamoDocumentRepository(parts.db, parts.tableName, workspaceId, clock);
     const labels = new DynamoLabelRepository(parts.db, parts.tableName, workspaceId);
     const workspaceFiles = workspaceFileStore(files, workspaceId);
     const searchIndex = parts.search?.forWorkspace(workspaceId);
@@ -268,12 +282,14 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
       search: searchIndex ? loggingIndexer(createDocumentIndexer({ documents, labels, files: workspaceFiles, index: searchIndex })) : noSearchIndex,
       searchIndex: searchIndex ?? noSearchIndexView,
       ...(listingIndex ? { listingIndex } : {}),
+      usageMeter: { count: (counts) => meter(workspaceId, counts) },
     };
   };
   return {
     clock,
     users,
     workspaces: new DynamoWorkspaceRepository(parts.db, parts.tableName),
+    usage,
     settings: new DynamoSettingsRepository(parts.db, parts.tableName),
     notifications: new DynamoNotificationRepository(parts.db, parts.tableName),
     forWorkspace,
@@ -291,7 +307,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     healthProbes: parts.healthProbes,
     host: new NodeHostProbe(parts.host ?? { dataPath: tmpdir() }),
     authenticate: (token) => authenticate({ tokens, revokedTokens, users }, token),
-    ...rateLimiting(parts, clock),
+    ...rateLimiting(parts, clock, meter),
     oidc,
   };
 }
@@ -300,7 +316,11 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
  * The rate limits of P over the shared DynamoDB buckets. A limiter that fails lets the request through and logs
  * why: a limit is never worth a 5xx. A refusal (an AppError) passes as it is.
  */
-function rateLimiting(parts: ContainerParts, clock: Clock): Pick<AppContainer, 'limits' | 'loginAttempts'> {
+function rateLimiting(
+  parts: ContainerParts,
+  clock: Clock,
+  meter: (workspaceId: string, counts: MeteredRequests) => Promise<void>,
+): Pick<AppContainer, 'limits' | 'loginAttempts'> {
   const stored = new DynamoRateLimitStore(parts.db, parts.tableName);
   const limiter = new RequestLimiter(parts.decorateRateLimits?.(stored) ?? stored, clock);
   const { env } = parts;
@@ -317,12 +337,30 @@ function rateLimiting(parts: ContainerParts, clock: Clock): Pick<AppContainer, '
       return fallback;
     };
   return {
-    limits: (origin) => limitRequest(limiter, policies, origin).catch(failOpen('counting the request', null)),
+    // The usage count runs beside the limiter: a request refused by it was received and authenticated all the same.
+    limits: async (origin) => {
+      const [decision] = await Promise.all([
+        limitRequest(limiter, policies, origin).catch(failOpen('counting the request', null)),
+        origin.workspaceId ? meter(origin.workspaceId, { api_requests: 1 }) : undefined,
+      ]);
+      return decision;
+    },
     loginAttempts: {
       check: (username) => checkLoginAllowed(limiter, username).catch(failOpen('checking failed logins', undefined)),
       failed: (username) => recordLoginFailure(limiter, username).catch(failOpen('counting a failed login', undefined)),
     },
   };
+}
+
+/**
+ * Counts requests in their workspace's usage of the clock's month. Metering never fails a request: a failed
+ * count is logged (the local meter keeps it and writes it with the next).
+ */
+function meterRequests(meter: UsageMeter, clock: Clock): (workspaceId: string, counts: MeteredRequests) => Promise<void> {
+  return (workspaceId, counts) =>
+    meter.add(workspaceId, monthOf(clock.now()), counts).catch((error: unknown) => {
+      logger.warn('usage: counting a request failed', { workspace_id: workspaceId, counts, error });
+    });
 }
 
 /** Reads the OIDC configuration at init (a partial one fails here); nothing talks to the provider yet. */

@@ -24,6 +24,7 @@ import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type Docum
 import type { CommonEnv } from './config';
 import { imagingServices } from './imaging';
 import { WriteBehindRateLimitStore } from '../adapters/local/write-behind-rate-limit-store';
+import { WriteBehindUsageMeter } from '../adapters/local/write-behind-usage-meter';
 
 /** Where the emulators listen and what the local runtime provisioned in them. */
 export interface LocalResources {
@@ -86,6 +87,8 @@ export type LocalContainer = AppContainer &
     searchIndex: SqliteSearchIndex;
     files: S3FileStore;
     rateLimits: WriteBehindRateLimitStore;
+    /** Request counts of the workspaces' usage, written behind the requests (flushed on stop). */
+    usageMeter: WriteBehindUsageMeter;
   };
 
 /**
@@ -126,6 +129,7 @@ export function localAppContainer(options: {
   const imaging = imagingServices();
   const searchIndex = new SqliteSearchIndex(options.searchIndexPath);
   let rateLimits: WriteBehindRateLimitStore | undefined;
+  let usageMeter: WriteBehindUsageMeter | undefined;
   const app = buildAppContainer({
     db,
     tableName: resources.tableName,
@@ -142,6 +146,8 @@ export function localAppContainer(options: {
     decorateConnections: (connections, clock) => new CachedConnectionRepository(connections, clock),
     // The same holds for the rate-limit buckets: decided in memory, written behind the request.
     decorateRateLimits: (store) => (rateLimits = new WriteBehindRateLimitStore(store)),
+    // And for the usage counts of requests: counted in memory, added to the table behind the requests.
+    decorateUsageMeter: (meter) => (usageMeter = new WriteBehindUsageMeter(meter)),
     oidcClient: lazyOpenIdClient,
     ...(options.dataDir ? { host: { dataPath: options.dataDir } } : {}),
     healthProbes: [
@@ -157,6 +163,7 @@ export function localAppContainer(options: {
     files,
     searchIndex,
     rateLimits: rateLimits!,
+    usageMeter: usageMeter!,
     thumbnails: imaging.thumbnails,
     sha256,
     ocrLanguages: () => engine.languages(),

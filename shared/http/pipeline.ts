@@ -119,11 +119,15 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
     });
   };
 
-  /** After authorisation, so that 401 and 403 come first; a caller without a user is counted by client IP. */
+  /**
+   * After authorisation, so that 401 and 403 come first; a caller without a user is counted by client IP. An
+   * authenticated request is also counted in its workspace's usage (see AppContainer.limits).
+   */
   const limit = async (event: APIGatewayProxyEventV2, route: Route, principal: Principal | null): Promise<void> => {
     if (!options.limits) return;
     const decision = await options.limits({
       userId: principal?.userId ?? null,
+      workspaceId: principal?.workspaceId ?? null,
       sourceIp: event.requestContext.http.sourceIp,
       isUpload: route.rateLimit === 'upload',
     });

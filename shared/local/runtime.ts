@@ -102,6 +102,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
   let sweepTimer: NodeJS.Timeout | undefined;
   let searchIndex: { close(): void } | undefined;
   let rateLimits: { flush(): Promise<void> } | undefined;
+  let usageMeter: { flush(): Promise<void> } | undefined;
   let rebuilding: Promise<unknown> | undefined;
   const stop = async () => {
     clearInterval(sweepTimer);
@@ -111,7 +112,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     await Promise.allSettled(pollers.map((poller) => poller.stop()));
     await rebuilding?.catch(() => undefined);
     // The last requests' counts, written behind them, reach the table before it stops.
-    await rateLimits?.flush();
+    await Promise.all([rateLimits?.flush(), usageMeter?.flush()]);
     searchIndex?.close();
     await Promise.allSettled(started.reverse().map((emulator) => emulator.stop()));
   };
@@ -147,6 +148,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     });
     searchIndex = container.searchIndex;
     rateLimits = container.rateLimits;
+    usageMeter = container.usageMeter;
     const admin = await bootstrapAdmin(env, dataDir, container);
 
     const handlers: Record<HttpGroup, HttpHandler> = {

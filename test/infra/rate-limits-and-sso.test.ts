@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENV, HTTP_ROUTES, type HttpGroup } from '../../shared/manifest';
-import { RATE_LIMIT_KEY_PATTERN } from '../../lib/constructs/bindings';
+import { RATE_LIMIT_KEY_PATTERN, USAGE_KEY_PATTERN } from '../../lib/constructs/bindings';
 import { RATE_LIMITER_FAILURE_LOG, RATE_LIMITER_FAILURE_METRIC } from '../../lib/constructs/monitoring';
 import type { OidcDeployment } from '../../lib/context';
 import { RATE_LIMITED_GROUPS, type ApiFunctionName } from '../../lib/stacks/api-stack';
@@ -94,7 +94,7 @@ describe('rate limits in the cloud', () => {
     expect(statement).toEqual({ Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'], Resource: [tableArn], Condition: condition });
   });
 
-  it('lets the search function write nothing in the table but rate-limit items', () => {
+  it('lets the search function write nothing in the table but rate-limit items and usage counters', () => {
     // Arrange
     const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:TransactWriteItems'];
 
@@ -102,8 +102,25 @@ describe('rate limits in the cloud', () => {
     const writing = grantsOf(stacks, 'search').filter((s) => s.Action.some((action) => writes.includes(action)));
 
     // Assert
-    expect(writing).toHaveLength(1);
+    expect(writing).toHaveLength(2);
     expect(JSON.stringify(writing[0])).toContain(RATE_LIMIT_KEY_PATTERN);
+    expect(writing[1]).toEqual({
+      Effect: 'Allow',
+      Action: ['dynamodb:UpdateItem'],
+      Resource: [tableArn],
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [USAGE_KEY_PATTERN] } },
+    });
+  });
+
+  it('keys usage counters under the pattern the search function may update', async () => {
+    // Arrange
+    const { dataKeys } = await import('../../shared/adapters/aws/dynamodb/keys');
+
+    // Act
+    const key = dataKeys('6d7f1d2e-0000-4000-8000-000000000001').usageMonth('2026-01');
+
+    // Assert
+    expect(key.pk).toMatch(new RegExp(`^${USAGE_KEY_PATTERN.replace('*', '[^#]+')}$`));
   });
 
   it('keys rate-limit items under the prefix the grant allows', async () => {

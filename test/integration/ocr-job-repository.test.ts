@@ -15,7 +15,7 @@ const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOS
 const aDocument = (overrides: Partial<DocumentRecord> = {}): DocumentRecord =>
   aDocumentRecord({ title: 'scan', filename: 'scan.png', mime_type: 'image/png', created_at: T0, updated_at: T0, ...overrides });
 
-const result = { text: 'hello', confidence: 0.9, pages: 1, processingTime: 2.5, content: { text: 'hello' } };
+const result = { text: 'hello', confidence: 0.9, pages: 1, processingTime: 2.5, engine: 'tesseract', content: { text: 'hello' } };
 
 describe('DynamoOcrJobRepository', () => {
   const setup = async () => {

@@ -75,6 +75,7 @@ export interface TextractOcrEngineOptions {
  *   after a growing delay.
  */
 export class TextractOcrEngine implements OcrEngine {
+  readonly name = 'textract';
   private readonly client: TextractClient;
   private readonly bucket: string;
   private readonly pollIntervalMs: number;

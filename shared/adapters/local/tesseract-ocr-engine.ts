@@ -111,6 +111,7 @@ const definedOnly = <T extends object>(options: T): Partial<T> =>
  * A missing command or language data is a plain Error: the machine is broken, the job should be retried later.
  */
 export class TesseractOcrEngine implements OcrEngine {
+  readonly name = 'tesseract';
   private readonly options: Required<Omit<TesseractOcrEngineOptions, 'commands'>>;
   private readonly commands: { tesseract: string; pdftoppm: string; pdfinfo: string };
   private readonly pool: PagePool;

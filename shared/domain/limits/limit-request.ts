@@ -15,6 +15,8 @@ export interface RateLimits {
 /** Who makes a request, as far as limits care. */
 export interface RequestOrigin {
   userId: string | null;
+  /** The authenticated caller's workspace, whose usage counts the request; null or absent without a caller. */
+  workspaceId?: string | null;
   sourceIp: string;
   isUpload: boolean;
 }

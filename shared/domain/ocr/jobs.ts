@@ -75,6 +75,8 @@ export interface OcrResult {
   confidence: number;
   pages: number;
   processingTime: number;
+  /** What read the pages (`tesseract`, `textract`, `text_layer`): the workspace's usage counts pages by it. */
+  engine: string;
 }
 
 /** The queue-level counters, kept exact in the same transactions as the status changes (never counted by scan). */

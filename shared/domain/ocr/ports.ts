@@ -34,6 +34,8 @@ export interface OcrOutput {
  * never a crash; anything else thrown is treated as transient and the job is retried.
  */
 export interface OcrEngine {
+  /** What the workspace's usage counts the engine's pages under (`tesseract`, `textract`). */
+  readonly name?: string;
   recognize(input: OcrInput): Promise<OcrOutput>;
   /** The language codes this engine reads (single codes, not joined), for validating requests up front. */
   languages(): Promise<readonly string[]>;

@@ -12,6 +12,8 @@ import { OcrFailure, type OcrEngine, type OcrOutput, type TextLayerReader } from
 
 /** Deliveries of one run before a transient error is taken as final (the queue's DLQ gets the same count). */
 export const MAX_ATTEMPTS = 5;
+/** The engine name of pages whose text came from the PDF's own text layer, not from OCR. */
+export const TEXT_LAYER = 'text_layer';
 /** Text above this goes to the bucket: a table item holds at most 400 KB. */
 export const INLINE_TEXT_BYTES = 300_000;
 
@@ -75,16 +77,19 @@ export async function processOcrJob(deps: OcrWorkerDeps, message: OcrJobMessage)
   }
 }
 
-async function read(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord, bytes: Uint8Array | null): Promise<OcrOutput> {
+/** What was read, and by what: the usage counts pages by engine. */
+type ReadText = OcrOutput & { engine: string };
+
+async function read(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord, bytes: Uint8Array | null): Promise<ReadText> {
   if (!bytes) throw new OcrFailure('unreadable_file', 'The original file is missing from storage');
   if (document.mime_type === 'application/pdf') {
     const layer = await deps.textLayer.read(bytes);
-    if (layer) return { text: layer.text, confidence: 1, pages: layer.pages };
+    if (layer) return { text: layer.text, confidence: 1, pages: layer.pages, engine: TEXT_LAYER };
   }
   const installed = await deps.engine.languages();
   const missing = job.language.split('+').filter((code) => !installed.includes(code));
   if (missing.length) throw new OcrFailure('unsupported_language', `OCR language not available: ${missing.join(', ')}`);
-  return deps.engine.recognize({
+  const output = await deps.engine.recognize({
     bytes,
     mimeType: document.mime_type,
     language: job.language,
@@ -99,9 +104,10 @@ async function read(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord, 
       await progress(deps, job, percent, 'processing');
     },
   });
+  return { ...output, engine: deps.engine.name ?? 'ocr' };
 }
 
-async function finish(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord, output: OcrOutput): Promise<OcrJobOutcome> {
+async function finish(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord, output: ReadText): Promise<OcrJobOutcome> {
   const finishedAt = deps.clock.now();
   const processingTime = Math.max(0, (finishedAt.getTime() - Date.parse(job.started_at!)) / 1000);
   const content = await storeText(deps, document.id, output.text);
@@ -109,7 +115,7 @@ async function finish(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord
   const won = await deps.ocrJobs.complete(
     job.document_id,
     job.run,
-    { text: output.text, confidence, pages: output.pages, processingTime, content },
+    { text: output.text, confidence, pages: output.pages, processingTime, engine: output.engine, content },
     finishedAt.toISOString(),
   );
   if (!won) return 'skipped';

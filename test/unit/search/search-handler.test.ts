@@ -11,10 +11,15 @@ const viewer: Principal = { userId: 'u1', username: 'viewer', email: 'v@example.
 /** The handler over a real in-memory index; only the parts of the container it reads are given. */
 const store = new SqliteSearchIndex(':memory:');
 const index = store.forWorkspace(viewer.workspaceId);
+/** The searches counted in each workspace's usage. */
+const searches: { workspaceId: string; counts: unknown }[] = [];
 const handler = createSearchHandler({
   corsOrigins: '*',
   authenticate: async () => viewer,
-  forWorkspace: (workspaceId: string) => ({ searchIndex: store.forWorkspace(workspaceId) }),
+  forWorkspace: (workspaceId: string) => ({
+    searchIndex: store.forWorkspace(workspaceId),
+    usageMeter: { count: async (counts: unknown) => void searches.push({ workspaceId, counts }) },
+  }),
 } as unknown as AppContainer);
 const auth = { authorization: 'Bearer token' };
 
@@ -59,6 +64,18 @@ describe('GET /api/search', () => {
       facets: { mime_types: { 'application/pdf': 1 }, labels: {} },
     });
     expect(body.results[0].highlights[0]).toEqual({ field: 'title', snippet: '<mark>Invoice</mark> &lt;b&gt;March&lt;/b&gt;' });
+  });
+
+  it("counts a search that ran in the caller's workspace's usage, and not one refused", async () => {
+    // Arrange
+    searches.length = 0;
+
+    // Act
+    await call('GET /api/search', { query: { q: 'invoice' } });
+    await call('GET /api/search', { query: { q: '' } });
+
+    // Assert
+    expect(searches).toEqual([{ workspaceId: viewer.workspaceId, counts: { search_requests: 1 } }]);
   });
 
   it.each([[{}], [{ q: '' }], [{ q: '   ' }]])('refuses a missing or empty q (%j)', async (query) => {

@@ -10,6 +10,9 @@ import { countedLabel, joinLabel, leaveLabel, type TransactItem } from './label-
 import { createJobItems, deleteJobItems, toStoredJob, type StoredOcrJob } from './ocr-job-items';
 import { batchGetAll, indexPartition, labelMembers, queryAll } from './queries';
 import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
+import { systemClock, type Clock } from '../../../domain/clock';
+import { monthOf } from '../../../domain/usage/usage';
+import { usageMove } from './usage-repository';
 
 type Item = Record<string, unknown>;
 
@@ -26,6 +29,7 @@ const labelSet = (labels: string[]) => (labels.length ? new Set(labels) : undefi
  * Documents in the application table: the record (`DOC#id / META`, listed newest first through gsi1), the
  * extracted text apart (`DOC#id / CONTENT`), a document counter, one membership item per label carried, and
  * the document's OCR job (`DOC#id / OCRJOB`, see the OCR job repository) created and deleted with it.
+ * Creates and deletes also move the workspace's usage of the month (documents and bytes, see usage-repository.ts).
  * Every write that changes labels moves the labels' document_count in the same transaction, conditioned on the
  * document's version so that concurrent changes retry instead of double counting.
  */
@@ -38,6 +42,8 @@ export class DynamoDocumentRepository implements DocumentRepository {
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     workspaceId: string,
+    /** Which month's usage a create or delete counts in. */
+    private readonly clock: Clock = systemClock,
   ) {
     this.table = { tableName, keys: dataKeys(workspaceId) };
     this.keys = this.table.keys;
@@ -61,6 +67,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
         },
       },
       this.countDocuments(1),
+      usageMove(this.table, monthOf(this.clock.now()), { documents_uploaded: 1, bytes_uploaded: document.size }),
       ...labels.flatMap((labelId) => joinLabel(this.table, labelId, document.id)),
       ...(ocrJob ? createJobItems(this.table, ocrJob) : []),
     ];
@@ -174,6 +181,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
           },
           { Delete: { TableName: this.tableName, Key: this.keys.documentContent(id) } },
           this.countDocuments(-1),
+          usageMove(this.table, monthOf(this.clock.now()), { documents_deleted: 1, bytes_deleted: Number(item['size'] ?? 0) }),
           ...labels.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId))),
           ...(job ? deleteJobItems(this.table, job) : []),
         ];

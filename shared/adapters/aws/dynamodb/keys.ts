@@ -58,6 +58,11 @@ export function dataKeys(workspaceId: string) {
     ocrQueueCounters: { pk: `${ws}COUNTERS`, sk: 'OCRQUEUE' },
     ocrTotals: { pk: `${ws}COUNTERS`, sk: 'OCRTOTALS' },
     ocrDay: (date: string) => ({ pk: `${ws}OCRSTATS`, sk: date }),
+    /**
+     * The workspace's usage in one calendar month (UTC, `YYYY-MM`), moved with ADD in the same transactions as
+     * the changes it counts; its months in one query (what was stored at a month's end sums the months up to it).
+     */
+    usageMonth: (month: string) => ({ pk: `${ws}USAGE`, sk: month }),
   };
 }
 export type DataKeys = ReturnType<typeof dataKeys>;

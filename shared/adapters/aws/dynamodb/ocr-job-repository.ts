@@ -20,6 +20,8 @@ import type { TransactItem } from './label-membership';
 import { countersMove, jobItem, priorityPrefix, toStoredJob, type StoredOcrJob } from './ocr-job-items';
 import { queryAll } from './queries';
 import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
+import { monthOf } from '../../../domain/usage/usage';
+import { usageMove } from './usage-repository';
 
 type Item = Record<string, unknown>;
 
@@ -42,7 +44,7 @@ const LANGUAGE_PREFIX = 'lang_';
  * OCR jobs (`DOC#id / OCRJOB`, listed per status through gsi1), the queue counters (`COUNTERS / OCRQUEUE`) and
  * the run totals, overall (`COUNTERS / OCRTOTALS`) and per day (`OCRSTATS / <date>`). Every transition is one
  * transaction: the job (conditioned on its revision), the document's status, the counters and, on completion,
- * the text.
+ * the text and the pages, by engine, in the workspace's usage of the month.
  */
 export class DynamoOcrJobRepository implements OcrJobRepository {
   /** The workspace's keys: every item this repository reads or writes is the workspace's. */
@@ -186,6 +188,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
           [
             { Put: { TableName: this.tableName, Item: { ...this.keys.documentContent(documentId), ...result.content } } },
             ...this.addToTotals(now, current.language, { completed: 1, processing_seconds: result.processingTime }),
+            usageMove(this.table, monthOf(now), { pages: { [result.engine]: result.pages } }),
           ],
         );
         if (won) return true;
