@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../../logger';
+import { runForTenant } from '../tenant-context';
 
 /** How the local poller drives a handler, as a Lambda event source mapping would. */
 export interface QueuePollerOptions {
@@ -50,6 +51,7 @@ export interface QueuePoller {
 interface Waiting {
   message: Message;
   record: SQSRecord;
+  tenant: string;
   /** When its visibility timeout runs out (ms since the epoch). */
   invisibleUntil: number;
 }
@@ -66,7 +68,7 @@ interface Waiting {
  * tenant with messages waiting, however long their lines. With `prefetch`, up to that many messages beyond
  * the calls in flight are received ahead; a message waiting is kept invisible (extended when half its
  * visibility timeout is gone) and given the queue's whole timeout again when its call starts, as SQS does for
- * a message Lambda receives.
+ * a message Lambda receives. A call whose messages are all of one tenant runs as that tenant (`currentTenant`).
  */
 export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   const { sqs, queueUrl, handler } = options;
@@ -127,8 +129,8 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
           const record = toRecord(message, arn);
           const tenant = tenantOf(record);
           const line = lines.get(tenant);
-          if (line) line.push({ message, record, invisibleUntil });
-          else lines.set(tenant, [{ message, record, invisibleUntil }]);
+          if (line) line.push({ message, record, tenant, invisibleUntil });
+          else lines.set(tenant, [{ message, record, tenant, invisibleUntil }]);
           waiting++;
         }
         dispatch();
@@ -171,7 +173,10 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
     const records = batch.map((entry) => entry.record);
     let failed: Set<string>;
     try {
-      const response = await handler({ Records: records });
+      // A call for one tenant runs as that tenant (tenant-context.ts): the OCR engine's pages take turns by it.
+      const tenants = new Set(batch.map((entry) => entry.tenant));
+      const call = () => handler({ Records: records });
+      const response = await (tenants.size === 1 ? runForTenant(batch[0]!.tenant, call) : call());
       failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
     } catch (error) {
       logger.error('queue poller: handler failed, the whole batch will be retried', { queueUrl, error });

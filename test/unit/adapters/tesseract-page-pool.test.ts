@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { PagePool, type PagePriority } from '../../../shared/adapters/local/tesseract-page-pool';
+import { runForTenant } from '../../../shared/adapters/tenant-context';
 
 /** A pool whose tasks finish when the test says so, recording the order in which they started. */
 function harness(size: number) {
   const pool = new PagePool(size);
   const started: string[] = [];
   const finishers = new Map<string, () => void>();
-  const queue = (name: string, document: object, priority: PagePriority = 'normal', signal = new AbortController().signal) =>
-    pool.run(
+  const queue = (name: string, document: object, priority: PagePriority = 'normal', signal = new AbortController().signal, tenant?: string) =>
+    (tenant === undefined ? <T>(work: () => T) => work() : <T>(work: () => T) => runForTenant(tenant, work))(() => pool.run(
       () =>
         new Promise<void>((resolve) => {
           started.push(name);
@@ -16,7 +17,7 @@ function harness(size: number) {
       signal,
       priority,
       document,
-    );
+    ));
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   /** Finishes a running task and lets the pool hand its slot on. */
   const finish = async (name: string): Promise<void> => {
@@ -75,5 +76,20 @@ describe('PagePool', () => {
     await finish('a1');
 
     expect(started).toEqual(['a1', 'a3']);
+  });
+
+  it("lets tenants take turns before documents, so one tenant's many documents do not hold back another's page", async () => {
+    const { queue, finish, started } = harness(1);
+    const signal = new AbortController().signal;
+    const [first, second, third] = [{}, {}, {}];
+    void queue('a1', first, 'normal', signal, 'busy');
+    void queue('a2', second, 'normal', signal, 'busy');
+    void queue('a3', third, 'normal', signal, 'busy');
+    void queue('a4', first, 'normal', signal, 'busy');
+    void queue('b1', {}, 'normal', signal, 'quiet');
+
+    for (const name of ['a1', 'a2', 'b1', 'a3']) await finish(name);
+
+    expect(started).toEqual(['a1', 'a2', 'b1', 'a3', 'a4']);
   });
 });
