@@ -4,12 +4,12 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { S3LegacyObjectAdopter } from '../../shared/adapters/aws/legacy-object-adoption';
 import { ensureBucket } from '../../shared/adapters/aws/provisioning';
 import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
-import { buildAppContainer, type AppContainer } from '../../shared/container/app-container';
-import { commonEnvSchema, parseEnv } from '../../shared/container/config';
+import type { AppContainer } from '../../shared/container/app-container';
 import { fileKeys } from '../../shared/domain/documents/document';
 import { ensureAdmin } from '../../shared/domain/users/ensure-admin';
 import { BOOTSTRAP_WORKSPACE_ID } from '../../shared/domain/workspaces/workspace';
-import { freshTable, testClients, uniqueName } from '../support/aws-resources';
+import { testClients, uniqueName } from '../support/aws-resources';
+import { testContainer } from '../support/test-container';
 
 /**
  * Items and objects exactly as the version before workspaces wrote them (keys without a workspace), so that the
@@ -115,18 +115,11 @@ describe('adoption of data written before workspaces', () => {
   const admin = { username: 'operator', email: 'operator@example.com', password: 'a-long-password' };
 
   beforeEach(async () => {
-    const { db, tableName } = await freshTable();
     bucket = uniqueName('legacy');
     await ensureBucket(s3, bucket);
-    c = buildAppContainer({
-      db,
-      tableName,
-      jwtKey: async () => new TextEncoder().encode('k'.repeat(64)),
-      env: parseEnv(commonEnvSchema, {}),
-      healthProbes: [],
-      files: new S3FileStore(s3, bucket),
-      legacyObjects: new S3LegacyObjectAdopter(s3, bucket),
-    });
+    const built = await testContainer({ files: new S3FileStore(s3, bucket), legacyObjects: new S3LegacyObjectAdopter(s3, bucket) });
+    c = built.c;
+    const { db, tableName } = built;
     await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: legacyItems(documentId, labelId, uploadId).map((Item) => ({ PutRequest: { Item } })) } }));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `documents/${documentId}/original`, Body: '%PDF-1.4 ', ContentType: 'application/pdf' }));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `uploads/${uploadId}`, Body: '%PDF-1.4 x' }));

@@ -1,8 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/adapters/aws/dynamodb/keys';
-import { commonEnvSchema, parseEnv } from '../../shared/container/config';
-import { buildAppContainer, type AppContainer } from '../../shared/container/app-container';
+import type { AppContainer } from '../../shared/container/app-container';
 import { login } from '../../shared/domain/auth/login';
 import type { Principal } from '../../shared/domain/auth/principal';
 import { createWorkspaceUser } from '../../shared/domain/users/create-workspace-user';
@@ -12,7 +11,7 @@ import { listUsers } from '../../shared/domain/users/list-users';
 import { registerUser } from '../../shared/domain/users/register';
 import { updateWorkspaceUser } from '../../shared/domain/users/update-workspace-user';
 import { BOOTSTRAP_WORKSPACE_ID } from '../../shared/domain/workspaces/workspace';
-import { freshTable } from '../support/aws-resources';
+import { testContainer } from '../support/test-container';
 import { aUser, ManualClock } from '../support/builders';
 
 const SECOND = '22222222-2222-4222-8222-222222222222';
@@ -22,7 +21,7 @@ const password = 'member-password';
 /** User management by workspace admins, over the real repositories, token service and hasher. */
 describe('workspace user management', () => {
   let c: AppContainer;
-  let db: Awaited<ReturnType<typeof freshTable>>['db'];
+  let db: Awaited<ReturnType<typeof testContainer>>['db'];
   let tableName: string;
   let operator: Principal;
   let secondAdmin: Principal;
@@ -31,18 +30,10 @@ describe('workspace user management', () => {
   const member = (username: string, role: 'admin' | 'editor' | 'viewer') => ({ username, email: `${username}@example.com`, password, role });
 
   beforeEach(async () => {
-    ({ db, tableName } = await freshTable());
-    c = buildAppContainer({
-      db,
-      tableName,
-      jwtKey: async () => new TextEncoder().encode('k'.repeat(64)),
-      env: parseEnv(commonEnvSchema, {}),
-      healthProbes: [],
-      clock: new ManualClock(new Date()),
-    });
+    ({ c, db, tableName } = await testContainer({ clock: new ManualClock(new Date()) }));
     await ensureAdmin(c, operatorAccount);
     operator = await signIn('operator');
-    // A second workspace made directly: registration does not create workspaces yet.
+    // A second workspace made directly, so that its admin's account is known to the test.
     await c.workspaces.create({ id: SECOND, name: 'second', created_at: new Date().toISOString() });
     await createWorkspaceUser(c, { ...operator, workspaceId: SECOND, operator: false }, member('second_admin', 'admin'));
     secondAdmin = await signIn('second_admin');
@@ -154,8 +145,7 @@ describe('workspace user management', () => {
   });
 
   it('adopts users written before workspaces on the next start, making the existing admin the operator', async () => {
-    ({ db, tableName } = await freshTable());
-    c = buildAppContainer({ db, tableName, jwtKey: async () => new Uint8Array(64), env: parseEnv(commonEnvSchema, {}), healthProbes: [] });
+    ({ c, db, tableName } = await testContainer());
     const legacyAdmin = aUser({ username: 'operator', role: 'admin' });
     const legacyViewer = aUser();
     for (const user of [legacyAdmin, legacyViewer]) {

@@ -1,0 +1,26 @@
+import { buildAppContainer, type AppContainer, type ContainerParts } from '../../shared/container/app-container';
+import { commonEnvSchema, parseEnv } from '../../shared/container/config';
+import { freshTable } from './aws-resources';
+
+/** A JWT key for tests that issue tokens. */
+export const TEST_JWT_KEY = new TextEncoder().encode('k'.repeat(64));
+
+/**
+ * The container both runtimes share, over a fresh table of the integration tests' DynamoDB Local: default
+ * settings (`env` overrides them), a test JWT key and no health probes; `parts` adds stores or replaces any of it.
+ */
+export async function testContainer(
+  parts: Partial<Omit<ContainerParts, 'env'>> & { env?: Record<string, string> } = {},
+): Promise<{ c: AppContainer; db: ContainerParts['db']; tableName: string }> {
+  const { db, tableName } = await freshTable();
+  const { env, ...rest } = parts;
+  const c = buildAppContainer({
+    db,
+    tableName,
+    jwtKey: async () => TEST_JWT_KEY,
+    env: parseEnv(commonEnvSchema, env ?? {}),
+    healthProbes: [],
+    ...rest,
+  });
+  return { c, db, tableName };
+}
