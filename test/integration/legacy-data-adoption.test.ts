@@ -165,6 +165,14 @@ describe('adoption of data written before workspaces', () => {
     await expect(s3.send(new GetObjectCommand({ Bucket: bucket, Key: `documents/${documentId}/original` }))).rejects.toThrow();
   });
 
+  it('counts the adopted documents in the first workspace’s usage, as uploads of the month each was created', async () => {
+    await ensureAdmin(c, admin);
+
+    const november = await c.usage.month(BOOTSTRAP_WORKSPACE_ID, '2026-11');
+
+    expect(november).toMatchObject({ documents_uploaded: 1, bytes_uploaded: 9, documents_stored: 1, bytes_stored: 9 });
+  });
+
   it('shows none of the adopted data to another workspace', async () => {
     await ensureAdmin(c, admin);
 

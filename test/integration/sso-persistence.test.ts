@@ -82,6 +82,16 @@ describe('DynamoUserRepository with SSO identities', () => {
     await expect(users.create(aUser({ username: second.username, email: second.email }))).resolves.toBeUndefined();
   });
 
+  it('frees the identity of a deleted user, so that the next login of that person makes a new account', async () => {
+    const user = aUser();
+    await users.create(user, { identity: { issuer, subject: 'sub-deleted' } });
+
+    await users.delete(user.workspace_id, user.id);
+
+    expect(await users.findByIdentity(issuer, 'sub-deleted')).toBeNull();
+    await expect(users.create(aUser(), { identity: { issuer, subject: 'sub-deleted' } })).resolves.toBeUndefined();
+  });
+
   it('names the identity, not the email, when the same person is created twice at once', async () => {
     const person = aUser();
     const twin = aUser({ email: person.email });

@@ -1,6 +1,9 @@
 import { ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LegacyDataAdopter } from '../../../domain/workspaces/ports';
+import { monthOf } from '../../../domain/usage/usage';
+import { dataKeys } from './keys';
 import type { TransactItem } from './label-membership';
+import { usageMove } from './usage-repository';
 
 type Item = Record<string, unknown>;
 
@@ -24,7 +27,8 @@ export function adoptedItem(item: Item, workspaceId: string): Item {
  * Moves the documents, texts, OCR jobs, labels, memberships, staged uploads and counters that a version before
  * workspaces wrote (no workspace in their keys) under the given workspace's keys: one Scan of the table (it
  * runs once per upgrade, at start or deploy), then a put of each item's adopted copy and a delete of the old one
- * in the same transaction. Idempotent: a second run finds nothing; a copy that exists already is kept.
+ * in the same transaction, with the usage the documents stand for (see `usageOf`). Idempotent: a second run
+ * finds nothing.
  */
 export class DynamoLegacyItemAdopter implements LegacyDataAdopter {
   constructor(
@@ -52,12 +56,32 @@ export class DynamoLegacyItemAdopter implements LegacyDataAdopter {
       const items = page.Items ?? [];
       for (let i = 0; i < items.length; i += ITEMS_PER_TRANSACTION) {
         const batch = items.slice(i, i + ITEMS_PER_TRANSACTION);
-        await this.db.send(new TransactWriteCommand({ TransactItems: batch.flatMap((item) => this.move(item, workspaceId)) }));
+        const moves = batch.flatMap((item) => this.move(item, workspaceId));
+        await this.db.send(new TransactWriteCommand({ TransactItems: [...moves, ...this.usageOf(batch, workspaceId)] }));
         adopted += batch.length;
       }
       start = page.LastEvaluatedKey;
     } while (start);
     return adopted;
+  }
+
+  /**
+   * The usage the adopted documents stand for, which no meter counted: each one an upload in the month it was
+   * created, so the workspace's documents and bytes stored start exact. One ADD per month (a transaction may
+   * touch an item once), in the same transaction as the documents it counts.
+   */
+  private usageOf(batch: Item[], workspaceId: string): TransactItem[] {
+    const months = new Map<string, { documents_uploaded: number; bytes_uploaded: number }>();
+    for (const item of batch) {
+      if (!String(item['pk']).startsWith('DOC#') || item['sk'] !== 'META') continue;
+      const month = monthOf(String(item['created_at']));
+      const sum = months.get(month) ?? { documents_uploaded: 0, bytes_uploaded: 0 };
+      sum.documents_uploaded += 1;
+      sum.bytes_uploaded += Number(item['size'] ?? 0);
+      months.set(month, sum);
+    }
+    const table = { tableName: this.tableName, keys: dataKeys(workspaceId) };
+    return [...months].map(([month, move]) => usageMove(table, month, move));
   }
 
   private move(item: Item, workspaceId: string): TransactItem[] {

@@ -12,7 +12,7 @@ export const isLegacy = (item: Item): boolean => typeof item['workspace_id'] !==
 
 /** A stored item as a user; one written before workspaces existed is a member of the bootstrap workspace. */
 export function toUser(item: Item): User {
-  const user = withoutKeys<User>(item);
+  const { identity_lock: _lock, ...user } = withoutKeys<User & { identity_lock?: string }>(item);
   return isLegacy(item) ? { ...user, workspace_id: BOOTSTRAP_WORKSPACE_ID } : user;
 }
 

@@ -43,6 +43,8 @@ export class DynamoUserRepository implements UserRepository {
                   gsi1pk: workspaceKeys.membersIndex(user.workspace_id),
                   gsi1sk: `${user.created_at}#${user.id}`,
                   ...user,
+                  // The SSO identity linked to the user, so that deleting the user frees it for a new account.
+                  ...(identity ? { identity_lock: keys.identityLock(identity.issuer, identity.subject).pk } : {}),
                 },
                 ConditionExpression: notExists,
               },
@@ -200,6 +202,7 @@ export class DynamoUserRepository implements UserRepository {
       const current = await this.member(workspaceId, id);
       if (!current) return null;
       const ownedBy = { ConditionExpression: 'user_id = :id', ExpressionAttributeValues: { ':id': id } };
+      const identityLock = (await this.findItem(id))?.['identity_lock'];
       const items = [
         {
           Delete: {
@@ -213,6 +216,7 @@ export class DynamoUserRepository implements UserRepository {
         { Delete: { TableName: this.tableName, Key: keys.usernameLock(current.username), ...ownedBy } },
         { Delete: { TableName: this.tableName, Key: keys.emailLock(current.email), ...ownedBy } },
         { Delete: { TableName: this.tableName, Key: keys.settings(id) } },
+        ...(typeof identityLock === 'string' ? [{ Delete: { TableName: this.tableName, Key: { pk: identityLock, sk: 'LOCK' }, ...ownedBy } }] : []),
         ...(current.role === 'admin' ? [adminCountChange(this.tableName, workspaceId, -1)] : []),
       ];
       try {
