@@ -60,7 +60,7 @@ export const localClientOptions = (endpoint: string, credentials: LocalCredentia
 
 /**
  * OCR jobs the local runtime works on at once, per priority queue. Their pages share the engine's pool (one
- * process per core, high-priority pages first, documents taking turns), so twice the cores keeps every core
+ * process per core, high-priority pages first, workspaces then documents taking turns), so twice the cores keeps every core
  * reading while some jobs fetch their file or write their outcome; each job holds its file, which bounds memory.
  */
 export const LOCAL_OCR_JOBS = { normal: 2 * os.availableParallelism(), high: os.availableParallelism() };

@@ -89,9 +89,9 @@ const definedOnly = <T extends object>(options: T): Partial<T> =>
  *   split into one file per page. The directory is removed when the document is done, whatever the outcome.
  * - Every page is one tesseract process with `OMP_THREAD_LIMIT=1`; a pool of `concurrency` slots (one per core by
  *   default), shared by all documents of this engine, runs them, so the pages of one document are read in
- *   parallel across cores without OpenMP threads fighting over them. Rasterising a page takes a slot too. The
- *   documents take turns for the slots (tesseract-page-pool.ts): a short document is not held behind every
- *   page of a long one.
+ *   parallel across cores without OpenMP threads fighting over them. Rasterising a page takes a slot too.
+ *   Workspaces take turns for the slots, then the documents within one (tesseract-page-pool.ts): a short
+ *   document is not held behind every page of a long one, nor one workspace behind another's backlog.
  * - Orientation: detected only where it pays (tesseract-page-reader.ts). A page is read with the default page
  *   segmentation; when that reading has little confidence it is read again with `--psm 1` (orientation and
  *   script detection, when `osd` data is installed) and the better reading is kept, so pages turned by 90, 180
