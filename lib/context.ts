@@ -56,6 +56,7 @@ export const OIDC_CONTEXT = {
   oidcScopes: ENV.oidcScopes,
   oidcFrontendUrl: ENV.oidcFrontendUrl,
   oidcDefaultRole: ENV.oidcDefaultRole,
+  oidcWorkspaceId: ENV.oidcWorkspaceId,
   oidcRoleClaim: ENV.oidcRoleClaim,
   oidcRoleMap: ENV.oidcRoleMap,
 } as const;
@@ -85,6 +86,7 @@ const OIDC_CHECKS: Partial<Record<keyof typeof OIDC_CONTEXT, (value: string) => 
   oidcRedirectUri: httpsUrlProblem,
   oidcFrontendUrl: httpsUrlProblem,
   oidcDefaultRole: (value) => (isRole(value) ? null : `must be one of ${OIDC_ROLES.join(', ')}`),
+  oidcWorkspaceId: (value) => (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu.test(value) ? null : 'must be a workspace id (a UUID)'),
   oidcRoleMap: (value) => {
     const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
     const bad = entries.find((entry) => entry.lastIndexOf('=') <= 0 || !isRole(entry.slice(entry.lastIndexOf('=') + 1).trim()));

@@ -139,6 +139,7 @@ export const ENV = {
   oidcScopes: 'OIDC_SCOPES',
   oidcFrontendUrl: 'OIDC_FRONTEND_URL',
   oidcDefaultRole: 'OIDC_DEFAULT_ROLE',
+  oidcWorkspaceId: 'OIDC_WORKSPACE_ID',
   oidcRoleClaim: 'OIDC_ROLE_CLAIM',
   oidcRoleMap: 'OIDC_ROLE_MAP',
 } as const;

@@ -377,7 +377,7 @@ function oidcServices(parts: ContainerParts, clock: Clock): OidcServices | null 
       scopes: settings.scopes,
     }),
     pendingLogins: new DynamoOidcLoginStore(parts.db, parts.tableName, clock),
-    policy: { defaultRole: settings.defaultRole, roleClaim: settings.roleClaim, roleMap: settings.roleMap },
+    policy: { workspaceId: settings.workspaceId, defaultRole: settings.defaultRole, roleClaim: settings.roleClaim, roleMap: settings.roleMap },
     frontendUrl: settings.frontendUrl,
   };
 }

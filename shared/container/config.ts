@@ -1,6 +1,7 @@
 import { REGISTRATION_MODES } from '../manifest';
 import * as z from 'zod';
 import { ROLES, type Role } from '../domain/users/user';
+import { BOOTSTRAP_WORKSPACE_ID } from '../domain/workspaces/workspace';
 import { parseCorsOrigins } from '../http/cors';
 
 /** A boolean environment variable: true/false, 1/0, yes/no. */
@@ -35,6 +36,8 @@ function oidcEnvShape() {
     OIDC_SCOPES: z.string().min(1).default('openid email profile'),
     /** Where the callback sends the browser with the token in the fragment; without it the callback answers JSON. */
     OIDC_FRONTEND_URL: z.url().refine((url) => !url.includes('#'), 'must not have a fragment (the token goes there)').optional(),
+    /** The workspace a first SSO login joins; default: the first workspace (the operator's). */
+    OIDC_WORKSPACE_ID: z.uuid().default(BOOTSTRAP_WORKSPACE_ID),
     OIDC_DEFAULT_ROLE: z.enum(ROLES).default('viewer'),
     OIDC_ROLE_CLAIM: z.string().min(1).optional(),
     OIDC_ROLE_MAP: roleMapSchema.optional(),
@@ -73,6 +76,7 @@ export interface OidcSettings {
   redirectUri: string;
   scopes: string;
   frontendUrl: string | null;
+  workspaceId: string;
   defaultRole: Role;
   roleClaim: string | null;
   roleMap: Record<string, Role>;
@@ -99,6 +103,7 @@ export function oidcSettings(env: CommonEnv): OidcSettings | null {
     redirectUri: env.OIDC_REDIRECT_URI!,
     scopes: env.OIDC_SCOPES.split(/\s+/u).includes('openid') ? env.OIDC_SCOPES : `openid ${env.OIDC_SCOPES}`,
     frontendUrl: env.OIDC_FRONTEND_URL ?? null,
+    workspaceId: env.OIDC_WORKSPACE_ID,
     defaultRole: env.OIDC_DEFAULT_ROLE,
     roleClaim: env.OIDC_ROLE_CLAIM ?? null,
     roleMap: env.OIDC_ROLE_MAP ?? {},

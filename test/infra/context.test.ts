@@ -69,6 +69,7 @@ describe('single sign-on from context', () => {
       oidcScopes: 'openid email groups',
       oidcFrontendUrl: 'https://app.example.com/sso',
       oidcDefaultRole: 'editor',
+      oidcWorkspaceId: '7f0c2f4e-3b1d-4c55-9a61-0d2b8e4f1a77',
       oidcRoleClaim: 'groups',
       oidcRoleMap: 'doc-admins=admin',
       oidcClientSecretArn: SECRET_ARN,
@@ -86,6 +87,7 @@ describe('single sign-on from context', () => {
         [ENV.oidcScopes]: 'openid email groups',
         [ENV.oidcFrontendUrl]: 'https://app.example.com/sso',
         [ENV.oidcDefaultRole]: 'editor',
+        [ENV.oidcWorkspaceId]: '7f0c2f4e-3b1d-4c55-9a61-0d2b8e4f1a77',
         [ENV.oidcRoleClaim]: 'groups',
         [ENV.oidcRoleMap]: 'doc-admins=admin',
       },
@@ -142,6 +144,7 @@ describe('single sign-on from context', () => {
 
   it.each([
     ['oidcDefaultRole', 'owner'],
+    ['oidcWorkspaceId', 'sales'],
     ['oidcRoleMap', 'doc-admins=root'],
     ['oidcFrontendUrl', 'https://app.example.com/#done'],
   ])('refuses %s=%s as the runtime would, naming the context key', (key, value) => {
@@ -218,6 +221,7 @@ describe('synth-time checks and the runtime agree', () => {
     ['oidcDefaultRole', 'admin'],
     ['oidcDefaultRole', 'Admin'],
     ['oidcDefaultRole', 'owner'],
+    ['oidcWorkspaceId', 'sales'],
     ['oidcRoleMap', 'doc-editors=editor, doc-admins=admin'],
     ['oidcRoleMap', 'a=b=admin'],
     ['oidcRoleMap', '=admin'],

@@ -8,6 +8,9 @@ import { freshTable } from '../support/aws-resources';
 import { httpEvent, lambdaTestContext } from '../support/http-events';
 import { signInAtProvider, startOidcProvider, type TestOidcProvider } from '../support/oidc-provider';
 
+/** The workspace first logins join (OIDC_WORKSPACE_ID). */
+const SSO_WORKSPACE = crypto.randomUUID();
+
 const REDIRECT_URI = 'https://app.example/api/auth/oidc/callback';
 const FRONTEND_URL = 'https://app.example/signed-in';
 
@@ -49,9 +52,11 @@ describe('OIDC login through the auth handler', () => {
         OIDC_SCOPES: 'openid email profile groups',
         OIDC_ROLE_CLAIM: 'groups',
         OIDC_ROLE_MAP: 'doc-editors=editor,doc-admins=admin',
+        OIDC_WORKSPACE_ID: SSO_WORKSPACE,
       }),
       healthProbes: [],
     });
+    await container.workspaces.create({ id: SSO_WORKSPACE, name: 'Corp', created_at: new Date().toISOString() });
     handler = createAuthHandler(container);
   });
 
@@ -91,6 +96,12 @@ describe('OIDC login through the auth handler', () => {
     const principal = await container.authenticate(token);
     expect(principal.role).toBe('editor');
     expect(await container.users.findByIdentity(provider.issuer, 'editor-1')).toMatchObject({ username: 'eve', role: 'editor' });
+  });
+
+  it('puts a first login into the configured workspace', async () => {
+    const user = await userOf(await signIn('plain-1'));
+
+    expect(user?.workspace_id).toBe(SSO_WORKSPACE);
   });
 
   it('gives a second person with a taken username the name with a suffix', async () => {

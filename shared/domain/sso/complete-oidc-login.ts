@@ -2,15 +2,16 @@ import type { TokenService } from '../auth/ports';
 import { toSession, type Session } from '../auth/session';
 import type { Clock } from '../clock';
 import { AppError, validationError } from '../errors';
+import type { WorkspaceRepository } from '../workspaces/ports';
 import type { UserRepository } from '../users/ports';
 import type { User } from '../users/user';
-import { BOOTSTRAP_WORKSPACE_ID } from '../workspaces/workspace';
 import { placeNewSsoUser, usernameBase, usernameCandidate } from './new-sso-user';
 import type { OidcClient, PendingLoginStore, SsoUserPolicy, VerifiedIdentity } from './ports';
 
 export interface CompleteOidcLoginDeps {
   clock: Clock;
   users: UserRepository;
+  workspaces: Pick<WorkspaceRepository, 'findById'>;
   tokens: TokenService;
   oidc: { client: OidcClient; pendingLogins: PendingLoginStore; policy: SsoUserPolicy };
 }
@@ -59,13 +60,15 @@ async function createSsoUser(deps: CompleteOidcLoginDeps, identity: VerifiedIden
   if (identity.email_verified === false) {
     throw new AppError('UNAUTHORIZED', 'The identity provider has not verified this email address', { claim: 'email_verified' });
   }
-  const { role } = placeNewSsoUser(identity, deps.oidc.policy);
+  const { workspaceId, role } = placeNewSsoUser(identity, deps.oidc.policy);
+  // A misconfiguration, not the caller's fault: a 500 whose log names the variable.
+  if (!(await deps.workspaces.findById(workspaceId))) throw new Error(`OIDC_WORKSPACE_ID ${workspaceId} names no workspace`);
   const base = usernameBase(identity);
   const now = deps.clock.now().toISOString();
   for (let attempt = 1; attempt <= USERNAME_ATTEMPTS; attempt++) {
     const user: User = {
       id: crypto.randomUUID(),
-      workspace_id: BOOTSTRAP_WORKSPACE_ID,
+      workspace_id: workspaceId,
       username: usernameCandidate(base, attempt),
       email: identity.email,
       role,

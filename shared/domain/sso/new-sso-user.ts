@@ -1,12 +1,9 @@
 import { hasRole, ROLES, type Role } from '../users/user';
 import type { SsoUserPolicy, VerifiedIdentity } from './ports';
 
-/**
- * Where and as what a first SSO login lands: today the role only. Workspaces (a later issue) are chosen
- * here too, from the same identity and policy, so that this stays the one place that decides.
- */
-export function placeNewSsoUser(identity: VerifiedIdentity, policy: SsoUserPolicy): { role: Role } {
-  return { role: mappedRole(identity.claims, policy) ?? policy.defaultRole };
+/** Where and as what a first SSO login lands: the configured workspace, with the mapped or default role. */
+export function placeNewSsoUser(identity: VerifiedIdentity, policy: SsoUserPolicy): { workspaceId: string; role: Role } {
+  return { workspaceId: policy.workspaceId, role: mappedRole(identity.claims, policy) ?? policy.defaultRole };
 }
 
 /** The highest role any value of the role claim maps to; null when none does. */

@@ -60,6 +60,8 @@ export interface PendingLoginStore {
 
 /** How a first SSO login becomes a user of this service. */
 export interface SsoUserPolicy {
+  /** The workspace first logins join (OIDC_WORKSPACE_ID; default: the first workspace, the operator's). */
+  workspaceId: string;
   defaultRole: Role;
   /** The ID token claim (a string or a list of strings, e.g. `groups`) that the role map reads. */
   roleClaim: string | null;

@@ -13,7 +13,8 @@ const identity = (claims: Record<string, unknown>): VerifiedIdentity => ({
   claims,
 });
 
-const policy: SsoUserPolicy = { defaultRole: 'viewer', roleClaim: 'groups', roleMap: { writers: 'editor', owners: 'admin' } };
+const SALES = '7f0c2f4e-3b1d-4c55-9a61-0d2b8e4f1a77';
+const policy: SsoUserPolicy = { workspaceId: SALES, defaultRole: 'viewer', roleClaim: 'groups', roleMap: { writers: 'editor', owners: 'admin' } };
 
 const isValidUsername = (username: string) =>
   registerBody.shape.username.safeParse(username).success;
@@ -33,6 +34,12 @@ describe('the role of a first SSO login', () => {
 
   it('ignores a claim value named like an Object property', () => {
     expect(placeNewSsoUser(identity({ groups: ['constructor', 'toString'] }), policy).role).toBe('viewer');
+  });
+});
+
+describe('the workspace of a first SSO login', () => {
+  it('is the configured workspace, whatever the claims', () => {
+    expect(placeNewSsoUser(identity({ groups: ['owners'] }), policy).workspaceId).toBe(SALES);
   });
 });
 
