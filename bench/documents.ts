@@ -5,14 +5,25 @@
  *   npx tsx bench/documents.ts            (or: npm run bench:documents)
  *   npx tsx bench/documents.ts --quick    100 and 1,000 documents, fewer samples: a smoke run of the bench itself
  *   npx tsx bench/documents.ts --seed=dynamodb   (or =http) overrides the choice of seeding described below
+ *   npx tsx bench/documents.ts --docs=10000,100000   the document counts (in the table, all workspaces together)
+ *                                            at which the listings are measured, instead of 1,000 and 10,000
+ *   npx tsx bench/documents.ts --workspaces=10   the documents spread over 10 workspaces (document i in workspace
+ *                                            i % 10): the first is the bootstrap admin's, the others are made by
+ *                                            registering one admin each; every upload run and every listing is
+ *                                            timed as the first workspace's admin, so the listings are one
+ *                                            workspace's share while the table and the search index hold all
  *
- * Results: bench/results/documents.json, or documents.quick.json / documents.seed-<method>.json for the variants.
+ * Results: bench/results/documents.json; variants add to the name, in this order: .quick, .seed-<method>,
+ * .docs-<counts joined by ->, .ws<N> (e.g. documents.docs-10000-100000.ws10.json).
  *
  * Latency is measured client-side (performance.now() around fetch, body read included), sequentially, after a
  * warm-up. Uploads go through `POST /api/documents/upload` with `ocr_enabled=false`, so no OCR work competes.
  * Seeding beyond the upload runs goes through HTTP when that would take under SEED_HTTP_BUDGET_MS, and otherwise
  * straight into DynamoDB Local through the project's own repository (the runtime's endpoint is read from the
- * command line of its DynamoDB Local child process, which runtime.ts does not print).
+ * command line of its DynamoDB Local child process, which runtime.ts does not print). Documents seeded that way
+ * are then written into the runtime's search index file too (the project's SqliteSearchIndex, as a rebuild would),
+ * with the runtime stopped: the runtime keeps the index's filter columns in memory and assumes it is the only
+ * writer, so it is stopped before and started again after, and the bench logs in again.
  * The bench reports; it exits non-zero only when it crashes itself.
  */
 import { execFile } from 'node:child_process';
@@ -25,10 +36,12 @@ import { promisify } from 'node:util';
 import { crc32, deflateSync } from 'node:zlib';
 import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
 import { DynamoDocumentRepository } from '../shared/adapters/aws/dynamodb/document-repository';
+import { SqliteSearchIndex } from '../shared/adapters/local/sqlite-search-index';
 import { BOOTSTRAP_WORKSPACE_ID } from '../shared/domain/workspaces/workspace';
 import { localClientOptions } from '../shared/container/local';
 import { dynamoDbCredentials } from '../shared/local/runtime';
 import type { DocumentRecord, DocumentStatus } from '../shared/domain/documents/document';
+import type { IndexedDocument } from '../shared/domain/search/ports';
 import { ApiClient } from '../test/support/api-client';
 import { startRuntimeProcess, type RuntimeProcess } from '../test/support/runtime-process';
 import { percentile, round, seededRandom } from './support/stats';
@@ -39,12 +52,22 @@ const SEED_OVERRIDE = /^--seed=(http|dynamodb)$/.exec(process.argv.find((arg) =>
   | 'http'
   | 'dynamodb'
   | undefined;
+const optionValue = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const WORKSPACES = Number(optionValue('workspaces') ?? 1);
+const DOCS_OPTION = optionValue('docs')
+  ?.split(',')
+  .map((count) => Number(count.replaceAll('_', '')));
+if (!Number.isInteger(WORKSPACES) || WORKSPACES < 1) throw new Error(`--workspaces=${optionValue('workspaces')}: a whole number >= 1`);
+if (DOCS_OPTION && (DOCS_OPTION.length === 0 || DOCS_OPTION.some((count, i) => !Number.isInteger(count) || count < 1 || count <= (DOCS_OPTION[i - 1] ?? 0)))) {
+  throw new Error(`--docs=${optionValue('docs')}: whole numbers, ascending, comma-separated`);
+}
 /** An overridden or quick run does not overwrite the default run's results. */
 const RESULTS_FILE = path.join(
   REPO_ROOT,
   'bench',
   'results',
-  `documents${QUICK ? '.quick' : ''}${SEED_OVERRIDE ? `.seed-${SEED_OVERRIDE}` : ''}.json`,
+  `documents${QUICK ? '.quick' : ''}${SEED_OVERRIDE ? `.seed-${SEED_OVERRIDE}` : ''}` +
+    `${DOCS_OPTION ? `.docs-${DOCS_OPTION.join('-')}` : ''}${WORKSPACES === 1 ? '' : `.ws${WORKSPACES}`}.json`,
 );
 
 const ADMIN = { username: 'benchadmin', password: 'bench-admin-password' };
@@ -52,7 +75,8 @@ const ADMIN = { username: 'benchadmin', password: 'bench-admin-password' };
 const TABLE_NAME = 'docservice';
 
 const TARGET_P95_MS = 50;
-const COUNTS = QUICK ? [100, 1_000] : [1_000, 10_000];
+/** Documents in the table (every workspace's) at which the listings are measured. */
+const COUNTS = DOCS_OPTION ?? (QUICK ? [100, 1_000] : [1_000, 10_000]);
 const WARMUP_REQUESTS = 20;
 const SAMPLES = QUICK ? 50 : 200;
 /** A full-scan listing at 10,000 documents can take seconds: 200 of them would hold the bench for many minutes. */
@@ -84,6 +108,8 @@ interface UploadResult {
 interface LatencyResult {
   scenario: string;
   documents: number;
+  /** Of `documents`, how many the listed workspace holds (all of them with one workspace). */
+  workspaceDocuments: number;
   path: string;
   servedBy: string;
   /** `pagination.total` of the answer: how many documents the listing matched. */
@@ -101,6 +127,8 @@ interface SeedPhase {
   documents: number;
   seconds: number;
   documentsPerSecond: number;
+  /** Direct seeding only: of `seconds`, writing the search index and restarting the runtime around it. */
+  indexAndRestartSeconds?: number;
 }
 
 interface Scenario {
@@ -109,12 +137,23 @@ interface Scenario {
   servedBy: string;
 }
 
-/** Everything the phases share: the runtime, a logged-in client, and what has been stored so far. */
-interface BenchContext {
-  runtime: RuntimeProcess;
+/** One workspace of the bench: its admin's client and labels, and how many documents it holds so far. */
+interface BenchWorkspace {
+  id: string;
+  credentials: { username: string; password: string };
   api: ApiClient;
   adminId: string;
   labelIds: string[];
+  stored: number;
+}
+
+/**
+ * Everything the phases share: the runtime (replaced when direct seeding restarts it), the workspaces (the first
+ * is the one measured) and what has been stored so far; document i goes to workspace i % WORKSPACES.
+ */
+interface BenchContext {
+  runtime: RuntimeProcess;
+  workspaces: BenchWorkspace[];
   stored: number;
   random: () => number;
 }
@@ -170,16 +209,21 @@ const documentTitle = (random: () => number, index: number) =>
   `${pick(random, TITLE_WORDS)} ${pick(random, PARTIES)} ${String(index).padStart(5, '0')}`;
 const slug = (title: string) => title.toLowerCase().replaceAll(' ', '-');
 
-/** One upload as a browser form sends it; true when the API answered 201. */
+const workspaceOf = (ctx: BenchContext, index: number) => ctx.workspaces[index % ctx.workspaces.length]!;
+
+/** One upload as a browser form sends it, by the admin of document `index`'s workspace; true when it answered 201. */
 async function uploadOne(ctx: BenchContext, file: Buffer, index: number): Promise<boolean> {
+  const workspace = workspaceOf(ctx, index);
   const title = documentTitle(ctx.random, index);
   const form = new FormData();
   form.append('file', new Blob([file], { type: 'image/png' }), `${slug(title)}.png`);
   form.append('title', title);
   form.append('ocr_enabled', 'false');
-  if (ctx.random() < LABEL_SHARE) form.append('labels', pick(ctx.random, ctx.labelIds));
-  const response = await ctx.api.upload('/api/documents/upload', form).catch(() => ({ status: 0 }));
-  return response.status === 201;
+  if (ctx.random() < LABEL_SHARE) form.append('labels', pick(ctx.random, workspace.labelIds));
+  const response = await workspace.api.upload('/api/documents/upload', form).catch(() => ({ status: 0 }));
+  if (response.status !== 201) return false;
+  workspace.stored++;
+  return true;
 }
 
 /** Uploads distinct files through HTTP; the files are made before the clock starts. */
@@ -233,7 +277,7 @@ function weighted<T extends { weight: number }>(random: () => number, items: rea
  * A document as an upload and OCR would have left it, but with realistic variety: created over the past year,
  * sizes from 5 KB to 5 MB (log-uniform), mostly completed, labels on about 30 %.
  */
-function seedRecord(ctx: BenchContext, index: number, now: number): DocumentRecord {
+function seedRecord(ctx: BenchContext, workspace: BenchWorkspace, index: number, now: number): DocumentRecord {
   const { random } = ctx;
   const type = weighted(random, FILE_TYPES);
   const status = weighted(random, STATUSES).status;
@@ -241,7 +285,8 @@ function seedRecord(ctx: BenchContext, index: number, now: number): DocumentReco
   const createdAt = now - random() * 365 * 86_400_000;
   const updatedAt = Math.min(now, createdAt + random() * 3 * 86_400_000);
   const labelled = random() < LABEL_SHARE;
-  const labels = labelled ? [...new Set([pick(random, ctx.labelIds), ...(random() < 0.3 ? [pick(random, ctx.labelIds)] : [])])] : [];
+  const labelIds = workspace.labelIds;
+  const labels = labelled ? [...new Set([pick(random, labelIds), ...(random() < 0.3 ? [pick(random, labelIds)] : [])])] : [];
   return {
     id: randomUUID(),
     title,
@@ -257,7 +302,7 @@ function seedRecord(ctx: BenchContext, index: number, now: number): DocumentReco
     metadata: random() < 0.2 ? { year: 2024 + Math.floor(random() * 2), reviewed: random() < 0.5 } : {},
     source_id: null,
     failure_reason: status === 'failed' ? 'OCR could not read the page' : null,
-    created_by: ctx.adminId,
+    created_by: workspace.adminId,
     created_at: new Date(createdAt).toISOString(),
     updated_at: new Date(updatedAt).toISOString(),
   };
@@ -289,14 +334,43 @@ async function memory(runtimePid: number): Promise<{ runtimeRssMb: number; dynam
 const isTransactionConflict = (error: unknown): boolean =>
   error instanceof Error && error.name === 'TransactionCanceledException' && /TransactionConflict/.test(error.message);
 
-/** Writes `count` documents with the repository's own create(), so counter and label memberships stay right. */
-async function seedDirect(ctx: BenchContext, repository: DynamoDocumentRepository, count: number): Promise<void> {
+/** A seeded record as the indexer would index it: no text yet, the workspace's label names. */
+const indexedDocument = (workspace: BenchWorkspace, record: DocumentRecord): IndexedDocument => ({
+  id: record.id,
+  version: 1,
+  title: record.title,
+  filename: record.filename,
+  content: '',
+  mime_type: record.mime_type,
+  status: record.status,
+  labels: record.labels.map((id) => ({ id, name: LABEL_NAMES[workspace.labelIds.indexOf(id)]! })),
+  metadata: record.metadata as IndexedDocument['metadata'],
+  ocr_confidence: record.ocr_confidence,
+  size: record.size,
+  created_at: record.created_at,
+  updated_at: record.updated_at,
+});
+
+/**
+ * Writes `count` documents with the repository's own create(), so counters and label memberships stay right,
+ * each into its workspace; then, with the runtime stopped, into its search index file; then starts it again.
+ */
+async function seedDirect(ctx: BenchContext, count: number): Promise<number> {
+  const db = createDynamoDocumentClient(
+    localClientOptions(await dynamoDbEndpoint(ctx.runtime.child.pid!), await dynamoDbCredentials(ctx.runtime.dataDir)),
+  );
+  const repositories = ctx.workspaces.map((workspace) => new DynamoDocumentRepository(db, TABLE_NAME, workspace.id));
+  const written: DocumentRecord[][] = ctx.workspaces.map(() => []);
   const now = Date.now();
-  await pool(count, SEED_DIRECT_CONCURRENCY, async (index) => {
-    const record = seedRecord(ctx, ctx.stored + index, now);
+  await pool(count, SEED_DIRECT_CONCURRENCY, async (offset) => {
+    const index = ctx.stored + offset;
+    const n = index % ctx.workspaces.length;
+    const record = seedRecord(ctx, ctx.workspaces[n]!, index, now);
     for (let attempt = 1; ; attempt++) {
       try {
-        await repository.create(record);
+        await repositories[n]!.create(record);
+        written[n]!.push(record);
+        ctx.workspaces[n]!.stored++;
         return;
       } catch (error) {
         if (!isTransactionConflict(error) || attempt >= 10) throw error;
@@ -305,23 +379,36 @@ async function seedDirect(ctx: BenchContext, repository: DynamoDocumentRepositor
     }
   });
   ctx.stored += count;
+  db.destroy();
+
+  const start = performance.now();
+  process.stderr.write(`stopping the runtime to write ${count} documents into its search index...\n`);
+  await ctx.runtime.stop();
+  const index = new SqliteSearchIndex(path.join(ctx.runtime.dataDir, 'search', 'index.sqlite'), { readers: 0 });
+  try {
+    for (const [n, workspace] of ctx.workspaces.entries()) {
+      const records = written[n]!;
+      for (let i = 0; i < records.length; i += 1000) index.forWorkspace(workspace.id).upsertMany(records.slice(i, i + 1000).map((record) => indexedDocument(workspace, record)));
+    }
+  } finally {
+    index.close();
+  }
+  ctx.runtime = await startBenchRuntime(ctx.runtime.dataDir);
+  for (const workspace of ctx.workspaces) workspace.api = await logIn(ctx.runtime, workspace.credentials);
+  return (performance.now() - start) / 1000;
 }
 
 /** Brings the store up to `target` documents by the chosen method and times it. */
-async function seedTo(
-  ctx: BenchContext,
-  target: number,
-  method: SeedPhase['method'],
-  repository: () => Promise<DynamoDocumentRepository>,
-): Promise<SeedPhase | null> {
+async function seedTo(ctx: BenchContext, target: number, method: SeedPhase['method']): Promise<SeedPhase | null> {
   const count = target - ctx.stored;
   if (count <= 0) return null;
   process.stderr.write(`seeding ${count} documents (${method}) up to ${target}...\n`);
   const start = performance.now();
-  if (method === 'dynamodb') await seedDirect(ctx, await repository(), count);
+  let indexAndRestartSeconds: number | undefined;
+  if (method === 'dynamodb') indexAndRestartSeconds = round(await seedDirect(ctx, count));
   else await uploadRun(ctx, { purpose: 'seed sample', files: count, bytes: () => seedBytes(ctx.random), concurrency: SEED_HTTP_CONCURRENCY });
   const seconds = (performance.now() - start) / 1000;
-  return { upTo: target, method, documents: count, seconds: round(seconds), documentsPerSecond: round(count / seconds) };
+  return { upTo: target, method, documents: count, seconds: round(seconds), documentsPerSecond: round(count / seconds), indexAndRestartSeconds };
 }
 
 /** The listings of the issue, with the store that serves each (README, API notes on documents). */
@@ -352,7 +439,7 @@ function scenarios(labelId: string, now: number): Scenario[] {
 /** One timed GET, body read included; a non-200 answer ends the bench, since its timing would mean nothing. */
 async function timedGet(ctx: BenchContext, url: string): Promise<{ ms: number; body: string }> {
   const start = performance.now();
-  const response = await fetch(`${ctx.runtime.baseUrl}${url}`, { headers: { authorization: `Bearer ${ctx.api.token}` } });
+  const response = await fetch(`${ctx.runtime.baseUrl}${url}`, { headers: { authorization: `Bearer ${ctx.workspaces[0]!.api.token}` } });
   const body = await response.text();
   const ms = performance.now() - start;
   if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${body.slice(0, 300)}`);
@@ -374,6 +461,7 @@ async function measureScenario(ctx: BenchContext, scenario: Scenario, documents:
   return {
     scenario: scenario.name,
     documents,
+    workspaceDocuments: ctx.workspaces[0]!.stored,
     path: scenario.path,
     servedBy: scenario.servedBy,
     matched,
@@ -385,24 +473,50 @@ async function measureScenario(ctx: BenchContext, scenario: Scenario, documents:
   };
 }
 
-/** The total the API reports, to check that seeding reached the count the row claims. */
+/** The total the API reports to the measured workspace's admin, to check that seeding reached its share. */
 async function listedTotal(ctx: BenchContext): Promise<number> {
-  const response = await ctx.api.get('/api/documents?per_page=1');
+  const response = await ctx.workspaces[0]!.api.get('/api/documents?per_page=1');
   return Number(response.body?.pagination?.total ?? Number.NaN);
 }
 
-async function setUp(runtime: RuntimeProcess): Promise<BenchContext> {
+/** The runtime as the bench runs it, on `dataDir` (kept across a restart). */
+const startBenchRuntime = (dataDir: string) =>
+  startRuntimeProcess({
+    dataDir,
+    // A day-long token: the bench outlives the default hour. Registration makes the other workspaces.
+    env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, JWT_TTL_SECONDS: '86400', REGISTRATION_MODE: 'workspace' },
+  });
+
+async function logIn(runtime: RuntimeProcess, credentials: BenchWorkspace['credentials']): Promise<ApiClient> {
   const anonymous = new ApiClient(runtime.baseUrl);
-  const login = await anonymous.post('/api/auth/login', ADMIN);
-  if (login.status !== 200) throw new Error(`admin login failed: ${JSON.stringify(login.body)}`);
-  const api = anonymous.withToken(login.body.token);
-  const labelIds: string[] = [];
-  for (const [index, name] of LABEL_NAMES.entries()) {
-    const created = await api.post('/api/labels', { name, color: `#${(0x3366cc + index * 0x101010).toString(16).padStart(6, '0')}` });
-    if (created.status !== 201) throw new Error(`label ${name} not created: ${JSON.stringify(created.body)}`);
-    labelIds.push(created.body.id);
+  const login = await anonymous.post('/api/auth/login', credentials);
+  if (login.status !== 200) throw new Error(`login of ${credentials.username} failed: ${JSON.stringify(login.body)}`);
+  return anonymous.withToken(login.body.token);
+}
+
+/** The bootstrap admin's workspace, then WORKSPACES - 1 more, each made by registering its admin; five labels in each. */
+async function setUp(runtime: RuntimeProcess): Promise<BenchContext> {
+  const workspaces: BenchWorkspace[] = [];
+  for (let n = 0; n < WORKSPACES; n++) {
+    const credentials = n === 0 ? ADMIN : { username: `benchadmin${n + 1}`, password: `bench-admin-password-${n + 1}` };
+    if (n > 0) {
+      const registered = await new ApiClient(runtime.baseUrl).post('/api/auth/register', { ...credentials, email: `${credentials.username}@example.com` });
+      if (registered.status !== 201) throw new Error(`registering ${credentials.username} failed: ${JSON.stringify(registered.body)}`);
+    }
+    const api = await logIn(runtime, credentials);
+    const me = await api.get('/api/users/profile');
+    if (me.status !== 200 || typeof me.body?.workspace_id !== 'string') throw new Error(`no workspace for ${credentials.username}: ${JSON.stringify(me.body)}`);
+    const labelIds: string[] = [];
+    for (const [index, name] of LABEL_NAMES.entries()) {
+      const created = await api.post('/api/labels', { name, color: `#${(0x3366cc + index * 0x101010).toString(16).padStart(6, '0')}` });
+      if (created.status !== 201) throw new Error(`label ${name} not created: ${JSON.stringify(created.body)}`);
+      labelIds.push(created.body.id);
+    }
+    workspaces.push({ id: me.body.workspace_id, credentials, api, adminId: me.body.id, labelIds, stored: 0 });
   }
-  return { runtime, api, adminId: login.body.user.id, labelIds, stored: 0, random: seededRandom(42) };
+  if (workspaces[0]!.id !== BOOTSTRAP_WORKSPACE_ID) throw new Error(`the admin's workspace is ${workspaces[0]!.id}, not the bootstrap one`);
+  if (new Set(workspaces.map((workspace) => workspace.id)).size !== WORKSPACES) throw new Error('two bench admins share a workspace');
+  return { runtime, workspaces, stored: 0, random: seededRandom(42) };
 }
 
 function markdownTables(uploads: readonly UploadResult[], latencies: readonly LatencyResult[]): string {
@@ -410,31 +524,25 @@ function markdownTables(uploads: readonly UploadResult[], latencies: readonly La
     (u) =>
       `| ${u.purpose} | ${(u.fileBytes / 1024).toFixed(1)} | ${u.concurrency} | ${u.files} | ${u.seconds.toFixed(1)} | ${u.documentsPerSecond.toFixed(1)} | ${u.failures} |`,
   );
+  // With several workspaces, a column says how many of the documents the listed workspace holds.
+  const spread = WORKSPACES > 1;
   const latencyRows = latencies.map(
     (l) =>
-      `| ${l.scenario} | ${l.documents.toLocaleString('en')} | ${l.matched.toLocaleString('en')} | ${l.p50Ms.toFixed(1)} | ${l.p95Ms.toFixed(1)} | ${l.maxMs.toFixed(1)} | ${l.samples} | ${l.targetMet ? 'yes' : 'no'} | ${l.servedBy} |`,
+      `| ${l.scenario} | ${l.documents.toLocaleString('en')} |${spread ? ` ${l.workspaceDocuments.toLocaleString('en')} |` : ''} ${l.matched.toLocaleString('en')} | ${l.p50Ms.toFixed(1)} | ${l.p95Ms.toFixed(1)} | ${l.maxMs.toFixed(1)} | ${l.samples} | ${l.targetMet ? 'yes' : 'no'} | ${l.servedBy} |`,
   );
   return [
     '| upload run | file KB | concurrency | files | s | documents/s | failed |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...uploadRows,
     '',
-    `| listing (page of 20) | documents | matched | p50 ms | p95 ms | max ms | samples | p95 < ${TARGET_P95_MS} ms | served by |`,
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |',
+    `| listing (page of 20) | documents |${spread ? ` in workspace 1 of ${WORKSPACES} |` : ''} matched | p50 ms | p95 ms | max ms | samples | p95 < ${TARGET_P95_MS} ms | served by |`,
+    `| --- | ---: |${spread ? ' ---: |' : ''} ---: | ---: | ---: | ---: | ---: | --- | --- |`,
     ...latencyRows,
   ].join('\n');
 }
 
-async function run(runtime: RuntimeProcess) {
-  const ctx = await setUp(runtime);
-  let repository: DynamoDocumentRepository | undefined;
-  const repositoryOnce = async () =>
-    (repository ??= new DynamoDocumentRepository(
-      createDynamoDocumentClient(localClientOptions(await dynamoDbEndpoint(runtime.child.pid!), await dynamoDbCredentials(runtime.dataDir))),
-      TABLE_NAME,
-      BOOTSTRAP_WORKSPACE_ID,
-    ));
-
+/** `ctx` is the caller's, so that it can stop the runtime the bench last started, even after a failure. */
+async function run(ctx: BenchContext) {
   const uploads: UploadResult[] = [];
   for (const concurrency of UPLOAD_CONCURRENCIES) {
     process.stderr.write(`uploading ${UPLOAD_FILES} files of 100 KB at concurrency ${concurrency}...\n`);
@@ -448,43 +556,48 @@ async function run(runtime: RuntimeProcess) {
 
   const seeding: SeedPhase[] = [];
   const latencies: LatencyResult[] = [];
-  const totals: Record<number, number> = {};
+  /** The API's total for the measured workspace at each count, against the share the bench stored there. */
+  const totals: Record<number, { apiTotal: number; workspaceDocuments: number }> = {};
   let memoryAtLargest: Awaited<ReturnType<typeof memory>> | null = null;
+  const measured = ctx.workspaces[0]!;
   for (const count of COUNTS) {
-    const phase = await seedTo(ctx, count, method, repositoryOnce);
+    const phase = await seedTo(ctx, count, method);
     if (phase) seeding.push(phase);
-    totals[count] = await listedTotal(ctx);
-    process.stderr.write(`measuring listings at ${count} documents (API total ${totals[count]})...\n`);
-    for (const scenario of scenarios(ctx.labelIds[0]!, Date.now())) latencies.push(await measureScenario(ctx, scenario, count));
-    if (count === COUNTS.at(-1)) memoryAtLargest = await memory(runtime.child.pid!);
+    totals[count] = { apiTotal: await listedTotal(ctx), workspaceDocuments: measured.stored };
+    process.stderr.write(
+      `measuring listings at ${count} documents, ${measured.stored} of them in workspace ${measured.id} (1 of ${WORKSPACES}; API total ${totals[count].apiTotal})...\n`,
+    );
+    for (const scenario of scenarios(measured.labelIds[0]!, Date.now())) latencies.push(await measureScenario(ctx, scenario, count));
+    if (count === COUNTS.at(-1)) memoryAtLargest = await memory(ctx.runtime.child.pid!);
   }
-  return { uploads, latencies, seeding, method, projectedHttpSeconds, totals, memoryAtLargest };
+  const workspaces = ctx.workspaces.map((workspace) => ({ id: workspace.id, documents: workspace.stored }));
+  return { uploads, latencies, seeding, method, projectedHttpSeconds, workspaces, totals, memoryAtLargest };
 }
 
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-documents-'));
   let runtime: RuntimeProcess | undefined;
+  let ctx: BenchContext | undefined;
   // Ctrl-C must not leave the runtime and its JVM behind.
   const interrupted = () => void cleanUp().finally(() => process.exit(130));
   const cleanUp = async () => {
-    // The runtime's JVM ends with it, even when it was killed (see spawnTiedToParent).
-    await runtime?.stop();
+    // The runtime's JVM ends with it, even when it was killed (see spawnTiedToParent). Direct seeding restarts
+    // the runtime: the context holds the one running now.
+    await (ctx?.runtime ?? runtime)?.stop();
     await rm(dataDir, { recursive: true, force: true });
   };
   process.once('SIGINT', interrupted);
   process.once('SIGTERM', interrupted);
   try {
     process.stderr.write('starting the local runtime...\n');
-    runtime = await startRuntimeProcess({
-      dataDir,
-      // A day-long token: the bench outlives the default hour.
-      env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, JWT_TTL_SECONDS: '86400' },
-    });
-    const started = runtime;
-    const result = await run(started).catch((error: unknown) => {
+    runtime = await startBenchRuntime(dataDir);
+    ctx = await setUp(runtime);
+    const shared = ctx;
+    const result = await run(shared).catch((error: unknown) => {
       // A dropped connection usually means the runtime died: its own last words say why.
-      const exit = started.child.exitCode ?? started.child.signalCode ?? 'still running';
-      process.stderr.write(`runtime (${exit}), last output:\n${started.output().slice(-4000)}\n`);
+      const current = shared.runtime;
+      const exit = current.child.exitCode ?? current.child.signalCode ?? 'still running';
+      process.stderr.write(`runtime (${exit}), last output:\n${current.output().slice(-4000)}\n`);
       throw error;
     });
 
@@ -495,7 +608,11 @@ async function main(): Promise<void> {
       `Seeding: ${result.method === 'dynamodb' ? 'straight into DynamoDB Local with DynamoDocumentRepository.create()' : 'through HTTP'}` +
         ` (HTTP at ${SEED_HTTP_CONCURRENCY} in flight would have taken ~${Math.round(result.projectedHttpSeconds)} s): ${seedLine.join('; ')}.`,
     );
-    console.log(`API totals: ${JSON.stringify(result.totals)}.`);
+    console.log(
+      `Workspaces: ${WORKSPACES}; listings as the admin of ${result.workspaces[0]!.id}. Documents per workspace: ` +
+        `${result.workspaces.map((workspace) => workspace.documents).join(', ')}.`,
+    );
+    console.log(`API totals of the listed workspace (against its share): ${JSON.stringify(result.totals)}.`);
     if (result.memoryAtLargest) {
       console.log(
         `RSS at ${COUNTS.at(-1)!.toLocaleString('en')} documents: runtime ${result.memoryAtLargest.runtimeRssMb} MB, ` +
@@ -509,6 +626,8 @@ async function main(): Promise<void> {
       measuredAt: new Date().toISOString(),
       machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cores: os.cpus().length },
       quick: QUICK,
+      counts: COUNTS,
+      workspaceCount: WORKSPACES,
       targets: { p95Ms: TARGET_P95_MS, perPage: 20 },
       samplesPerScenario: SAMPLES,
       scenarioBudgetMs: SCENARIO_BUDGET_MS,
