@@ -132,20 +132,19 @@ describe('a user journey through the bundles', () => {
     await ensureAdmin(container, ADMIN);
   });
 
-  it('registers and logs in through the auth bundle', async () => {
+  it('registers a user with a workspace of their own and logs them in through the auth bundle', async () => {
     const auth = deployed('AuthFunction');
 
     const registered = await call(auth, 'POST /api/auth/register', {
-      json: { username: 'bundle-viewer', email: 'viewer@example.com', password: 'viewer-password' },
+      json: { username: 'bundle-newcomer', email: 'newcomer@example.com', password: 'newcomer-password' },
     });
-    const login = await call(auth, 'POST /api/auth/login', { json: { username: 'bundle-viewer', password: 'viewer-password' } });
+    const login = await call(auth, 'POST /api/auth/login', { json: { username: 'bundle-newcomer', password: 'newcomer-password' } });
 
     expect(registered.statusCode, registered.body).toBe(201);
-    expect(registered.json.role).toBe('viewer');
+    expect(registered.json.role).toBe('admin');
     expect(login.statusCode, login.body).toBe(200);
     expect(login.headers['x-request-id']).toBeTruthy();
-    viewerToken = login.json.token;
-    expect(viewerToken).toMatch(/^ey/);
+    expect(login.json.token).toMatch(/^ey/);
   });
 
   it('logs the admin in through the auth bundle', async () => {
@@ -153,6 +152,18 @@ describe('a user journey through the bundles', () => {
 
     expect(login.statusCode, login.body).toBe(200);
     token = login.json.token;
+  });
+
+  it('creates a viewer of the admin’s workspace through the users bundle', async () => {
+    const created = await call(deployed('UsersFunction'), 'POST /api/users', {
+      token,
+      json: { username: 'bundle-viewer', email: 'viewer@example.com', password: 'viewer-password', role: 'viewer' },
+    });
+    const login = await call(deployed('AuthFunction'), 'POST /api/auth/login', { json: { username: 'bundle-viewer', password: 'viewer-password' } });
+
+    expect(created.statusCode, created.body).toBe(201);
+    expect(login.statusCode, login.body).toBe(200);
+    viewerToken = login.json.token;
   });
 
   it('creates a label through the labels bundle', async () => {

@@ -33,7 +33,8 @@ describe('a new user, from sign-up to logout', () => {
       id: expect.any(String),
       username: credentials.username,
       email: credentials.email,
-      role: 'viewer',
+      // A sign-up gets a workspace of its own and is its admin.
+      role: 'admin',
     });
     expect(Date.parse(login.body.expires_at)).toBeGreaterThan(Date.now());
     firstToken = login.body.token;

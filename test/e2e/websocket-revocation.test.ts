@@ -39,7 +39,7 @@ describe('the real-time channel when a token is revoked', () => {
 
   it('closes the connection of a logged-out token after telling it why, and the same user’s other session keeps receiving', async () => {
     // Arrange
-    const { client: first, user, password } = await anonymous.signUp('leaver');
+    const { client: first, user, password } = await editor.addMember('viewer', 'leaver');
     const second = await anonymous.login(user.username, password);
     const [leaving, staying] = [await connectAs(first.token!), await connectAs(second.token!)];
 
@@ -59,7 +59,7 @@ describe('the real-time channel when a token is revoked', () => {
 
   it('closes every connection opened before a password change, and one opened with the new token keeps receiving', async () => {
     // Arrange
-    const { client, user, password } = await anonymous.signUp('rekeyer');
+    const { client, user, password } = await editor.addMember('viewer', 'rekeyer');
     const other = await anonymous.login(user.username, password);
     const before = [await connectAs(client.token!), await connectAs(other.token!)];
 
@@ -78,7 +78,7 @@ describe('the real-time channel when a token is revoked', () => {
 
   it('keeps a connection through a refresh of its token, and closes it when the refreshed token is logged out', async () => {
     // Arrange
-    const { client } = await anonymous.signUp('refresher');
+    const { client } = await editor.addMember('viewer', 'refresher');
     const socket = await connectAs(client.token!);
     const refreshed = await client.post('/api/auth/refresh', {});
     const id = await announce('After a refresh');

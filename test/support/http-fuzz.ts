@@ -10,7 +10,7 @@ import { listNotificationsQuery } from '../../functions/notifications/schemas';
 import { priorityBody, queueListQuery, retryOcrBody } from '../../functions/ocr/schemas';
 import { advancedSearchBody, searchQuery } from '../../functions/search/schemas';
 import { updateSettingsBody } from '../../functions/settings/schemas';
-import { changePasswordBody, createUserBody, updateProfileBody, updateUserBody } from '../../functions/users/schemas';
+import { changePasswordBody, createUserBody, updateProfileBody, updateUserBody, usageQuery } from '../../functions/users/schemas';
 import { ERROR_STATUS } from '../../shared/domain/errors';
 import { pageQuery } from '../../shared/http/fields';
 import { pngImage } from './fixtures';
@@ -41,6 +41,8 @@ const V1_ROUTE_MODELS: Record<string, RouteModel> = {
   'GET /api/users/profile': { query: [], body: null },
   'PUT /api/users/profile': { query: [], body: json(names(updateProfileBody)) },
   'POST /api/users/change-password': { query: [], body: json(names(changePasswordBody)) },
+  'GET /api/usage': { query: names(usageQuery), body: null },
+  'GET /api/usage/workspaces': { query: names(usageQuery), body: null },
   'GET /api/settings': { query: [], body: null },
   'PUT /api/settings': { query: [], body: json(names(updateSettingsBody)) },
   'POST /api/documents/upload': { query: [], body: { kind: 'multipart', fields: names(uploadFields), files: ['file'] } },
