@@ -1,5 +1,5 @@
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { S3LegacyObjectAdopter } from '../../shared/adapters/aws/legacy-object-adoption';
 import { ensureBucket } from '../../shared/adapters/aws/provisioning';
@@ -107,6 +107,8 @@ function legacyItems(documentId: string, labelId: string, uploadId: string) {
 
 describe('adoption of data written before workspaces', () => {
   let c: AppContainer;
+  let db: Awaited<ReturnType<typeof testContainer>>['db'];
+  let tableName: string;
   let bucket: string;
   const { s3 } = testClients();
   const documentId = crypto.randomUUID();
@@ -119,7 +121,7 @@ describe('adoption of data written before workspaces', () => {
     await ensureBucket(s3, bucket);
     const built = await testContainer({ files: new S3FileStore(s3, bucket), legacyObjects: new S3LegacyObjectAdopter(s3, bucket) });
     c = built.c;
-    const { db, tableName } = built;
+    ({ db, tableName } = built);
     await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: legacyItems(documentId, labelId, uploadId).map((Item) => ({ PutRequest: { Item } })) } }));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `documents/${documentId}/original`, Body: '%PDF-1.4 ', ContentType: 'application/pdf' }));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `uploads/${uploadId}`, Body: '%PDF-1.4 x' }));
@@ -180,6 +182,15 @@ describe('adoption of data written before workspaces', () => {
     expect(await other.documents.get(documentId)).toBeNull();
     expect(await other.labels.list()).toEqual([]);
     expect((await other.documents.list({ page: 1, perPage: 10, sort: 'created_at', order: 'desc' })).pagination.total).toBe(0);
+  });
+
+  it('scans the table once: items of the old shape written after the adoption stay where they are', async () => {
+    await ensureAdmin(c, admin);
+    await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: [{ PutRequest: { Item: { pk: 'DOC#late', sk: 'META', id: 'late' } } }] } }));
+
+    await ensureAdmin(c, admin);
+
+    expect((await db.send(new GetCommand({ TableName: tableName, Key: { pk: 'DOC#late', sk: 'META' } }))).Item).toMatchObject({ id: 'late' });
   });
 
   it('changes nothing on a second start', async () => {

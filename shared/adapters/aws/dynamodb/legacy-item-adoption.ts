@@ -1,4 +1,4 @@
-import { ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LegacyDataAdopter } from '../../../domain/workspaces/ports';
 import { monthOf } from '../../../domain/usage/usage';
 import { dataKeys } from './keys';
@@ -14,6 +14,9 @@ const LEGACY_PKS = ['COUNTERS', 'OCRSTATS'];
 const isLegacyListing = (gsi1pk: unknown): gsi1pk is string =>
   typeof gsi1pk === 'string' && (gsi1pk === 'DOCS' || gsi1pk === 'LABELS' || gsi1pk.startsWith('OCRJOBS#'));
 
+/** Written when the adoption has run to its end: later starts skip the Scan. */
+const ADOPTION_DONE = { pk: 'MIGRATION#legacy-items', sk: 'DONE' };
+
 /** Items moved per transaction: a put and a delete each, within DynamoDB's 100 actions. */
 const ITEMS_PER_TRANSACTION = 25;
 
@@ -27,8 +30,8 @@ export function adoptedItem(item: Item, workspaceId: string): Item {
  * Moves the documents, texts, OCR jobs, labels, memberships, staged uploads and counters that a version before
  * workspaces wrote (no workspace in their keys) under the given workspace's keys: one Scan of the table (it
  * runs once per upgrade, at start or deploy), then a put of each item's adopted copy and a delete of the old one
- * in the same transaction, with the usage the documents stand for (see `usageOf`). Idempotent: a second run
- * finds nothing.
+ * in the same transaction, with the usage the documents stand for (see `usageOf`). Idempotent, and done once:
+ * a marker item written at the end makes later runs skip the Scan (a run cut short scans again).
  */
 export class DynamoLegacyItemAdopter implements LegacyDataAdopter {
   constructor(
@@ -37,6 +40,9 @@ export class DynamoLegacyItemAdopter implements LegacyDataAdopter {
   ) {}
 
   async adopt(workspaceId: string): Promise<number> {
+    // Once done, never again: the Scan reads the whole table, which every start would otherwise pay for.
+    const { Item: done } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: ADOPTION_DONE, ConsistentRead: true }));
+    if (done) return 0;
     let adopted = 0;
     let start: Item | undefined;
     do {
@@ -62,6 +68,7 @@ export class DynamoLegacyItemAdopter implements LegacyDataAdopter {
       }
       start = page.LastEvaluatedKey;
     } while (start);
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: { ...ADOPTION_DONE, workspace_id: workspaceId, adopted } }));
     return adopted;
   }
 
