@@ -14,6 +14,9 @@ APT_NEEDS=(
   "g++:g++"
   "make:make"
   "python3:python3"
+  # Real WebDAV servers for the WebDAV source tests. An absolute path: /usr/sbin is not on every user's PATH.
+  "/usr/sbin/apache2:apache2"
+  "rclone:rclone"
 )
 
 # Tesseract language data (not commands), as "code:package" pairs: checked against `tesseract --list-langs`.
