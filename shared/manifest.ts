@@ -51,6 +51,14 @@ const V1_ROUTES = {
     'GET /api/metrics/system',
   ],
   search: ['GET /api/search', 'POST /api/search/advanced'],
+  sources: [
+    'GET /api/sources',
+    'POST /api/sources',
+    'PUT /api/sources/{id}',
+    'DELETE /api/sources/{id}',
+    'POST /api/sources/{id}/sync',
+    'GET /api/sources/{id}/sync-status',
+  ],
   notifications: ['GET /api/notifications', 'PUT /api/notifications/{id}/read', 'PUT /api/notifications/read-all'],
   health: ['GET /api/health'],
 } as const;
@@ -142,6 +150,9 @@ export const ENV = {
   oidcWorkspaceId: 'OIDC_WORKSPACE_ID',
   oidcRoleClaim: 'OIDC_ROLE_CLAIM',
   oidcRoleMap: 'OIDC_ROLE_MAP',
+  sourceSyncQueueUrl: 'SOURCE_SYNC_QUEUE_URL',
+  sourceCredentialsKeyArn: 'SOURCE_CREDENTIALS_KEY_ARN',
+  sourcesAllowPrivateNetworks: 'SOURCES_ALLOW_PRIVATE_NETWORKS',
 } as const;
 
 /** Key schema of the single application table; the CDK stateful stack and local provisioning both build from it. */
@@ -159,6 +170,21 @@ export const TABLE_SCHEMA = {
  */
 export const STAGING_PREFIX = 'uploads/';
 export const WORKSPACES_PREFIX = 'workspaces/';
+/**
+ * Files a source sync is writing, under `sync-staging/<workspace id>/`: not watched by the ingest, removed by
+ * the sync once checked, and by the bucket's lifecycle rule when a sync died mid-file.
+ */
+export const SYNC_STAGING_PREFIX = 'sync-staging/';
+
+/** How often the schedule looks for sources whose next sync is due (cloud: EventBridge; local: a timer). */
+export const SOURCE_SCHEDULE_MINUTES = 1;
+/**
+ * How long one sync worker invocation works before it saves its place and hands the rest to a new message:
+ * well inside Lambda's 15 minutes, with room to finish the file at hand.
+ */
+export const SOURCE_SYNC_STEP_SECONDS = 600;
+/** The sync worker's timeout: the step, plus the longest single file (500 MB) it may still be writing. */
+export const SOURCE_SYNC_TIMEOUT_SECONDS = 900;
 
 /** How self-service sign-up works (REGISTRATION_MODE, CDK context `registrationMode`): a new workspace per sign-up, or none. */
 export const REGISTRATION_MODES = ['workspace', 'closed'] as const;

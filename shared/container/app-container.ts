@@ -56,6 +56,11 @@ import { RequestLimiter } from '../domain/limits/take-request';
 import { DynamoUsageRepository } from '../adapters/aws/dynamodb/usage-repository';
 import type { MeteredRequests, UsageMeter, UsageRepository, WorkspaceUsageMeter } from '../domain/usage/ports';
 import { monthOf } from '../domain/usage/usage';
+import { DynamoSourceRepository, DynamoSourceSchedule } from '../adapters/aws/dynamodb/source-repository';
+import { DynamoSyncStateStore } from '../adapters/aws/dynamodb/sync-state-store';
+import { WebDavFolders } from '../adapters/webdav/webdav-client';
+import type { CredentialVault, SourceRepository, SourceSchedule, SyncQueue, SyncStateStore } from '../domain/sources/ports';
+import type { RemoteFolders } from '../domain/sources/remote-folder';
 
 /** Everything a handler may use, whichever runtime built it. Handlers receive it; they never build adapters. */
 export interface AppContainer {
@@ -100,6 +105,14 @@ export interface AppContainer {
   loginAttempts: LoginAttemptGuard;
   /** Single sign-on; null when no provider is configured (the OIDC routes answer 404). */
   oidc: OidcServices | null;
+  /** Seals and opens source passwords (throws on use in a function given no key). */
+  vault: CredentialVault;
+  /** Reads sources' remote folders, refusing private addresses unless SOURCES_ALLOW_PRIVATE_NETWORKS. */
+  remoteFolders: RemoteFolders;
+  /** Hands sync steps to the sync workers (throws on use in a function given no sync queue). */
+  syncQueue: SyncQueue;
+  /** Every workspace's due sources and stalled syncs, for the schedule. */
+  sourceSchedule: SourceSchedule;
 }
 
 /**
@@ -125,6 +138,10 @@ export interface WorkspaceData {
   listingIndex?: DocumentListingIndex;
   /** Counts the workspace's requests of the month (searches); never fails. */
   usageMeter: WorkspaceUsageMeter;
+  /** The workspace's sources and their syncs. */
+  sources: SourceRepository;
+  /** What the workspace's syncs remember of the remote trees, and their work lists. */
+  syncState: SyncStateStore;
 }
 
 /** The container as a use case acting for a caller gets it: every store scoped to the caller's workspace. */
@@ -190,6 +207,10 @@ export interface ContainerParts {
   decorateConnections?: (connections: ConnectionRepository, clock: Clock) => ConnectionRepository;
   /** Wraps the usage meter of requests (the local runtime counts in memory and writes behind the requests). */
   decorateUsageMeter?: (meter: UsageMeter) => UsageMeter;
+  /** Seals source passwords (KMS in the cloud, a key under DATA_DIR locally). */
+  vault?: CredentialVault;
+  /** The queue of sync steps. */
+  syncQueue?: SyncQueue;
 }
 
 /**
@@ -210,6 +231,7 @@ const unavailable = (what: string) => (): never => {
 };
 const noFiles: FileStore = {
   put: unavailable('bucket'),
+  putStream: unavailable('bucket'),
   get: unavailable('bucket'),
   deletePrefix: unavailable('bucket'),
   downloadUrl: unavailable('bucket'),
@@ -218,6 +240,8 @@ const noFiles: FileStore = {
   move: unavailable('bucket'),
   bucketKey: unavailable('bucket'),
 };
+const noVault: CredentialVault = { seal: unavailable('source credentials key'), open: unavailable('source credentials key') };
+const noSyncQueue: SyncQueue = { enqueue: unavailable('sync queue') };
 const noOcrQueues: OcrJobQueues = { forWorkspace: () => ({ enqueue: unavailable('OCR queue') }) };
 const noSearchIndexView: SearchIndex = { upsert: unavailable('search index'), remove: unavailable('search index'), search: unavailable('search index') };
 
@@ -283,6 +307,8 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
       searchIndex: searchIndex ?? noSearchIndexView,
       ...(listingIndex ? { listingIndex } : {}),
       usageMeter: { count: (counts) => meter(workspaceId, counts) },
+      sources: new DynamoSourceRepository(parts.db, parts.tableName, workspaceId),
+      syncState: new DynamoSyncStateStore(parts.db, parts.tableName, workspaceId),
     };
   };
   return {
@@ -309,6 +335,10 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     authenticate: (token) => authenticate({ tokens, revokedTokens, users }, token),
     ...rateLimiting(parts, clock, meter),
     oidc,
+    vault: parts.vault ?? noVault,
+    remoteFolders: new WebDavFolders({ allowPrivateNetworks: parts.env.SOURCES_ALLOW_PRIVATE_NETWORKS }),
+    syncQueue: parts.syncQueue ?? noSyncQueue,
+    sourceSchedule: new DynamoSourceSchedule(parts.db, parts.tableName),
   };
 }
 

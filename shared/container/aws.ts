@@ -3,6 +3,7 @@ import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connecti
 import {
   createConnectionsClient,
   createDynamoDocumentClient,
+  createKmsClient,
   createS3Client,
   createSecretsClient,
   createSqsClient,
@@ -19,6 +20,8 @@ import type { OcrWorkerServices } from '../domain/ocr/process-ocr-job';
 import type { MessageRedelivery } from '../queue/redelivery';
 import type { OcrSweeperDeps } from '../domain/ocr/queue-control';
 import { sha256 } from '../adapters/crypto/sha256';
+import { KmsCredentialVault } from '../adapters/aws/kms-credential-vault';
+import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
 import type { HealthProbe } from '../domain/health/health';
 import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type ContainerParts, type DocumentServices, type OcrServices } from './app-container';
 import { commonEnvSchema, parseEnv } from './config';
@@ -68,11 +71,14 @@ export type SearchParts = Pick<ContainerParts, 'search' | 'files'>;
 /** The bucket and the OCR queues, for the functions the stack binds to them. */
 type StorageParts = Pick<ContainerParts, 'files' | 'ocrQueues'>;
 
+/** The source credentials key and the sync queue, for the functions that manage and sync sources. */
+type SourceParts = Pick<ContainerParts, 'vault' | 'syncQueue'>;
+
 /** What the function that serves single sign-on adds to its container (see `aws-auth.ts`). */
 export type OidcParts = Pick<ContainerParts, 'oidcClient'>;
 
 /** Users, tokens and settings over DynamoDB, with the JWT key from Secrets Manager. */
-export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: SearchParts & OidcParts & StorageParts = {}): AppContainer {
+export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: SearchParts & OidcParts & StorageParts & SourceParts = {}): AppContainer {
   const config = parseEnv(appConfigSchema, env);
   const db = createDynamoDocumentClient();
   const secrets = createSecretsClient();
@@ -137,7 +143,7 @@ export function awsIngestDependencies(env: NodeJS.ProcessEnv = process.env, sear
 }
 
 /** A container for functions that issue no tokens (workers, schedules): the repositories without the JWT key. */
-export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, search: SearchParts & StorageParts = {}): AppContainer {
+export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, search: SearchParts & StorageParts & SourceParts = {}): AppContainer {
   return buildAppContainer({
     db: createDynamoDocumentClient(),
     tableName,
@@ -147,6 +153,40 @@ export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, se
     ...connectionSender(env),
     ...search,
   });
+}
+
+const syncQueueEnvSchema = z.object({ SOURCE_SYNC_QUEUE_URL: z.url() });
+const vaultEnvSchema = z.object({ SOURCE_CREDENTIALS_KEY_ARN: z.string().min(1) });
+
+const syncQueue = (env: NodeJS.ProcessEnv) => new SqsSyncQueue(createSqsClient(), parseEnv(syncQueueEnvSchema, env).SOURCE_SYNC_QUEUE_URL);
+
+/** The KMS client is made on first use: most invocations of the sources function seal or open nothing. */
+const kmsVault = (env: NodeJS.ProcessEnv) => {
+  let client: ReturnType<typeof createKmsClient> | undefined;
+  return new KmsCredentialVault(() => (client ??= createKmsClient()), parseEnv(vaultEnvSchema, env).SOURCE_CREDENTIALS_KEY_ARN);
+};
+
+/** The source endpoints: the app container, the credentials key (KMS) and the sync queue. */
+export function awsSourcesContainer(env: NodeJS.ProcessEnv = process.env): AppContainer {
+  return awsAppContainer(env, { vault: kmsVault(env), syncQueue: syncQueue(env) });
+}
+
+/** The sync worker: the repositories, the bucket, the OCR queues, the credentials key and its own queue; no JWT key. */
+export function awsSourceSyncDependencies(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): AppContainer {
+  const config = parseEnv(ingestEnvSchema, env);
+  return tokenlessContainer(config.TABLE_NAME, env, {
+    ...search,
+    files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
+    ocrQueues: ocrQueues(env),
+    vault: kmsVault(env),
+    syncQueue: syncQueue(env),
+  });
+}
+
+/** The schedule: the sources table and the sync queue, nothing else. */
+export function awsSourceSchedulerDependencies(env: NodeJS.ProcessEnv = process.env): AppContainer {
+  const config = parseEnv(z.object({ TABLE_NAME: z.string().min(1) }), env);
+  return tokenlessContainer(config.TABLE_NAME, env, { syncQueue: syncQueue(env) });
 }
 
 const ocrEnvSchema = z.object({ OCR_WORKERS: z.coerce.number().int().min(1).default(1) });

@@ -63,6 +63,11 @@ export const commonEnvSchema = z.object({
   /** Requests without a user (login, register, refresh, OIDC), per client IP. */
   IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   IP_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(20),
+  /**
+   * Whether sources may reach private, loopback and link-local addresses. Off by default (the cloud: a URL a user
+   * types must not reach the instance metadata or the VPC); the local runtime turns it on (a NAS on the LAN).
+   */
+  SOURCES_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false),
   ...oidcEnvShape(),
 });
 

@@ -12,6 +12,8 @@ import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { S3LegacyObjectAdopter } from '../adapters/aws/legacy-object-adoption';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { sha256 } from '../adapters/crypto/sha256';
+import { AesGcmCredentialVault } from '../adapters/crypto/aes-gcm-credential-vault';
+import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
 import { lazyOpenIdClient } from '../adapters/oidc/lazy-openid-client';
 import type { Clock } from '../domain/clock';
 import { CachedConnectionRepository } from '../adapters/local/cached-connection-repository';
@@ -37,6 +39,8 @@ export interface LocalResources {
   ocrHighQueueUrl: string;
   /** Object-created events of staged uploads, as the cloud bucket's notification sends them. */
   ingestQueueUrl: string;
+  /** Steps of source syncs. */
+  sourceSyncQueueUrl: string;
 }
 
 export interface LocalCredentials {
@@ -111,6 +115,8 @@ export function localAppContainer(options: {
   events?: LocalEventDelivery;
   /** The SQLite file of the search index (under DATA_DIR), or ':memory:'. */
   searchIndexPath: string;
+  /** The 32-byte key that seals source passwords (kept under DATA_DIR). */
+  sourceCredentialsKey: Uint8Array;
   /** DATA_DIR: the system metrics report the disk it is on (default: the temp dir). */
   dataDir?: string;
 }): LocalContainer {
@@ -141,6 +147,8 @@ export function localAppContainer(options: {
     files,
     ocrQueues: new SqsOcrJobQueue(sqs, { normal: resources.ocrQueueUrl, high: resources.ocrHighQueueUrl }),
     listings: (workspaceId) => searchIndex.forWorkspace(workspaceId),
+    vault: new AesGcmCredentialVault(options.sourceCredentialsKey),
+    syncQueue: new SqsSyncQueue(sqs, resources.sourceSyncQueueUrl),
     legacyObjects: new S3LegacyObjectAdopter(s3, resources.bucketName),
     // Every connection write happens in this process, so an in-memory view of the connections stays exact.
     decorateConnections: (connections, clock) => new CachedConnectionRepository(connections, clock),

@@ -18,7 +18,10 @@ import { createLabelsHandler } from '../../functions/labels/handler';
 import { createSearchHandler } from '../../functions/search/handler';
 import { rebuildSearchIndex } from '../domain/search/use-cases';
 import { logger } from '../logger';
-import { HTTP_ROUTES, type HttpGroup } from '../manifest';
+import { HTTP_ROUTES, SOURCE_SCHEDULE_MINUTES, SOURCE_SYNC_TIMEOUT_SECONDS, type HttpGroup } from '../manifest';
+import { createSourcesHandler } from '../../functions/sources/handler';
+import { createSourceSyncHandler } from '../../functions/source-sync/handler';
+import { createSourceSchedulerHandler } from '../../functions/source-scheduler/handler';
 import { createSettingsHandler } from '../../functions/settings/handler';
 import { createAuthDeadlineHandler, createRealtimeHandler } from '../../functions/realtime/handler';
 import { createUsersHandler } from '../../functions/users/handler';
@@ -60,6 +63,8 @@ export const localEnvSchema = commonEnvSchema.extend({
   LOCAL_EVENT_DELIVERY: z.enum(['sdk', 'direct']).default('direct'),
   /** P's maximum request size, in MiB: a larger body is 413 (a multipart upload's names the presigned upload). */
   MAX_REQUEST_SIZE_MB: z.coerce.number().int().min(1).max(1024).default(100),
+  /** A source on the LAN (a NAS) is the common case locally. */
+  SOURCES_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(true),
 });
 
 export type LocalEnv = z.output<typeof localEnvSchema>;
@@ -73,7 +78,12 @@ const RESOURCE_NAMES = {
   ocrQueue: 'docservice-ocr',
   ocrHighQueue: 'docservice-ocr-high',
   ingestQueue: 'docservice-ingest',
+  sourceSyncQueue: 'docservice-source-sync',
 };
+/** Sync steps locally: shorter than the cloud's, so that several sources' syncs take turns on the workers. */
+const LOCAL_SYNC_STEP_SECONDS = 120;
+/** Source syncs that run side by side (each streams one file at a time). */
+const LOCAL_SYNC_WORKERS = 2;
 /** Six times the worker's timeout, as in the cloud stack. */
 const OCR_VISIBILITY_TIMEOUT_SECONDS = 720;
 const INGEST_VISIBILITY_TIMEOUT_SECONDS = 300;
@@ -100,12 +110,14 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
   let sockets: LocalWebSocketGateway | undefined;
   const pollers: QueuePoller[] = [];
   let sweepTimer: NodeJS.Timeout | undefined;
+  let scheduleTimer: NodeJS.Timeout | undefined;
   let searchIndex: { close(): void } | undefined;
   let rateLimits: { flush(): Promise<void> } | undefined;
   let usageMeter: { flush(): Promise<void> } | undefined;
   let rebuilding: Promise<unknown> | undefined;
   const stop = async () => {
     clearInterval(sweepTimer);
+    clearInterval(scheduleTimer);
     // Sockets first, while the table is still there for their $disconnect routes.
     await sockets?.close();
     if (server) await closeServer(server);
@@ -134,6 +146,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     const sqsClient = createSqsClient(localClientOptions(sqs.endpoint));
     s3Events.connect(jsonMessageSender(sqsClient, resources.ingestQueueUrl));
     const jwtKey = await fileSecret(join(dataDir, 'secrets', 'jwt-signing-key'), () => randomSecret(64));
+    const sourceCredentialsKey = await fileSecret(join(dataDir, 'secrets', 'source-credentials-key'), () => randomSecret(32));
     let url = '';
     const container = localAppContainer({
       resources,
@@ -144,6 +157,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
           ? { delivery: 'direct', gateway: () => gatewayOf(sockets) }
           : { delivery: 'sdk', endpoint: () => url },
       searchIndexPath,
+      sourceCredentialsKey: Buffer.from(sourceCredentialsKey.value, 'base64url'),
       dataDir,
     });
     searchIndex = container.searchIndex;
@@ -159,6 +173,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       labels: createLabelsHandler(container),
       search: createSearchHandler(container),
       ocr: createOcrHandler(container),
+      sources: createSourcesHandler(container),
       notifications: createNotificationsHandler(container),
       health: createHealthHandler(container),
     };
@@ -193,6 +208,20 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     ] as const) {
       pollers.push(startQueuePoller({ sqs: sqsClient, queueUrl, handler: worker, batchSize: 1, concurrency, ...LOCAL_OCR_POLLING }));
     }
+    // Source syncs: a worker pool on the sync queue, the schedule on a timer; the first run resumes the syncs an
+    // earlier process left unfinished (the queue lives in memory).
+    pollers.push(
+      startQueuePoller({
+        sqs: sqsClient,
+        queueUrl: resources.sourceSyncQueueUrl,
+        handler: createSourceSyncHandler(container, { stepSeconds: LOCAL_SYNC_STEP_SECONDS }),
+        batchSize: 1,
+        concurrency: LOCAL_SYNC_WORKERS,
+      }),
+    );
+    await createSourceSchedulerHandler(container, { takeOverLeases: true })();
+    const schedule = createSourceSchedulerHandler(container);
+    scheduleTimer = setInterval(() => void schedule().catch((error: unknown) => logger.error('sources: the schedule failed', { error })), SOURCE_SCHEDULE_MINUTES * 60_000);
     // No socket is open yet, so every connection on record is left over from an earlier run.
     await forgetAllConnections(container);
     sockets = new LocalWebSocketGateway({
@@ -226,10 +255,11 @@ async function provision(endpoints: LocalResources['endpoints'], dynamodbCredent
   await ensureTable(createDynamoDocumentClient(localClientOptions(endpoints.dynamodb, dynamodbCredentials)), RESOURCE_NAMES.table);
   await ensureBucket(createS3Client(localClientOptions(endpoints.s3)), RESOURCE_NAMES.bucket);
   const sqs = createSqsClient(localClientOptions(endpoints.sqs));
-  const [ocr, ocrHigh, ingest] = await Promise.all([
+  const [ocr, ocrHigh, ingest, sourceSync] = await Promise.all([
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.ocrQueue, { visibilityTimeoutSeconds: OCR_VISIBILITY_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.ocrHighQueue, { visibilityTimeoutSeconds: OCR_VISIBILITY_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.ingestQueue, { visibilityTimeoutSeconds: INGEST_VISIBILITY_TIMEOUT_SECONDS }),
+    ensureQueueWithDlq(sqs, RESOURCE_NAMES.sourceSyncQueue, { visibilityTimeoutSeconds: SOURCE_SYNC_TIMEOUT_SECONDS }),
   ]);
   return {
     endpoints,
@@ -239,6 +269,7 @@ async function provision(endpoints: LocalResources['endpoints'], dynamodbCredent
     ocrQueueUrl: ocr.queueUrl,
     ocrHighQueueUrl: ocrHigh.queueUrl,
     ingestQueueUrl: ingest.queueUrl,
+    sourceSyncQueueUrl: sourceSync.queueUrl,
   };
 }
 

@@ -1,5 +1,6 @@
 import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { KMSClient } from '@aws-sdk/client-kms';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
@@ -40,6 +41,8 @@ export const createSqsClient = (options: ClientOptions = {}): SQSClient => new S
 
 export const createSecretsClient = (options: ClientOptions = {}): SecretsManagerClient =>
   new SecretsManagerClient(base(options));
+
+export const createKmsClient = (options: ClientOptions = {}): KMSClient => new KMSClient(base(options));
 
 export const createTextractClient = (options: ClientOptions = {}): TextractClient => new TextractClient(base(options));
 

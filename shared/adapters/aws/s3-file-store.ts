@@ -1,21 +1,28 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
   CopyObjectCommand,
+  CreateMultipartUploadCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
+  UploadPartCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { FileStore, StoredFileInfo } from '../../domain/documents/ports';
+import { FileTooLargeError, type FileStore, type StoredFileInfo } from '../../domain/documents/ports';
 import { attachmentDisposition } from '../../http/content-disposition';
 
 /** How long a download link works. */
 const DOWNLOAD_URL_SECONDS = 300;
+
+/** The part size of a streamed write: what it holds in memory at most (S3's minimum part is 5 MiB). */
+const STREAM_PART_BYTES = 8 * 1024 * 1024;
 
 /** Document files in one S3 bucket. */
 export class S3FileStore implements FileStore {
@@ -38,6 +45,44 @@ export class S3FileStore implements FileStore {
       return Body ? await Body.transformToByteArray() : null;
     } catch (error) {
       if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async putStream(key: string, chunks: AsyncIterable<Uint8Array>, contentType: string, maxBytes: number): Promise<number> {
+    let part: Uint8Array[] = [];
+    let partBytes = 0;
+    let total = 0;
+    let uploadId: string | undefined;
+    const parts: { ETag: string; PartNumber: number }[] = [];
+    const flush = async () => {
+      uploadId ??= (await this.s3.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }))).UploadId;
+      const PartNumber = parts.length + 1;
+      const { ETag } = await this.s3.send(
+        new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber, Body: Buffer.concat(part), ContentLength: partBytes }),
+      );
+      parts.push({ ETag: ETag ?? '', PartNumber });
+      part = [];
+      partBytes = 0;
+    };
+    try {
+      for await (const chunk of chunks) {
+        total += chunk.byteLength;
+        if (total > maxBytes) throw new FileTooLargeError(maxBytes);
+        part.push(chunk);
+        partBytes += chunk.byteLength;
+        if (partBytes >= STREAM_PART_BYTES) await flush();
+      }
+      if (!uploadId) {
+        // Small enough for one request: no multipart upload at all.
+        await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: Buffer.concat(part), ContentType: contentType }));
+        return total;
+      }
+      if (partBytes) await flush();
+      await this.s3.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
+      return total;
+    } catch (error) {
+      if (uploadId) await this.s3.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId })).catch(() => undefined);
       throw error;
     }
   }

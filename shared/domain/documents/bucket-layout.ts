@@ -1,4 +1,4 @@
-import { STAGING_PREFIX, WORKSPACES_PREFIX } from '../../manifest';
+import { STAGING_PREFIX, SYNC_STAGING_PREFIX, WORKSPACES_PREFIX } from '../../manifest';
 import { BOOTSTRAP_WORKSPACE_ID } from '../workspaces/workspace';
 import { UUID } from './document';
 import type { FileStore } from './ports';
@@ -6,13 +6,14 @@ import type { FileStore } from './ports';
 /**
  * Where a workspace's object lives in the bucket. Use cases name keys within their workspace (`fileKeys`:
  * `documents/<id>/...`, `uploads/<id>`); the bucket holds them under `workspaces/<workspace id>/`, and staged
- * uploads under `uploads/<workspace id>/` so that the bucket's notification and lifecycle rules can name them by
+ * uploads under `uploads/<workspace id>/` (and files a source sync is writing under `sync-staging/<workspace id>/`) so that the bucket's notification and lifecycle rules can name them by
  * one prefix.
  */
 export function bucketKey(workspaceId: string, key: string): string {
-  return key.startsWith(STAGING_PREFIX)
-    ? `${STAGING_PREFIX}${workspaceId}/${key.slice(STAGING_PREFIX.length)}`
-    : `${WORKSPACES_PREFIX}${workspaceId}/${key}`;
+  for (const prefix of [STAGING_PREFIX, SYNC_STAGING_PREFIX]) {
+    if (key.startsWith(prefix)) return `${prefix}${workspaceId}/${key.slice(prefix.length)}`;
+  }
+  return `${WORKSPACES_PREFIX}${workspaceId}/${key}`;
 }
 
 /**
@@ -36,6 +37,7 @@ export function workspaceFileStore(bucket: FileStore, workspaceId: string): File
   const at = (key: string) => bucketKey(workspaceId, key);
   return {
     put: (key, bytes, contentType) => bucket.put(at(key), bytes, contentType),
+    putStream: (key, chunks, contentType, maxBytes) => bucket.putStream(at(key), chunks, contentType, maxBytes),
     get: (key) => bucket.get(at(key)),
     deletePrefix: (prefix) => bucket.deletePrefix(at(prefix)),
     downloadUrl: (key, filename, contentType) => bucket.downloadUrl(at(key), filename, contentType),

@@ -48,6 +48,17 @@ export interface DocumentRepository {
   scan(): AsyncIterable<DocumentRecord>;
   /** The records of these ids that exist, in the order given. */
   getMany(ids: string[]): Promise<DocumentRecord[]>;
+  /** A document of the workspace whose file has this SHA-256 (any one), or null. */
+  findBySha256(sha256: string): Promise<string | null>;
+  /** Records a new file of the document (its source changed it); null when the document does not exist. */
+  replaceFile(id: string, file: ReplacedFile, updatedAt: string): Promise<DocumentRecord | null>;
+}
+
+/** What a document's new file changes in its record. */
+export interface ReplacedFile {
+  size: number;
+  sha256: string;
+  mime_type: string;
 }
 
 /**
@@ -68,6 +79,11 @@ export type DocumentContent = { text: string } | { text_object: string };
 /** Files of documents in object storage. */
 export interface FileStore {
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /**
+   * Stores bytes as they arrive, holding at most one part (a few MB) at a time, and returns how many were
+   * stored. More than `maxBytes` aborts the write (nothing is kept) with a {@link FileTooLargeError}.
+   */
+  putStream(key: string, chunks: AsyncIterable<Uint8Array>, contentType: string, maxBytes: number): Promise<number>;
   /** The object's bytes, or null when there is none. */
   get(key: string): Promise<Uint8Array | null>;
   /** Deletes every object whose key starts with the prefix. */
@@ -88,6 +104,14 @@ export interface FileStore {
   move(from: string, to: string, contentType: string): Promise<void>;
   /** The object's key in the bucket, for a service that reads the bucket itself (Textract). */
   bucketKey(key: string): string;
+}
+
+/** A streamed file went past the size it may have. */
+export class FileTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`the file is larger than ${maxBytes} bytes`);
+    this.name = 'FileTooLargeError';
+  }
 }
 
 export interface StoredFileInfo {

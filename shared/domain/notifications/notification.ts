@@ -1,12 +1,13 @@
 /** A P notification of one user. */
 export interface Notification {
   id: string;
-  type: 'ocr_completed' | 'ocr_failed';
+  type: 'ocr_completed' | 'ocr_failed' | 'source_sync_completed' | 'source_sync_failed';
   title: string;
   message: string;
   read: boolean;
   created_at: string;
-  data: { document_id: string };
+  /** What it is about: a document (OCR), or a source and its sync. */
+  data: { document_id: string } | { source_id: string; job_id: string };
 }
 
 /** Each user's notifications; nobody reaches another user's. */

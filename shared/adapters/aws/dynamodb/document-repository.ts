@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DocumentRecord } from '../../../domain/documents/document';
-import { isPlainListing, type DocumentChanges, type DocumentContent, type DocumentQuery, type DocumentRepository } from '../../../domain/documents/ports';
+import { isPlainListing, type DocumentChanges, type DocumentContent, type DocumentQuery, type DocumentRepository, type ReplacedFile } from '../../../domain/documents/ports';
 import type { OcrJob } from '../../../domain/ocr/jobs';
 import { unknownLabelsError } from '../../../domain/labels/label';
 import { pageOf, type Page } from '../../../domain/pagination';
@@ -70,6 +70,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
       usageMove(this.table, monthOf(this.clock.now()), { documents_uploaded: 1, bytes_uploaded: document.size }),
       ...labels.flatMap((labelId) => joinLabel(this.table, labelId, document.id)),
       ...(ocrJob ? createJobItems(this.table, ocrJob) : []),
+      ...this.fileItems(document, 1),
     ];
     try {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -184,6 +185,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
           usageMove(this.table, monthOf(this.clock.now()), { documents_deleted: 1, bytes_deleted: Number(item['size'] ?? 0) }),
           ...labels.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId))),
           ...(job ? deleteJobItems(this.table, job) : []),
+          ...this.fileItems(toRecord(item), -1),
         ];
         try {
           await this.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -197,6 +199,67 @@ export class DynamoDocumentRepository implements DocumentRepository {
             const labelId = countedLabel(items[index]);
             if (labelId) goneLabels.add(labelId);
           }
+          conflict = error;
+          return LOST_RACE;
+        }
+      },
+      () => {
+        throw conflict;
+      },
+    );
+  }
+
+  async findBySha256(sha256: string): Promise<string | null> {
+    const { Items } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :hash',
+        ExpressionAttributeValues: { ':hash': this.keys.documentHashes(sha256) },
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+    );
+    return Items?.[0] ? String(Items[0]['document_id']) : null;
+  }
+
+  async replaceFile(id: string, file: ReplacedFile, updatedAt: string): Promise<DocumentRecord | null> {
+    let conflict: unknown;
+    return retryLostRaces(
+      async () => {
+        const item = await this.rawDocument(id);
+        if (!item) return null;
+        const before = toRecord(item);
+        const after: DocumentRecord = { ...before, ...file, updated_at: updatedAt, version: before.version! + 1 };
+        const hashMoves = before.sha256 === file.sha256 ? [] : [...this.fileItems({ ...before, source_id: null }, -1), ...this.fileItems({ ...after, source_id: null }, 1)];
+        try {
+          await this.db.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                {
+                  Update: {
+                    TableName: this.tableName,
+                    Key: this.keys.document(id),
+                    UpdateExpression: 'SET #size = :size, sha256 = :sha256, mime_type = :mime, updated_at = :now, version = :next',
+                    ConditionExpression: 'version = :version',
+                    ExpressionAttributeNames: { '#size': 'size' },
+                    ExpressionAttributeValues: {
+                      ':size': file.size,
+                      ':sha256': file.sha256,
+                      ':mime': file.mime_type,
+                      ':now': updatedAt,
+                      ':next': after.version,
+                      ':version': item['version'],
+                    },
+                  },
+                },
+                usageMove(this.table, monthOf(this.clock.now()), { bytes_uploaded: file.size, bytes_deleted: before.size }),
+                ...hashMoves,
+              ],
+            }),
+          );
+          return after;
+        } catch (error) {
+          if (!failedConditions(error)?.length) throw error;
           conflict = error;
           return LOST_RACE;
         }
@@ -241,6 +304,31 @@ export class DynamoDocumentRepository implements DocumentRepository {
   private async rawJob(id: string): Promise<StoredOcrJob | null> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.ocrJob(id), ConsistentRead: true }));
     return Item ? toStoredJob(Item) : null;
+  }
+
+  /**
+   * What a document's file moves besides the record: the item that finds it by SHA-256, and its source's document
+   * count (ADD, so a count outlives its source harmlessly: a deleted source's counter is deleted with it).
+   */
+  private fileItems(document: Pick<DocumentRecord, 'id' | 'sha256' | 'source_id'>, delta: 1 | -1): TransactItem[] {
+    const hashKey = this.keys.documentHash(document.sha256, document.id);
+    const items: TransactItem[] = [
+      delta === 1
+        ? { Put: { TableName: this.tableName, Item: { ...hashKey, document_id: document.id } } }
+        : { Delete: { TableName: this.tableName, Key: hashKey } },
+    ];
+    if (document.source_id) {
+      items.push({
+        Update: {
+          TableName: this.tableName,
+          Key: this.keys.sourceDocumentCount(document.source_id),
+          UpdateExpression: 'ADD #count :delta',
+          ExpressionAttributeNames: { '#count': 'count' },
+          ExpressionAttributeValues: { ':delta': delta },
+        },
+      });
+    }
+    return items;
   }
 
   private countDocuments(delta: 1 | -1): TransactItem {

@@ -30,6 +30,13 @@ export const keys = {
   /** One token bucket of the rate limiter (per user, per user's uploads, per client IP, per failed-login name). */
   rateLimit: (bucket: string) => ({ pk: `RATE#${bucket}`, sk: 'BUCKET' }),
   oidcLogin: (state: string) => ({ pk: `OIDCLOGIN#${state}`, sk: 'PENDING' }),
+  /**
+   * gsi1 partition of every workspace's enabled sources, sorted `<next_sync>#<workspace>#<source>`: the schedule
+   * reads the due ones from its start. Operator-level like CONNCOUNTS: it holds ids, no workspace data.
+   */
+  sourceScheduleIndex: 'SOURCESCHEDULE',
+  /** gsi1 partition of the syncs that have not finished, sorted `<lease end>#…`: the schedule restarts stalled ones. */
+  activeSyncsIndex: 'ACTIVESYNCS',
 } as const;
 
 /**
@@ -63,6 +70,23 @@ export function dataKeys(workspaceId: string) {
      * the changes it counts; its months in one query (what was stored at a month's end sums the months up to it).
      */
     usageMonth: (month: string) => ({ pk: `${ws}USAGE`, sk: month }),
+    /** A document's file by its SHA-256, moved with the document: finds a file stored already (a sync's duplicates). */
+    documentHash: (sha256: string, documentId: string) => ({ pk: `${ws}DOCHASH#${sha256}`, sk: `DOC#${documentId}` }),
+    documentHashes: (sha256: string) => `${ws}DOCHASH#${sha256}`,
+    /** The workspace's sources, in one partition (a workspace has few), with each one's document counter beside it. */
+    sourcesPartition: `${ws}SOURCES`,
+    source: (id: string) => ({ pk: `${ws}SOURCES`, sk: `SOURCE#${id}` }),
+    sourceDocumentCount: (id: string) => ({ pk: `${ws}SOURCES`, sk: `DOCCOUNT#${id}` }),
+    /** A source's syncs, by job id. */
+    syncJobs: (sourceId: string) => `${ws}SOURCE#${sourceId}#JOBS`,
+    syncJob: (sourceId: string, jobId: string) => ({ pk: `${ws}SOURCE#${sourceId}#JOBS`, sk: jobId }),
+    /**
+     * What a source's syncs remember of one remote directory (`.` the directory, `F#<name>` its files, `D#<name>`
+     * its subdirectories): one query reads a directory's state.
+     */
+    sourceDirectory: (sourceId: string, path: string) => `${ws}SOURCE#${sourceId}#DIR#${path}`,
+    /** The work a running sync has left (`D#<path>` directories to list, `F#<path>` files to fetch). */
+    syncWork: (jobId: string) => `${ws}SYNCWORK#${jobId}`,
   };
 }
 export type DataKeys = ReturnType<typeof dataKeys>;

@@ -1,4 +1,4 @@
-import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { WorkspaceTable } from './keys';
 
 type Item = Record<string, unknown>;
@@ -42,6 +42,24 @@ export async function batchGetAll(
     }
   }
   return found;
+}
+
+/** Puts and deletes items, 25 a request, unprocessed ones sent again (after a pause that grows). */
+export async function batchWriteAll(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  writes: Array<{ put: Item } | { delete: { pk: string; sk: string } }>,
+): Promise<void> {
+  for (let start = 0; start < writes.length; start += 25) {
+    let pending = writes
+      .slice(start, start + 25)
+      .map((write) => ('put' in write ? { PutRequest: { Item: write.put } } : { DeleteRequest: { Key: write.delete } }));
+    for (let attempt = 0; pending.length; attempt++) {
+      if (attempt) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+      const { UnprocessedItems } = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
+      pending = (UnprocessedItems?.[tableName] as typeof pending | undefined) ?? [];
+    }
+  }
 }
 
 /** Ids of the documents carrying a label, from its membership items. */

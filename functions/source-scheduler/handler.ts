@@ -1,0 +1,28 @@
+import type { AppContainer } from '../../shared/container/app-container';
+import { scheduleSyncs } from '../../shared/domain/sources/schedule-syncs';
+import { SOURCE_SYNC_TIMEOUT_SECONDS } from '../../shared/manifest';
+import { logger } from '../../shared/logger';
+
+/**
+ * Runs every minute: starts the syncs that are due and queues again those whose worker vanished. By default a
+ * sync counts as stalled a worker's timeout after its lease ran out (the lease already spans one). The local
+ * runtime's first run takes over every lease: no worker of an earlier process is still running.
+ */
+export const createSourceSchedulerHandler =
+  (c: AppContainer, options: { stalledAfterSeconds?: number; takeOverLeases?: boolean } = {}) =>
+  async (): Promise<{ started: number; resumed: number }> => {
+    const outcome = await scheduleSyncs(
+      {
+        schedule: c.sourceSchedule,
+        syncQueue: c.syncQueue,
+        clock: c.clock,
+        inWorkspace: (workspaceId) => {
+          const scoped = c.forWorkspace(workspaceId);
+          return { workspaceId, sources: scoped.sources, syncState: scoped.syncState };
+        },
+      },
+      { stalledAfterSeconds: options.stalledAfterSeconds ?? SOURCE_SYNC_TIMEOUT_SECONDS, takeOverLeases: options.takeOverLeases ?? false },
+    );
+    if (outcome.started || outcome.resumed) logger.info('source-scheduler: syncs queued', { ...outcome });
+    return outcome;
+  };

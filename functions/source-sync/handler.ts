@@ -1,0 +1,20 @@
+import * as z from 'zod';
+import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
+import { runSyncStep } from '../../shared/domain/sources/run-sync-step';
+import { logger } from '../../shared/logger';
+import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
+import { SOURCE_SYNC_STEP_SECONDS } from '../../shared/manifest';
+
+const stepMessage = z.object({ workspace_id: z.uuid(), source_id: z.uuid(), job_id: z.uuid() });
+
+/**
+ * The sync worker, fed by the sync queue: each message is one step of a sync (the first, or the rest of one
+ * whose worker ran out of time). A malformed message is logged and dropped; a failing step is reported, so SQS
+ * delivers it again and the step resumes from the sync's saved work list.
+ */
+export const createSourceSyncHandler = (c: AppContainer, options: { stepSeconds?: number } = {}) =>
+  sqsJsonHandler('source-sync', stepMessage, async (message) => {
+    const started = Date.now();
+    const outcome = await runSyncStep({ ...inWorkspace(c, { workspaceId: message.workspace_id }), stepSeconds: options.stepSeconds ?? SOURCE_SYNC_STEP_SECONDS }, message);
+    logger.info('source-sync: step done', { ...message, outcome, ms: Date.now() - started });
+  });

@@ -1,0 +1,84 @@
+import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
+import { createSource } from '../../shared/domain/sources/create-source';
+import { deleteSource } from '../../shared/domain/sources/delete-source';
+import { listSources } from '../../shared/domain/sources/list-sources';
+import { startSync } from '../../shared/domain/sources/start-sync';
+import { syncStatus } from '../../shared/domain/sources/sync-status';
+import { updateSource } from '../../shared/domain/sources/update-source';
+import { httpHandler } from '../../shared/http/pipeline';
+import { json, noContent } from '../../shared/http/responses';
+import { route } from '../../shared/http/route';
+import { createSourceBody, sourceIdParams, updateSourceBody } from './schemas';
+
+/** The P source endpoints: viewers read sources and their syncs, editors manage them and start syncs. */
+export const createSourcesHandler = (c: AppContainer) =>
+  httpHandler({
+    corsOrigins: c.corsOrigins,
+    authenticate: c.authenticate,
+    limits: c.limits,
+    routes: [
+      route({ key: 'GET /api/sources', access: 'viewer', handle: async ({ principal }) => json(200, await listSources(inWorkspace(c, principal))) }),
+      route({
+        key: 'POST /api/sources',
+        access: 'editor',
+        body: createSourceBody,
+        handle: async ({ principal, body }) =>
+          json(
+            201,
+            await createSource(inWorkspace(c, principal), {
+              name: body.name,
+              type: body.type,
+              url: body.url,
+              username: body.username,
+              password: body.password,
+              syncInterval: body.sync_interval,
+              recursive: body.recursive,
+              filePatterns: body.file_patterns,
+              enabled: body.enabled,
+              createdBy: principal.userId,
+            }),
+          ),
+      }),
+      route({
+        key: 'PUT /api/sources/{id}',
+        access: 'editor',
+        params: sourceIdParams,
+        body: updateSourceBody,
+        handle: async ({ principal, params, body }) =>
+          json(
+            200,
+            await updateSource(inWorkspace(c, principal), params.id, {
+              name: body.name,
+              url: body.url,
+              username: body.username,
+              password: body.password,
+              syncInterval: body.sync_interval,
+              recursive: body.recursive,
+              filePatterns: body.file_patterns,
+              enabled: body.enabled,
+            }),
+          ),
+      }),
+      route({
+        key: 'DELETE /api/sources/{id}',
+        access: 'editor',
+        params: sourceIdParams,
+        handle: async ({ principal, params }) => {
+          await deleteSource(inWorkspace(c, principal), params.id);
+          return noContent();
+        },
+      }),
+      route({
+        key: 'POST /api/sources/{id}/sync',
+        access: 'editor',
+        params: sourceIdParams,
+        handle: async ({ principal, params }) => json(202, await startSync(inWorkspace(c, principal), params.id, { trigger: 'manual', by: principal.userId })),
+      }),
+      route({
+        key: 'GET /api/sources/{id}/sync-status',
+        access: 'viewer',
+        params: sourceIdParams,
+        handle: async ({ principal, params }) => json(200, await syncStatus(inWorkspace(c, principal), params.id)),
+      }),
+    ],
+  });

@@ -1,0 +1,171 @@
+import { SOURCE_SYNC_TIMEOUT_SECONDS } from '../../manifest';
+import { emit } from '../events/ports';
+import type { NotificationRepository } from '../notifications/notification';
+import { notifyUser } from '../notifications/use-cases';
+import { compileFilePatterns } from './file-patterns';
+import type { CredentialVault, SourceRepository, SyncQueue, SyncStepMessage } from './ports';
+import { SourceAccessError, type RemoteFolders } from './remote-folder';
+import { accessFailureReason } from './check-source-access';
+import { nextSyncAfter, type SourceRecord } from './source';
+import { walkDirectory } from './sync-directory';
+import { syncFile, type FileSyncDeps } from './sync-file';
+import type { SyncCounts, SyncError, SyncJob } from './sync-job';
+
+export interface SyncStepDeps extends FileSyncDeps {
+  workspaceId: string;
+  sources: SourceRepository;
+  vault: CredentialVault;
+  remoteFolders: RemoteFolders;
+  syncQueue: SyncQueue;
+  notifications: NotificationRepository;
+  /** How long one step works before it hands the rest of the sync to a new message. */
+  stepSeconds: number;
+}
+
+/** `sync_progress` events go out at most this often (and once at the end). */
+export const SYNC_PROGRESS_INTERVAL_MS = 500;
+/** Files fetched per read of the work list. */
+const FILE_BATCH = 10;
+
+export type StepOutcome = 'finished' | 'continued' | 'skipped';
+
+/**
+ * Runs one step of a sync: takes the job's lease (a second worker given the same message finds it held and
+ * does nothing), then works through the job's saved work list, files first, then the next directory, until it
+ * is empty or the step's time is up. Out of time, it saves nothing more than it had (every file and directory
+ * is saved as it is done), lets the lease go and queues the next step: a sync of any size survives the end of
+ * a Lambda or of the local runtime, and never fetches a finished file again. One failing file is counted and
+ * reported; only a root that cannot be listed fails the whole sync.
+ */
+export async function runSyncStep(deps: SyncStepDeps, message: SyncStepMessage): Promise<StepOutcome> {
+  const started = deps.clock.now();
+  const leaseUntil = new Date(started.getTime() + SOURCE_SYNC_TIMEOUT_SECONDS * 1000).toISOString();
+  const job = await deps.sources.leaseJob(message.source_id, message.job_id, leaseUntil, started.toISOString());
+  if (!job) return 'skipped';
+  const source = await deps.sources.get(message.source_id);
+  if (!source || source.current_job_id !== job.job_id) return 'skipped';
+  const deadline = started.getTime() + deps.stepSeconds * 1000;
+  const progress = new ProgressReporter(deps, job);
+  let folder;
+  try {
+    const password = await deps.vault.open(source.password_sealed, { workspaceId: deps.workspaceId, sourceId: source.id });
+    folder = deps.remoteFolders.open({ url: source.url, username: source.username, password });
+  } catch {
+    return finish(deps, source, job, progress, 'the stored password could not be read; set it again');
+  }
+  const patterns = compileFilePatterns(source.file_patterns);
+  const step = { sourceId: source.id, jobId: job.job_id, recursive: source.recursive, fullWalk: job.full_walk, patterns };
+  while (deps.clock.now().getTime() < deadline) {
+    const files = await deps.syncState.work(job.job_id, 'file', FILE_BATCH);
+    for (const item of files) {
+      if (item.kind !== 'file') continue;
+      if (!(await stillCurrent(deps, source, job))) return 'skipped';
+      await progress.working(item.path);
+      const outcome = await syncFile(deps, folder, source, item);
+      await deps.syncState.workDone(job.job_id, item);
+      await progress.add({ counts: { [outcome.count]: 1 }, errors: outcome.reason && outcome.count !== 'unchanged' ? [{ path: item.path, reason: outcome.reason }] : [] });
+      if (deps.clock.now().getTime() >= deadline) break;
+    }
+    if (files.length) continue;
+    const [directory] = await deps.syncState.work(job.job_id, 'directory', 1);
+    if (!directory || directory.kind !== 'directory') return finish(deps, source, job, progress, null);
+    try {
+      const walked = await walkDirectory(deps, folder, step, directory);
+      await progress.add({ total: walked.total, counts: walked.counts, errors: walked.skipped });
+    } catch (error) {
+      if (!(error instanceof SourceAccessError)) throw error;
+      if (directory.path === '') return finish(deps, source, job, progress, accessFailureReason(error));
+      await progress.add({ errors: [{ path: `${directory.path}/`, reason: error.message }] });
+    }
+    await deps.syncState.workDone(job.job_id, directory);
+  }
+  await progress.flush();
+  await deps.sources.releaseJob(source.id, job.job_id);
+  await deps.syncQueue.enqueue(message);
+  return 'continued';
+}
+
+/** Whether the source still exists and this is still its sync (it may have been deleted meanwhile). */
+async function stillCurrent(deps: SyncStepDeps, source: SourceRecord, job: SyncJob): Promise<boolean> {
+  const now = await deps.sources.get(source.id);
+  return now !== null && now.current_job_id === job.job_id;
+}
+
+/** Ends the sync: the source idle again (with its error, if the sync failed), the editor who asked told. */
+async function finish(deps: SyncStepDeps, source: SourceRecord, job: SyncJob, progress: ProgressReporter, failure: string | null): Promise<StepOutcome> {
+  await progress.flush(true);
+  const finished = deps.clock.now();
+  await deps.sources.finishJob(source.id, job.job_id, {
+    state: failure ? 'failed' : 'completed',
+    finishedAt: finished.toISOString(),
+    failure,
+    source: {
+      error: failure,
+      last_sync: finished.toISOString(),
+      next_sync: nextSyncAfter(finished, source.sync_interval),
+      last_full_walk: !failure && job.full_walk ? (job.started_at ?? finished.toISOString()) : source.last_full_walk,
+    },
+  });
+  if (job.trigger === 'manual' && job.started_by) {
+    const done = (await deps.sources.getJob(source.id, job.job_id)) ?? job;
+    await notifyUser(deps, job.started_by, {
+      type: failure ? 'source_sync_failed' : 'source_sync_completed',
+      title: failure ? `Sync of ${source.name} failed` : `Sync of ${source.name} finished`,
+      message: failure
+        ? failure
+        : `${done.new} new, ${done.changed} changed, ${done.unchanged} unchanged, ${done.duplicates} duplicates, ${done.skipped} skipped, ${done.failed} failed`,
+      data: { source_id: source.id, job_id: job.job_id },
+    }).catch(() => undefined);
+  }
+  return 'finished';
+}
+
+/**
+ * Keeps the job's counters (one write per file or directory) and the workspace's `sync_progress` events (a few
+ * a second at most) in step with the work.
+ */
+class ProgressReporter {
+  private processed: number;
+  private total: number;
+  private current: string | null = null;
+  private lastEvent = 0;
+
+  constructor(
+    private readonly deps: SyncStepDeps,
+    private readonly job: SyncJob,
+  ) {
+    this.processed = job.processed;
+    this.total = job.total;
+  }
+
+  async working(path: string): Promise<void> {
+    this.current = path;
+    await this.deps.sources.recordProgress(this.job.source_id, this.job.job_id, { currentFile: path });
+    await this.event(false);
+  }
+
+  async add(change: { counts?: Partial<SyncCounts>; total?: number; errors?: SyncError[] }): Promise<void> {
+    this.processed += Object.values(change.counts ?? {}).reduce((sum, n) => sum + (n ?? 0), 0);
+    this.total += change.total ?? 0;
+    await this.deps.sources.recordProgress(this.job.source_id, this.job.job_id, change);
+    await this.event(false);
+  }
+
+  async flush(final = false): Promise<void> {
+    await this.event(true, final);
+  }
+
+  private async event(force: boolean, final = false): Promise<void> {
+    const now = Date.now();
+    if (!force && now - this.lastEvent < SYNC_PROGRESS_INTERVAL_MS) return;
+    this.lastEvent = now;
+    await emit(
+      this.deps.events,
+      {
+        type: 'sync_progress',
+        data: { source_id: this.job.source_id, processed: this.processed, total: Math.max(this.total, this.processed), current_file: final ? '' : (this.current ?? '') },
+      },
+      'workspace',
+    );
+  }
+}
