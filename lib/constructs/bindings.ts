@@ -2,6 +2,7 @@ import { ArnFormat, Stack } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
@@ -40,7 +41,7 @@ export function bindBucket(fn: lambda.Function, bucket: s3.IBucket, access: Data
 }
 
 /** Environment variable names that hold a queue's URL. */
-export type QueueUrlEnvName = typeof ENV.ocrQueueUrl | typeof ENV.ocrHighQueueUrl;
+export type QueueUrlEnvName = typeof ENV.ocrQueueUrl | typeof ENV.ocrHighQueueUrl | typeof ENV.sourceSyncQueueUrl;
 
 /** Sets `envName` (default `OCR_QUEUE_URL`) and grants sending to, or consuming from, the queue. */
 export function bindQueue(
@@ -64,6 +65,28 @@ export interface OcrQueues {
 export function bindOcrQueues(fn: lambda.Function, queues: OcrQueues): void {
   bindQueue(fn, queues.normal, 'send', ENV.ocrQueueUrl);
   bindQueue(fn, queues.high, 'send', ENV.ocrHighQueueUrl);
+}
+
+/** Using the sources' credentials key: encrypting a password (the sources API) and reading it back. */
+export type CredentialsKeyAccess = 'encryptDecrypt' | 'decrypt';
+
+/** The encryption context key every use of the sources' credentials key must carry (the app adds `source_id`). */
+export const CREDENTIALS_CONTEXT_KEY = 'workspace_id';
+
+/**
+ * Sets `SOURCE_CREDENTIALS_KEY_ARN` and grants `kms:Encrypt`/`kms:Decrypt` (or `kms:Decrypt` only) on that
+ * key, and only for calls that carry a `workspace_id` encryption context: a ciphertext is bound to its
+ * workspace and source, and the role cannot use the key for anything unbound.
+ */
+export function bindCredentialsKey(fn: lambda.Function, key: kms.IKey, access: CredentialsKeyAccess): void {
+  fn.addEnvironment(ENV.sourceCredentialsKeyArn, key.keyArn);
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: access === 'decrypt' ? ['kms:Decrypt'] : ['kms:Encrypt', 'kms:Decrypt'],
+      resources: [key.keyArn],
+      conditions: { Null: { [`kms:EncryptionContext:${CREDENTIALS_CONTEXT_KEY}`]: 'false' } },
+    }),
+  );
 }
 
 /** Sets `envName` to the secret's ARN (never its value) and grants reading the secret. */

@@ -17,6 +17,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
@@ -25,9 +26,29 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
-import { ENV, HTTP_ROUTES, v2RouteKey, WS_ROUTES, type HttpGroup, type RegistrationMode } from '../../shared/manifest';
+import {
+  ENV,
+  HTTP_ROUTES,
+  SOURCE_SCHEDULE_MINUTES,
+  v2RouteKey,
+  WS_ROUTES,
+  type HttpGroup,
+  type RegistrationMode,
+} from '../../shared/manifest';
 import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
-import { bindBucket, bindHealthChecks, bindOcrQueues, bindOidc, bindRateLimits, bindSecret, bindTable, bindUsageMeter, bindWebSocket } from '../constructs/bindings';
+import {
+  bindBucket,
+  bindCredentialsKey,
+  bindHealthChecks,
+  bindOcrQueues,
+  bindOidc,
+  bindQueue,
+  bindRateLimits,
+  bindSecret,
+  bindTable,
+  bindUsageMeter,
+  bindWebSocket,
+} from '../constructs/bindings';
 import type { OidcDeployment } from '../context';
 import { Monitoring } from '../constructs/monitoring';
 import { SearchAccess } from '../constructs/search-access';
@@ -40,9 +61,10 @@ import {
   INGEST_CONCURRENCY,
   ocrConcurrency,
   type RateLimitSettings,
+  SOURCE_SYNC_CONCURRENCY,
   WEBSOCKET_STAGE_THROTTLE,
 } from './limits';
-import { INGEST_TIMEOUT, OCR_WORKER_TIMEOUT } from './stateful-stack';
+import { INGEST_TIMEOUT, OCR_WORKER_TIMEOUT, SOURCE_SYNC_TIMEOUT } from './stateful-stack';
 
 /** What the admin bootstrap sets up (see the AdminBootstrap resource); a new value reruns it on deploy. */
 export const BOOTSTRAP_DATA_VERSION = 'workspaces-2';
@@ -59,10 +81,21 @@ export type ApiFunctionName =
   | 'ingest'
   | 'ocr-worker'
   | 'ocr-sweeper'
-  | 'search-index-setup';
+  | 'search-index-setup'
+  | 'source-sync'
+  | 'source-scheduler';
 
 /** The oldest OCR message may wait this long before an alarm: high-priority jobs are meant to start at once. */
 export const OCR_MAX_MESSAGE_AGE = { normal: Duration.hours(1), high: Duration.minutes(15) } as const;
+
+/** A queued sync step may wait this long before an alarm: past it the sync workers are failing or too few. */
+export const SOURCE_SYNC_MAX_MESSAGE_AGE = Duration.hours(1);
+
+/**
+ * The cloud's answer to SOURCES_ALLOW_PRIVATE_NETWORKS: a source URL may not name a private, loopback or
+ * link-local address (the instance metadata service, anything inside the account's networks).
+ */
+export const SOURCES_ALLOW_PRIVATE_NETWORKS = 'false';
 
 /** Props of {@link ApiStack}: the stateful resources it binds to and the deployment's configuration. */
 export interface ApiStackProps extends StackProps {
@@ -78,6 +111,10 @@ export interface ApiStackProps extends StackProps {
   readonly searchDomainSize: { readonly indexReplicas: number; readonly volumeGiB: number };
   /** Object-created events of staged uploads (`uploads/`), sent there by the bucket. */
   readonly ingestQueue: sqs.IQueue;
+  /** Steps of WebDAV source syncs: sent by the sources API, the scheduler and the sync worker itself. */
+  readonly sourceSyncQueue: sqs.IQueue;
+  /** Encrypts the WebDAV sources' passwords. */
+  readonly sourceCredentialsKey: kms.IKey;
   readonly jwtSecret: secretsmanager.ISecret;
   readonly adminPasswordSecret: secretsmanager.ISecret;
   /** Origins the functions answer CORS for (`*` allows any; none when empty). */
@@ -99,7 +136,7 @@ export interface ApiStackProps extends StackProps {
 }
 
 /** The HTTP functions that count requests against the rate limits: every group but health. */
-export const RATE_LIMITED_GROUPS = ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'search'] as const satisfies readonly HttpGroup[];
+export const RATE_LIMITED_GROUPS = ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'search', 'sources'] as const satisfies readonly HttpGroup[];
 
 /**
  * The stateless part: an HTTP API with one Lambda per endpoint group of `HTTP_ROUTES` plus a `$default`
@@ -173,9 +210,11 @@ export class ApiStack extends Stack {
       notifications: fn('notifications', httpEnvironment),
       search: fn('search', httpEnvironment),
       health: fn('health', httpEnvironment),
+      // Creating or changing a source checks its URL with a PROPFIND to a remote server: the gateway's 30 s.
+      sources: fn('sources', { ...httpEnvironment, [ENV.sourcesAllowPrivateNetworks]: SOURCES_ALLOW_PRIVATE_NETWORKS }, Duration.seconds(30)),
     } satisfies Record<HttpGroup, AppFunction>;
     const ocrQueues = { normal: props.ocrQueue, high: props.ocrHighQueue };
-    for (const group of ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications'] as const) {
+    for (const group of ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'sources'] as const) {
       bindTable(httpFunctions[group].function, props.table, 'readWrite');
       bindSecret(httpFunctions[group].function, props.jwtSecret, ENV.jwtSecretArn);
     }
@@ -190,6 +229,10 @@ export class ApiStack extends Stack {
     bindBucket(httpFunctions.labels.function, props.documentsBucket, 'read');
     bindOcrQueues(httpFunctions.documents.function, ocrQueues);
     bindOcrQueues(httpFunctions.ocr.function, ocrQueues);
+    // Sources: the API encrypts the passwords it is given and reads them back for the URL check; a manual sync
+    // is a message to the sync worker.
+    bindCredentialsKey(httpFunctions.sources.function, props.sourceCredentialsKey, 'encryptDecrypt');
+    bindQueue(httpFunctions.sources.function, props.sourceSyncQueue, 'send', ENV.sourceSyncQueueUrl);
     for (const group of RATE_LIMITED_GROUPS) bindRateLimits(httpFunctions[group].function, props.table, rateLimits);
     // The search function reads the table only: it is granted the usage counters it adds requests and searches to.
     bindUsageMeter(httpFunctions.search.function, props.table);
@@ -355,6 +398,35 @@ export class ApiStack extends Stack {
       targets: [new targets.LambdaFunction(ocrSweeper.function)],
     });
 
+    // WebDAV source syncs: one step (one message) at a time per invocation, streaming each file into the bucket
+    // (sync-staging/, then workspaces/) as the ingest would, and queueing the rest of the sync as a new message.
+    const sourceSync = new AppFunction(this, 'SourceSync', {
+      group: 'source-sync',
+      environment: { [ENV.sourcesAllowPrivateNetworks]: SOURCES_ALLOW_PRIVATE_NETWORKS },
+      memorySize: 1024,
+      timeout: SOURCE_SYNC_TIMEOUT,
+      logRemovalPolicy,
+    });
+    bindTable(sourceSync.function, props.table, 'readWrite');
+    bindBucket(sourceSync.function, props.documentsBucket, 'readWrite');
+    bindCredentialsKey(sourceSync.function, props.sourceCredentialsKey, 'decrypt');
+    bindQueue(sourceSync.function, props.sourceSyncQueue, 'send', ENV.sourceSyncQueueUrl);
+    bindOcrQueues(sourceSync.function, ocrQueues);
+    searchAccess.bind(sourceSync.function, 'readWrite');
+    bindWebSocket(sourceSync.function, this.webSocketApi, this.webSocketStage);
+    sourceSync.function.addEventSource(
+      new SqsEventSource(props.sourceSyncQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: SOURCE_SYNC_CONCURRENCY }),
+    );
+
+    // The schedule claims the sources whose next sync is due and queues a sync for each.
+    const sourceScheduler = new AppFunction(this, 'SourceScheduler', { group: 'source-scheduler', environment: {}, timeout: Duration.minutes(1), logRemovalPolicy });
+    bindTable(sourceScheduler.function, props.table, 'readWrite');
+    bindQueue(sourceScheduler.function, props.sourceSyncQueue, 'send', ENV.sourceSyncQueueUrl);
+    new events.Rule(this, 'SourceSchedule', {
+      schedule: events.Schedule.rate(Duration.minutes(SOURCE_SCHEDULE_MINUTES)),
+      targets: [new targets.LambdaFunction(sourceScheduler.function)],
+    });
+
     // Admin bootstrap, run by CloudFormation on every deploy that changes its properties.
     const bootstrap = fn(
       'bootstrap',
@@ -405,7 +477,7 @@ export class ApiStack extends Stack {
     });
     this.searchIndexSetup.node.addDependency(searchAccess.accessPolicy);
     // The function resources only: their roles must exist first, for the domain's access policy to name them.
-    for (const user of [httpFunctions.search, httpFunctions.documents, httpFunctions.labels, ingest, ocrWorker]) {
+    for (const user of [httpFunctions.search, httpFunctions.documents, httpFunctions.labels, ingest, ocrWorker, sourceSync]) {
       (user.function.node.defaultChild as CfnResource).addDependency(this.searchIndexSetup.node.defaultChild as CfnResource);
     }
 
@@ -418,6 +490,8 @@ export class ApiStack extends Stack {
       'ocr-worker': ocrWorker,
       'ocr-sweeper': ocrSweeper,
       'search-index-setup': searchIndexSetup,
+      'source-sync': sourceSync,
+      'source-scheduler': sourceScheduler,
     };
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
@@ -426,6 +500,7 @@ export class ApiStack extends Stack {
       workQueues: {
         'ocr-normal': { queue: props.ocrQueue, maxAge: OCR_MAX_MESSAGE_AGE.normal },
         'ocr-high': { queue: props.ocrHighQueue, maxAge: OCR_MAX_MESSAGE_AGE.high },
+        'source-sync': { queue: props.sourceSyncQueue, maxAge: SOURCE_SYNC_MAX_MESSAGE_AGE },
       },
       functions: Object.fromEntries(
         Object.entries(this.functions).map(([name, appFunction]) => [name, { function: appFunction.function, timeout: appFunction.timeout }]),

@@ -112,3 +112,10 @@ export function ocrConcurrency(textractTps: number): { normal: number; high: num
 
 /** The ingest's concurrency: it only checks and moves files and queues OCR, which is the real bottleneck. */
 export const INGEST_CONCURRENCY = 5;
+
+/**
+ * Source syncs at once (the sync worker's maximum concurrency, Lambda's minimum for an SQS event source): each
+ * streams files into the bucket and queues OCR, which is the real bottleneck; a long sync hands its rest to a
+ * new message every step, so other workspaces' syncs take turns with it.
+ */
+export const SOURCE_SYNC_CONCURRENCY = 2;

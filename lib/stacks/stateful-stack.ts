@@ -1,13 +1,14 @@
 import { Annotations, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { STAGING_PREFIX, TABLE_SCHEMA } from '../../shared/manifest';
+import { SOURCE_SYNC_TIMEOUT_SECONDS, STAGING_PREFIX, SYNC_STAGING_PREFIX, TABLE_SCHEMA } from '../../shared/manifest';
 
 /**
  * Timeout of the OCR worker Lambda, Lambda's maximum: a multi-page PDF waits for Textract's asynchronous job.
@@ -16,7 +17,18 @@ import { STAGING_PREFIX, TABLE_SCHEMA } from '../../shared/manifest';
 export const OCR_WORKER_TIMEOUT = Duration.minutes(15);
 /** Timeout of the ingest Lambda, which hashes a staged upload of up to 500 MB as it streams by. */
 export const INGEST_TIMEOUT = Duration.minutes(5);
-/** Key prefix of presigned uploads waiting to be checked; matches the domain's staging prefix. */
+/** Timeout of the source sync worker: one step of a sync plus the largest file it may still be writing. */
+export const SOURCE_SYNC_TIMEOUT = Duration.seconds(SOURCE_SYNC_TIMEOUT_SECONDS);
+/**
+ * Receives of a message before its queue moves it to the dead-letter queue, for every queue of the service
+ * (the DLQ alarms quote it).
+ */
+export const MAX_RECEIVE_COUNT = 5;
+/**
+ * AWS's guidance for Lambda event sources: a visibility timeout of at least 6x the function timeout, so retries
+ * of a throttled batch do not make a message visible again while it is still being processed.
+ */
+const visibilityFor = (workerTimeout: Duration): Duration => Duration.seconds(workerTimeout.toSeconds() * 6);
 /** Days an overwritten or deleted object version is kept: the window to undo a delete or an edit. */
 export const NONCURRENT_VERSION_DAYS = 30;
 
@@ -42,8 +54,9 @@ export interface StatefulStackProps extends StackProps {
 }
 
 /**
- * Everything that holds data or secrets: the application table, the documents bucket, the OCR queue and its
- * DLQ, the search domain, and the JWT signing key and admin password secrets. Kept apart from the API stack so that the API can be
+ * Everything that holds data or secrets: the application table, the documents bucket, the OCR, ingest and
+ * source sync queues and their DLQs, the search domain, the JWT signing key and admin password secrets, and the
+ * key of the sources' credentials. Kept apart from the API stack so that the API can be
  * replaced or destroyed without touching data.
  */
 export class StatefulStack extends Stack {
@@ -51,16 +64,28 @@ export class StatefulStack extends Stack {
   public readonly table: dynamodb.Table;
   /** Uploaded documents, derived files and thumbnails. */
   public readonly documentsBucket: s3.Bucket;
-  /** OCR jobs; failed messages move to {@link ocrDeadLetterQueue} after 5 receives. */
+  /** OCR jobs; failed messages move to {@link ocrDeadLetterQueue} after {@link MAX_RECEIVE_COUNT} receives. */
   public readonly ocrQueue: sqs.Queue;
-  /** OCR jobs that failed 5 times, kept 14 days (both priorities). */
+  /** OCR jobs that failed {@link MAX_RECEIVE_COUNT} times, kept 14 days (both priorities). */
   public readonly ocrDeadLetterQueue: sqs.Queue;
   /** High-priority OCR jobs: a queue of their own, so they never wait behind normal ones. */
   public readonly ocrHighQueue: sqs.Queue;
   /** The bucket's object-created events for staged uploads, consumed by the ingest Lambda. */
   public readonly ingestQueue: sqs.Queue;
-  /** Upload events that failed 5 times, kept 14 days. */
+  /** Upload events that failed {@link MAX_RECEIVE_COUNT} times, kept 14 days. */
   public readonly ingestDeadLetterQueue: sqs.Queue;
+  /**
+   * Steps of source syncs (WebDAV): the scheduler and the sources API queue a sync, the worker queues its own
+   * continuation. Failed messages move to {@link sourceSyncDeadLetterQueue}.
+   */
+  public readonly sourceSyncQueue: sqs.Queue;
+  /** Sync steps that failed {@link MAX_RECEIVE_COUNT} times, kept 14 days. */
+  public readonly sourceSyncDeadLetterQueue: sqs.Queue;
+  /**
+   * Encrypts the passwords of WebDAV sources (with encryption context `workspace_id`, `source_id`): a
+   * customer-managed key, so that only the roles granted it can read them, and each use is in CloudTrail.
+   */
+  public readonly sourceCredentialsKey: kms.Key;
   /** JWT signing key: a generated 64-character alphanumeric string. */
   public readonly jwtSecret: secretsmanager.Secret;
   /** Password of the bootstrap admin: a generated 24-character string. */
@@ -117,6 +142,15 @@ export class StatefulStack extends Stack {
           expiration: Duration.days(2),
           noncurrentVersionExpiration: Duration.days(1),
         },
+        // A sync moves each file it checked out of staging at once; what is left after a day is from a sync
+        // that died mid-file (its multipart upload too).
+        {
+          id: 'sync-staging',
+          prefix: SYNC_STAGING_PREFIX,
+          expiration: Duration.days(1),
+          noncurrentVersionExpiration: Duration.days(1),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
       ],
       // No origin, no CORS rule: browsers may then use no presigned URL from a page.
       cors: props.corsOrigins.length
@@ -145,17 +179,15 @@ export class StatefulStack extends Stack {
     this.ocrQueue = new sqs.Queue(this, 'OcrQueue', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      // AWS's guidance for Lambda event sources: at least 6x the function timeout, so retries of a throttled
-      // batch do not make a message visible again while it is still being processed.
-      visibilityTimeout: Duration.seconds(OCR_WORKER_TIMEOUT.toSeconds() * 6),
-      deadLetterQueue: { queue: this.ocrDeadLetterQueue, maxReceiveCount: 5 },
+      visibilityTimeout: visibilityFor(OCR_WORKER_TIMEOUT),
+      deadLetterQueue: { queue: this.ocrDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
       removalPolicy,
     });
     this.ocrHighQueue = new sqs.Queue(this, 'OcrHighQueue', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      visibilityTimeout: Duration.seconds(OCR_WORKER_TIMEOUT.toSeconds() * 6),
-      deadLetterQueue: { queue: this.ocrDeadLetterQueue, maxReceiveCount: 5 },
+      visibilityTimeout: visibilityFor(OCR_WORKER_TIMEOUT),
+      deadLetterQueue: { queue: this.ocrDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
       removalPolicy,
     });
 
@@ -168,8 +200,8 @@ export class StatefulStack extends Stack {
     this.ingestQueue = new sqs.Queue(this, 'IngestQueue', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      visibilityTimeout: Duration.seconds(INGEST_TIMEOUT.toSeconds() * 6),
-      deadLetterQueue: { queue: this.ingestDeadLetterQueue, maxReceiveCount: 5 },
+      visibilityTimeout: visibilityFor(INGEST_TIMEOUT),
+      deadLetterQueue: { queue: this.ingestDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
       removalPolicy,
     });
     // Through a queue rather than straight to the Lambda: the notification stays in this stack (no cycle with
@@ -179,6 +211,25 @@ export class StatefulStack extends Stack {
       new s3n.SqsDestination(this.ingestQueue),
       { prefix: STAGING_PREFIX },
     );
+
+    this.sourceSyncDeadLetterQueue = new sqs.Queue(this, 'SourceSyncDeadLetterQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy,
+    });
+    this.sourceSyncQueue = new sqs.Queue(this, 'SourceSyncQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: visibilityFor(SOURCE_SYNC_TIMEOUT),
+      deadLetterQueue: { queue: this.sourceSyncDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+      removalPolicy,
+    });
+    this.sourceCredentialsKey = new kms.Key(this, 'SourceCredentialsKey', {
+      description: 'DocService WebDAV source credentials',
+      enableKeyRotation: true,
+      removalPolicy,
+    });
 
     const size = SEARCH_DOMAIN_PROFILES[props.searchDomainProfile ?? 'dev'];
     this.searchDomainSize = { indexReplicas: size.indexReplicas, volumeGiB: size.volumeGiB };

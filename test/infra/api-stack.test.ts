@@ -14,7 +14,7 @@ import {
 } from './build-stacks';
 
 const stacks = buildStacks();
-const ALL_FUNCTIONS: ApiFunctionName[] = ['auth', 'users', 'settings', 'health', 'fallback', 'realtime', 'bootstrap', 'ingest', 'ocr', 'notifications', 'ocr-worker', 'ocr-sweeper'];
+const ALL_FUNCTIONS: ApiFunctionName[] = ['auth', 'users', 'settings', 'health', 'fallback', 'realtime', 'bootstrap', 'ingest', 'ocr', 'notifications', 'ocr-worker', 'ocr-sweeper', 'sources', 'source-sync', 'source-scheduler'];
 const DATA_FUNCTIONS = ['auth', 'users', 'settings'] as const;
 const ROUTES = (Object.keys(HTTP_ROUTES) as HttpGroup[]).flatMap((group) =>
   HTTP_ROUTES[group].map((routeKey) => [routeKey, group] as const),
@@ -580,7 +580,7 @@ describe('OCR worker and sweep', () => {
 
 describe('real-time event producers', () => {
   // auth and users close a user's connections on logout and password change (issue 12).
-  const PRODUCERS = ['documents', 'ocr', 'ingest', 'ocr-worker', 'auth', 'users'] as const satisfies readonly ApiFunctionName[];
+  const PRODUCERS = ['documents', 'ocr', 'ingest', 'ocr-worker', 'auth', 'users', 'source-sync'] as const satisfies readonly ApiFunctionName[];
   const manageStatementsOf = (name: ApiFunctionName) =>
     statementsOf(stacks, name).filter((s) => s.Action.includes('execute-api:ManageConnections'));
 
@@ -611,7 +611,7 @@ describe('real-time event producers', () => {
     }
   });
 
-  it.each(['settings', 'labels', 'notifications', 'health', 'fallback', 'bootstrap', 'ocr-sweeper'] as const)(
+  it.each(['settings', 'labels', 'notifications', 'health', 'fallback', 'bootstrap', 'ocr-sweeper', 'sources', 'source-scheduler'] as const)(
     'gives the %s function, which publishes no events, neither the endpoint nor the permission',
     (name) => {
       // Arrange
@@ -680,7 +680,7 @@ describe('search wiring', () => {
     expect(environmentOf(stacks, name)).toHaveProperty(ENV.opensearchEndpoint);
   });
 
-  it.each(['documents', 'labels', 'ocr-worker', 'ingest'] as const)('lets the %s function write the index it keeps in step', (name) => {
+  it.each(['documents', 'labels', 'ocr-worker', 'ingest', 'source-sync'] as const)('lets the %s function write the index it keeps in step', (name) => {
     // Arrange
     const environment = environmentOf(stacks, name);
 
@@ -693,7 +693,7 @@ describe('search wiring', () => {
     expect(environment).toHaveProperty(ENV.bucketName);
   });
 
-  it.each(['auth', 'users', 'settings', 'notifications', 'ocr-sweeper'] as const)('gives the %s function no access to the search domain', (name) => {
+  it.each(['auth', 'users', 'settings', 'notifications', 'ocr-sweeper', 'sources', 'source-scheduler'] as const)('gives the %s function no access to the search domain', (name) => {
     // Arrange
     const environment = environmentOf(stacks, name);
 

@@ -234,6 +234,7 @@ describe('alarms', () => {
   it.each([
     ['ocr', () => stacks.stateful.ocrDeadLetterQueue],
     ['ingest', () => stacks.stateful.ingestDeadLetterQueue],
+    ['source-sync', () => stacks.stateful.sourceSyncDeadLetterQueue],
   ])('alarms on the first message in the %s dead-letter queue', (name, queue) => {
     // Arrange
     const queueName = { 'Fn::GetAtt': [logicalIdOf(queue()), 'QueueName'] };
@@ -343,7 +344,7 @@ describe('alarms', () => {
 });
 
 describe('search index setup and access', () => {
-  const INDEX_USERS = ['search', 'documents', 'labels', 'ingest', 'ocr-worker'] as const;
+  const INDEX_USERS = ['search', 'documents', 'labels', 'ingest', 'ocr-worker', 'source-sync'] as const;
 
   /** The domain access policy the deploy-time call writes, with role ARNs as `ROLE:<logical id>`. */
   function accessPolicyOf(built: BuiltStacks) {
@@ -380,7 +381,7 @@ describe('search index setup and access', () => {
     // Assert
     expect(policy.Statement).toHaveLength(2);
     expect(writers?.Principal.AWS.sort()).toEqual(
-      (['documents', 'labels', 'ingest', 'ocr-worker', 'search-index-setup'] as const).map(roleOf).sort(),
+      (['documents', 'labels', 'ingest', 'ocr-worker', 'source-sync', 'search-index-setup'] as const).map(roleOf).sort(),
     );
   });
 
