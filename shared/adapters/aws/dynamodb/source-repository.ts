@@ -181,7 +181,7 @@ export class DynamoSourceRepository implements SourceRepository {
     }
     const processed = Object.values(progress.counts ?? {}).reduce((sum, n) => sum + (n ?? 0), 0);
     if (processed) {
-      adds.push('processed :processed');
+      adds.push('#processed :processed');
       values[':processed'] = processed;
     }
     if (progress.total) {
@@ -202,6 +202,7 @@ export class DynamoSourceRepository implements SourceRepository {
     }
     if (!sets.length && !adds.length) return;
     const names: Record<string, string> = Object.fromEntries(Object.keys(progress.counts ?? {}).map((name) => [`#${name}`, name]));
+    if (processed) names['#processed'] = 'processed'; // a reserved word
     if (progress.total) names['#total'] = 'total';
     await this.db.send(
       new UpdateCommand({
