@@ -201,7 +201,9 @@ export class DynamoSourceRepository implements SourceRepository {
       }
     }
     if (!sets.length && !adds.length) return;
-    const names: Record<string, string> = Object.fromEntries(Object.keys(progress.counts ?? {}).map((name) => [`#${name}`, name]));
+    // Only the counts that move: DynamoDB refuses a name the expression does not use.
+    const moved = Object.entries(progress.counts ?? {}).filter(([, delta]) => delta);
+    const names: Record<string, string> = Object.fromEntries(moved.map(([name]) => [`#${name}`, name]));
     if (processed) names['#processed'] = 'processed'; // a reserved word
     if (progress.total) names['#total'] = 'total';
     await this.db.send(
