@@ -286,26 +286,28 @@ export class DynamoSourceSchedule implements SourceSchedule {
   ) {}
 
   due(now: string, limit: number): Promise<Array<{ workspaceId: string; sourceId: string }>> {
-    return this.before(keys.sourceScheduleIndex, now, limit, ([workspaceId, sourceId]) => ({ workspaceId: workspaceId!, sourceId: sourceId! }));
+    // '$' sorts right after '#': every `<now>#…` key too, so a source due exactly now is due.
+    return this.before(keys.sourceScheduleIndex, `${now}$`, limit, ([workspaceId, sourceId]) => ({ workspaceId: workspaceId!, sourceId: sourceId! }));
   }
 
   /** Unfinished syncs whose lease (or, never leased, whose queueing) ended before `before`. */
   stalled(before: string, limit: number): Promise<Array<{ workspaceId: string; sourceId: string; jobId: string }>> {
-    return this.before(keys.activeSyncsIndex, before, limit, ([workspaceId, sourceId, jobId]) => ({
+    return this.before(keys.activeSyncsIndex, `${before}#`, limit, ([workspaceId, sourceId, jobId]) => ({
       workspaceId: workspaceId!,
       sourceId: sourceId!,
       jobId: jobId!,
     }));
   }
 
-  private async before<T>(partition: string, before: string, limit: number, toEntry: (ids: string[]) => T): Promise<T[]> {
+  /** The index entries of a partition whose sort key is below `bound`. */
+  private async before<T>(partition: string, bound: string, limit: number, toEntry: (ids: string[]) => T): Promise<T[]> {
     const items = await queryAll(
       this.db,
       {
         TableName: this.tableName,
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :partition AND gsi1sk < :before',
-        ExpressionAttributeValues: { ':partition': partition, ':before': `${before}#` },
+        ExpressionAttributeValues: { ':partition': partition, ':before': bound },
       },
       limit,
     );
