@@ -34,7 +34,7 @@ const rateLimits = rateLimitsFromContext(readContext);
 const oidc = oidcFromContext(readContext);
 
 const stateful = new StatefulStack(app, 'DocService-Stateful', {
-  description: 'DocService data: table, documents bucket, OCR queues, secrets',
+  description: 'DocService data: table, documents bucket, OCR, ingest and source sync queues, secrets, source credentials key',
   removalPolicy,
   corsOrigins,
   searchDomainProfile,
@@ -46,10 +46,16 @@ new ApiStack(app, 'DocService-Api', {
   documentsBucket: stateful.documentsBucket,
   ocrQueue: stateful.ocrQueue,
   ocrHighQueue: stateful.ocrHighQueue,
-  deadLetterQueues: { ocr: stateful.ocrDeadLetterQueue, ingest: stateful.ingestDeadLetterQueue },
+  deadLetterQueues: {
+    ocr: stateful.ocrDeadLetterQueue,
+    ingest: stateful.ingestDeadLetterQueue,
+    'source-sync': stateful.sourceSyncDeadLetterQueue,
+  },
   searchDomain: stateful.searchDomain,
   searchDomainSize: stateful.searchDomainSize,
   ingestQueue: stateful.ingestQueue,
+  sourceSyncQueue: stateful.sourceSyncQueue,
+  sourceCredentialsKey: stateful.sourceCredentialsKey,
   jwtSecret: stateful.jwtSecret,
   adminPasswordSecret: stateful.adminPasswordSecret,
   corsOrigins,
