@@ -252,8 +252,9 @@ export class DynamoSourceRepository implements SourceRepository {
         Put: {
           TableName: this.tableName,
           Item: { ...this.keys.source(sourceId), ...this.scheduleOf(next), ...next },
-          ConditionExpression: 'current_job_id = :job',
-          ExpressionAttributeValues: { ':job': jobId },
+          // updated_at too: an edit since the read above would be overwritten by this Put.
+          ConditionExpression: 'current_job_id = :job AND updated_at = :seen',
+          ExpressionAttributeValues: { ':job': jobId, ':seen': source.updated_at },
         },
       });
     }
