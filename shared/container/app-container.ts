@@ -336,7 +336,10 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     ...rateLimiting(parts, clock, meter),
     oidc,
     vault: parts.vault ?? noVault,
-    remoteFolders: new WebDavFolders({ allowPrivateNetworks: parts.env.SOURCES_ALLOW_PRIVATE_NETWORKS }),
+    remoteFolders: new WebDavFolders({
+      allowPrivateNetworks: parts.env.SOURCES_ALLOW_PRIVATE_NETWORKS,
+      requestTimeoutMs: parts.env.SOURCE_REQUEST_TIMEOUT_SECONDS * 1000,
+    }),
     syncQueue: parts.syncQueue ?? noSyncQueue,
     sourceSchedule: new DynamoSourceSchedule(parts.db, parts.tableName),
   };

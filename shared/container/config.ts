@@ -68,6 +68,8 @@ export const commonEnvSchema = z.object({
    * types must not reach the instance metadata or the VPC); the local runtime turns it on (a NAS on the LAN).
    */
   SOURCES_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false),
+  /** A source's server silent this long (no headers, or no bytes mid-file) fails that request. */
+  SOURCE_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
   ...oidcEnvShape(),
 });
 

@@ -3,15 +3,18 @@ import { emit } from '../events/ports';
 import type { NotificationRepository } from '../notifications/notification';
 import { notifyUser } from '../notifications/use-cases';
 import { compileFilePatterns } from './file-patterns';
+import { ocrLanguageFor } from '../ocr/queue-control';
+import type { SettingsRepository } from '../settings/settings';
 import type { CredentialVault, SourceRepository, SyncQueue, SyncStepMessage } from './ports';
 import { SourceAccessError, type RemoteFolders } from './remote-folder';
 import { accessFailureReason } from './check-source-access';
 import { nextSyncAfter, type SourceRecord } from './source';
-import { walkDirectory } from './sync-directory';
-import { syncFile, type FileSyncDeps } from './sync-file';
+import { parentOf, walkDirectory } from './sync-directory';
+import { syncFile, type FileOutcome, type FileSyncDeps } from './sync-file';
 import type { SyncCounts, SyncError, SyncJob } from './sync-job';
 
-export interface SyncStepDeps extends FileSyncDeps {
+export interface SyncStepDeps extends Omit<FileSyncDeps, 'ocrLanguage'> {
+  settings: SettingsRepository;
   workspaceId: string;
   sources: SourceRepository;
   vault: CredentialVault;
@@ -25,7 +28,17 @@ export interface SyncStepDeps extends FileSyncDeps {
 /** `sync_progress` events go out at most this often (and once at the end). */
 export const SYNC_PROGRESS_INTERVAL_MS = 500;
 /** Files fetched per read of the work list. */
-const FILE_BATCH = 10;
+const FILE_BATCH = 16;
+/** Files fetched side by side within a step. */
+export const SYNC_FILE_CONCURRENCY = 4;
+
+async function eachConcurrently<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(lanes);
+}
 
 export type StepOutcome = 'finished' | 'continued' | 'skipped';
 
@@ -44,7 +57,16 @@ export async function runSyncStep(deps: SyncStepDeps, message: SyncStepMessage):
   if (!job) return 'skipped';
   const source = await deps.sources.get(message.source_id);
   if (!source || source.current_job_id !== job.job_id) return 'skipped';
-  const deadline = started.getTime() + deps.stepSeconds * 1000;
+  try {
+    return await runLeasedStep(deps, message, source, job, started.getTime() + deps.stepSeconds * 1000);
+  } catch (error) {
+    // The message comes back (SQS redelivers a failed one): let the next delivery take the job at once.
+    await deps.sources.releaseJob(source.id, job.job_id).catch(() => undefined);
+    throw error;
+  }
+}
+
+async function runLeasedStep(deps: SyncStepDeps, message: SyncStepMessage, source: SourceRecord, job: SyncJob, deadline: number): Promise<StepOutcome> {
   const progress = new ProgressReporter(deps, job);
   let folder;
   try {
@@ -54,18 +76,28 @@ export async function runSyncStep(deps: SyncStepDeps, message: SyncStepMessage):
     return finish(deps, source, job, progress, 'the stored password could not be read; set it again');
   }
   const patterns = compileFilePatterns(source.file_patterns);
+  const languages = new Map<string, Promise<string>>();
+  const fileDeps = { ...deps, ocrLanguage: (userId: string) => languages.get(userId) ?? languages.set(userId, ocrLanguageFor(deps, userId, undefined)).get(userId)! };
   const step = { sourceId: source.id, jobId: job.job_id, recursive: source.recursive, fullWalk: job.full_walk, patterns };
   while (deps.clock.now().getTime() < deadline) {
     const files = await deps.syncState.work(job.job_id, 'file', FILE_BATCH);
-    for (const item of files) {
-      if (item.kind !== 'file') continue;
-      if (!(await stillCurrent(deps, source, job))) return 'skipped';
-      await progress.working(item.path);
-      const outcome = await syncFile(deps, folder, source, item);
+    if (files.length && !(await stillCurrent(deps, source, job))) return 'skipped';
+    // Files are independent: a few at a time keep the server, the bucket and the table busy at once.
+    await eachConcurrently(files, SYNC_FILE_CONCURRENCY, async (item) => {
+      if (item.kind !== 'file') return;
+      progress.working(item.path);
+      const outcome = await syncFile(fileDeps, folder, source, item).catch(async (): Promise<FileOutcome> => {
+        // A store failing on one file (the bucket, the table) fails that file, not the sync: it is tried again next time.
+        await deps.syncState.distrustDirectory(source.id, parentOf(item.path)).catch(() => undefined);
+        return { count: 'failed', reason: 'the file could not be stored; it is tried again on the next sync' };
+      });
       await deps.syncState.workDone(job.job_id, item);
-      await progress.add({ counts: { [outcome.count]: 1 }, errors: outcome.reason && outcome.count !== 'unchanged' ? [{ path: item.path, reason: outcome.reason }] : [] });
-      if (deps.clock.now().getTime() >= deadline) break;
-    }
+      await progress.add({
+        counts: { [outcome.count]: 1 },
+        currentFile: item.path,
+        errors: outcome.reason && outcome.count !== 'unchanged' ? [{ path: item.path, reason: outcome.reason }] : [],
+      });
+    });
     if (files.length) continue;
     const [directory] = await deps.syncState.work(job.job_id, 'directory', 1);
     if (!directory || directory.kind !== 'directory') return finish(deps, source, job, progress, null);
@@ -138,13 +170,12 @@ class ProgressReporter {
     this.total = job.total;
   }
 
-  async working(path: string): Promise<void> {
+  /** The file in hand, for the next event (the job's `current_file` is written with the file's outcome). */
+  working(path: string): void {
     this.current = path;
-    await this.deps.sources.recordProgress(this.job.source_id, this.job.job_id, { currentFile: path });
-    await this.event(false);
   }
 
-  async add(change: { counts?: Partial<SyncCounts>; total?: number; errors?: SyncError[] }): Promise<void> {
+  async add(change: { counts?: Partial<SyncCounts>; total?: number; errors?: SyncError[]; currentFile?: string }): Promise<void> {
     this.processed += Object.values(change.counts ?? {}).reduce((sum, n) => sum + (n ?? 0), 0);
     this.total += change.total ?? 0;
     await this.deps.sources.recordProgress(this.job.source_id, this.job.job_id, change);

@@ -6,9 +6,7 @@ import { FileTooLargeError, type DocumentRepository, type FileStore } from '../d
 import { newDocumentRecord, registerDocument } from '../documents/upload-document';
 import { emit, type EventPublisher } from '../events/ports';
 import type { OcrJobQueue, OcrJobRepository } from '../ocr/jobs';
-import { ocrLanguageFor } from '../ocr/queue-control';
 import type { SearchIndexer } from '../search/ports';
-import type { SettingsRepository } from '../settings/settings';
 import type { RememberedFile, SyncStateStore, SyncWorkItem } from './ports';
 import { SourceAccessError, type RemoteFolder } from './remote-folder';
 import type { SourceRecord } from './source';
@@ -22,9 +20,10 @@ export interface FileSyncDeps {
   ocrJobs: OcrJobRepository;
   events: EventPublisher;
   search: SearchIndexer;
-  settings: SettingsRepository;
   syncState: SyncStateStore;
   clock: Clock;
+  /** The OCR language of a user's new documents (their `ocr_default_language`), read once per step. */
+  ocrLanguage(userId: string): Promise<string>;
 }
 
 /** What became of one file: the count it adds to, and the reason when it was not stored. */
@@ -97,7 +96,7 @@ export async function syncFile(deps: FileSyncDeps, folder: RemoteFolder, source:
   }
   // A changed file whose document was deleted meanwhile comes back as a new one.
   const id = item.replaces ? crypto.randomUUID() : item.document_id;
-  const language = await ocrLanguageFor(deps, source.created_by, undefined);
+  const language = await deps.ocrLanguage(source.created_by);
   const record = newDocumentRecord(
     {
       id,

@@ -9,3 +9,7 @@ export function failedConditions(error: unknown): number[] | null {
     reason.Code === 'ConditionalCheckFailed' ? [index] : [],
   );
 }
+
+/** Whether a transaction was cancelled because another transaction held one of its items at that moment. */
+export const isTransactionConflict = (error: unknown): boolean =>
+  error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((reason) => reason.Code === 'TransactionConflict');

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateComm
 import type { SourceChanges, SourceRepository, SourceSchedule, SyncOutcome, SyncProgress } from '../../../domain/sources/ports';
 import type { SourceRecord } from '../../../domain/sources/source';
 import { MAX_SYNC_ERRORS, type SyncJob } from '../../../domain/sources/sync-job';
-import { failedConditions, isConditionFailure } from './errors';
+import { failedConditions, isConditionFailure, isTransactionConflict } from './errors';
 import { dataKeys, keys, withoutKeys, type DataKeys } from './keys';
 import { queryAll } from './queries';
 import type { TransactItem } from './label-membership';
@@ -133,7 +133,8 @@ export class DynamoSourceRepository implements SourceRepository {
       );
       return 'started';
     } catch (error) {
-      if (!failedConditions(error)?.includes(0)) throw error;
+      // Another start held the source at that moment (DynamoDB cancels rather than queues): one of them wins.
+      if (!failedConditions(error)?.includes(0) && !isTransactionConflict(error)) throw error;
       return (await this.get(job.source_id)) ? 'busy' : 'not_found';
     }
   }
