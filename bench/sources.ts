@@ -188,8 +188,14 @@ function markdownTable(phases: readonly PhaseResult[]): string {
   return rows.join('\n');
 }
 
-/** Lines of the runtime's output that look like warnings or errors (LOG_LEVEL=warn prints only those anyway). */
-const logWarnings = (output: string): string[] => output.split('\n').filter((line) => /warn|error|fail/i.test(line)).slice(-50);
+/**
+ * Lines of the runtime's output that look like warnings or errors (LOG_LEVEL=warn prints only those anyway): the
+ * first 25 (where a failure starts) and the last 25.
+ */
+const logWarnings = (output: string): string[] => {
+  const lines = output.split('\n').filter((line) => /warn|error|fail/i.test(line));
+  return lines.length <= 50 ? lines : [...lines.slice(0, 25), `... ${lines.length - 50} more ...`, ...lines.slice(-25)];
+};
 
 async function main(): Promise<void> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'bench-sources-tree-'));
@@ -259,7 +265,7 @@ async function main(): Promise<void> {
       console.log(`${p.phase}: runtime CPU s ${JSON.stringify(p.runtimeCpu)}; other work ${p.noise.otherCores.toFixed(2)} cores, load at start ${p.noise.loadAtStart.toFixed(1)}`);
       if (p.errors.length > 0) console.log(`  sync errors: ${JSON.stringify(p.errors)}`);
     }
-    console.log(`Runtime log warnings/errors: ${warnings.length}${warnings.length ? `\n  ${warnings.slice(-10).join('\n  ')}` : ''}`);
+    console.log(`Runtime log warnings/errors (first and last): ${warnings.length ? `\n  ${[...warnings.slice(0, 5), '...', ...warnings.slice(-5)].join('\n  ')}` : 'none'}`);
     console.log(`Tree: ${FILES} PNGs (${files.reduce((sum, f) => sum + f.bytes, 0)} bytes) in ${DIRS} directories${NESTED ? ` under ${NESTED} parents` : ''}.`);
     console.log(`Machine: ${os.cpus().length} cores, ${process.platform}-${process.arch}, Node ${process.version}.`);
 
