@@ -41,7 +41,7 @@ describe('DynamoSyncStateStore', () => {
 
     await state.saveDirectory(sourceId, 'scans', 'W/"d"', new Map([['2024', '"a"'], ['2025', null]]));
 
-    expect(await state.directory(sourceId, 'scans')).toEqual({ etag: 'W/"d"', files: new Map(), directories: new Map([['2024', '"a"'], ['2025', null]]) });
+    expect(await state.directory(sourceId, 'scans')).toEqual({ etag: 'W/"d"', files: new Map(), directories: new Map([['2024', '"a"'], ['2025', null]]), summaries: new Map() });
   });
 
   it('reads a saved file back under its directory by name', async () => {
@@ -99,7 +99,7 @@ describe('DynamoSyncStateStore', () => {
 
     await state.saveDirectory(sourceId, '', '"r2"', new Map());
 
-    expect(await state.directory(sourceId, '')).toEqual({ etag: '"r2"', files: new Map([['a.pdf', file]]), directories: new Map() });
+    expect(await state.directory(sourceId, '')).toEqual({ etag: '"r2"', files: new Map([['a.pdf', file]]), directories: new Map(), summaries: new Map() });
   });
 
   it('distrusts a directory by forgetting its ETag only', async () => {
@@ -113,6 +113,36 @@ describe('DynamoSyncStateStore', () => {
     expect(directory?.etag).toBeNull();
     expect(directory?.files.size).toBe(1);
     expect(directory?.directories).toEqual(new Map([['sub', '"s"']]));
+  });
+
+  it('keeps a walked subdirectory\'s summary in its parent while its ETag stays', async () => {
+    const { sourceId } = ids();
+    await state.saveDirectory(sourceId, '', '"r1"', new Map([['leaf', '"L"']]));
+    await state.summarize(sourceId, 'leaf', '"L"', { files: 3, directories: 0 });
+
+    await state.saveDirectory(sourceId, '', '"r2"', new Map([['leaf', '"L"']]));
+
+    expect((await state.directory(sourceId, ''))?.summaries).toEqual(new Map([['leaf', { files: 3, directories: 0 }]]));
+  });
+
+  it('drops a subdirectory\'s summary when its ETag moves', async () => {
+    const { sourceId } = ids();
+    await state.saveDirectory(sourceId, '', '"r1"', new Map([['leaf', '"L"']]));
+    await state.summarize(sourceId, 'leaf', '"L"', { files: 3, directories: 0 });
+
+    await state.saveDirectory(sourceId, '', '"r2"', new Map([['leaf', '"L2"']]));
+
+    expect((await state.directory(sourceId, ''))?.summaries).toEqual(new Map());
+  });
+
+  it('distrusts a directory in its parent too, so that its parent lists it again', async () => {
+    const { sourceId } = ids();
+    await state.saveDirectory(sourceId, '', '"r"', new Map([['scans', '"d"']]));
+    await state.summarize(sourceId, 'scans', '"d"', { files: 1, directories: 0 });
+
+    await state.distrustDirectory(sourceId, 'scans');
+
+    expect((await state.directory(sourceId, ''))?.directories.get('scans')).toBeNull();
   });
 
   it('distrusts a directory never saved without creating it', async () => {

@@ -68,7 +68,19 @@ export interface RememberedFile {
 export interface RememberedDirectory {
   etag: string | null;
   files: Map<string, RememberedFile>;
+  /** Each subdirectory's ETag as this directory's listing gave it. */
   directories: Map<string, string | null>;
+  /**
+   * What each subdirectory held when it was last walked, while its ETag is still the one above: a leaf among
+   * them whose ETag is unchanged need not be listed at all.
+   */
+  summaries: Map<string, DirectorySummary>;
+}
+
+/** How many files a walked directory has remembered, and how many subdirectories it has. */
+export interface DirectorySummary {
+  files: number;
+  directories: number;
 }
 
 /** A unit of a sync's work, saved so that a sync survives the end of its worker and goes on where it was. */
@@ -95,8 +107,10 @@ export interface SyncStateStore {
   /** Saves a directory's ETag and subdirectories (the names listed now; others are forgotten with their trees). */
   saveDirectory(sourceId: string, path: string, etag: string | null, directories: Map<string, string | null>): Promise<void>;
   saveFile(sourceId: string, path: string, file: RememberedFile): Promise<void>;
-  /** Forgets a directory's ETag, so that the next sync compares its files (one of them failed). */
+  /** Forgets a directory's ETag (here and in its parent), so that the next sync lists it and compares its files (one of them failed). */
   distrustDirectory(sourceId: string, path: string): Promise<void>;
+  /** Records in its parent what a walked directory holds, under the ETag it was walked with. */
+  summarize(sourceId: string, path: string, etag: string | null, summary: DirectorySummary): Promise<void>;
   /** Forgets files no longer on the server (their documents stay). */
   forgetFiles(sourceId: string, paths: string[]): Promise<void>;
   /** Adds work to a job's list; an item already there is kept as it is. */

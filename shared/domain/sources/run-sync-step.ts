@@ -99,17 +99,25 @@ async function runLeasedStep(deps: SyncStepDeps, message: SyncStepMessage, sourc
       });
     });
     if (files.length) continue;
-    const [directory] = await deps.syncState.work(job.job_id, 'directory', 1);
-    if (!directory || directory.kind !== 'directory') return finish(deps, source, job, progress, null);
-    try {
-      const walked = await walkDirectory(deps, folder, step, directory);
-      await progress.add({ total: walked.total, counts: walked.counts, errors: walked.skipped });
-    } catch (error) {
-      if (!(error instanceof SourceAccessError)) throw error;
-      if (directory.path === '') return finish(deps, source, job, progress, accessFailureReason(error));
-      await progress.add({ errors: [{ path: `${directory.path}/`, reason: error.message }] });
-    }
-    await deps.syncState.workDone(job.job_id, directory);
+    const directories = await deps.syncState.work(job.job_id, 'directory', FILE_BATCH);
+    if (!directories.length) return finish(deps, source, job, progress, null);
+    let rootFailure: string | null = null;
+    await eachConcurrently(directories, SYNC_FILE_CONCURRENCY, async (directory) => {
+      if (directory.kind !== 'directory') return;
+      try {
+        const walked = await walkDirectory(deps, folder, step, directory);
+        await progress.add({ total: walked.total, counts: walked.counts, errors: walked.skipped });
+      } catch (error) {
+        if (!(error instanceof SourceAccessError)) throw error;
+        if (directory.path === '') {
+          rootFailure = accessFailureReason(error);
+          return;
+        }
+        await progress.add({ errors: [{ path: `${directory.path}/`, reason: error.message }] });
+      }
+      await deps.syncState.workDone(job.job_id, directory);
+    });
+    if (rootFailure) return finish(deps, source, job, progress, rootFailure);
   }
   await progress.flush();
   await deps.sources.releaseJob(source.id, job.job_id);

@@ -26,9 +26,10 @@ export interface DirectoryOutcome {
 }
 
 /**
- * Walks one directory of the work list. A directory whose ETag is the one remembered from the last sync has the
- * files it had then: they count as unchanged without a comparison, and a leaf directory is not even listed
- * (its ETag came with its parent's listing). Otherwise its files are compared with the remembered ones (ETag,
+ * Walks one directory of the work list (one listing). A directory whose ETag is the one remembered from the last
+ * sync has the files it had then: they count as unchanged without a comparison; a subdirectory without
+ * subdirectories of its own whose ETag (in this listing) is unchanged is not even listed: its remembered
+ * summary counts its files. Otherwise its files are compared with the remembered ones (ETag,
  * or size and last-modified when the server gives no ETag) and the new and changed ones join the work list,
  * each with the id of the document it will become. Subdirectories join the work list when the source is
  * recursive. Files gone from the server are forgotten; their documents stay.
@@ -40,26 +41,30 @@ export async function walkDirectory(
   item: Extract<SyncWorkItem, { kind: 'directory' }>,
 ): Promise<DirectoryOutcome> {
   const remembered = await deps.syncState.directory(step.sourceId, item.path);
-  const trusted = (etag: string | null) => !step.fullWalk && etag !== null && remembered !== null && sameEtag(remembered.etag, etag);
-  if (trusted(item.etag) && remembered!.directories.size === 0) {
-    return { total: remembered!.files.size, counts: { unchanged: remembered!.files.size }, skipped: [], listed: false };
-  }
+  const trusted = (before: string | null | undefined, now: string | null) => !step.fullWalk && before !== undefined && sameEtag(before, now);
   const listing = await folder.list(item.path);
   const subdirectories = new Map<string, string | null>();
   const work: SyncWorkItem[] = [];
   const skipped: DirectoryOutcome['skipped'] = [];
+  // Leaves whose ETag did not move hold what they held: counted from their summary, not listed again.
+  let untouched = 0;
   for (const child of listing.children) {
     if (child.kind !== 'directory' || !step.recursive) continue;
     if (byteLength(child.path) > MAX_REMOTE_PATH_BYTES) {
       skipped.push({ path: child.path, reason: 'the path is too long' });
       continue;
     }
-    subdirectories.set(nameOf(child.path), child.etag);
-    work.push({ kind: 'directory', path: child.path, etag: child.etag });
+    const name = nameOf(child.path);
+    subdirectories.set(name, child.etag);
+    const summary = remembered?.summaries.get(name);
+    if (summary && summary.directories === 0 && trusted(remembered?.directories.get(name), child.etag)) untouched += summary.files;
+    else work.push({ kind: 'directory', path: child.path, etag: child.etag });
   }
   let outcome: DirectoryOutcome;
-  if (trusted(listing.directory.etag)) {
-    outcome = { total: remembered!.files.size, counts: { unchanged: remembered!.files.size }, skipped, listed: true };
+  let rememberedFiles: number;
+  if (remembered && trusted(remembered.etag, listing.directory.etag)) {
+    rememberedFiles = remembered.files.size;
+    outcome = { total: rememberedFiles + untouched, counts: { unchanged: rememberedFiles + untouched }, skipped, listed: true };
   } else {
     const files = listing.children.filter((child) => child.kind === 'file' && step.patterns.matches(child.path));
     const known = remembered?.files ?? new Map<string, RememberedFile>();
@@ -78,11 +83,13 @@ export async function walkDirectory(
     const listed = new Set(files.map((file) => nameOf(file.path)));
     const gone = [...known.keys()].filter((name) => !listed.has(name)).map((name) => joinPath(item.path, name));
     if (gone.length) await deps.syncState.forgetFiles(step.sourceId, gone);
-    outcome = { total: considered + skipped.length, counts: { unchanged, skipped: skipped.length }, skipped, listed: true };
+    rememberedFiles = considered;
+    outcome = { total: considered + skipped.length + untouched, counts: { unchanged: unchanged + untouched, skipped: skipped.length }, skipped, listed: true };
   }
   // The work first, then the directory: a step that dies between them lists it again rather than lose files.
   await deps.syncState.addWork(step.jobId, work);
   await deps.syncState.saveDirectory(step.sourceId, item.path, listing.directory.etag, subdirectories);
+  await deps.syncState.summarize(step.sourceId, item.path, listing.directory.etag, { files: rememberedFiles, directories: subdirectories.size });
   return outcome;
 }
 

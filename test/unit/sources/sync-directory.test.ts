@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileFilePatterns } from '../../../shared/domain/sources/file-patterns';
-import type { RememberedDirectory, RememberedFile, SyncStateStore, SyncWorkItem } from '../../../shared/domain/sources/ports';
+import type { DirectorySummary, RememberedDirectory, RememberedFile, SyncStateStore, SyncWorkItem } from '../../../shared/domain/sources/ports';
 import type { RemoteEntry, RemoteFolder, RemoteListing } from '../../../shared/domain/sources/remote-folder';
 import { differs, sameEtag, walkDirectory, type DirectoryStep } from '../../../shared/domain/sources/sync-directory';
 
@@ -89,7 +89,7 @@ const dir = (path: string, etag: string | null = `"${path}/"`): RemoteEntry => (
 
 /** A SyncStateStore in memory, with the same meaning as the DynamoDB one. */
 class MemorySyncState implements SyncStateStore {
-  readonly directories = new Map<string, { etag: string | null; directories: Map<string, string | null> }>();
+  readonly directories = new Map<string, { etag: string | null; directories: Map<string, string | null>; summaries: Map<string, DirectorySummary> }>();
   readonly files = new Map<string, RememberedFile>();
   readonly workItems = new Map<string, SyncWorkItem>();
 
@@ -97,10 +97,18 @@ class MemorySyncState implements SyncStateStore {
     const self = this.directories.get(path);
     if (!self) return null;
     const files = new Map([...this.files].filter(([p]) => parentOf(p) === path).map(([p, f]) => [nameOf(p), f]));
-    return { etag: self.etag, files, directories: new Map(self.directories) };
+    return { etag: self.etag, files, directories: new Map(self.directories), summaries: new Map(self.summaries) };
   }
   async saveDirectory(_sourceId: string, path: string, etag: string | null, directories: Map<string, string | null>) {
-    this.directories.set(path, { etag, directories: new Map(directories) });
+    const before = this.directories.get(path);
+    const summaries = new Map([...(before?.summaries ?? [])].filter(([name]) => directories.get(name) !== undefined && directories.get(name) === before?.directories.get(name)));
+    this.directories.set(path, { etag, directories: new Map(directories), summaries });
+  }
+  async summarize(_sourceId: string, path: string, etag: string | null, summary: DirectorySummary) {
+    const parent = this.directories.get(parentOf(path));
+    if (!path || !parent) return;
+    parent.directories.set(nameOf(path), etag);
+    parent.summaries.set(nameOf(path), summary);
   }
   async saveFile(_sourceId: string, path: string, file: RememberedFile) {
     this.files.set(path, file);
@@ -176,21 +184,31 @@ describe('walkDirectory', () => {
 
     await walk(state, folder, '', null);
 
-    expect(state.directories.get('')).toEqual({ etag: '"root"', directories: new Map([['sub', '"s"']]) });
+    expect(state.directories.get('')).toEqual({ etag: '"root"', directories: new Map([['sub', '"s"']]), summaries: new Map() });
   });
 
-  it('does not list a leaf directory whose ETag is trusted, and counts its remembered files unchanged', async () => {
+  it('does not list a leaf subdirectory whose ETag is trusted, and counts its remembered files unchanged', async () => {
     const state = new MemorySyncState();
-    await state.saveDirectory('source', 'leaf', '"L"', new Map());
-    await state.saveFile('source', 'leaf/a.pdf', remembered());
-    await state.saveFile('source', 'leaf/b.pdf', remembered());
-    const folder = folderOf({});
+    await state.saveDirectory('source', '', '"root"', new Map([['leaf', '"L"']]));
+    await state.summarize('source', 'leaf', '"L"', { files: 2, directories: 0 });
+    const folder = folderOf({ '': { etag: '"root"', children: [dir('leaf', 'W/"L"')] } });
 
-    const outcome = await walk(state, folder, 'leaf', 'W/"L"');
+    const outcome = await walk(state, folder, '', null);
 
-    expect(folder.listed).toEqual([]);
-    expect(outcome).toEqual({ total: 2, counts: { unchanged: 2 }, skipped: [], listed: false });
-    expect(state.queued('file')).toEqual([]);
+    expect(folder.listed).toEqual(['']);
+    expect(outcome).toEqual({ total: 2, counts: { unchanged: 2 }, skipped: [], listed: true });
+    expect(state.queued('directory')).toEqual([]);
+  });
+
+  it('lists a leaf subdirectory whose ETag moved', async () => {
+    const state = new MemorySyncState();
+    await state.saveDirectory('source', '', '"root"', new Map([['leaf', '"L"']]));
+    await state.summarize('source', 'leaf', '"L"', { files: 2, directories: 0 });
+    const folder = folderOf({ '': { etag: '"root"', children: [dir('leaf', '"L2"')] } });
+
+    await walk(state, folder, '', null);
+
+    expect(state.queued('directory')).toEqual(['leaf']);
   });
 
   it('lists a trusted directory with subdirectories, queues them, and does not compare its files', async () => {

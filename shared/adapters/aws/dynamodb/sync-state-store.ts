@@ -1,6 +1,6 @@
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { isConditionFailure } from './errors';
-import type { RememberedDirectory, RememberedFile, SyncStateStore, SyncWorkItem } from '../../../domain/sources/ports';
+import type { DirectorySummary, RememberedDirectory, RememberedFile, SyncStateStore, SyncWorkItem } from '../../../domain/sources/ports';
 import { dataKeys, type DataKeys } from './keys';
 import { batchWriteAll, queryAll } from './queries';
 
@@ -31,6 +31,7 @@ export class DynamoSyncStateStore implements SyncStateStore {
     if (!self) return null;
     const files = new Map<string, RememberedFile>();
     const directories = new Map<string, string | null>();
+    const summaries = new Map<string, DirectorySummary>();
     for (const item of items) {
       const sk = String(item['sk']);
       if (sk.startsWith('F#')) {
@@ -40,9 +41,14 @@ export class DynamoSyncStateStore implements SyncStateStore {
           last_modified: (item['last_modified'] as string | null) ?? null,
           document_id: (item['document_id'] as string | null) ?? null,
         });
-      } else if (sk.startsWith('D#')) directories.set(sk.slice(2), (item['etag'] as string | null) ?? null);
+      } else if (sk.startsWith('D#')) {
+        directories.set(sk.slice(2), (item['etag'] as string | null) ?? null);
+        if (typeof item['files'] === 'number' && typeof item['directories'] === 'number') {
+          summaries.set(sk.slice(2), { files: item['files'], directories: item['directories'] });
+        }
+      }
     }
-    return { etag: (self['etag'] as string | null) ?? null, files, directories };
+    return { etag: (self['etag'] as string | null) ?? null, files, directories, summaries };
   }
 
   async saveDirectory(sourceId: string, path: string, etag: string | null, directories: Map<string, string | null>): Promise<void> {
@@ -53,7 +59,12 @@ export class DynamoSyncStateStore implements SyncStateStore {
     for (const name of gone) await this.forgetTree(sourceId, join(path, name));
     await batchWriteAll(this.db, this.tableName, [
       ...gone.map((name) => ({ delete: { pk, sk: `D#${name}` } })),
-      ...[...directories].map(([name, childEtag]) => ({ put: { pk, sk: `D#${name}`, etag: childEtag } })),
+      // A subdirectory whose ETag did not move keeps its summary; another ETag makes it unknown until walked.
+      ...[...directories].map(([name, childEtag]) => {
+        const before = known.find((item) => item['sk'] === `D#${name}`);
+        const kept = before && childEtag !== null && before['etag'] === childEtag ? { files: before['files'], directories: before['directories'] } : {};
+        return { put: { pk, sk: `D#${name}`, etag: childEtag, ...kept } };
+      }),
       // Written last: a directory counts as remembered only once its subdirectories are.
       { put: { pk, sk: SELF, etag } },
     ]);
@@ -64,11 +75,27 @@ export class DynamoSyncStateStore implements SyncStateStore {
     await this.db.send(new PutCommand({ TableName: this.tableName, Item: { pk: this.keys.sourceDirectory(sourceId, parent), sk: `F#${name}`, ...file } }));
   }
 
+  async summarize(sourceId: string, path: string, etag: string | null, summary: DirectorySummary): Promise<void> {
+    if (path === '') return;
+    const { parent, name } = split(path);
+    await this.db.send(
+      new PutCommand({ TableName: this.tableName, Item: { pk: this.keys.sourceDirectory(sourceId, parent), sk: `D#${name}`, etag, ...summary } }),
+    );
+  }
+
   async distrustDirectory(sourceId: string, path: string): Promise<void> {
+    if (path !== '') {
+      const { parent, name } = split(path);
+      await this.forgetEtag({ pk: this.keys.sourceDirectory(sourceId, parent), sk: `D#${name}` });
+    }
+    await this.forgetEtag({ pk: this.keys.sourceDirectory(sourceId, path), sk: SELF });
+  }
+
+  private async forgetEtag(key: { pk: string; sk: string }): Promise<void> {
     await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,
-        Key: { pk: this.keys.sourceDirectory(sourceId, path), sk: SELF },
+        Key: key,
         UpdateExpression: 'SET etag = :none',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':none': null },
