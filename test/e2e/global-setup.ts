@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import type { TestProject } from 'vitest/node';
 import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
 
@@ -12,13 +13,21 @@ let runtime: RuntimeProcess | undefined;
 export async function setup(project: TestProject): Promise<void> {
   runtime = await startRuntimeProcess({
     // A short WebSocket auth timeout, so that the test of it waits seconds rather than the default ten.
-    env: { ADMIN_USERNAME: E2E_ADMIN.username, ADMIN_PASSWORD: E2E_ADMIN.password, WS_AUTH_TIMEOUT_SECONDS: String(E2E_WS_AUTH_TIMEOUT_SECONDS) },
+    env: {
+      ADMIN_USERNAME: E2E_ADMIN.username,
+      ADMIN_PASSWORD: E2E_ADMIN.password,
+      WS_AUTH_TIMEOUT_SECONDS: String(E2E_WS_AUTH_TIMEOUT_SECONDS),
+      // The sources suite stops its WebDAV server mid-sync: a short timeout keeps it quick.
+      SOURCE_REQUEST_TIMEOUT_SECONDS: '3',
+    },
   });
   project.provide('baseUrl', runtime.baseUrl);
 }
 
 export async function teardown(): Promise<void> {
   await runtime?.stop();
+  // What the runtime logged, for a failed run to be read after it (E2E_RUNTIME_LOG names the file).
+  if (process.env['E2E_RUNTIME_LOG'] && runtime) await writeFile(process.env['E2E_RUNTIME_LOG'], runtime.output());
 }
 
 declare module 'vitest' {

@@ -42,7 +42,7 @@ describe('S3FileStore.putStream', () => {
     const { files, sent } = await store();
     const bytes = patterned(300 * 1024);
 
-    const size = await files.putStream('sources/small', chunksOf(bytes, 64 * 1024), 'application/pdf', 10 * MiB);
+    const { size } = await files.putStream('sources/small', chunksOf(bytes, 64 * 1024), { contentType: 'application/pdf', maxBytes: 10 * MiB, headBytes: 4 });
 
     expect(size).toBe(bytes.length);
     expect(sent).toEqual(['PutObjectCommand']);
@@ -53,17 +53,26 @@ describe('S3FileStore.putStream', () => {
     const { files, sent } = await store();
     const bytes = patterned(9 * MiB + 12_345);
 
-    const size = await files.putStream('sources/large', chunksOf(bytes, MiB), 'image/tiff', 20 * MiB);
+    const { size } = await files.putStream('sources/large', chunksOf(bytes, MiB), { contentType: 'image/tiff', maxBytes: 20 * MiB, headBytes: 4 });
 
     expect(size).toBe(bytes.length);
     expect(sent).toEqual(['CreateMultipartUploadCommand', 'UploadPartCommand', 'UploadPartCommand', 'CompleteMultipartUploadCommand']);
     expect(sha256((await files.get('sources/large'))!)).toBe(sha256(bytes));
   });
 
+  it('returns the SHA-256 and the first bytes it read on the way in', async () => {
+    const { files } = await store();
+    const bytes = patterned(9 * MiB + 7);
+
+    const info = await files.putStream('sources/hashed', chunksOf(bytes, 3000), { contentType: 'image/png', maxBytes: 20 * MiB, headBytes: 4096 });
+
+    expect(info).toEqual({ size: bytes.length, head: bytes.subarray(0, 4096), sha256: sha256(bytes) });
+  });
+
   it('stores an empty stream as an empty object', async () => {
     const { files } = await store();
 
-    const size = await files.putStream('sources/empty', chunksOf(new Uint8Array(0), 1), 'text/plain', MiB);
+    const { size } = await files.putStream('sources/empty', chunksOf(new Uint8Array(0), 1), { contentType: 'text/plain', maxBytes: MiB, headBytes: 4 });
 
     expect(size).toBe(0);
     expect(await files.get('sources/empty')).toEqual(new Uint8Array(0));
@@ -72,7 +81,7 @@ describe('S3FileStore.putStream', () => {
   it('refuses a small stream over maxBytes and leaves no object', async () => {
     const { files, sent } = await store();
 
-    const put = files.putStream('sources/too-big', chunksOf(patterned(2 * MiB), 256 * 1024), 'application/pdf', MiB);
+    const put = files.putStream('sources/too-big', chunksOf(patterned(2 * MiB), 256 * 1024), { contentType: 'application/pdf', maxBytes: MiB, headBytes: 4 });
 
     await expect(put).rejects.toBeInstanceOf(FileTooLargeError);
     expect(sent).toEqual([]);
@@ -82,7 +91,7 @@ describe('S3FileStore.putStream', () => {
   it('aborts the multipart upload of a stream that grows over maxBytes and leaves no object', async () => {
     const { files, sent } = await store();
 
-    const put = files.putStream('sources/too-big', chunksOf(patterned(12 * MiB), MiB), 'application/pdf', 10 * MiB);
+    const put = files.putStream('sources/too-big', chunksOf(patterned(12 * MiB), MiB), { contentType: 'application/pdf', maxBytes: 10 * MiB, headBytes: 4 });
 
     await expect(put).rejects.toBeInstanceOf(FileTooLargeError);
     expect(sent).toEqual(['CreateMultipartUploadCommand', 'UploadPartCommand', 'AbortMultipartUploadCommand']);

@@ -49,12 +49,20 @@ export class S3FileStore implements FileStore {
     }
   }
 
-  async putStream(key: string, chunks: AsyncIterable<Uint8Array>, contentType: string, maxBytes: number): Promise<number> {
+  async putStream(
+    key: string,
+    chunks: AsyncIterable<Uint8Array>,
+    { contentType, maxBytes, headBytes }: { contentType: string; maxBytes: number; headBytes: number },
+  ): Promise<StoredFileInfo> {
+    const hash = createHash('sha256');
+    const head: Uint8Array[] = [];
+    let headLength = 0;
     let part: Uint8Array[] = [];
     let partBytes = 0;
     let total = 0;
     let uploadId: string | undefined;
     const parts: { ETag: string; PartNumber: number }[] = [];
+    const info = (): StoredFileInfo => ({ size: total, head: new Uint8Array(Buffer.concat(head)), sha256: hash.digest('hex') });
     const flush = async () => {
       uploadId ??= (await this.s3.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }))).UploadId;
       const PartNumber = parts.length + 1;
@@ -69,6 +77,11 @@ export class S3FileStore implements FileStore {
       for await (const chunk of chunks) {
         total += chunk.byteLength;
         if (total > maxBytes) throw new FileTooLargeError(maxBytes);
+        hash.update(chunk);
+        if (headLength < headBytes) {
+          head.push(chunk.subarray(0, headBytes - headLength));
+          headLength += Math.min(chunk.byteLength, headBytes - headLength);
+        }
         part.push(chunk);
         partBytes += chunk.byteLength;
         if (partBytes >= STREAM_PART_BYTES) await flush();
@@ -76,11 +89,11 @@ export class S3FileStore implements FileStore {
       if (!uploadId) {
         // Small enough for one request: no multipart upload at all.
         await this.s3.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: Buffer.concat(part), ContentType: contentType }));
-        return total;
+        return info();
       }
       if (partBytes) await flush();
       await this.s3.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts } }));
-      return total;
+      return info();
     } catch (error) {
       if (uploadId) await this.s3.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId })).catch(() => undefined);
       throw error;

@@ -37,7 +37,7 @@ export function workspaceFileStore(bucket: FileStore, workspaceId: string): File
   const at = (key: string) => bucketKey(workspaceId, key);
   return {
     put: (key, bytes, contentType) => bucket.put(at(key), bytes, contentType),
-    putStream: (key, chunks, contentType, maxBytes) => bucket.putStream(at(key), chunks, contentType, maxBytes),
+    putStream: (key, chunks, options) => bucket.putStream(at(key), chunks, options),
     get: (key) => bucket.get(at(key)),
     deletePrefix: (prefix) => bucket.deletePrefix(at(prefix)),
     downloadUrl: (key, filename, contentType) => bucket.downloadUrl(at(key), filename, contentType),

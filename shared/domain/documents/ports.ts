@@ -80,10 +80,11 @@ export type DocumentContent = { text: string } | { text_object: string };
 export interface FileStore {
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
   /**
-   * Stores bytes as they arrive, holding at most one part (a few MB) at a time, and returns how many were
-   * stored. More than `maxBytes` aborts the write (nothing is kept) with a {@link FileTooLargeError}.
+   * Stores bytes as they arrive, holding at most one part (a few MB) at a time, and returns what {@link inspect}
+   * would (size, first `headBytes` bytes, SHA-256), read on the way in. More than `maxBytes` aborts the write
+   * (nothing is kept) with a {@link FileTooLargeError}.
    */
-  putStream(key: string, chunks: AsyncIterable<Uint8Array>, contentType: string, maxBytes: number): Promise<number>;
+  putStream(key: string, chunks: AsyncIterable<Uint8Array>, options: { contentType: string; maxBytes: number; headBytes: number }): Promise<StoredFileInfo>;
   /** The object's bytes, or null when there is none. */
   get(key: string): Promise<Uint8Array | null>;
   /** Deletes every object whose key starts with the prefix. */

@@ -2,7 +2,7 @@ import type { Clock } from '../clock';
 import { fileKeys } from '../documents/document';
 import { detectMimeType } from '../documents/file-type';
 import { MAX_DOCUMENT_BYTES } from '../documents/large-upload';
-import { FileTooLargeError, type DocumentRepository, type FileStore } from '../documents/ports';
+import { FileTooLargeError, type DocumentRepository, type FileStore, type StoredFileInfo } from '../documents/ports';
 import { newDocumentRecord, registerDocument } from '../documents/upload-document';
 import { emit, type EventPublisher } from '../events/ports';
 import type { OcrJobQueue, OcrJobRepository } from '../ocr/jobs';
@@ -52,9 +52,10 @@ export async function syncFile(deps: FileSyncDeps, folder: RemoteFolder, source:
     return { count: 'new' };
   }
   const staged = fileKeys.syncStaged(item.document_id);
+  let file: StoredFileInfo;
   try {
     const remote = await folder.read(item.path);
-    await deps.files.putStream(staged, remote.body, 'application/octet-stream', MAX_DOCUMENT_BYTES);
+    file = await deps.files.putStream(staged, remote.body, { contentType: 'application/octet-stream', maxBytes: MAX_DOCUMENT_BYTES, headBytes: HEAD_BYTES });
   } catch (error) {
     await deps.files.deletePrefix(staged).catch(() => undefined);
     if (error instanceof FileTooLargeError) return refused(deps, source, item, `larger than the ${MAX_DOCUMENT_BYTES} bytes a document may have`);
@@ -64,8 +65,6 @@ export async function syncFile(deps: FileSyncDeps, folder: RemoteFolder, source:
     }
     throw error;
   }
-  const file = await deps.files.inspect(staged, HEAD_BYTES);
-  if (!file) return { count: 'failed', reason: 'the file vanished from staging' };
   const mimeType = detectMimeType(file.head);
   if (file.size === 0 || !mimeType) {
     await deps.files.deletePrefix(staged);
