@@ -43,7 +43,11 @@ export async function startEmulatorThread(options: {
     if (!stopping) logger.error(`the ${options.name} stopped`, { exit_code: code });
   });
   const exited = new Promise<never>((_, reject) => {
-    worker.once('error', (error) => reject(new Error(`the ${options.name} failed: ${error.message}`)));
+    worker.once('error', (error) => {
+      // Logged here too: after the start nobody awaits this promise, and the exit alone does not say why.
+      if (!stopping) logger.error(`the ${options.name} failed`, { error });
+      reject(new Error(`the ${options.name} failed: ${error.message}`));
+    });
     worker.once('exit', (code) => reject(new Error(`the ${options.name}'s thread exited with code ${code}`)));
   });
   exited.catch(() => undefined);
@@ -81,6 +85,9 @@ export async function serveOnThisThread(
 ): Promise<void> {
   const port = parentPort!;
   const post = (message: EmulatorThreadMessage) => port.postMessage(message);
+  // A request that fails outside the server's own handling (a file stream erroring after its response began,
+  // a client gone mid-body) must not end the emulator for every other request: it is logged and the server goes on.
+  process.on('uncaughtException', (error) => logger.error('emulator: an error outside a request handler', { error }));
   const server = await start(post);
   port.on('message', (message: { type: string }) => {
     if (message.type !== 'stop') return;
