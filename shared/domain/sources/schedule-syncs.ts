@@ -29,6 +29,9 @@ export interface ScheduleOutcome {
  */
 export async function scheduleSyncs(deps: ScheduleDeps, options: { stalledAfterSeconds: number; takeOverLeases: boolean }): Promise<ScheduleOutcome> {
   const now = deps.clock.now();
+  // Read before starting the due sources: taking over, the syncs this run starts would otherwise be queued twice.
+  const before = options.takeOverLeases ? '9999' : new Date(now.getTime() - options.stalledAfterSeconds * 1000).toISOString();
+  const stalled = await deps.schedule.stalled(before, SCHEDULE_BATCH);
   let started = 0;
   for (const { workspaceId, sourceId } of await deps.schedule.due(now.toISOString(), SCHEDULE_BATCH)) {
     try {
@@ -40,8 +43,6 @@ export async function scheduleSyncs(deps: ScheduleDeps, options: { stalledAfterS
     }
   }
   // Taking over: every unfinished sync, whatever its lease says.
-  const before = options.takeOverLeases ? '9999' : new Date(now.getTime() - options.stalledAfterSeconds * 1000).toISOString();
-  const stalled = await deps.schedule.stalled(before, SCHEDULE_BATCH);
   for (const { workspaceId, sourceId, jobId } of stalled) {
     if (options.takeOverLeases) await deps.inWorkspace(workspaceId).sources.releaseJob(sourceId, jobId);
     await deps.syncQueue.enqueue({ workspace_id: workspaceId, source_id: sourceId, job_id: jobId });
