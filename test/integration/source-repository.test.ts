@@ -1,56 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoSourceRepository, DynamoSourceSchedule } from '../../shared/adapters/aws/dynamodb/source-repository';
-import type { SourceRecord } from '../../shared/domain/sources/source';
-import { MAX_SYNC_ERRORS, ZERO_COUNTS, type SyncJob } from '../../shared/domain/sources/sync-job';
+import { MAX_SYNC_ERRORS, type SyncJob } from '../../shared/domain/sources/sync-job';
 import { freshTable, testClients } from '../support/aws-resources';
+import { aSourceRecord, aSyncJob } from '../support/builders';
 import { hold } from '../support/dynamo-faults';
 
 type Db = Awaited<ReturnType<typeof freshTable>>['db'];
 
-const aSource = (overrides: Partial<SourceRecord> = {}): SourceRecord => {
-  const now = new Date().toISOString();
-  return {
-    id: crypto.randomUUID(),
-    name: 'scans',
-    type: 'webdav',
-    url: 'https://dav.example.com/scans/',
-    username: 'scanner',
-    password_sealed: 'v1.sealed',
-    sync_interval: 3600,
-    recursive: true,
-    file_patterns: ['*.pdf'],
-    enabled: true,
-    error: null,
-    last_sync: null,
-    next_sync: null,
-    last_full_walk: null,
-    current_job_id: null,
-    last_job_id: null,
-    created_by: 'editor',
-    created_at: now,
-    updated_at: now,
-    ...overrides,
-  };
-};
-
-const aJob = (sourceId: string, overrides: Partial<SyncJob> = {}): SyncJob => ({
-  ...ZERO_COUNTS,
-  job_id: crypto.randomUUID(),
-  source_id: sourceId,
-  state: 'queued',
-  trigger: 'manual',
-  started_by: 'editor',
-  processed: 0,
-  total: 0,
-  current_file: null,
-  errors: [],
-  full_walk: true,
-  queued_at: '2026-01-01T00:00:00.000Z',
-  started_at: null,
-  finished_at: null,
-  failure: null,
-  ...overrides,
-});
+const aSource = aSourceRecord;
+const aJob = aSyncJob;
 
 const LATER = '2026-01-01T00:10:00.000Z';
 const NOW = '2026-01-01T00:05:00.000Z';

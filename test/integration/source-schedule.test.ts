@@ -8,8 +8,9 @@ import type { Clock } from '../../shared/domain/clock';
 import type { SyncStepMessage } from '../../shared/domain/sources/ports';
 import { scheduleSyncs } from '../../shared/domain/sources/schedule-syncs';
 import type { SourceRecord } from '../../shared/domain/sources/source';
-import { ZERO_COUNTS, type SyncJob } from '../../shared/domain/sources/sync-job';
+import type { SyncJob } from '../../shared/domain/sources/sync-job';
 import { freshTable, testClients, uniqueName } from '../support/aws-resources';
+import { aSourceRecord, aSyncJob } from '../support/builders';
 
 const NOW = '2026-03-01T12:00:00.000Z';
 const at = (offsetSeconds: number) => new Date(Date.parse(NOW) + offsetSeconds * 1000).toISOString();
@@ -17,47 +18,11 @@ const clock: Clock = { now: () => new Date(NOW) };
 /** How long after its lease ended a sync counts as stalled, in these tests. */
 const STALLED_AFTER = 300;
 
-const aSource = (overrides: Partial<SourceRecord> = {}): SourceRecord => ({
-  id: crypto.randomUUID(),
-  name: 'scans',
-  type: 'webdav',
-  url: 'https://dav.example.com/scans/',
-  username: 'scanner',
-  password_sealed: 'v1.sealed',
-  sync_interval: 3600,
-  recursive: true,
-  file_patterns: ['*.pdf'],
-  enabled: true,
-  error: null,
-  last_sync: at(-3600),
-  next_sync: at(-60),
-  last_full_walk: at(-3600),
-  current_job_id: null,
-  last_job_id: null,
-  created_by: 'editor',
-  created_at: at(-86_400),
-  updated_at: at(-86_400),
-  ...overrides,
-});
+const aSource = (overrides: Partial<SourceRecord> = {}): SourceRecord =>
+  aSourceRecord({ last_sync: at(-3600), next_sync: at(-60), last_full_walk: at(-3600), created_at: at(-86_400), updated_at: at(-86_400), ...overrides });
 
-const aJob = (sourceId: string, overrides: Partial<SyncJob> = {}): SyncJob => ({
-  ...ZERO_COUNTS,
-  job_id: crypto.randomUUID(),
-  source_id: sourceId,
-  state: 'queued',
-  trigger: 'schedule',
-  started_by: null,
-  processed: 0,
-  total: 0,
-  current_file: null,
-  errors: [],
-  full_walk: false,
-  queued_at: at(-3600),
-  started_at: null,
-  finished_at: null,
-  failure: null,
-  ...overrides,
-});
+const aJob = (sourceId: string, overrides: Partial<SyncJob> = {}): SyncJob =>
+  aSyncJob(sourceId, { trigger: 'schedule', started_by: null, full_walk: false, queued_at: at(-3600), ...overrides });
 
 /** A table and a sync queue of their own, the schedule's deps on them, and the queue's messages read back. */
 async function world() {

@@ -3,6 +3,8 @@ import type { DocumentRecord } from '../../shared/domain/documents/document';
 import type { SearchRequest } from '../../shared/domain/search/ports';
 import type { User } from '../../shared/domain/users/user';
 import { BOOTSTRAP_WORKSPACE_ID } from '../../shared/domain/workspaces/workspace';
+import type { SourceRecord } from '../../shared/domain/sources/source';
+import { ZERO_COUNTS, type SyncJob } from '../../shared/domain/sources/sync-job';
 
 /** A stored user with unique username and email; override what the test is about. */
 export function aUser(overrides: Partial<User> = {}): User {
@@ -73,4 +75,53 @@ export class ManualClock implements Clock {
   advanceSeconds(seconds: number): void {
     this.current = new Date(this.current.getTime() + seconds * 1000);
   }
+}
+
+/** A stored source, idle, never synced; `overrides` sets anything else. */
+export function aSourceRecord(overrides: Partial<SourceRecord> = {}): SourceRecord {
+  const now = new Date().toISOString();
+  return {
+    id: crypto.randomUUID(),
+    name: 'scans',
+    type: 'webdav',
+    url: 'https://dav.example.com/scans/',
+    username: 'scanner',
+    password_sealed: 'v1.sealed',
+    sync_interval: 3600,
+    recursive: true,
+    file_patterns: ['*.pdf'],
+    enabled: true,
+    error: null,
+    last_sync: null,
+    next_sync: null,
+    last_full_walk: null,
+    current_job_id: null,
+    last_job_id: null,
+    created_by: 'editor',
+    created_at: now,
+    updated_at: now,
+    ...overrides,
+  };
+}
+
+/** A queued sync of a source, nothing counted yet. */
+export function aSyncJob(sourceId: string, overrides: Partial<SyncJob> = {}): SyncJob {
+  return {
+    ...ZERO_COUNTS,
+    job_id: crypto.randomUUID(),
+    source_id: sourceId,
+    state: 'queued',
+    trigger: 'manual',
+    started_by: 'editor',
+    processed: 0,
+    total: 0,
+    current_file: null,
+    errors: [],
+    full_walk: true,
+    queued_at: '2026-01-01T00:00:00.000Z',
+    started_at: null,
+    finished_at: null,
+    failure: null,
+    ...overrides,
+  };
 }

@@ -10,6 +10,7 @@ import { listNotificationsQuery } from '../../functions/notifications/schemas';
 import { priorityBody, queueListQuery, retryOcrBody } from '../../functions/ocr/schemas';
 import { advancedSearchBody, searchQuery } from '../../functions/search/schemas';
 import { updateSettingsBody } from '../../functions/settings/schemas';
+import { createSourceBody, updateSourceBody } from '../../functions/sources/schemas';
 import { changePasswordBody, createUserBody, updateProfileBody, updateUserBody, usageQuery } from '../../functions/users/schemas';
 import { ERROR_STATUS } from '../../shared/domain/errors';
 import { pageQuery } from '../../shared/http/fields';
@@ -68,6 +69,12 @@ const V1_ROUTE_MODELS: Record<string, RouteModel> = {
   'GET /api/metrics/system': { query: [], body: null },
   'GET /api/search': { query: names(searchQuery), body: null },
   'POST /api/search/advanced': { query: [], body: json(names(advancedSearchBody)) },
+  'GET /api/sources': { query: [], body: null },
+  'POST /api/sources': { query: [], body: json(names(createSourceBody)) },
+  'PUT /api/sources/{id}': { query: [], body: json(names(updateSourceBody)) },
+  'DELETE /api/sources/{id}': { query: [], body: null },
+  'POST /api/sources/{id}/sync': { query: [], body: null },
+  'GET /api/sources/{id}/sync-status': { query: [], body: null },
   'GET /api/notifications': { query: names(listNotificationsQuery), body: null },
   'PUT /api/notifications/{id}/read': { query: [], body: null },
   'PUT /api/notifications/read-all': { query: [], body: null },
@@ -167,6 +174,13 @@ const plausible = (ids: FuzzIds): Record<string, unknown[]> => ({
   color: ['#336699', '#ABCDEF', 'red'],
   description: ['About', null],
   document_ids: [[ids.document], [ids.document, SOME_UUID], []],
+  // Loopback only, and nothing listens on port 9: a source check the fuzzer gets through is refused at once.
+  url: ['http://127.0.0.1:9/dav/', 'ftp://127.0.0.1/', 'http://user:pw@127.0.0.1:9/'],
+  type: ['webdav', 'local_folder'],
+  sync_interval: [3600, 59, 604_801],
+  recursive: [true, 'yes'],
+  file_patterns: [['*.pdf', 'scans/**/*.tif'], ['*.[pdf'], []],
+  enabled: [false, 1],
   query: [{ must: [{ field: 'title', value: 'invoice', type: 'match' }] }, { should: [{ field: 'content', value: 'abc', type: 'contains' }] }, { must_not: [{ field: 'title', value: 'x', type: 'exact' }] }],
 });
 
