@@ -82,7 +82,7 @@ describe('the bundled functions', () => {
 
     const failures = started.flatMap((outcome, index) => (outcome.status === 'rejected' ? [`${names[index]}: ${String(outcome.reason)}`] : []));
     expect(failures).toEqual([]);
-  }, 90_000); // fifteen cold starts at once, on two shared cores
+  }, 120_000); // eighteen cold starts at once, on two shared cores
 
   it('every native addon an asset ships is built for its function architecture', () => {
     const { byName } = inject('bundles').functions;
@@ -110,6 +110,15 @@ describe('the bundled functions', () => {
     const result = await deployed('OcrSweeperFunction').invoke(scheduledEvent());
 
     expect(result).toEqual({ requeued: 0 });
+  });
+
+  it('the source scheduler runs on its EventBridge schedule and finds no source due', async () => {
+    const schedule = inject('bundles').functions.schedules.find((s) => s.function === 'SourceSchedulerFunction');
+    expect(schedule?.expression).toMatch(/^rate\(/);
+
+    const result = await deployed('SourceSchedulerFunction').invoke(scheduledEvent());
+
+    expect(result).toEqual({ started: 0, resumed: 0 });
   });
 });
 
