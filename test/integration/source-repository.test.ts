@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DynamoSourceRepository, DynamoSourceSchedule } from '../../shared/adapters/aws/dynamodb/source-repository';
+import { DynamoSourceRepository } from '../../shared/adapters/aws/dynamodb/source-repository';
+import { DynamoSourceSchedule } from '../../shared/adapters/aws/dynamodb/source-schedule';
 import { MAX_SYNC_ERRORS, type SyncJob } from '../../shared/domain/sources/sync-job';
 import { freshTable, testClients } from '../support/aws-resources';
 import { aSourceRecord, aSyncJob } from '../support/builders';

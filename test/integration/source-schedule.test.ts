@@ -1,6 +1,7 @@
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { DynamoSourceRepository, DynamoSourceSchedule } from '../../shared/adapters/aws/dynamodb/source-repository';
+import { DynamoSourceRepository } from '../../shared/adapters/aws/dynamodb/source-repository';
+import { DynamoSourceSchedule } from '../../shared/adapters/aws/dynamodb/source-schedule';
 import { DynamoSyncStateStore } from '../../shared/adapters/aws/dynamodb/sync-state-store';
 import { ensureQueueWithDlq } from '../../shared/adapters/aws/provisioning';
 import { SqsSyncQueue } from '../../shared/adapters/aws/sqs-sync-queue';

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SourceChanges, SourceRepository, SourceSchedule, SyncOutcome, SyncProgress } from '../../../domain/sources/ports';
+import type { SourceChanges, SourceRepository, SyncOutcome, SyncProgress } from '../../../domain/sources/ports';
 import type { SourceRecord } from '../../../domain/sources/source';
 import { MAX_SYNC_ERRORS, type SyncJob } from '../../../domain/sources/sync-job';
 import { failedConditions, isConditionFailure, isTransactionConflict } from './errors';
@@ -277,43 +277,6 @@ export class DynamoSourceRepository implements SourceRepository {
   /** The active-syncs index of an unfinished job: stalled once `at` (its lease end, or when it was queued) is past. */
   private activeIndexOf(sourceId: string, jobId: string, at: string): { gsi1pk: string; gsi1sk: string } {
     return { gsi1pk: keys.activeSyncsIndex, gsi1sk: `${at}#${this.workspaceId}#${sourceId}#${jobId}` };
-  }
-}
-
-/** The schedule across workspaces: enabled sources due now, and syncs whose worker vanished. */
-export class DynamoSourceSchedule implements SourceSchedule {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
-  ) {}
-
-  due(now: string, limit: number): Promise<Array<{ workspaceId: string; sourceId: string }>> {
-    // '$' sorts right after '#': every `<now>#…` key too, so a source due exactly now is due.
-    return this.before(keys.sourceScheduleIndex, `${now}$`, limit, ([workspaceId, sourceId]) => ({ workspaceId: workspaceId!, sourceId: sourceId! }));
-  }
-
-  /** Unfinished syncs whose lease (or, never leased, whose queueing) ended before `before`. */
-  stalled(before: string, limit: number): Promise<Array<{ workspaceId: string; sourceId: string; jobId: string }>> {
-    return this.before(keys.activeSyncsIndex, `${before}#`, limit, ([workspaceId, sourceId, jobId]) => ({
-      workspaceId: workspaceId!,
-      sourceId: sourceId!,
-      jobId: jobId!,
-    }));
-  }
-
-  /** The index entries of a partition whose sort key is below `bound`. */
-  private async before<T>(partition: string, bound: string, limit: number, toEntry: (ids: string[]) => T): Promise<T[]> {
-    const items = await queryAll(
-      this.db,
-      {
-        TableName: this.tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :partition AND gsi1sk < :before',
-        ExpressionAttributeValues: { ':partition': partition, ':before': bound },
-      },
-      limit,
-    );
-    return items.map((item) => toEntry(String(item['gsi1sk']).split('#').slice(1)));
   }
 }
 
