@@ -53,20 +53,23 @@ export class DynamoSyncStateStore implements SyncStateStore {
 
   async saveDirectory(sourceId: string, path: string, etag: string | null, directories: Map<string, string | null>): Promise<void> {
     const pk = this.keys.sourceDirectory(sourceId, path);
-    const known = (await this.partition(pk)).filter((item) => String(item['sk']).startsWith('D#'));
-    const gone = known.map((item) => String(item['sk']).slice(2)).filter((name) => !directories.has(name));
+    const items = await this.partition(pk);
+    const self = items.find((item) => item['sk'] === SELF);
+    const known = new Map(items.filter((item) => String(item['sk']).startsWith('D#')).map((item) => [String(item['sk']).slice(2), item]));
+    const gone = [...known.keys()].filter((name) => !directories.has(name));
     // A subdirectory that vanished takes its remembered tree with it (its documents stay).
     for (const name of gone) await this.forgetTree(sourceId, join(path, name));
+    // Only what changed is written: a directory of unchanged subdirectories costs its one read.
+    const moved = [...directories].filter(([name, childEtag]) => {
+      const before = known.get(name);
+      return !before || childEtag === null || before['etag'] !== childEtag;
+    });
     await batchWriteAll(this.db, this.tableName, [
       ...gone.map((name) => ({ delete: { pk, sk: `D#${name}` } })),
-      // A subdirectory whose ETag did not move keeps its summary; another ETag makes it unknown until walked.
-      ...[...directories].map(([name, childEtag]) => {
-        const before = known.find((item) => item['sk'] === `D#${name}`);
-        const kept = before && childEtag !== null && before['etag'] === childEtag ? { files: before['files'], directories: before['directories'] } : {};
-        return { put: { pk, sk: `D#${name}`, etag: childEtag, ...kept } };
-      }),
+      // A subdirectory whose ETag moved (or is new) is unknown until walked: no summary.
+      ...moved.map(([name, childEtag]) => ({ put: { pk, sk: `D#${name}`, etag: childEtag } })),
       // Written last: a directory counts as remembered only once its subdirectories are.
-      { put: { pk, sk: SELF, etag } },
+      ...(self && etag !== null && self['etag'] === etag ? [] : [{ put: { pk, sk: SELF, etag } }]),
     ]);
   }
 
