@@ -2,7 +2,9 @@ import { ImageData, loadImage, type Canvas, type Image, type SKRSContext2D } fro
 import * as utifModule from 'utif2';
 import { checkPageContent, loadObjects } from './content-budget';
 import { rasterDimensions, type ImageFormat } from './formats';
+import { drawImageOnlyPage } from './image-only-page';
 import { FileRefusal, type RenderJob, type RenderOutput } from './jobs';
+import { multiply, type Matrix } from './page-images';
 import { boundedCanvas, holdingPixels, isPasswordError, openPdf, releaseCanvas, type PdfDocument } from './pdf-engine';
 
 /** UTIF.js is a CommonJS object: under ESM its functions are on the default export. */
@@ -80,12 +82,15 @@ const renderPdf = async (job: RenderJob, owned: Canvas[]): Promise<RenderOutput>
     const size = fitInBox(natural, job.box, true);
     const { canvas, context } = whiteCanvas(size);
     owned.push(canvas);
+    const scale: Matrix = [size.width / natural.width, 0, 0, size.height / natural.height, 0, 0];
+    // A scan is drawn from its images reduced as they are read; other pages by pdf.js in full.
+    if (await drawImageOnlyPage(page, objects, context, multiply(scale, natural.transform as Matrix), size)) return await encode(canvas, job);
     type RenderParameters = Parameters<typeof page.render>[0];
     await page.render({
       canvas: canvas as unknown as RenderParameters['canvas'],
       canvasContext: context as unknown as RenderParameters['canvasContext'],
       viewport: natural,
-      transform: [size.width / natural.width, 0, 0, size.height / natural.height, 0, 0],
+      transform: scale,
     }).promise;
     return await encode(canvas, job);
   } finally {
