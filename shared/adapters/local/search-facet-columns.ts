@@ -2,8 +2,6 @@ import type { SearchFilters, SearchResults } from '../../domain/search/ports';
 
 /** What filters and facets read of one live document. */
 export interface FacetEntry {
-  /** The workspace owning the document: every count is one workspace's. */
-  workspaceId: string;
   mimeType: string;
   status: string;
   ocrConfidence: number | null;
@@ -12,7 +10,8 @@ export interface FacetEntry {
 }
 
 /**
- * The filter and facet fields of every live document of the embedded index, held in memory by row id.
+ * The filter and facet fields of every live document of one workspace of the embedded index, held in memory by
+ * the sequence of its row id in the workspace's range (the adapter keeps one of these per workspace).
  *
  * Why: the total and the facets are counted over the whole match set, which for a common word is most of the
  * index. SQLite reads a row per match for that (about 0.7 µs each, 60 ms at 85,000 matches); counting here
@@ -22,10 +21,6 @@ export interface FacetEntry {
  */
 export class FacetColumns {
   private live = new Uint8Array(0);
-  private workspace = new Uint32Array(0);
-  /** Live documents per workspace code, and in all: a search's share of the index (see the adapter's ranking). */
-  private readonly liveIn = new Map<number, number>();
-  private liveTotal = 0;
   private mime = new Uint32Array(0);
   private status = new Uint32Array(0);
   private confidence = new Float64Array(0);
@@ -43,9 +38,6 @@ export class FacetColumns {
     this.ensure(rid);
     this.forget(rid);
     this.live[rid] = 1;
-    this.workspace[rid] = this.code(entry.workspaceId);
-    this.liveIn.set(this.workspace[rid]!, (this.liveIn.get(this.workspace[rid]!) ?? 0) + 1);
-    this.liveTotal++;
     this.mime[rid] = this.code(entry.mimeType);
     this.status[rid] = this.code(entry.status);
     this.confidence[rid] = entry.ocrConfidence ?? Number.NaN;
@@ -60,28 +52,10 @@ export class FacetColumns {
   clear(): void {
     this.live.fill(0);
     this.createdAt = [];
-    this.liveIn.clear();
-    this.liveTotal = 0;
   }
 
-  /** Whether the row is a live document of the workspace. */
-  holds(workspaceId: string, rid: number): boolean {
-    const code = this.codes.get(workspaceId);
-    return code !== undefined && rid < this.live.length && this.live[rid] === 1 && this.workspace[rid] === code;
-  }
-
-  /** How many times larger the whole index is than the workspace's part of it (1 when it holds all; ∞ for none). */
-  sizeRelativeTo(workspaceId: string): number {
-    const code = this.codes.get(workspaceId);
-    const mine = code === undefined ? 0 : (this.liveIn.get(code) ?? 0);
-    return mine ? this.liveTotal / mine : Number.POSITIVE_INFINITY;
-  }
-
-  /** The number of the workspace's live matches that pass the filters, and their facets. */
-  count(workspaceId: string, rids: Uint32Array, filters: SearchFilters): Pick<SearchResults, 'total' | 'facets'> {
-    const ws = this.codes.get(workspaceId);
-    if (ws === undefined) return { total: 0, facets: { mime_types: {}, labels: {} } };
-    const { workspace } = this;
+  /** The number of live matches (sequences of the workspace's row ids) that pass the filters, and their facets. */
+  count(rids: Uint32Array, filters: SearchFilters): Pick<SearchResults, 'total' | 'facets'> {
     const accepts = this.filter(filters);
     // Counters indexed by string code: no hashing in a loop that can run 100,000 times.
     const mimeCounts = new Uint32Array(this.strings.length);
@@ -90,7 +64,7 @@ export class FacetColumns {
     let total = 0;
     for (let i = 0; i < rids.length; i++) {
       const rid = rids[i]!;
-      if (rid >= live.length || !live[rid] || workspace[rid] !== ws || (accepts && !accepts(rid))) continue;
+      if (rid >= live.length || !live[rid] || (accepts && !accepts(rid))) continue;
       total++;
       mimeCounts[mime[rid]!]!++;
       setCounts[labelSet[rid]!]!++;
@@ -158,9 +132,6 @@ export class FacetColumns {
   private forget(rid: number): void {
     if (rid >= this.live.length || !this.live[rid]) return;
     this.live[rid] = 0;
-    const code = this.workspace[rid]!;
-    this.liveIn.set(code, (this.liveIn.get(code) ?? 1) - 1);
-    this.liveTotal--;
   }
 
   /** Grows the typed arrays (doubling) so that `rid` fits. */
@@ -173,7 +144,6 @@ export class FacetColumns {
       return next;
     };
     this.live = grow(this.live, (n) => new Uint8Array(n));
-    this.workspace = grow(this.workspace, (n) => new Uint32Array(n));
     this.mime = grow(this.mime, (n) => new Uint32Array(n));
     this.status = grow(this.status, (n) => new Uint32Array(n));
     this.confidence = grow(this.confidence, (n) => new Float64Array(n));

@@ -7,9 +7,9 @@ import { fuzzyDistance, maxEdits, withinEdits } from '../../domain/search/text';
 import { FacetColumns } from './search-facet-columns';
 import { SqliteReadPool } from './sqlite-read-pool';
 import { highlightsOf } from './sqlite-search-highlights';
-import { LISTING_ORDER, orderBy, parseRowids, QueryPlan, type SqlValue } from './sqlite-search-query';
+import { LISTING_ORDER, orderBy, parseRowids, QueryPlan, type SqlValue, type WorkspaceRange } from './sqlite-search-query';
 import {
-  adoptPreWorkspaceFile,
+  adoptUnrangedFile,
   COLUMNS,
   columnsOf,
   facetEntry,
@@ -17,6 +17,7 @@ import {
   inflateText,
   metadataValues,
   PAGE_SIZE,
+  rowidRange,
   SCHEMA,
   vocabulary,
   WEIGHTS,
@@ -30,10 +31,7 @@ const MAX_FUZZY_ALTERNATIVES = 20;
 const TIE_MARGIN = 50;
 /** Reader threads that rank shards of a query in parallel: one per core, up to this many. */
 const MAX_READERS = 4;
-/**
- * Rows the BM25 ranking reads at most for one page. It ranks every workspace's matches, so it reads more than
- * the page the smaller the workspace's share of the index is; past this, the general query ranks instead.
- */
+/** Rows the BM25 ranking keeps at most for one page (a deep page); past this, the general query ranks instead. */
 const MAX_RANKED_ROWS = 20_000;
 
 interface PageRow {
@@ -45,10 +43,12 @@ interface PageRow {
 
 interface DocRow {
   rid: number;
-  workspace_id: string;
+  slot: number;
   version: number;
   deleted: number;
 }
+
+const NO_RESULTS: SearchResults = { results: [], total: 0, facets: { mime_types: {}, labels: {} } };
 
 /** One workspace's view of the SQLite index: its search, its listing, its writes. */
 export interface SqliteWorkspaceSearchIndex extends SearchIndex, DocumentListingIndex {
@@ -72,8 +72,10 @@ export interface SqliteSearchIndexOptions {
  * - `tri`: a contentless trigram table over the same columns, for `contains` (substrings of words and numbers).
  * - `words`: each workspace's vocabulary, for fuzzy queries (a word becomes itself OR its close spellings, by
  *   edit distance), so that no workspace's words are tried in another's queries.
- * - `docs`: the workspace, the filterable and sortable fields, the version of each document and the tombstones
- *   of removed ones. A row belongs to one workspace for good: a view never writes or removes another's row.
+ * - `docs`: the filterable and sortable fields, the version of each document and the tombstones of removed
+ *   ones. A row belongs to one workspace for good: a view never writes or removes another's row.
+ * - Row ids are ranged by workspace (`rowidRange` of its slot in `workspaces`), in all three tables: a search
+ *   reads, ranks and counts only its workspace's part of each doclist.
  * Writes are synchronous transactions, so an upsert is atomic and versions are compared and written as one.
  * BM25's statistics (how rare a word is) are the whole index's, so one workspace's documents shift the scores,
  * never the hits, of another's.
@@ -83,9 +85,12 @@ export class SqliteSearchIndex implements SearchIndexStore {
   private readerCount: number;
   /** Started on the first ranked search, so that an index that is only written never starts threads. */
   private pool: SqliteReadPool | null = null;
-  /** Words already in each workspace's vocabulary (by workspace id): written once per process. */
-  private readonly knownWords = new Map<string, Set<string>>();
-  private readonly columns = new FacetColumns();
+  /** Words already in each workspace's vocabulary (by slot): written once per process. */
+  private readonly knownWords = new Map<number, Set<string>>();
+  /** The facet columns of each workspace, by slot. */
+  private readonly columns = new Map<number, FacetColumns>();
+  /** Committed slots by workspace id (a slot never changes once committed). */
+  private readonly slots = new Map<string, number>();
   private readonly statements;
 
   constructor(
@@ -100,15 +105,17 @@ export class SqliteSearchIndex implements SearchIndexStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
-    adoptPreWorkspaceFile(this.db);
+    adoptUnrangedFile(this.db);
     this.db.exec(INDEXES);
     this.statements = {
-      current: this.db.prepare<[string], DocRow>('SELECT rid, workspace_id, version, deleted FROM docs WHERE id = ?'),
-      maxRid: this.db.prepare<[], number | null>('SELECT max(rid) FROM docs').pluck(),
+      current: this.db.prepare<[string], DocRow>('SELECT rid, slot, version, deleted FROM docs WHERE id = ?'),
+      slotOf: this.db.prepare<[string], number>('SELECT slot FROM workspaces WHERE workspace_id = ?').pluck(),
+      addWorkspace: this.db.prepare<[string]>('INSERT INTO workspaces (workspace_id) VALUES (?)'),
+      maxRid: this.db.prepare<[number, number], number | null>('SELECT max(rid) FROM docs WHERE rid BETWEEN ? AND ?').pluck(),
       insertDoc: this.db.prepare(
-        `INSERT INTO docs (id, workspace_id, version, deleted, title, filename, content_z, labels_text, metadata_text, mime_type, status, ocr_confidence, size,
+        `INSERT INTO docs (rid, id, slot, version, deleted, title, filename, content_z, labels_text, metadata_text, mime_type, status, ocr_confidence, size,
            created_at, updated_at, label_ids, label_names, metadata_values)
-         VALUES (@id, @workspace_id, @version, 0, @title, @filename, @content_z, @labels_text, @metadata_text, @mime_type, @status, @ocr_confidence, @size,
+         VALUES (@rid, @id, @slot, @version, 0, @title, @filename, @content_z, @labels_text, @metadata_text, @mime_type, @status, @ocr_confidence, @size,
            @created_at, @updated_at, @label_ids, @label_names, @metadata_values)`,
       ),
       updateDoc: this.db.prepare(
@@ -117,26 +124,24 @@ export class SqliteSearchIndex implements SearchIndexStore {
            created_at = @created_at, updated_at = @updated_at, label_ids = @label_ids, label_names = @label_names, metadata_values = @metadata_values
          WHERE rid = @rid`,
       ),
-      tombstone: this.db.prepare(
-        `INSERT INTO docs (id, workspace_id, version, deleted) VALUES (?, ?, ?, 1)
-         ON CONFLICT (id) DO UPDATE SET version = excluded.version, deleted = 1, title = '', filename = '', content_z = NULL, labels_text = '',
-           metadata_text = '', label_ids = '[]', label_names = '[]', metadata_values = '[]'`,
+      insertTombstone: this.db.prepare<[number, string, number, number]>('INSERT INTO docs (rid, id, slot, version, deleted) VALUES (?, ?, ?, ?, 1)'),
+      tombstone: this.db.prepare<[number, number]>(
+        `UPDATE docs SET version = ?, deleted = 1, title = '', filename = '', content_z = NULL, labels_text = '', metadata_text = '', label_ids = '[]',
+           label_names = '[]', metadata_values = '[]' WHERE rid = ?`,
       ),
       indexed: this.db.prepare<[number], Record<Column, string>>('SELECT title, filename, content, labels, metadata FROM fts_source WHERE rid = ?'),
       insertFts: this.db.prepare('INSERT INTO fts (rowid, title, filename, content, labels, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
       deleteFts: this.db.prepare(`INSERT INTO fts (fts, rowid, title, filename, content, labels, metadata) VALUES ('delete', ?, ?, ?, ?, ?, ?)`),
       insertTri: this.db.prepare('INSERT INTO tri (rowid, title, filename, content, labels, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
       deleteTri: this.db.prepare('DELETE FROM tri WHERE rowid = ?'),
-      insertWord: this.db.prepare('INSERT OR IGNORE INTO words (workspace_id, len, word) VALUES (?, ?, ?)'),
-      wordsOfLength: this.db
-        .prepare<[string, number, number], string>('SELECT word FROM words WHERE workspace_id = ? AND len BETWEEN ? AND ?')
-        .pluck(),
+      insertWord: this.db.prepare('INSERT OR IGNORE INTO words (slot, len, word) VALUES (?, ?, ?)'),
+      wordsOfLength: this.db.prepare<[number, number, number], string>('SELECT word FROM words WHERE slot = ? AND len BETWEEN ? AND ?').pluck(),
     };
     const live = this.db.prepare<
       [],
-      { rid: number; workspace_id: string; mime_type: string; status: string; ocr_confidence: number | null; created_at: string; label_ids: string }
-    >('SELECT rid, workspace_id, mime_type, status, ocr_confidence, created_at, label_ids FROM docs WHERE deleted = 0');
-    for (const row of live.iterate()) this.columns.set(row.rid, facetEntry(row));
+      { rid: number; slot: number; mime_type: string; status: string; ocr_confidence: number | null; created_at: string; label_ids: string }
+    >('SELECT rid, slot, mime_type, status, ocr_confidence, created_at, label_ids FROM docs WHERE deleted = 0');
+    for (const row of live.iterate()) this.facetsOf(row.slot).set(row.rid - rowidRange(row.slot).base, facetEntry(row));
   }
 
   /**
@@ -156,6 +161,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
   }
 
   async clear(): Promise<void> {
+    // The workspaces keep their slots: a slot is never given to another workspace.
     this.db.exec(`INSERT INTO fts (fts) VALUES ('delete-all'); DELETE FROM tri; DELETE FROM docs; DELETE FROM words;`);
     this.knownWords.clear();
     this.columns.clear();
@@ -174,14 +180,53 @@ export class SqliteSearchIndex implements SearchIndexStore {
     const change = this.db.transaction((): FacetChange | null => {
       const current = this.statements.current.get(documentId);
       // Another workspace's entry is not this view's to remove (nor to tombstone: the id is taken).
-      if (current && current.workspace_id !== workspaceId) return null;
+      if (current && current.slot !== this.slotOf(workspaceId)) return null;
       // The tombstone holds the version after the removal: upserts up to `version` stay out, a newer one wins.
       if (current && current.version > version + 1) return null;
-      if (current && !current.deleted) this.unindex(current.rid);
-      this.statements.tombstone.run(documentId, workspaceId, version + 1);
-      return current ? { rid: current.rid, entry: null } : null;
+      if (!current) {
+        const slot = this.slotFor(workspaceId);
+        this.statements.insertTombstone.run(this.nextRid(slot), documentId, slot, version + 1);
+        return null;
+      }
+      if (!current.deleted) this.unindex(current.rid);
+      this.statements.tombstone.run(version + 1, current.rid);
+      return { slot: current.slot, sequence: current.rid - rowidRange(current.slot).base, entry: null };
     })();
     this.apply(change);
+  }
+
+  /** The workspace's committed slot, if it has one (read in a write, it also sees that write's own). */
+  private slotOf(workspaceId: string): number | undefined {
+    const cached = this.slots.get(workspaceId);
+    if (cached !== undefined) return cached;
+    const slot = this.statements.slotOf.get(workspaceId);
+    // Cached only once committed: a transaction that gave the slot may still roll back.
+    if (slot !== undefined && !this.db.inTransaction) this.slots.set(workspaceId, slot);
+    return slot;
+  }
+
+  /** The workspace's slot, given in this write transaction when it has none yet. */
+  private slotFor(workspaceId: string): number {
+    const slot = this.slotOf(workspaceId);
+    if (slot !== undefined) return slot;
+    const added = Number(this.statements.addWorkspace.run(workspaceId).lastInsertRowid);
+    rowidRange(added);
+    return added;
+  }
+
+  /** The next row id of the slot's range (rows are never deleted, so a sequence is never reused). */
+  private nextRid(slot: number): number {
+    const { first, last } = rowidRange(slot);
+    const max = this.statements.maxRid.get(first, last);
+    const next = max === null || max === undefined ? first : max + 1;
+    if (next > last) throw new Error('the search index holds as many rows as a workspace can have');
+    return next;
+  }
+
+  private facetsOf(slot: number): FacetColumns {
+    let columns = this.columns.get(slot);
+    if (!columns) this.columns.set(slot, (columns = new FacetColumns()));
+    return columns;
   }
 
   /**
@@ -190,8 +235,10 @@ export class SqliteSearchIndex implements SearchIndexStore {
    */
   private list(workspaceId: string, query: DocumentQuery): { ids: string[]; total: number } | null {
     if (query.sourceId) return null;
-    const parts: string[] = ['d.workspace_id = ?', 'd.deleted = 0'];
-    const params: SqlValue[] = [workspaceId];
+    const slot = this.slotOf(workspaceId);
+    if (slot === undefined) return { ids: [], total: 0 };
+    const parts: string[] = ['d.slot = ?', 'd.deleted = 0'];
+    const params: SqlValue[] = [slot];
     if (query.status) {
       parts.push('d.status = ?');
       params.push(query.status);
@@ -261,19 +308,20 @@ export class SqliteSearchIndex implements SearchIndexStore {
   /** Applies a committed write to the in-memory facet columns (never before the commit, which may roll back). */
   private apply(change: FacetChange | null): void {
     if (!change) return;
-    if (change.entry) this.columns.set(change.rid, change.entry);
-    else this.columns.delete(change.rid);
+    if (change.entry) this.facetsOf(change.slot).set(change.sequence, change.entry);
+    else this.facetsOf(change.slot).delete(change.sequence);
   }
 
   private write(workspaceId: string, document: IndexedDocument): FacetChange | null {
     const current = this.statements.current.get(document.id);
     // Ids are unique across workspaces: one held by another workspace is refused, its entry left as it is.
-    if (current && current.workspace_id !== workspaceId) return null;
+    if (current && current.slot !== this.slotOf(workspaceId)) return null;
     if (current && current.version > document.version) return null;
+    const slot = current ? current.slot : this.slotFor(workspaceId);
     const text = columnsOf(document);
     const row = {
       id: document.id,
-      workspace_id: workspaceId,
+      slot,
       version: document.version,
       title: text.title,
       filename: text.filename,
@@ -296,36 +344,43 @@ export class SqliteSearchIndex implements SearchIndexStore {
       if (!current.deleted) this.unindex(rid);
       this.statements.updateDoc.run({ ...row, rid });
     } else {
-      rid = Number(this.statements.insertDoc.run(row).lastInsertRowid);
+      rid = this.nextRid(slot);
+      this.statements.insertDoc.run({ ...row, rid });
     }
     const values = COLUMNS.map((column) => text[column]);
     this.statements.insertFts.run(rid, ...values);
     this.statements.insertTri.run(rid, ...values);
-    let known = this.knownWords.get(workspaceId);
-    if (!known) this.knownWords.set(workspaceId, (known = new Set()));
+    let known = this.knownWords.get(slot);
+    if (!known) this.knownWords.set(slot, (known = new Set()));
     for (const word of vocabulary(values.join(' '))) {
       if (known.has(word)) continue;
       known.add(word);
-      this.statements.insertWord.run(workspaceId, word.length, word);
+      this.statements.insertWord.run(slot, word.length, word);
     }
-    return { rid, entry: facetEntry(row) };
+    return { slot, sequence: rid - rowidRange(slot).base, entry: facetEntry(row) };
   }
 
   /**
    * Three steps, each on the cheapest store: the match set's rowids from one SQLite pass (`group_concat`, no
    * row goes to JS one by one), the total and facets counted over them in memory, and the page ranked by
-   * SQLite (FTS5's own BM25 sort when nothing else constrains the order, so only the page leaves SQLite).
+   * SQLite (FTS5's own BM25 sort when nothing else constrains the order, so only the page leaves SQLite). Each
+   * step reads only the workspace's row id range.
    */
   private async search(workspaceId: string, request: SearchRequest): Promise<SearchResults> {
-    const plan = new QueryPlan(request, workspaceId, (word) => this.fuzzyAlternatives(workspaceId, word));
+    const slot = this.slotOf(workspaceId);
+    if (slot === undefined) return NO_RESULTS;
+    const { base, first } = rowidRange(slot);
+    // The range ends at the workspace's last row: the reader threads split what is there, not 2^32 ids.
+    const range: WorkspaceRange = { base, first, last: this.statements.maxRid.get(first, rowidRange(slot).last) ?? first };
+    const plan = new QueryPlan(request, range, (word) => this.fuzzyAlternatives(slot, word));
     const offset = (request.page - 1) * request.perPage;
     // Started first: the reader threads rank while this thread counts.
-    const ranked = plan.rankedByFts() ? this.pageByFtsRank(workspaceId, plan, offset, request.perPage) : Promise.resolve(null);
+    const ranked = plan.rankedByFts() ? this.pageByFtsRank(plan, range, offset, request.perPage) : Promise.resolve(null);
     // Should the count below throw first, the ranking's own failure must not go unhandled.
     ranked.catch(() => undefined);
     const matchSet = plan.matchSet();
-    const rids = parseRowids(this.db.prepare<SqlValue[], string | null>(matchSet.sql).pluck().get(...matchSet.params) ?? null);
-    const { total, facets } = this.columns.count(workspaceId, rids, request.filters);
+    const sequences = parseRowids(this.db.prepare<SqlValue[], string | null>(matchSet.sql).pluck().get(...matchSet.params) ?? null);
+    const { total, facets } = this.facetsOf(slot).count(sequences, request.filters);
     const hits = (await ranked) ?? (total ? this.page(plan, request, offset) : []);
     const highlights = request.highlight ? highlightsOf(this.db, plan, hits.map((hit) => hit.rid)) : new Map<number, SearchHit['highlights']>();
     return {
@@ -345,24 +400,18 @@ export class SqliteSearchIndex implements SearchIndexStore {
   }
 
   /**
-   * A relevance page straight from FTS5's BM25 sort, which keeps only the best rows instead of sorting every
-   * match. FTS5 ranks every workspace's rows: it reads the page's rows times the index's size relative to the
-   * workspace's part (half as many again when other workspaces share it), and keeps the workspace's. Rows past
-   * the page are read too, so that equal scores can be ordered by id as the general query orders them. Null
-   * (the caller then takes the general query) when the rows read hold too few of the workspace's, or when a
-   * run of equal scores reaches past what was read.
+   * A relevance page straight from FTS5's BM25 sort over the workspace's range, which keeps only the best rows
+   * instead of sorting every match. Rows past the page are read too, so that equal scores can be ordered by id
+   * as the general query orders them. Null (the caller then takes the general query) when a run of equal
+   * scores reaches past what was read, or for a page too deep.
    */
-  private async pageByFtsRank(workspaceId: string, plan: QueryPlan, offset: number, perPage: number): Promise<PageRow[] | null> {
+  private async pageByFtsRank(plan: QueryPlan, range: WorkspaceRange, offset: number, perPage: number): Promise<PageRow[] | null> {
     const end = offset + perPage;
-    const wanted = end + TIE_MARGIN;
-    const share = this.columns.sizeRelativeTo(workspaceId);
-    if (!Number.isFinite(share)) return [];
-    const limit = share === 1 ? wanted : Math.ceil(wanted * share * 1.5);
+    const limit = end + TIE_MARGIN;
     if (limit > MAX_RANKED_ROWS) return null;
-    const all = await this.bestByBm25(plan.wordsExpression(), limit);
-    const ranked = all.filter((row) => this.columns.holds(workspaceId, row.rid));
-    if (all.length === limit && (ranked.length < end || ranked[end - 1]!.score === all[limit - 1]!.score)) return null;
-    const names = this.namesOf(workspaceId, ranked.map((row) => row.rid));
+    const ranked = await this.bestByBm25(plan.wordsExpression(), range, limit);
+    if (ranked.length === limit && ranked[end - 1]!.score === ranked[limit - 1]!.score) return null;
+    const names = this.namesOf(range, ranked.map((row) => row.rid));
     return ranked
       .flatMap((row) => {
         // A document removed since the readers' snapshot is left out.
@@ -374,21 +423,21 @@ export class SqliteSearchIndex implements SearchIndexStore {
   }
 
   /**
-   * The `limit` best matches by BM25, best first. With reader threads, each ranks one range of row ids and the
-   * best of their bests are the best overall (BM25's statistics are the whole table's in every range).
+   * The `limit` best matches of the range by BM25, best first. With reader threads, each ranks one part of the
+   * range and the best of their bests are the best overall (BM25's statistics are the whole table's in every
+   * part).
    */
-  private async bestByBm25(expression: string, limit: number): Promise<{ rid: number; score: number }[]> {
-    const select = `SELECT rowid AS rid, -bm25(fts, ${WEIGHTS}) AS score FROM fts WHERE fts MATCH ?`;
+  private async bestByBm25(expression: string, range: WorkspaceRange, limit: number): Promise<{ rid: number; score: number }[]> {
+    const select = `SELECT rowid AS rid, -bm25(fts, ${WEIGHTS}) AS score FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?`;
     const order = `ORDER BY bm25(fts, ${WEIGHTS}) LIMIT ?`;
     const pool = this.readers();
     if (pool) {
-      const last = this.statements.maxRid.get() ?? 0;
-      const span = Math.ceil((last + 1) / pool.size);
+      const span = Math.ceil((range.last - range.first + 1) / pool.size);
       try {
         const shards = await pool.allOnEach<{ rid: number; score: number }>(
           Array.from({ length: pool.size }, (_, i) => ({
-            sql: `${select} AND rowid BETWEEN ? AND ? ${order}`,
-            params: [expression, i * span, (i + 1) * span - 1, limit],
+            sql: `${select} ${order}`,
+            params: [expression, range.first + i * span, Math.min(range.last, range.first + (i + 1) * span - 1), limit],
           })),
         );
         return shards
@@ -399,7 +448,9 @@ export class SqliteSearchIndex implements SearchIndexStore {
         // A reader that failed (or a pool that died) is not worth failing the search: this thread ranks instead.
       }
     }
-    return this.db.prepare<[string, number], { rid: number; score: number }>(`${select} ${order}`).all(expression, limit);
+    return this.db
+      .prepare<[string, number, number, number], { rid: number; score: number }>(`${select} ${order}`)
+      .all(expression, range.first, range.last, limit);
   }
 
   private readers(): SqliteReadPool | null {
@@ -412,21 +463,21 @@ export class SqliteSearchIndex implements SearchIndexStore {
     return this.pool;
   }
 
-  private namesOf(workspaceId: string, rids: number[]): Map<number, { id: string; title: string }> {
+  private namesOf(range: WorkspaceRange, rids: number[]): Map<number, { id: string; title: string }> {
     if (!rids.length) return new Map();
     const rows = this.db
       .prepare<SqlValue[], { rid: number; id: string; title: string }>(
-        `SELECT rid, id, title FROM docs WHERE workspace_id = ? AND deleted = 0 AND rid IN (${rids.map(() => '?').join(', ')})`,
+        `SELECT rid, id, title FROM docs WHERE rid BETWEEN ? AND ? AND deleted = 0 AND rid IN (${rids.map(() => '?').join(', ')})`,
       )
-      .all(workspaceId, ...rids);
+      .all(range.first, range.last, ...rids);
     return new Map(rows.map((row) => [row.rid, row]));
   }
 
-  private fuzzyAlternatives(workspaceId: string, word: string): string[] {
+  private fuzzyAlternatives(slot: number, word: string): string[] {
     const normalized = word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
     const edits = maxEdits(normalized.length);
     if (!edits || !/^[\p{L}\p{N}]+$/u.test(normalized)) return [];
-    const candidates = this.statements.wordsOfLength.all(workspaceId, normalized.length - edits, normalized.length + edits);
+    const candidates = this.statements.wordsOfLength.all(slot, normalized.length - edits, normalized.length + edits);
     return candidates
       .filter((candidate) => candidate !== normalized && withinEdits(normalized, candidate, edits))
       .map((candidate) => ({ candidate, distance: fuzzyDistance(normalized, candidate) }))

@@ -56,28 +56,39 @@ function isWords(node: QueryNode): boolean {
   }
 }
 
+/** The row ids of one workspace (see `rowidRange`): every full-text lookup and every row of `d` stays in it. */
+export interface WorkspaceRange {
+  base: number;
+  first: number;
+  last: number;
+}
+
 /**
  * Turns one workspace's request into SQL over `docs d`: the match set with a score, and the expressions for
- * highlights. The full-text tables hold every workspace's rows; every condition on `d` names the workspace.
+ * highlights. The full-text tables hold every workspace's rows; every MATCH and every condition on `d` is
+ * bounded to the workspace's row id range, which FTS5 applies inside its doclists.
  */
 export class QueryPlan {
   constructor(
     private readonly request: SearchRequest,
-    private readonly workspaceId: string,
+    private readonly range: WorkspaceRange,
     private readonly alternatives: (word: string) => string[],
   ) {}
 
   /**
-   * One row: the rowids of the matches as a comma-separated list, before filters (counted in memory). A words
-   * query lists every workspace's matches (FTS5 alone, no row of `docs` read): the count keeps the workspace's.
+   * One row: the matches as a comma-separated list of sequences (row id minus the range's base, so they fit
+   * 32 bits), before filters (counted in memory). A words query is FTS5 alone, no row of `docs` read.
    */
   matchSet(): Sql {
     const { query } = this.request;
-    if (isWords(query)) return { sql: 'SELECT group_concat(rowid) FROM fts WHERE fts MATCH ?', params: [this.words(query)] };
+    const { base, first, last } = this.range;
+    if (isWords(query)) {
+      return { sql: 'SELECT group_concat(rowid - CAST(? AS INTEGER)) FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?', params: [base, this.words(query), first, last] };
+    }
     const condition = this.condition(query);
     return {
-      sql: `SELECT group_concat(d.rid) FROM docs AS d WHERE d.workspace_id = ? AND d.deleted = 0 AND ${condition.sql}`,
-      params: [this.workspaceId, ...condition.params],
+      sql: `SELECT group_concat(d.rid - CAST(? AS INTEGER)) FROM docs AS d WHERE d.rid BETWEEN ? AND ? AND d.deleted = 0 AND ${condition.sql}`,
+      params: [base, first, last, ...condition.params],
     };
   }
 
@@ -95,18 +106,19 @@ export class QueryPlan {
 
   /**
    * SELECT of the workspace's matching documents (rid, id, title, score and the sort keys), filters applied.
-   * The workspace condition is `+d.workspace_id`, kept off the index: FTS5 must drive the join (its matches are
-   * fewer than a workspace's rows), not a scan of the workspace probing FTS5 row by row.
+   * For words, the range bounds FTS5's rowids (`fts.rowid`, not `d.rid`): FTS5 must drive the join (its
+   * matches are fewer than a workspace's rows), not a scan of the workspace probing FTS5 row by row.
    */
   matches(): Sql {
     const filters = filterSql(this.request.filters);
     const columns = 'd.rid, d.id, d.title, d.created_at, d.updated_at, d.size';
     const { query } = this.request;
+    const { first, last } = this.range;
     if (isWords(query)) {
       return {
         sql: `SELECT ${columns}, -bm25(fts, ${WEIGHTS}) AS score FROM fts JOIN docs AS d ON d.rid = fts.rowid
-              WHERE fts MATCH ? AND d.deleted = 0 AND +d.workspace_id = ?${filters.sql}`,
-        params: [this.words(query), this.workspaceId, ...filters.params],
+              WHERE fts MATCH ? AND fts.rowid BETWEEN ? AND ? AND d.deleted = 0${filters.sql}`,
+        params: [this.words(query), first, last, ...filters.params],
       };
     }
     const condition = this.condition(query);
@@ -115,18 +127,18 @@ export class QueryPlan {
     const joins: string[] = [];
     const params: SqlValue[] = [];
     if (wordScore) {
-      joins.push(`LEFT JOIN (SELECT rowid AS rid, -bm25(fts, ${WEIGHTS}) AS s FROM fts WHERE fts MATCH ?) AS ws ON ws.rid = d.rid`);
-      params.push(wordScore);
+      joins.push(`LEFT JOIN (SELECT rowid AS rid, -bm25(fts, ${WEIGHTS}) AS s FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?) AS ws ON ws.rid = d.rid`);
+      params.push(wordScore, first, last);
     }
     if (containsScore) {
-      joins.push(`LEFT JOIN (SELECT rowid AS rid, -bm25(tri, ${WEIGHTS}) AS s FROM tri WHERE tri MATCH ?) AS cs ON cs.rid = d.rid`);
-      params.push(containsScore);
+      joins.push(`LEFT JOIN (SELECT rowid AS rid, -bm25(tri, ${WEIGHTS}) AS s FROM tri WHERE tri MATCH ? AND rowid BETWEEN ? AND ?) AS cs ON cs.rid = d.rid`);
+      params.push(containsScore, first, last);
     }
     const score = [wordScore ? 'coalesce(ws.s, 0)' : null, containsScore ? 'coalesce(cs.s, 0)' : null].filter(Boolean).join(' + ') || '0';
     return {
       sql: `SELECT ${columns}, ${score} AS score FROM docs AS d ${joins.join(' ')}
-            WHERE d.deleted = 0 AND d.workspace_id = ? AND ${condition.sql}${filters.sql}`,
-      params: [...params, this.workspaceId, ...condition.params, ...filters.params],
+            WHERE d.rid BETWEEN ? AND ? AND d.deleted = 0 AND ${condition.sql}${filters.sql}`,
+      params: [...params, first, last, ...condition.params, ...filters.params],
     };
   }
 
@@ -174,10 +186,16 @@ export class QueryPlan {
 
   /** A boolean SQL condition on `d` for any tree: words through FTS5, substrings through the trigram table. */
   private condition(node: QueryNode): Sql {
-    if (node.kind !== 'not' && isWords(node)) return { sql: 'd.rid IN (SELECT rowid FROM fts WHERE fts MATCH ?)', params: [this.words(node)] };
+    const { first, last } = this.range;
+    if (node.kind !== 'not' && isWords(node)) {
+      return { sql: 'd.rid IN (SELECT rowid FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?)', params: [this.words(node), first, last] };
+    }
     switch (node.kind) {
       case 'contains':
-        return { sql: 'd.rid IN (SELECT rowid FROM tri WHERE tri MATCH ?)', params: [`${columnFilter(node.field)}${quote(node.value)}`] };
+        return {
+          sql: 'd.rid IN (SELECT rowid FROM tri WHERE tri MATCH ? AND rowid BETWEEN ? AND ?)',
+          params: [`${columnFilter(node.field)}${quote(node.value)}`, first, last],
+        };
       case 'exact':
         return exactSql(node.field, node.value);
       case 'not': {

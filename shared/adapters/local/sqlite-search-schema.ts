@@ -12,15 +12,36 @@ export type Column = (typeof COLUMNS)[number];
 export const WEIGHTS = '10.0, 5.0, 1.0, 3.0, 2.0';
 
 /**
- * The text columns live in `docs` (the content deflated: it is most of the bytes), and `fts` is an
- * external-content table reading them through the `fts_source` view, which inflates the content with a function
- * every connection of this adapter registers. The index thus holds the text once, compressed.
+ * Row ids of `docs` (and of both full-text tables) are `slot * ROWS_PER_WORKSPACE + sequence`: each workspace
+ * owns one contiguous range, so FTS5 bounds a MATCH, its BM25 sort and the match-set scan to that range
+ * (`rowid BETWEEN` is pushed into FTS5) instead of reading every workspace's matches and filtering.
+ * 2^32 rows per workspace, 2^21 workspaces: row ids stay exact JavaScript numbers (below 2^53).
+ */
+export const ROWS_PER_WORKSPACE = 2 ** 32;
+const MAX_SLOT = 2 ** 21 - 1;
+
+/** The row ids a workspace's slot owns (sequence 0 is never used). */
+export function rowidRange(slot: number): { base: number; first: number; last: number } {
+  if (!Number.isInteger(slot) || slot < 1 || slot > MAX_SLOT) throw new Error(`search index workspace slot out of range: ${slot}`);
+  const base = slot * ROWS_PER_WORKSPACE;
+  return { base, first: base + 1, last: base + ROWS_PER_WORKSPACE - 1 };
+}
+
+/** The slot of a row id. */
+export const slotOfRowid = (rid: number): number => Math.floor(rid / ROWS_PER_WORKSPACE);
+
+/**
+ * `workspaces` numbers the workspaces (their slot). The text columns live in `docs` (the content deflated: it
+ * is most of the bytes), and `fts` is an external-content table reading them through the `fts_source` view,
+ * which inflates the content with a function every connection of this adapter registers. The index thus holds
+ * the text once, compressed. `docs.slot` repeats the row id's slot for the listing's index.
  */
 export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS workspaces (slot INTEGER PRIMARY KEY, workspace_id TEXT NOT NULL UNIQUE);
 CREATE TABLE IF NOT EXISTS docs (
   rid INTEGER PRIMARY KEY,
   id TEXT NOT NULL UNIQUE,
-  workspace_id TEXT NOT NULL,
+  slot INTEGER NOT NULL,
   version INTEGER NOT NULL,
   deleted INTEGER NOT NULL DEFAULT 0,
   title TEXT NOT NULL DEFAULT '',
@@ -50,41 +71,65 @@ CREATE VIRTUAL TABLE IF NOT EXISTS tri USING fts5(
   tokenize = 'trigram remove_diacritics 1', content = '', contentless_delete = 1
 );
 CREATE TABLE IF NOT EXISTS words (
-  workspace_id TEXT NOT NULL, len INTEGER NOT NULL, word TEXT NOT NULL, PRIMARY KEY (workspace_id, len, word)
+  slot INTEGER NOT NULL, len INTEGER NOT NULL, word TEXT NOT NULL, PRIMARY KEY (slot, len, word)
 ) WITHOUT ROWID;
 `;
 
 /**
- * Created after the adoption of an older file (the columns must exist first). A listing reads one workspace's
- * live rows, newest first by default: this index answers its count and its default order without a table scan.
+ * Created after the adoption of an older file (its tables must be replaced first). A listing reads one
+ * workspace's live rows, newest first by default: this index answers its count and its default order without
+ * a table scan.
  */
 export const INDEXES = `
-CREATE INDEX IF NOT EXISTS docs_workspace ON docs (workspace_id, deleted, created_at);
+CREATE INDEX IF NOT EXISTS docs_slot ON docs (slot, deleted, created_at);
 `;
 
 const hasColumn = (db: Database.Database, table: string, column: string): boolean =>
   (db.pragma(`table_info(${table})`) as { name: string }[]).some((info) => info.name === column);
 
+const DOC_COLUMNS = `id, version, deleted, title, filename, content_z, labels_text, metadata_text, mime_type, status, ocr_confidence, size,
+  created_at, updated_at, label_ids, label_names, metadata_values`;
+
 /**
- * Adopts a file written before workspaces existed: its rows become the bootstrap workspace's. The column is
- * added with that id as its default, which SQLite applies to existing rows without rewriting them (every write
- * of this version names the workspace, so the default serves only old rows). The fuzzy vocabulary is copied
- * into the bootstrap workspace's. One transaction: a crash leaves the old file as it was.
+ * Adopts a file whose row ids are not ranged by workspace: one written with a workspace column per row (the
+ * version before the ranges), or one written before workspaces existed (its rows become the bootstrap
+ * workspace's). Each workspace gets a slot (in the order of its first row) and its rows new row ids in the
+ * slot's range, in their old order; both full-text tables are rebuilt from the text in `docs` (FTS5 cannot move
+ * a row id) and the fuzzy vocabulary is keyed by slot. It re-indexes the whole file once (about as long as a
+ * rebuild in batches), in one transaction: a crash leaves the old file as it was. Runs after SCHEMA, which
+ * created `workspaces` beside the old tables.
  */
-export function adoptPreWorkspaceFile(db: Database.Database): void {
-  const quoted = `'${BOOTSTRAP_WORKSPACE_ID}'`;
+export function adoptUnrangedFile(db: Database.Database): void {
+  if (hasColumn(db, 'docs', 'slot')) return;
+  const bootstrap = `'${BOOTSTRAP_WORKSPACE_ID}'`;
+  const docsWorkspace = hasColumn(db, 'docs', 'workspace_id') ? 'o.workspace_id' : bootstrap;
+  const wordsWorkspace = hasColumn(db, 'words', 'workspace_id') ? 'o.workspace_id' : bootstrap;
   db.transaction(() => {
-    if (!hasColumn(db, 'docs', 'workspace_id')) db.exec(`ALTER TABLE docs ADD COLUMN workspace_id TEXT NOT NULL DEFAULT ${quoted}`);
-    if (!hasColumn(db, 'words', 'workspace_id')) {
-      db.exec(`
-        ALTER TABLE words RENAME TO words_before_workspaces;
-        CREATE TABLE words (
-          workspace_id TEXT NOT NULL, len INTEGER NOT NULL, word TEXT NOT NULL, PRIMARY KEY (workspace_id, len, word)
-        ) WITHOUT ROWID;
-        INSERT INTO words (workspace_id, len, word) SELECT ${quoted}, len, word FROM words_before_workspaces;
-        DROP TABLE words_before_workspaces;
-      `);
-    }
+    db.exec(`
+      INSERT OR IGNORE INTO workspaces (workspace_id)
+        SELECT workspace_id FROM (SELECT ${docsWorkspace} AS workspace_id, min(o.rid) AS first FROM docs AS o GROUP BY 1) ORDER BY first;
+      INSERT OR IGNORE INTO workspaces (workspace_id) SELECT DISTINCT ${wordsWorkspace} FROM words AS o;
+      DROP VIEW fts_source;
+      DROP TABLE fts;
+      DROP TABLE tri;
+      ALTER TABLE docs RENAME TO docs_unranged;
+      ALTER TABLE words RENAME TO words_unranged;
+    `);
+    db.exec(SCHEMA);
+    db.exec(`
+      INSERT INTO docs (rid, slot, ${DOC_COLUMNS})
+        SELECT w.slot * ${ROWS_PER_WORKSPACE} + row_number() OVER (PARTITION BY w.slot ORDER BY o.rid), w.slot, ${DOC_COLUMNS}
+        FROM docs_unranged AS o JOIN workspaces AS w ON w.workspace_id = ${docsWorkspace}
+        ORDER BY 1;
+      INSERT INTO fts (rowid, title, filename, content, labels, metadata)
+        SELECT rid, title, filename, inflate_text(content_z), labels_text, metadata_text FROM docs WHERE deleted = 0 ORDER BY rid;
+      INSERT INTO tri (rowid, title, filename, content, labels, metadata)
+        SELECT rid, title, filename, inflate_text(content_z), labels_text, metadata_text FROM docs WHERE deleted = 0 ORDER BY rid;
+      INSERT INTO words (slot, len, word)
+        SELECT w.slot, o.len, o.word FROM words_unranged AS o JOIN workspaces AS w ON w.workspace_id = ${wordsWorkspace};
+      DROP TABLE docs_unranged;
+      DROP TABLE words_unranged;
+    `);
   })();
 }
 
@@ -115,19 +160,11 @@ export function vocabulary(text: string): string[] {
   return words.filter((word) => word.length >= 4 && word.length <= 40 && /\p{L}/u.test(word));
 }
 
-/** What a committed write changes in the in-memory facet columns. */
-export type FacetChange = { rid: number; entry: FacetEntry | null };
+/** What a committed write changes in the in-memory facet columns: the row's slot and sequence, its entry (null: gone). */
+export type FacetChange = { slot: number; sequence: number; entry: FacetEntry | null };
 
-export function facetEntry(row: {
-  workspace_id: string;
-  mime_type: string;
-  status: string;
-  ocr_confidence: number | null;
-  created_at: string;
-  label_ids: string;
-}): FacetEntry {
+export function facetEntry(row: { mime_type: string; status: string; ocr_confidence: number | null; created_at: string; label_ids: string }): FacetEntry {
   return {
-    workspaceId: row.workspace_id,
     mimeType: row.mime_type,
     status: row.status,
     ocrConfidence: row.ocr_confidence,
