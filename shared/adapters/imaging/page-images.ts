@@ -42,18 +42,31 @@ export interface PlacedImage {
 /**
  * What a page's content draws, as far as thumbnails care:
  * - `images`: image XObjects and nothing else (a scan), each placed by its transform;
- * - `other`: anything more (text, paths, forms, transparency, optional content, annotations): the full renderer;
+ * - `other`: anything more (visible text, paths, forms, transparency, optional content, annotations): the full
+ *   renderer. Invisible text (rendering mode 3, an OCR layer over a scan) draws nothing and is allowed;
  * - `unknown`: content this reader does not parse (a filter other than Flate, a long stream): pdf.js's
  *   operator list decides.
  */
 export type PageImages = { kind: 'images'; images: PlacedImage[] } | { kind: 'other' } | { kind: 'unknown' };
 
-/** Image-only content is a few operators; longer content is text or drawing, or left to pdf.js. */
-const MAX_CONTENT_BYTES = 16_384;
+/** Image-only content is a few operators, and an OCR layer a few hundred KB at most; longer content is left to pdf.js. */
+const MAX_CONTENT_BYTES = 1 << 20;
 const MAX_IMAGES = 16;
 
-/** Operators that change nothing a thumbnail shows (line style, flatness, rendering intent, plain marked content). */
-const HARMLESS = new Set(['w', 'J', 'j', 'M', 'i', 'ri', 'BMC', 'EMC']);
+/**
+ * Operators that change nothing a thumbnail shows by themselves: line style, flatness, rendering intent, plain
+ * marked content, colours (nothing is painted with them here), and text state and positioning (text is shown
+ * only by the show operators, checked apart).
+ */
+const HARMLESS = new Set([
+  ...['w', 'J', 'j', 'M', 'i', 'ri', 'BMC', 'EMC'],
+  ...['g', 'G', 'rg', 'RG', 'k', 'K', 'cs', 'CS', 'sc', 'SC', 'scn', 'SCN'],
+  ...['BT', 'ET', 'Tf', 'Td', 'TD', 'Tm', 'T*', 'Tc', 'Tw', 'Tz', 'TL', 'Ts'],
+]);
+
+/** Operators that show text: harmless only in text rendering mode 3 (invisible, as OCR layers are written). */
+const SHOW_TEXT = new Set(['Tj', 'TJ', "'", '"']);
+const INVISIBLE = 3;
 
 /** ExtGState keys with values that leave an opaque image as it is. */
 const OPAQUE_GSTATE = (key: string, value: PDFObject | undefined): boolean => {
@@ -65,6 +78,18 @@ const OPAQUE_GSTATE = (key: string, value: PDFObject | undefined): boolean => {
 };
 
 const TOKEN = /[\s\0]+|%[^\r\n]*|([+-]?(?:\d+\.?\d*|\.\d+))|(\/[^\s/[\]<>(){}%]*)|([A-Za-z'"*][A-Za-z0-9'"*]*)|(.)/gy;
+
+/** The index just past the `)` that closes a literal string whose `(` ends before `from`, or 0 when it is not closed. */
+const literalStringEnd = (text: string, from: number): number => {
+  let depth = 1;
+  for (let at = from; at < text.length; at++) {
+    const char = text[at];
+    if (char === '\\') at++;
+    else if (char === '(') depth++;
+    else if (char === ')' && --depth === 0) return at + 1;
+  }
+  return 0;
+};
 
 /** Walks the markers of a JPEG up to its frame header: its size and components, or undefined when it is unusual. */
 const jpegFrame = (bytes: Uint8Array): { width: number; height: number; components: number } | undefined => {
@@ -142,8 +167,9 @@ export const pageImages = (objects: PdfObjects, pageRef: { num: number; gen: num
   const resource = (category: string, name: string): PDFObject | undefined => get(dictOf(get(resources, category)), name);
 
   const images: PlacedImage[] = [];
-  const stack: { ctm: Matrix; clips: ClipRect[] }[] = [];
+  const stack: { ctm: Matrix; clips: ClipRect[]; textMode: number }[] = [];
   let ctm = IDENTITY;
+  let textMode = 0;
   let clips: ClipRect[] = [];
   let path: ClipRect | undefined;
   let clipping = false;
@@ -151,14 +177,24 @@ export const pageImages = (objects: PdfObjects, pageRef: { num: number; gen: num
   TOKEN.lastIndex = 0;
   for (let match = TOKEN.exec(text); match; match = TOKEN.exec(text)) {
     const [, number, name, operator, other] = match;
-    if (other !== undefined) return { kind: 'other' }; // strings, arrays, dictionaries: text or drawing
-    if (number !== undefined) operands.push(Number(number));
+    if (other !== undefined) {
+      // Strings and arrays are operands of text operators; dictionaries (inline images, properties) are not read here.
+      if (other === '[' || other === ']') continue;
+      const end = other === '(' ? literalStringEnd(text, TOKEN.lastIndex) : other === '<' && text[TOKEN.lastIndex] !== '<' ? text.indexOf('>', TOKEN.lastIndex) + 1 : 0;
+      if (end <= 0) return { kind: 'other' };
+      TOKEN.lastIndex = end;
+      operands.push('(string)');
+    } else if (number !== undefined) operands.push(Number(number));
     else if (name !== undefined) operands.push(name.slice(1));
     else if (operator !== undefined) {
       const args = operands.splice(0);
       if (path && !['W', 'W*', 'n'].includes(operator)) return { kind: 'other' }; // a path that is painted
-      if (operator === 'q') stack.push({ ctm, clips });
-      else if (operator === 'Q') ({ ctm, clips } = stack.pop() ?? { ctm: IDENTITY, clips: [] });
+      if (operator === 'q') stack.push({ ctm, clips, textMode });
+      else if (operator === 'Q') ({ ctm, clips, textMode } = stack.pop() ?? { ctm: IDENTITY, clips: [], textMode: 0 });
+      else if (operator === 'Tr') textMode = Number(args[0]);
+      else if (SHOW_TEXT.has(operator)) {
+        if (textMode !== INVISIBLE) return { kind: 'other' };
+      }
       else if (operator === 're') {
         if (args.length !== 4 || args.some((arg) => typeof arg !== 'number')) return { kind: 'other' };
         path = { ctm, rect: args as ClipRect['rect'] };

@@ -92,6 +92,17 @@ describe('Thumbnails of scanned pages', () => {
     expect(decoded.pixelAt(160, 128)).toEqual([...WHITE]);
   });
 
+  it('draws a scan under an invisible OCR text layer as the scan alone', async () => {
+    const layer = 'BT 3 Tr /F1 300 Tf 60 300 Td (MM) Tj ET';
+    const file = jpegScanPdf(1275, 1650, RED, BLUE, { extraContent: layer });
+
+    const thumbnail = await renderer.render(file, 'application/pdf', BOX);
+
+    const decoded = await decode(thumbnail.bytes);
+    expect(near(decoded.pixelAt(99, 40), RED)).toBe(true);
+    expect(near(decoded.pixelAt(99, 216), BLUE)).toBe(true);
+  });
+
   it('draws the text a page writes over its scan (the full render)', async () => {
     const file = jpegScanPdf(600, 800, WHITE, WHITE, { extraContent: 'BT /F1 300 Tf 60 300 Td (MM) Tj ET' });
 

@@ -41,6 +41,22 @@ describe('pageImages', () => {
     expect(result).toEqual({ kind: 'other' });
   });
 
+  it('takes a scan with an invisible OCR text layer (rendering mode 3) as the scan alone', async () => {
+    const layer = 'BT 3 Tr /F1 12 Tf 1 0 0 1 72 700 Tm (Hello \\(world\\)) Tj [(Wo) -20 (rld)] TJ <48656c6c6f> Tj ET';
+
+    const result = await analyse(jpegScanPdf(100, 200, RED, BLUE, { extraContent: layer }));
+
+    expect(result).toMatchObject({ kind: 'images', images: [{ direct: { kind: 'jpeg' } }] });
+  });
+
+  it('says text shown after a q/Q that restored a visible rendering mode needs the full render', async () => {
+    const layer = 'q BT 3 Tr /F1 12 Tf (hidden) Tj ET Q BT /F1 12 Tf (shown) Tj ET';
+
+    const result = await analyse(jpegScanPdf(100, 200, RED, BLUE, { extraContent: layer }));
+
+    expect(result).toEqual({ kind: 'other' });
+  });
+
   it('leaves a JBIG2 image to pdf.js', async () => {
     const file = scanPdf({ width: 100, height: 100, entries: '/Filter /JBIG2Decode /ColorSpace /DeviceGray /BitsPerComponent 1', data: Buffer.alloc(10) });
 
