@@ -96,8 +96,8 @@ const DOC_COLUMNS = `id, version, deleted, title, filename, content_z, labels_te
  * workspace's). Each workspace gets a slot (in the order of its first row) and its rows new row ids in the
  * slot's range, in their old order; both full-text tables are rebuilt from the text in `docs` (FTS5 cannot move
  * a row id) and the fuzzy vocabulary is keyed by slot. It re-indexes the whole file once (about as long as a
- * rebuild in batches), in one transaction: a crash leaves the old file as it was. Runs after SCHEMA, which
- * created `workspaces` beside the old tables.
+ * rebuild in batches) in one transaction, so a crash leaves the old file as it was; a VACUUM then gives the old
+ * tables' pages back. Runs after SCHEMA, which created `workspaces` beside the old tables.
  */
 export function adoptUnrangedFile(db: Database.Database): void {
   if (hasColumn(db, 'docs', 'slot')) return;
@@ -131,6 +131,8 @@ export function adoptUnrangedFile(db: Database.Database): void {
       DROP TABLE words_unranged;
     `);
   })();
+  // The old tables' pages are free now: without this the file would keep twice the index's size.
+  db.exec('VACUUM');
 }
 
 /** Pages of 32 KB hold many 2 KB rows each (4 KB pages would hold one, half empty). Set before the first table. */
