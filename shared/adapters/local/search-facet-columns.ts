@@ -21,6 +21,7 @@ export interface FacetEntry {
  */
 export class FacetColumns {
   private live = new Uint8Array(0);
+  private liveCount = 0;
   private mime = new Uint32Array(0);
   private status = new Uint32Array(0);
   private confidence = new Float64Array(0);
@@ -38,6 +39,7 @@ export class FacetColumns {
     this.ensure(rid);
     this.forget(rid);
     this.live[rid] = 1;
+    this.liveCount++;
     this.mime[rid] = this.code(entry.mimeType);
     this.status[rid] = this.code(entry.status);
     this.confidence[rid] = entry.ocrConfidence ?? Number.NaN;
@@ -52,6 +54,12 @@ export class FacetColumns {
   clear(): void {
     this.live.fill(0);
     this.createdAt = [];
+    this.liveCount = 0;
+  }
+
+  /** The number of live documents. */
+  get size(): number {
+    return this.liveCount;
   }
 
   /** The number of live matches (sequences of the workspace's row ids) that pass the filters, and their facets. */
@@ -132,6 +140,7 @@ export class FacetColumns {
   private forget(rid: number): void {
     if (rid >= this.live.length || !this.live[rid]) return;
     this.live[rid] = 0;
+    this.liveCount--;
   }
 
   /** Grows the typed arrays (doubling) so that `rid` fits. */

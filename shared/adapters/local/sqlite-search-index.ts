@@ -31,6 +31,13 @@ const MAX_FUZZY_ALTERNATIVES = 20;
 const TIE_MARGIN = 50;
 /** Reader threads that rank shards of a query in parallel: one per core, up to this many. */
 const MAX_READERS = 4;
+/**
+ * Reader threads rank a workspace holding at least this share of the index's live documents; a smaller one is
+ * ranked by this thread. FTS5's bm25() counts each query word's documents over the whole table on every
+ * connection that ranks (`xQueryPhrase`: 40 ms for a word in 92% of 100,000 documents on a loaded machine), so
+ * each thread repeats that count, and splitting a small workspace's scoring does not pay for it.
+ */
+const READERS_FROM_SHARE = 0.5;
 /** Rows the BM25 ranking keeps at most for one page (a deep page); past this, the general query ranks instead. */
 const MAX_RANKED_ROWS = 20_000;
 
@@ -223,6 +230,13 @@ export class SqliteSearchIndex implements SearchIndexStore {
     return next;
   }
 
+  /** Live documents of every workspace. */
+  private liveDocuments(): number {
+    let total = 0;
+    for (const columns of this.columns.values()) total += columns.size;
+    return total;
+  }
+
   private facetsOf(slot: number): FacetColumns {
     let columns = this.columns.get(slot);
     if (!columns) this.columns.set(slot, (columns = new FacetColumns()));
@@ -375,7 +389,8 @@ export class SqliteSearchIndex implements SearchIndexStore {
     const plan = new QueryPlan(request, range, (word) => this.fuzzyAlternatives(slot, word));
     const offset = (request.page - 1) * request.perPage;
     // Started first: the reader threads rank while this thread counts.
-    const ranked = plan.rankedByFts() ? this.pageByFtsRank(plan, range, offset, request.perPage) : Promise.resolve(null);
+    const parallel = this.facetsOf(slot).size >= READERS_FROM_SHARE * this.liveDocuments();
+    const ranked = plan.rankedByFts() ? this.pageByFtsRank(plan, range, offset, request.perPage, parallel) : Promise.resolve(null);
     // Should the count below throw first, the ranking's own failure must not go unhandled.
     ranked.catch(() => undefined);
     const matchSet = plan.matchSet();
@@ -405,11 +420,11 @@ export class SqliteSearchIndex implements SearchIndexStore {
    * as the general query orders them. Null (the caller then takes the general query) when a run of equal
    * scores reaches past what was read, or for a page too deep.
    */
-  private async pageByFtsRank(plan: QueryPlan, range: WorkspaceRange, offset: number, perPage: number): Promise<PageRow[] | null> {
+  private async pageByFtsRank(plan: QueryPlan, range: WorkspaceRange, offset: number, perPage: number, parallel: boolean): Promise<PageRow[] | null> {
     const end = offset + perPage;
     const limit = end + TIE_MARGIN;
     if (limit > MAX_RANKED_ROWS) return null;
-    const ranked = await this.bestByBm25(plan.wordsExpression(), range, limit);
+    const ranked = await this.bestByBm25(plan.wordsExpression(), range, limit, parallel);
     if (ranked.length === limit && ranked[end - 1]!.score === ranked[limit - 1]!.score) return null;
     const names = this.namesOf(range, ranked.map((row) => row.rid));
     return ranked
@@ -423,14 +438,14 @@ export class SqliteSearchIndex implements SearchIndexStore {
   }
 
   /**
-   * The `limit` best matches of the range by BM25, best first. With reader threads, each ranks one part of the
-   * range and the best of their bests are the best overall (BM25's statistics are the whole table's in every
-   * part).
+   * The `limit` best matches of the range by BM25, best first. With reader threads (`parallel`), each ranks
+   * one part of the range and the best of their bests are the best overall (BM25's statistics are the whole
+   * table's in every part).
    */
-  private async bestByBm25(expression: string, range: WorkspaceRange, limit: number): Promise<{ rid: number; score: number }[]> {
+  private async bestByBm25(expression: string, range: WorkspaceRange, limit: number, parallel: boolean): Promise<{ rid: number; score: number }[]> {
     const select = `SELECT rowid AS rid, -bm25(fts, ${WEIGHTS}) AS score FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?`;
     const order = `ORDER BY bm25(fts, ${WEIGHTS}) LIMIT ?`;
-    const pool = this.readers();
+    const pool = parallel ? this.readers() : null;
     if (pool) {
       const span = Math.ceil((range.last - range.first + 1) / pool.size);
       try {

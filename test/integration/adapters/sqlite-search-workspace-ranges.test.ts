@@ -98,6 +98,28 @@ describe('SQLite FTS5 index: a row id range per workspace', () => {
     expect(ids(results)).toEqual([document(1).id, document(4).id]);
   });
 
+  it.each([
+    ['a workspace holding most of the index (ranked by the reader threads)', 40, 10],
+    ['a workspace holding a small part of it (ranked by the main thread)', 10, 40],
+  ])('ranks a relevance page of %s as the general query does', async (_, mine, others) => {
+    // Arrange: a file, so that reader threads exist; scores vary with each document's length
+    const store = new SqliteSearchIndex(await fileIndex(), { readers: 2 });
+    const content = (n: number) => `report ${'filler '.repeat(n % 17)}`;
+    store.forWorkspace(WORKSPACE).upsertMany(Array.from({ length: mine }, (_, i) => document(i + 1, { title: 'Memo', content: content(i) })));
+    store.forWorkspace(OTHER).upsertMany(Array.from({ length: others }, (_, i) => document(1000 + i, { title: 'Memo', content: content(i) })));
+    const index = store.forWorkspace(WORKSPACE);
+
+    // Act: a filter that keeps every document takes the general query instead of the BM25 ranking
+    const ranked = await index.search(request({ perPage: 5, page: 2 }));
+    const general = await index.search(request({ perPage: 5, page: 2, filters: { minConfidence: 0 } }));
+    store.close();
+
+    // Assert
+    expect(ids(ranked)).toEqual(ids(general));
+    expect(ranked.results).toHaveLength(5);
+    expect(ranked.total).toBe(mine);
+  });
+
   it('refuses a slot beyond what a row id can hold', () => {
     // Arrange, Act, Assert
     expect(() => rowidRange(2 ** 21)).toThrow(/slot out of range/);
