@@ -1,4 +1,4 @@
-import { deflateSync } from 'node:zlib';
+import { crc32, deflateSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
 import { pdfFile } from './hostile-files';
 
@@ -93,3 +93,30 @@ export const flateScanPdf = (width: number, height: number, top: Rgb, bottom: Rg
     },
     options,
   );
+
+const pngChunk = (type: string, data: Buffer): Buffer => {
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const frame = Buffer.alloc(4);
+  frame.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([frame, body, crc]);
+};
+
+/** A 1-bit PNG with a 2-colour palette, as scanners write bilevel pages: the top half colour 0, the bottom colour 1. */
+export const bilevelPalettePng = (width: number, height: number, zero: Rgb, one: Rgb): Buffer => {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([1, 3, 0, 0, 0], 8); // bit depth 1, palette, deflate, no filter method, not interlaced
+  const stride = Math.ceil(width / 8) + 1;
+  const rows = Buffer.alloc(stride * height); // filter byte 0 on every row
+  for (let y = Math.ceil(height / 2); y < height; y++) rows.fill(0xff, y * stride + 1, (y + 1) * stride);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', header),
+    pngChunk('PLTE', Buffer.from([...zero, ...one])),
+    pngChunk('IDAT', deflateSync(rows)),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
+};

@@ -5,6 +5,7 @@ import { rasterDimensions, type ImageFormat } from './formats';
 import { drawImageOnlyPage } from './image-only-page';
 import { FileRefusal, type RenderJob, type RenderOutput } from './jobs';
 import { multiply, type Matrix } from './page-images';
+import { reducePng } from './png-rows';
 import { boundedCanvas, holdingPixels, isPasswordError, openPdf, releaseCanvas, type PdfDocument } from './pdf-engine';
 
 /** UTIF.js is a CommonJS object: under ESM its functions are on the default export. */
@@ -116,6 +117,22 @@ const renderRaster = async (job: RenderJob & { format: Exclude<ImageFormat, 'pdf
   const header = rasterDimensions(job.bytes, job.format);
   if (!header) throw new FileRefusal(`the ${job.format.toUpperCase()} header is malformed`);
   checkPixels(header.width, header.height, job.maxPixels);
+  if (job.format === 'png') {
+    // Common PNG scans are reduced as their rows inflate; other kinds, and any the reducer cannot read, go to Skia.
+    const size = fitInBox(header, job.box, false);
+    const reduced = await reducePng(job.bytes, size).catch(() => undefined);
+    if (reduced) {
+      const { canvas, context } = whiteCanvas(size);
+      owned.push(canvas);
+      const small = boundedCanvas(reduced.width, reduced.height);
+      owned.push(small);
+      small.getContext('2d').putImageData(new ImageData(reduced.rgba, reduced.width, reduced.height), 0, 0);
+      context.imageSmoothingEnabled = true;
+      context.imageSmoothingQuality = 'high';
+      context.drawImage(small, 0, 0, size.width, size.height);
+      return encode(canvas, job);
+    }
+  }
   // The decoded image is native memory: its pixels count against the cap from before it is decoded.
   return holdingPixels(header.width, header.height, async () => {
     const source: Canvas | Image =

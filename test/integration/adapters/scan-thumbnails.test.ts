@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CanvasThumbnailRenderer } from '../../../shared/adapters/imaging/canvas-thumbnail-renderer';
 import { AppError } from '../../../shared/domain/errors';
 import { deflateBomb } from '../../support/hostile-files';
-import { flateScanPdf, jpegScanPdf, scanPdf, type Rgb } from '../../support/scan-pdf';
+import { bilevelPalettePng, flateScanPdf, jpegScanPdf, scanPdf, type Rgb } from '../../support/scan-pdf';
 
 // Pages that are one image (scans) are drawn from the image reduced as it is read, not through pdf.js's full
 // render (shared/adapters/imaging/image-only-page.ts); these specify what that path must show and refuse.
@@ -122,6 +122,17 @@ describe('Thumbnails of scanned pages', () => {
     const decoded = await decode(thumbnail.bytes);
     expect(decoded.pixelAt(128, 40)).toEqual([0, 0, 0]);
     expect(decoded.pixelAt(128, 216)).toEqual([255, 255, 255]);
+  });
+
+  it('draws a 1-bit palette PNG scan in its palette colours, shrunk to the box with its aspect ratio', async () => {
+    const file = bilevelPalettePng(2550, 3300, RED, BLUE);
+
+    const thumbnail = await renderer.render(file, 'image/png', BOX);
+
+    const decoded = await decode(thumbnail.bytes);
+    expect({ width: decoded.width, height: decoded.height }).toEqual({ width: 198, height: 256 });
+    expect(decoded.pixelAt(99, 40)).toEqual([...RED]);
+    expect(decoded.pixelAt(99, 216)).toEqual([...BLUE]);
   });
 
   it('refuses a scan whose image has more pixels than the bound, before decoding it', async () => {
