@@ -3,6 +3,7 @@ import * as utifModule from 'utif2';
 import { checkPageContent, loadObjects } from './content-budget';
 import { rasterDimensions, type ImageFormat } from './formats';
 import { drawImageOnlyPage } from './image-only-page';
+import { reductionFactor } from './image-reduce';
 import { FileRefusal, type RenderJob, type RenderOutput } from './jobs';
 import { multiply, type Matrix } from './page-images';
 import { reducePng } from './png-rows';
@@ -117,8 +118,10 @@ const renderRaster = async (job: RenderJob & { format: Exclude<ImageFormat, 'pdf
   const header = rasterDimensions(job.bytes, job.format);
   if (!header) throw new FileRefusal(`the ${job.format.toUpperCase()} header is malformed`);
   checkPixels(header.width, header.height, job.maxPixels);
-  if (job.format === 'png') {
-    // Common PNG scans are reduced as their rows inflate; other kinds, and any the reducer cannot read, go to Skia.
+  const shrinks = (size: Size): boolean => reductionFactor(header.width, size.width) > 1 || reductionFactor(header.height, size.height) > 1;
+  if (job.format === 'png' && shrinks(fitInBox(header, job.box, false))) {
+    // Large PNG scans are reduced as their rows inflate (Skia decodes smaller ones faster); other kinds, and any
+    // the reducer cannot read, go to Skia.
     const size = fitInBox(header, job.box, false);
     const reduced = await reducePng(job.bytes, size).catch(() => undefined);
     if (reduced) {
