@@ -18,6 +18,16 @@ export default tseslint.config(
     },
   },
   {
+    // CloudFront Functions code: a plain script whose `handler` CloudFront calls (see lib/constructs/api-edge.ts).
+    files: ['lib/edge/**/*.js'],
+    // The settings api-edge.ts writes in at synth time.
+    languageOptions: {
+      sourceType: 'script',
+      globals: { __MAX_BODY_BYTES__: 'readonly', __PRESIGNED_UPLOAD_ROUTE__: 'readonly', __CORS_ORIGINS__: 'readonly', __VIEWER_ADDRESS_HEADER__: 'readonly' },
+    },
+    rules: { '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^handler$' }] },
+  },
+  {
     files: ['shared/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -32,6 +32,8 @@ const textractTps = Number(contextString('textractTps', String(DEFAULT_TEXTRACT_
 const readContext = (key: string): unknown => app.node.tryGetContext(key);
 const rateLimits = rateLimitsFromContext(readContext);
 const oidc = oidcFromContext(readContext);
+// CloudFront in front of the HTTP API (lib/constructs/api-edge.ts); `false` for an operator who fronts it themselves.
+const edge = contextChoice('edge', 'true', ['true', 'false']) === 'true';
 
 const stateful = new StatefulStack(app, 'DocService-Stateful', {
   description: 'DocService data: table, documents bucket, OCR, ingest and source sync queues, secrets, source credentials key',
@@ -67,6 +69,7 @@ new ApiStack(app, 'DocService-Api', {
   removalPolicy,
   rateLimits,
   oidc,
+  edge,
 });
 
 Tags.of(app).add('app', 'docservice');

@@ -131,6 +131,39 @@ export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
       "The first admin's password is read once, when the deploy creates the admin; the admin then changes it through " +
       'the API, and the secret is no longer used.',
   },
+  {
+    rule: /^AwsSolutions-SMG4$/,
+    path: /^DocService-Api\/Edge\/OriginToken\/Resource$/,
+    reason:
+      "The edge's origin token is written into the distribution's origin header at deploy time; a rotation outside " +
+      'a deploy would make every request a 403 until the next one. A deploy that replaces the secret rotates it.',
+  },
+  {
+    rule: /^AwsSolutions-CFR1$/,
+    path: /^DocService-Api\/Edge\/Distribution\/Resource$/,
+    reason: 'A document service for any tenant anywhere: no country is refused by default (an operator adds a geo restriction).',
+  },
+  {
+    rule: /^AwsSolutions-CFR2$/,
+    path: /^DocService-Api\/Edge\/Distribution\/Resource$/,
+    reason:
+      'No WAF by default (a web ACL costs a monthly fee per deployment): per-user and per-address rate limits in the ' +
+      'functions and the gateway throttles bound traffic; an operator can attach a web ACL to the distribution.',
+  },
+  {
+    rule: /^AwsSolutions-CFR3$/,
+    path: /^DocService-Api\/Edge\/Distribution\/Resource$/,
+    reason:
+      "Every request the edge forwards is in the HTTP stage's access log; what the edge answers itself (the 413) is " +
+      "in CloudFront's request and 4xx metrics. Standard logs would need one more bucket for no more information.",
+  },
+  {
+    rule: /^AwsSolutions-CFR4$/,
+    path: /^DocService-Api\/Edge\/Distribution\/Resource$/,
+    reason:
+      "The distribution asks for TLSv1.2_2021, which CloudFront applies with a custom domain's certificate; on the " +
+      'default *.cloudfront.net certificate CloudFront fixes the policy itself. The origin leg is TLS 1.2 only.',
+  },
 ];
 
 /** A finding: the rule as cdk-nag names it and the path of the construct it is on. */

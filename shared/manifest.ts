@@ -153,6 +153,7 @@ export const ENV = {
   sourceSyncQueueUrl: 'SOURCE_SYNC_QUEUE_URL',
   sourceCredentialsKeyArn: 'SOURCE_CREDENTIALS_KEY_ARN',
   sourcesAllowPrivateNetworks: 'SOURCES_ALLOW_PRIVATE_NETWORKS',
+  edgeOriginSecretArn: 'EDGE_ORIGIN_SECRET_ARN',
 } as const;
 
 /** Key schema of the single application table; the CDK stateful stack and local provisioning both build from it. */
@@ -189,3 +190,22 @@ export const SOURCE_SYNC_TIMEOUT_SECONDS = 900;
 /** How self-service sign-up works (REGISTRATION_MODE, CDK context `registrationMode`): a new workspace per sign-up, or none. */
 export const REGISTRATION_MODES = ['workspace', 'closed'] as const;
 export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
+
+/**
+ * The largest multipart body the cloud takes. The HTTP API hands Lambda a multipart body base64-encoded (4/3 of
+ * its size) inside a JSON event, and Lambda takes at most 6 MB: 4 MiB becomes 5.33 MiB, which leaves the event's
+ * headers room. The edge (CloudFront) refuses a larger body by its Content-Length before it reaches the gateway;
+ * a function refuses one that still reaches it (see the README's size limits).
+ */
+export const CLOUD_MULTIPART_MAX_BYTES = 4 * 1024 * 1024;
+
+/** Where an upload too large for a multipart request goes instead. */
+export const PRESIGNED_UPLOAD_ROUTE = 'POST /api/documents/upload-url';
+
+/**
+ * Headers between the CloudFront edge and the functions behind it. CloudFront sets both on every request it
+ * forwards, replacing any a client sent: the origin token proves the request came through the edge, and the
+ * viewer address is the client's, where the gateway sees only the edge's.
+ */
+export const EDGE_HEADERS = { originToken: 'x-origin-verify', viewerAddress: 'x-viewer-address' } as const;
+

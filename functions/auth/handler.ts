@@ -38,6 +38,7 @@ const sessionResponse = (oidc: OidcServices, session: Session): HttpResponse => 
 export const createAuthHandler = (c: AppContainer) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
+    edge: c.edge,
     authenticate: c.authenticate,
     limits: c.limits,
     routes: [

@@ -37,6 +37,7 @@ const binary = (bytes: Uint8Array, headers: Record<string, string>): HttpRespons
 export const createDocumentsHandler = (c: AppContainer & DocumentServices, { maxMultipartBytes }: { maxMultipartBytes?: number } = {}) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
+    edge: c.edge,
     authenticate: c.authenticate,
     limits: c.limits,
     routes: [

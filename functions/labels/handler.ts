@@ -9,6 +9,7 @@ import { assignLabelBody, createLabelBody, labelIdParams, updateLabelBody } from
 export const createLabelsHandler = (c: AppContainer) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
+    edge: c.edge,
     authenticate: c.authenticate,
     limits: c.limits,
     routes: [

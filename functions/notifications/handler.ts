@@ -13,6 +13,7 @@ import { listNotificationsQuery, notificationIdParams } from './schemas';
 export const createNotificationsHandler = (c: AppContainer) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
+    edge: c.edge,
     authenticate: c.authenticate,
     limits: c.limits,
     routes: [

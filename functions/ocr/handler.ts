@@ -17,6 +17,7 @@ import { documentIdParams, jobIdParams, priorityBody, queueListQuery, retryOcrBo
 export const createOcrHandler = (c: AppContainer & OcrServices) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
+    edge: c.edge,
     authenticate: c.authenticate,
     limits: c.limits,
     routes: [

@@ -24,6 +24,7 @@ async function counted<R>(
 export const createSearchHandler = (c: AppContainer) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
+    edge: c.edge,
     authenticate: c.authenticate,
     limits: c.limits,
     routes: [

@@ -9,6 +9,7 @@ import { updateSettingsBody } from './schemas';
 export const createSettingsHandler = (c: AppContainer) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
+    edge: c.edge,
     authenticate: c.authenticate,
     limits: c.limits,
     routes: [

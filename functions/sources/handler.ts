@@ -14,6 +14,7 @@ import { createSourceBody, sourceIdParams, updateSourceBody } from './schemas';
 export const createSourcesHandler = (c: AppContainer) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
+    edge: c.edge,
     authenticate: c.authenticate,
     limits: c.limits,
     routes: [

@@ -20,6 +20,7 @@ import { changePasswordBody, createUserBody, updateProfileBody, updateUserBody, 
 export const createUsersHandler = (c: AppContainer) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
+    edge: c.edge,
     authenticate: c.authenticate,
     limits: c.limits,
     routes: [

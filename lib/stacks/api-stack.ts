@@ -35,6 +35,7 @@ import {
   type HttpGroup,
   type RegistrationMode,
 } from '../../shared/manifest';
+import { ApiEdge } from '../constructs/api-edge';
 import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
 import {
   bindBucket,
@@ -133,6 +134,11 @@ export interface ApiStackProps extends StackProps {
   readonly rateLimits?: RateLimitSettings;
   /** Single sign-on, for the auth function; none: the OIDC routes answer 404. */
   readonly oidc?: OidcDeployment;
+  /**
+   * CloudFront in front of the HTTP API (see ApiEdge): the P 413 for bodies too large for Lambda, and the client's
+   * address for the per-address limits. Off, clients call the gateway directly. @default true
+   */
+  readonly edge?: boolean;
 }
 
 /** The HTTP functions that count requests against the rate limits: every group but health. */
@@ -154,6 +160,8 @@ export class ApiStack extends Stack {
   /** The deploy-time migration of the search index (functions using the index are deployed after it). */
   public readonly searchIndexSetup: CustomResource;
   public readonly searchAccess: SearchAccess;
+  /** CloudFront in front of the HTTP API; none when deployed with `-c edge=false`. */
+  public readonly edge?: ApiEdge;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
@@ -292,6 +300,11 @@ export class ApiStack extends Stack {
     );
     // Route settings name route keys, which must exist before the stage is created.
     for (const route of httpRoutes) this.httpStage.node.addDependency(route);
+    if (props.edge ?? true) {
+      this.edge = new ApiEdge(this, 'Edge', { httpApi: this.httpApi, corsOrigins: props.corsOrigins });
+      // The functions that count requests per client address; health and the 404 fallback reveal nothing.
+      for (const group of RATE_LIMITED_GROUPS) this.edge.bindFunction(httpFunctions[group].function);
+    }
 
     // WebSocket API
     // Verifies the same access tokens as the HTTP functions, in the auth message.
@@ -520,7 +533,10 @@ export class ApiStack extends Stack {
       );
     }
 
-    new CfnOutput(this, 'HttpApiUrl', { value: this.httpApi.apiEndpoint });
+    new CfnOutput(this, 'HttpApiUrl', {
+      value: this.edge?.url ?? this.httpApi.apiEndpoint,
+      description: 'The base URL of the API (the CloudFront edge unless deployed with -c edge=false)',
+    });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn });
     new CfnOutput(this, 'OpenSearchEndpoint', { value: props.searchDomain.domainEndpoint });
     new CfnOutput(this, 'WebSocketUrl', { value: this.webSocketStage.url });

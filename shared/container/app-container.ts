@@ -42,6 +42,7 @@ import type { UserRepository } from '../domain/users/ports';
 import type { LegacyDataAdopter, WorkspaceRepository } from '../domain/workspaces/ports';
 import { DynamoLegacyItemAdopter } from '../adapters/aws/dynamodb/legacy-item-adoption';
 import type { CorsOrigins } from '../http/cors';
+import type { EdgeOrigin } from '../http/edge';
 import { logger } from '../logger';
 import { oidcSettings, type CommonEnv } from './config';
 import { NodeHostProbe } from '../adapters/node/host-probe';
@@ -93,6 +94,8 @@ export interface AppContainer {
   registrationMode: RegistrationMode;
   refreshGraceSeconds: number;
   corsOrigins: CorsOrigins;
+  /** Behind the cloud's CloudFront edge: the HTTP handlers answer only requests that came through it. */
+  edge?: EdgeOrigin;
   healthProbes: HealthProbe[];
   /** The answering instance, for the system metrics. */
   host: HostProbe;
@@ -195,6 +198,8 @@ export interface ContainerParts {
   listings?: (workspaceId: string) => DocumentListingIndex;
   /** What the system metrics report on: the data path (default: the temp dir, Lambda's /tmp) and a memory bound. */
   host?: ConstructorParameters<typeof NodeHostProbe>[0];
+  /** The cloud's CloudFront edge in front of the HTTP API (none locally). */
+  edge?: EdgeOrigin;
   /** The OIDC client secret when it is not in the environment (Secrets Manager in the cloud). */
   oidcClientSecret?: () => Promise<string | undefined>;
   /**
@@ -331,6 +336,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     registrationMode: parts.env.REGISTRATION_MODE,
     refreshGraceSeconds: parts.env.JWT_REFRESH_GRACE_SECONDS,
     corsOrigins: parts.env.CORS_ORIGINS,
+    ...(parts.edge ? { edge: parts.edge } : {}),
     healthProbes: parts.healthProbes,
     host: new NodeHostProbe(parts.host ?? { dataPath: tmpdir() }),
     authenticate: (token) => authenticate({ tokens, revokedTokens, users }, token),

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connection-sender';
 import {
   createConnectionsClient,
@@ -25,6 +26,7 @@ import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
 import type { HealthProbe } from '../domain/health/health';
 import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type ContainerParts, type DocumentServices, type OcrServices } from './app-container';
 import { commonEnvSchema, parseEnv } from './config';
+import type { EdgeOrigin } from '../http/edge';
 import { imagingServices } from './imaging';
 
 /**
@@ -44,6 +46,10 @@ const appEnvSchema = commonEnvSchema.extend({
   JWT_SECRET: z.string().min(32).optional(),
   /** The OIDC client secret, kept in Secrets Manager rather than in the function's environment. */
   OIDC_CLIENT_SECRET_ARN: z.string().min(1).optional(),
+  /** The CloudFront edge's origin token: set, the function answers only requests that came through the edge. */
+  EDGE_ORIGIN_SECRET_ARN: z.string().min(1).optional(),
+  /** The token itself, for the bundled functions against the emulators (test/bundles); refused beside the ARN. */
+  EDGE_ORIGIN_TOKEN: z.string().min(32).optional(),
   /** Set by Lambda: the function's memory in MB, what the system metrics measure memory use against. */
   AWS_LAMBDA_FUNCTION_MEMORY_SIZE: z.coerce.number().int().positive().optional(),
 });
@@ -52,6 +58,7 @@ const appEnvSchema = commonEnvSchema.extend({
 const appConfigSchema = appEnvSchema.superRefine((env, ctx) => {
   if (env.JWT_SECRET_ARN && env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'must not be set with JWT_SECRET_ARN' });
   if (!env.JWT_SECRET_ARN && !env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET_ARN'], message: 'is required' });
+  if (env.EDGE_ORIGIN_SECRET_ARN && env.EDGE_ORIGIN_TOKEN) ctx.addIssue({ code: 'custom', path: ['EDGE_ORIGIN_TOKEN'], message: 'must not be set with EDGE_ORIGIN_SECRET_ARN' });
 });
 
 const websocketEnvSchema = z.object({ WEBSOCKET_ENDPOINT: z.url().optional() });
@@ -77,6 +84,26 @@ type SourceParts = Pick<ContainerParts, 'vault' | 'syncQueue'>;
 /** What the function that serves single sign-on adds to its container (see `aws-auth.ts`). */
 export type OidcParts = Pick<ContainerParts, 'oidcClient'>;
 
+/**
+ * The edge in front of the function, if any. Its origin token is read on the first request and kept; a failed
+ * read is tried again on the next.
+ */
+function edgeOrigin(config: Pick<z.infer<typeof appEnvSchema>, 'EDGE_ORIGIN_SECRET_ARN' | 'EDGE_ORIGIN_TOKEN'>, secrets: SecretsManagerClient): { edge?: EdgeOrigin } {
+  const { EDGE_ORIGIN_SECRET_ARN: secretArn, EDGE_ORIGIN_TOKEN: fixed } = config;
+  if (fixed) return { edge: { originToken: async () => fixed } };
+  if (!secretArn) return {};
+  let token: Promise<string> | undefined;
+  return {
+    edge: {
+      originToken: () =>
+        (token ??= readSecretString(secrets, secretArn).catch((error: unknown) => {
+          token = undefined;
+          throw error;
+        })),
+    },
+  };
+}
+
 /** Users, tokens and settings over DynamoDB, with the JWT key from Secrets Manager. */
 export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: SearchParts & OidcParts & StorageParts & SourceParts = {}): AppContainer {
   const config = parseEnv(appConfigSchema, env);
@@ -89,6 +116,7 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: Sea
     env: config,
     // Read once, when the OIDC client first discovers the provider (it keeps the result).
     ...(config.OIDC_CLIENT_SECRET_ARN ? { oidcClientSecret: async () => readSecretString(secrets, config.OIDC_CLIENT_SECRET_ARN!) } : {}),
+    ...edgeOrigin(config, secrets),
     healthProbes: [tableProbe(db, config.TABLE_NAME)],
     host: {
       dataPath: '/tmp',

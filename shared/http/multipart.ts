@@ -1,6 +1,7 @@
 import Busboy from 'busboy';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { AppError, validationError } from '../domain/errors';
+import { CLOUD_MULTIPART_MAX_BYTES, PRESIGNED_UPLOAD_ROUTE } from '../manifest';
 import { header } from './request';
 
 export interface UploadedFile {
@@ -23,17 +24,6 @@ export interface MultipartLimits {
   /** A larger body is 413 pointing to the presigned upload. @default CLOUD_MULTIPART_MAX_BYTES */
   maxBytes?: number;
 }
-
-/**
- * The largest multipart body the cloud takes. The HTTP API hands Lambda a multipart body base64-encoded (4/3 of
- * its size) inside a JSON event, and Lambda takes at most 6 MB: 4 MiB becomes 5.33 MiB, which leaves the event's
- * headers room. A larger body that still reaches the function is refused here, by its Content-Length, before it
- * is decoded; one too large to be invoked with never reaches it (see the README's size limits).
- */
-export const CLOUD_MULTIPART_MAX_BYTES = 4 * 1024 * 1024;
-
-/** Where an upload too large for a multipart request goes instead. */
-export const PRESIGNED_UPLOAD_ROUTE = 'POST /api/documents/upload-url';
 
 /** The P 413 of a multipart body above `limit`: it names the presigned upload as the way to send the file. */
 export const multipartTooLarge = (limit: number, received: number): AppError =>

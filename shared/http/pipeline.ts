@@ -13,6 +13,7 @@ import type { HttpResponse } from './responses';
 import type { Route } from './route';
 import { NO_PARAMETERS, parseWith } from './validation';
 import { deprecationHeaders } from './versions';
+import { clientAddress, type EdgeOrigin } from './edge';
 
 export interface HttpHandlerOptions {
   routes: Route[];
@@ -26,6 +27,8 @@ export interface HttpHandlerOptions {
   limits?: (origin: RequestOrigin) => Promise<RateDecision | null>;
   /** Deprecated routes, whose answers carry Deprecation, Sunset and Link; the manifest's by default. */
   deprecations?: DeprecationTable;
+  /** Set behind the cloud's CloudFront edge: requests must come through it, and it names the client's address. */
+  edge?: EdgeOrigin;
 }
 
 export type HttpHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HttpResponse>;
@@ -96,6 +99,7 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
 
   const dispatch = async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResponse> => {
     const requestId = requestIdOf(event, context);
+    const sourceIp = await clientAddress(event, options.edge);
     const route = routes.get(v1RouteKey(event.routeKey));
     const method = event.requestContext.http.method;
     if (!route) {
@@ -104,7 +108,7 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
     }
     const token = bearerToken(event);
     const principal = await authorise(route, token);
-    await limit(event, route, principal);
+    await limit(event, route, principal, sourceIp);
     const params = route.params ? parseWith(route.params, event.pathParameters ?? {}, 'path') : undefined;
     // A route without a query schema takes no parameters: `?x=1` there is as unknown as anywhere else.
     const query = parseWith(route.query ?? NO_PARAMETERS, event.queryStringParameters ?? {}, 'query');
@@ -123,12 +127,12 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
    * After authorisation, so that 401 and 403 come first; a caller without a user is counted by client IP. An
    * authenticated request is also counted in its workspace's usage (see AppContainer.limits).
    */
-  const limit = async (event: APIGatewayProxyEventV2, route: Route, principal: Principal | null): Promise<void> => {
+  const limit = async (event: APIGatewayProxyEventV2, route: Route, principal: Principal | null, sourceIp: string): Promise<void> => {
     if (!options.limits) return;
     const decision = await options.limits({
       userId: principal?.userId ?? null,
       workspaceId: principal?.workspaceId ?? null,
-      sourceIp: event.requestContext.http.sourceIp,
+      sourceIp,
       isUpload: route.rateLimit === 'upload',
     });
     if (!decision) return;

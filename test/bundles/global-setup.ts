@@ -48,6 +48,7 @@ export async function setup(project: TestProject): Promise<void> {
     bucketName,
     queues,
     jwtSecret: randomBytes(48).toString('base64url'),
+    edgeOriginToken: randomBytes(36).toString('base64url'),
     // Nothing listens on these: a call is refused at once, as from a function whose domain or stage is down.
     unreachable: `127.0.0.1:${await freePort()}`,
   };
@@ -106,6 +107,7 @@ declare module 'vitest' {
       bucketName: string;
       queues: Record<string, { url: string; arn: string }>;
       jwtSecret: string;
+      edgeOriginToken: string;
       unreachable: string;
       functions: BundledFunctions;
     };

@@ -103,6 +103,13 @@ describe('the bundled functions', () => {
     expect(response.json.status).toBe('ok');
   });
 
+  it('the labels bundle refuses a request sent to the gateway around the CloudFront edge', async () => {
+    const response = await call(deployed('LabelsFunction'), 'GET /api/labels', { aroundEdge: true });
+
+    expect(response.statusCode, response.body).toBe(403);
+    expect(response.json.error.details).toEqual({ reason: 'not_through_edge' });
+  });
+
   it('the sweeper runs on its EventBridge schedule and finds nothing stuck', async () => {
     const schedule = inject('bundles').functions.schedules.find((s) => s.function === 'OcrSweeperFunction');
     expect(schedule?.expression).toMatch(/^rate\(/);

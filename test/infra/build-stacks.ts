@@ -19,6 +19,7 @@ export interface InfraConfig {
   textractTps: number | undefined;
   rateLimits: RateLimitSettings | undefined;
   oidc: OidcDeployment | undefined;
+  edge: boolean | undefined;
 }
 
 /** What `bin/app.ts` deploys without context, but with an alarm email. */
@@ -33,6 +34,7 @@ export const DEFAULT_CONFIG: InfraConfig = {
   textractTps: undefined,
   rateLimits: undefined,
   oidc: undefined,
+  edge: undefined,
 };
 
 export interface BuiltStacks {
@@ -78,6 +80,7 @@ export function buildStacks(overrides: Partial<InfraConfig> = {}, beforeTemplate
     removalPolicy: config.removalPolicy,
     rateLimits: config.rateLimits,
     oidc: config.oidc,
+    edge: config.edge,
   });
   // Aspects (cdk-nag) must be added before the first template is made: synthesis runs them once.
   beforeTemplates?.(app);

@@ -258,9 +258,10 @@ describe('single sign-on in the cloud', () => {
     },
   );
 
-  it('lets the auth function read exactly the client secret, besides the JWT key', () => {
+  it("lets the auth function read exactly the client secret, besides the JWT key and the edge's origin token", () => {
     // Arrange
     const jwtSecret = { Ref: logicalIdOf(withSso.stateful.jwtSecret) };
+    const edgeToken = { Ref: logicalIdOf(withSso.api.edge!.originToken) };
 
     // Act
     const secretResources = grantsOf(withSso, 'auth')
@@ -268,8 +269,8 @@ describe('single sign-on in the cloud', () => {
       .flatMap((s) => s.Resource);
 
     // Assert
-    expect(secretResources).toEqual(expect.arrayContaining([jwtSecret, SECRET_ARN]));
-    expect(secretResources).toHaveLength(2);
+    expect(secretResources).toEqual(expect.arrayContaining([jwtSecret, SECRET_ARN, edgeToken]));
+    expect(secretResources).toHaveLength(3);
   });
 
   it('grants no function but auth the client secret', () => {
@@ -296,7 +297,8 @@ describe('single sign-on in the cloud', () => {
     // Assert
     expect(environment[ENV.oidcIssuer]).toBe('https://login.example.com');
     expect(environment[ENV.oidcClientSecretArn]).toBeUndefined();
-    expect(secretResources).toEqual([{ Ref: logicalIdOf(built.stateful.jwtSecret) }]);
+    expect(secretResources).toEqual(expect.arrayContaining([{ Ref: logicalIdOf(built.stateful.jwtSecret) }, { Ref: logicalIdOf(built.api.edge!.originToken) }]));
+    expect(secretResources).toHaveLength(2);
   });
 
   it('gives no function OIDC settings when single sign-on is not configured', () => {

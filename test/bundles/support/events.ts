@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, EventBr
 import { inject } from 'vitest';
 import { createSqsClient } from '../../../shared/adapters/aws/clients';
 import { localClientOptions } from '../../../shared/container/local';
+import { EDGE_HEADERS } from '../../../shared/manifest';
 
 /** A request as API Gateway's HTTP API hands it to the route's integration (payload format 2.0). */
 export interface HttpRequest {
@@ -14,13 +15,19 @@ export interface HttpRequest {
   json?: unknown;
   /** A multipart form, sent base64-encoded as API Gateway sends binary bodies. */
   form?: FormData;
+  /** Sent to the gateway directly, not through the CloudFront edge: without the edge's headers. */
+  aroundEdge?: boolean;
 }
 
 /** The payload 2.0 event of `routeKey` (e.g. `GET /api/documents/{id}`). */
 export async function httpEvent(routeKey: string, request: HttpRequest = {}): Promise<APIGatewayProxyEventV2> {
   const [method, template] = routeKey.split(' ') as [string, string];
   const rawPath = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(request.pathParameters?.[name] ?? ''));
-  const headers: Record<string, string> = { 'user-agent': 'bundles-test', ...request.headers };
+  // As the edge forwards a request: with its origin token and the client's address.
+  const edgeHeaders: Record<string, string> = request.aroundEdge
+    ? {}
+    : { [EDGE_HEADERS.originToken]: inject('bundles').edgeOriginToken, [EDGE_HEADERS.viewerAddress]: '198.51.100.23' };
+  const headers: Record<string, string> = { 'user-agent': 'bundles-test', ...edgeHeaders, ...request.headers };
   if (request.token) headers['authorization'] = `Bearer ${request.token}`;
   let body: string | undefined;
   let isBase64Encoded = false;

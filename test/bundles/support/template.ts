@@ -39,6 +39,8 @@ export interface LocalStack {
   queues: Record<string, { url: string; arn: string }>;
   endpoints: { dynamodb: string; s3: string; sqs: string };
   jwtSecret: string;
+  /** What the edge would send as its origin token (EDGE_ORIGIN_SECRET_ARN becomes EDGE_ORIGIN_TOKEN). */
+  edgeOriginToken: string;
   unreachable: string;
 }
 
@@ -80,7 +82,8 @@ const AWS_CUSTOM_RESOURCE = 'AWS679f53fac002430cb0da5b7982bd2287';
  * the stateful stack (through its exports) become the local table, bucket and queues. What has no emulator is
  * named by variable: WEBSOCKET_ENDPOINT and OPENSEARCH_ENDPOINT point at a loopback port nobody listens on, a KMS
  * key's ARN stays an ARN (nothing here serves KMS), and
- * JWT_SECRET_ARN becomes JWT_SECRET (the composition root's option for running without Secrets Manager). Any
+ * JWT_SECRET_ARN becomes JWT_SECRET and EDGE_ORIGIN_SECRET_ARN EDGE_ORIGIN_TOKEN (the composition root's options
+ * for running without Secrets Manager). Any
  * other reference this resolver does not know fails the setup, so a new binding cannot be skipped silently.
  */
 export function deployedFunctions(cdkOut: string, api: Template, stateful: Template, local: LocalStack): BundledFunctions {
@@ -131,6 +134,7 @@ export function deployedFunctions(cdkOut: string, api: Template, stateful: Templ
       if (name === 'WEBSOCKET_ENDPOINT') environment[name] = `http://${local.unreachable}`;
       else if (name === 'OPENSEARCH_ENDPOINT') environment[name] = `http://${local.unreachable}`;
       else if (name === 'JWT_SECRET_ARN') environment['JWT_SECRET'] = local.jwtSecret;
+      else if (name === 'EDGE_ORIGIN_SECRET_ARN') environment['EDGE_ORIGIN_TOKEN'] = local.edgeOriginToken;
       else environment[name] = resolveValue(value, `${logicalId}.${name}`);
     }
     const name = constructName(logicalId);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/domain/errors';
 import { parseEnv } from '../../../shared/container/config';
-import { CLOUD_MULTIPART_MAX_BYTES, parseMultipart } from '../../../shared/http/multipart';
+import { CLOUD_MULTIPART_MAX_BYTES } from '../../../shared/manifest';
+import { parseMultipart } from '../../../shared/http/multipart';
 import { localEnvSchema } from '../../../shared/local/runtime';
 import { httpEvent } from '../../support/http-events';
 

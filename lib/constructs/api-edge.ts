@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
+import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
+import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { Construct } from 'constructs';
+import { CLOUD_MULTIPART_MAX_BYTES, EDGE_HEADERS, ENV, PRESIGNED_UPLOAD_ROUTE } from '../../shared/manifest';
+
+/** What the edge's viewer-request function is built with. */
+export interface ViewerRequestSettings {
+  /** A larger body (by its Content-Length) is refused with the P 413. */
+  readonly maxBodyBytes: number;
+  /** Origins the 413 carries CORS headers for, as the functions' CORS_ORIGINS. */
+  readonly corsOrigins: '*' | readonly string[];
+}
+
+const VIEWER_REQUEST_SOURCE = new URL('../edge/viewer-request.js', import.meta.url);
+
+/** The CloudFront Function's code: `lib/edge/viewer-request.js` with its settings written in. */
+export function viewerRequestCode(settings: ViewerRequestSettings): string {
+  const values: Record<string, unknown> = {
+    __MAX_BODY_BYTES__: settings.maxBodyBytes,
+    __PRESIGNED_UPLOAD_ROUTE__: PRESIGNED_UPLOAD_ROUTE,
+    __CORS_ORIGINS__: settings.corsOrigins,
+    __VIEWER_ADDRESS_HEADER__: EDGE_HEADERS.viewerAddress,
+  };
+  let code = readFileSync(VIEWER_REQUEST_SOURCE, 'utf8');
+  for (const [placeholder, value] of Object.entries(values)) {
+    if (!code.includes(placeholder)) throw new Error(`${VIEWER_REQUEST_SOURCE.pathname} lost its ${placeholder} placeholder`);
+    code = code.replaceAll(placeholder, JSON.stringify(value));
+  }
+  return code;
+}
+
+export interface ApiEdgeProps {
+  readonly httpApi: apigwv2.IHttpApi;
+  readonly corsOrigins: readonly string[];
+}
+
+/**
+ * CloudFront in front of the HTTP API: the address clients use. It exists for what the gateway cannot do itself:
+ * answer a body too large for a Lambda invocation with the P 413 (the gateway answers those with its own bare
+ * error), and tell the functions the client's address through a header they can trust, because the edge adds an
+ * origin token (a generated secret) that requests sent to the gateway directly lack. Nothing is cached.
+ */
+export class ApiEdge extends Construct {
+  public readonly distribution: cloudfront.Distribution;
+  public readonly originToken: secretsmanager.Secret;
+  /** `https://<distribution domain>`, the API's base URL. */
+  public readonly url: string;
+
+  constructor(scope: Construct, id: string, props: ApiEdgeProps) {
+    super(scope, id);
+    this.originToken = new secretsmanager.Secret(this, 'OriginToken', {
+      description: 'Sent by CloudFront to the HTTP API on every request; the functions refuse requests without it.',
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      // Worthless without the distribution: it goes with the stack.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const viewerRequest = new cloudfront.Function(this, 'ViewerRequest', {
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+      comment: 'P 413 for bodies too large for Lambda; the client address for the functions',
+      code: cloudfront.FunctionCode.fromInline(
+        viewerRequestCode({
+          maxBodyBytes: CLOUD_MULTIPART_MAX_BYTES,
+          corsOrigins: props.corsOrigins.includes('*') ? '*' : props.corsOrigins,
+        }),
+      ),
+    });
+    const region = Stack.of(this).region;
+    const origin = new origins.HttpOrigin(`${props.httpApi.apiId}.execute-api.${region}.amazonaws.com`, {
+      protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
+      originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
+      // The gateway's own integration timeout is 30 s.
+      readTimeout: Duration.seconds(30),
+      customHeaders: { [EDGE_HEADERS.originToken]: this.originToken.secretValue.unsafeUnwrap() },
+    });
+    this.distribution = new cloudfront.Distribution(this, 'Distribution', {
+      comment: `${Stack.of(this).stackName} API`,
+      httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
+      defaultBehavior: {
+        origin,
+        allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
+        viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.HTTPS_ONLY,
+        // Every answer is per caller: nothing is cached, and every viewer header but Host (the gateway routes on
+        // its own host name) reaches the functions, Authorization included.
+        cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,
+        originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        compress: false,
+        functionAssociations: [{ function: viewerRequest, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
+      },
+    });
+    this.url = `https://${this.distribution.distributionDomainName}`;
+  }
+
+  /** The function answers only requests that came through the edge, and takes the client's address from it. */
+  bindFunction(fn: lambda.Function): void {
+    fn.addEnvironment(ENV.edgeOriginSecretArn, this.originToken.secretArn);
+    this.originToken.grantRead(fn);
+  }
+}
