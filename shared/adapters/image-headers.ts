@@ -17,9 +17,20 @@ export const pngSize = (bytes: Uint8Array): Size | undefined => {
 /** Start-of-frame markers carry the size; C4 (Huffman table), C8 (reserved) and CC (arithmetic table) do not. */
 const isStartOfFrame = (marker: number): boolean => marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker);
 
-export const jpegSize = (bytes: Uint8Array): Size | undefined => {
+/** A JPEG's frame header, and what came before it that changes how the image is drawn. */
+export interface JpegFrame extends Size {
+  components: number;
+  /** The start-of-frame marker: C0 baseline, C1 extended, C2 progressive, others lossless or arithmetic. */
+  frameMarker: number;
+  /** An Exif block came first: it may carry an orientation that a decoder applies and PDF readers do not. */
+  exif: boolean;
+}
+
+/** Walks a JPEG's markers up to its frame header, without decoding anything. */
+export const jpegFrame = (bytes: Uint8Array): JpegFrame | undefined => {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 2;
+  let exif = false;
   while (at + 9 < bytes.length) {
     if (bytes[at] !== 0xff) return undefined;
     const marker = bytes[at + 1]!;
@@ -31,11 +42,19 @@ export const jpegSize = (bytes: Uint8Array): Size | undefined => {
       at += 2;
       continue;
     }
-    if (isStartOfFrame(marker)) return { height: view.getUint16(at + 5), width: view.getUint16(at + 7) };
+    if (isStartOfFrame(marker)) {
+      return { height: view.getUint16(at + 5), width: view.getUint16(at + 7), components: bytes[at + 9]!, frameMarker: marker, exif };
+    }
     if (marker === 0xda || marker === 0xd9) return undefined; // image data or the end, and no frame yet
+    if (marker === 0xe1 && String.fromCharCode(...bytes.subarray(at + 4, at + 8)) === 'Exif') exif = true;
     at += 2 + view.getUint16(at + 2);
   }
   return undefined;
+};
+
+export const jpegSize = (bytes: Uint8Array): Size | undefined => {
+  const frame = jpegFrame(bytes);
+  return frame && { width: frame.width, height: frame.height };
 };
 
 export interface TiffLayout {

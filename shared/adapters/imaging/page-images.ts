@@ -1,5 +1,6 @@
 import { inflateSync } from 'node:zlib';
 import { PDFArray, PDFBool, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFObject } from 'pdf-lib/dist/pdf-lib.esm.min.js';
+import { jpegFrame, type JpegFrame } from '../image-headers';
 import type { PdfObjects } from './content-budget';
 import type { FlateRows } from './image-reduce';
 
@@ -91,28 +92,11 @@ const literalStringEnd = (text: string, from: number): number => {
   return 0;
 };
 
-/** Walks the markers of a JPEG up to its frame header: its size and components, or undefined when it is unusual. */
-const jpegFrame = (bytes: Uint8Array): { width: number; height: number; components: number } | undefined => {
+/** A JPEG that Skia decodes as a PDF reader draws it: baseline, extended or progressive, and no Exif orientation. */
+const plainJpegFrame = (bytes: Uint8Array): JpegFrame | undefined => {
   if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return undefined;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let at = 2;
-  while (at + 9 < bytes.length) {
-    if (bytes[at] !== 0xff) return undefined;
-    const marker = bytes[at + 1]!;
-    if (marker === 0xff) {
-      at++;
-      continue;
-    }
-    const length = view.getUint16(at + 2);
-    // An Exif block may carry an orientation that a decoder applies and PDF readers do not.
-    if (marker === 0xe1 && String.fromCharCode(...bytes.subarray(at + 4, at + 8)) === 'Exif') return undefined;
-    if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) {
-      return { height: view.getUint16(at + 5), width: view.getUint16(at + 7), components: bytes[at + 9]! };
-    }
-    if (marker === 0xda || marker === 0xd9) return undefined;
-    at += 2 + length;
-  }
-  return undefined;
+  const frame = jpegFrame(bytes);
+  return frame && [0xc0, 0xc1, 0xc2].includes(frame.frameMarker) && !frame.exif ? frame : undefined;
 };
 
 /**
@@ -233,7 +217,7 @@ export const pageImages = (objects: PdfObjects, pageRef: { num: number; gen: num
     const filters = filter instanceof PDFArray ? filter.asArray().map((item) => nameOf(lookup(item))) : [nameOf(filter)];
     if (filters.length !== 1) return undefined;
     if ((filters[0] === 'DCTDecode' || filters[0] === 'DCT') && bits === 8 && (components === 1 || components === 3)) {
-      const frame = jpegFrame(stream.contents);
+      const frame = plainJpegFrame(stream.contents);
       if (!frame || frame.width !== width || frame.height !== height || frame.components !== components) return undefined;
       return { kind: 'jpeg', bytes: stream.contents, width, height };
     }
