@@ -12,7 +12,8 @@
  * Contenders, each given the whole batch at once:
  * - `tesseract x2`: the hardware's limit. Two single-thread `tesseract` processes (OMP_THREAD_LIMIT=1, default
  *   page segmentation) take the next page as they finish; PDF pages are drawn by pdftoppm at 300 dpi first.
- * - `ocrmypdf`: OCRmyPDF with its defaults and `-j 2`, two files at once, `--sidecar` for the text.
+ * - `ocrmypdf`: OCRmyPDF with its defaults and `-j 2`, two files at once, `--sidecar` for the text, `--force-ocr`
+ *   (every page read, as the service reads them).
  * - `engine`: `TesseractOcrEngine` with the local runtime's limits in this process, every file at once.
  * - `service`: the local runtime (`bin/local.ts`) as a child process; every file uploaded at once through
  *   `POST /api/documents/upload`, timed from the first upload sent to the last job's `finished_at`.
@@ -175,7 +176,9 @@ const ocrmypdf: Contender = {
       workload.files.map((file, f) => async () => {
         const sidecar = path.join(directory, `o-${f}.txt`);
         const output = path.join(directory, `o-${f}.pdf`);
-        await run('ocrmypdf', ['-q', '-j', '2', '-l', 'eng', '--sidecar', sidecar, path.join(directory, 'in', file.name), output]);
+        // --force-ocr: multipage.pdf carries a little text on a page, which OCRmyPDF refuses by default; the
+        // service reads every page of it (too little text for a text layer), so OCRmyPDF must too.
+        await run('ocrmypdf', ['-q', '-j', '2', '-l', 'eng', '--force-ocr', '--sidecar', sidecar, path.join(directory, 'in', file.name), output]);
         const text = await readFile(sidecar, 'utf8');
         await rm(sidecar);
         await rm(output);
