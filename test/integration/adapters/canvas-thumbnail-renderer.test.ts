@@ -5,6 +5,7 @@ import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CanvasThumbnailRenderer } from '../../../shared/adapters/imaging/canvas-thumbnail-renderer';
 import { AppError } from '../../../shared/domain/errors';
+import { rejectionOf } from '../../support/rejection';
 
 const CORPUS = new URL('../../../../shared/corpus/ocrmypdf/', import.meta.url);
 const corpus = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(name, CORPUS)));
@@ -86,14 +87,7 @@ const decode = async (bytes: Uint8Array) => {
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 const JPEG_MAGIC = [0xff, 0xd8, 0xff];
 
-const failure = async (promise: Promise<unknown>): Promise<AppError> => {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-};
+const failure = (promise: Promise<unknown>): Promise<AppError> => rejectionOf(promise, AppError);
 
 // ---- specification ---------------------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ import { CanvasThumbnailRenderer } from '../../../shared/adapters/imaging/canvas
 import { AppError } from '../../../shared/domain/errors';
 import { deflateBomb } from '../../support/hostile-files';
 import { bilevelPalettePng, flateScanPdf, jpegScanPdf, scanPdf, type Rgb } from '../../support/scan-pdf';
+import { rejectionOf } from '../../support/rejection';
 
 // Pages that are one image (scans) are drawn from the image reduced as it is read, not through pdf.js's full
 // render (shared/adapters/imaging/image-only-page.ts); these specify what that path must show and refuse.
@@ -32,14 +33,7 @@ const decode = async (bytes: Uint8Array) => {
 /** True when `pixel` is within 40 of `colour` on every channel (JPEG and scaling move colours a little). */
 const near = (pixel: number[], colour: Rgb): boolean => pixel.every((value, i) => Math.abs(value - colour[i]!) <= 40);
 
-const failure = async (promise: Promise<unknown>): Promise<AppError> => {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-};
+const failure = (promise: Promise<unknown>): Promise<AppError> => rejectionOf(promise, AppError);
 
 describe('Thumbnails of scanned pages', () => {
   const renderer = new CanvasThumbnailRenderer();

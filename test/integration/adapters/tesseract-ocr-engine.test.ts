@@ -9,6 +9,7 @@ import { TesseractOcrEngine, type TesseractOcrEngineOptions } from '../../../sha
 import { OcrFailure, type OcrEngine, type OcrInput } from '../../../shared/domain/ocr/ports';
 import { describeOcrEngineContract, OCR_CORPUS_DIR } from '../../contracts/ocr-engine.contract';
 import { textPdf, type TextPage } from '../../support/text-pdf';
+import { rejectionOf } from '../../support/rejection';
 
 const OCR_TIMEOUT_MS = 120_000;
 
@@ -103,15 +104,7 @@ const input = (bytes: Uint8Array, mimeType: string, extra: Partial<OcrInput> = {
   ...extra,
 });
 
-const failure = async (promise: Promise<unknown>): Promise<OcrFailure> => {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof OcrFailure) return error;
-    throw error;
-  }
-  throw new Error('expected an OcrFailure, but the file was read');
-};
+const failure = (promise: Promise<unknown>): Promise<OcrFailure> => rejectionOf(promise, OcrFailure);
 
 /**
  * A stand-in for tesseract that logs each run (OMP_THREAD_LIMIT, pid, start and end in ns), sleeps, and writes

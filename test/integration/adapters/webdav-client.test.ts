@@ -8,6 +8,7 @@ import { WebDavFolders, type WebDavFoldersOptions } from '../../../shared/adapte
 import { SourceAccessError, type RemoteFile } from '../../../shared/domain/sources/remote-folder';
 import { startApacheDav, type RunningDav } from '../../support/webdav-servers';
 import { writeSourceTree, type SourceTree } from '../../support/webdav-tree';
+import { rejectionOf } from '../../support/rejection';
 
 const USERNAME = 'alice';
 const PASSWORD = 's3cret-Pa55word';
@@ -122,11 +123,7 @@ const collect = async (file: RemoteFile): Promise<Buffer> => {
   return Buffer.concat(chunks);
 };
 
-const failure = async (promise: Promise<unknown>): Promise<SourceAccessError> => {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
-  expect(error).toBeInstanceOf(SourceAccessError);
-  return error as SourceAccessError;
-};
+const failure = (promise: Promise<unknown>): Promise<SourceAccessError> => rejectionOf(promise, SourceAccessError);
 
 describe('WebDavFolders', () => {
   it('lists the root as the directory and its children', async () => {
