@@ -47,6 +47,7 @@ import { logger } from '../logger';
 import { oidcSettings, type CommonEnv } from './config';
 import { NodeHostProbe } from '../adapters/node/host-probe';
 import type { HostProbe } from '../domain/system/ports';
+import { noBusinessMetrics, type BusinessMetrics } from '../domain/metrics/ports';
 import { DynamoRateLimitStore } from '../adapters/aws/dynamodb/rate-limit-store';
 import { AppError } from '../domain/errors';
 import { limitRequest, type RateLimits, type RequestOrigin } from '../domain/limits/limit-request';
@@ -117,6 +118,8 @@ export interface AppContainer {
   syncQueue: SyncQueue;
   /** Every workspace's due sources and stalled syncs, for the schedule. */
   sourceSchedule: SourceSchedule;
+  /** Counts documents ingested, pages OCRed, OCR failures and throttles; never fails the work. */
+  metrics: BusinessMetrics;
 }
 
 /**
@@ -217,6 +220,8 @@ export interface ContainerParts {
   vault?: CredentialVault;
   /** The queue of sync steps. */
   syncQueue?: SyncQueue;
+  /** Where business metrics go (embedded metrics in Lambda); without it they are not counted. */
+  metrics?: BusinessMetrics;
 }
 
 /**
@@ -338,6 +343,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     corsOrigins: parts.env.CORS_ORIGINS,
     ...(parts.edge ? { edge: parts.edge } : {}),
     healthProbes: parts.healthProbes,
+    metrics: parts.metrics ?? noBusinessMetrics,
     host: new NodeHostProbe(parts.host ?? { dataPath: tmpdir() }),
     authenticate: (token) => authenticate({ tokens, revokedTokens, users }, token),
     ...rateLimiting(parts, clock, meter),
