@@ -1,6 +1,6 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import type { OcrJobQueue, OcrJobQueues, OcrPriority } from '../../domain/ocr/jobs';
+import { MAX_QUEUE_DELAY_SECONDS, type OcrJobQueue, type OcrJobQueues, type OcrPriority } from '../../domain/ocr/jobs';
 
 /** The body of an OCR queue message, as the worker reads it. */
 export interface OcrQueueMessageBody {
@@ -8,6 +8,8 @@ export interface OcrQueueMessageBody {
   document_id: string;
   run: number;
   priority: OcrPriority;
+  /** Present once the job was put back for throttling (see `OcrJobMessage.deferrals`). */
+  deferrals?: number;
 }
 
 /**
@@ -26,10 +28,22 @@ export class SqsOcrJobQueue implements OcrJobQueues {
 
   forWorkspace(workspaceId: string): OcrJobQueue {
     return {
-      enqueue: async (message) => {
-        const body: OcrQueueMessageBody = { workspace_id: workspaceId, document_id: message.documentId, run: message.run, priority: message.priority };
+      enqueue: async (message, options) => {
+        const body: OcrQueueMessageBody = {
+          workspace_id: workspaceId,
+          document_id: message.documentId,
+          run: message.run,
+          priority: message.priority,
+          ...(message.deferrals ? { deferrals: message.deferrals } : {}),
+        };
+        const delay = Math.max(0, Math.min(MAX_QUEUE_DELAY_SECONDS, Math.round(options?.delaySeconds ?? 0)));
         await this.sqs.send(
-          new SendMessageCommand({ QueueUrl: this.queueUrls[message.priority], MessageBody: JSON.stringify(body), MessageGroupId: workspaceId }),
+          new SendMessageCommand({
+            QueueUrl: this.queueUrls[message.priority],
+            MessageBody: JSON.stringify(body),
+            MessageGroupId: workspaceId,
+            ...(delay ? { DelaySeconds: delay } : {}),
+          }),
         );
       },
     };

@@ -67,6 +67,8 @@ export interface OcrJobMessage {
   documentId: string;
   run: number;
   priority: OcrPriority;
+  /** Times this run was put back on the queue because the OCR engine was throttling: those are not attempts. */
+  deferrals?: number;
 }
 
 /** What a finished read leaves on the document. */
@@ -147,9 +149,13 @@ export interface OcrJobRepository {
   daily(fromDate: string, toDate: string): Promise<OcrDailyTotals[]>;
 }
 
+/** The longest a queue holds back one message before its first delivery (SQS: 15 minutes). */
+export const MAX_QUEUE_DELAY_SECONDS = 900;
+
 /** Puts one workspace's OCR jobs on the queue of their priority. */
 export interface OcrJobQueue {
-  enqueue(message: OcrJobMessage): Promise<void>;
+  /** `delaySeconds` (0..{@link MAX_QUEUE_DELAY_SECONDS}) keeps the message invisible that long before its first delivery. */
+  enqueue(message: OcrJobMessage, options?: { delaySeconds?: number }): Promise<void>;
 }
 
 /** The OCR queues of every workspace; use cases get one workspace's, whose messages carry its id to the worker. */
