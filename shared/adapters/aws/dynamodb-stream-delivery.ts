@@ -68,10 +68,11 @@ interface Part {
 /**
  * Delivers one batch of a shard as Lambda's event source mapping does: a call that resolves without
  * `batchItemFailures` completes the batch; one that names failed records completes the records before the
- * first of them (checkpointed) and retries from it; one that throws (or names an unknown or empty identifier)
- * fails the part, which is split in two when `bisectBatchOnFunctionError` is on (a split costs no retry; the
- * halves go in order) and otherwise retried. A part that failed more than `maximumRetryAttempts` times goes to
- * the failure destination and is checkpointed past, so a poison record never blocks the shard.
+ * first of them (checkpointed) and retries from it. A part that fails from its first record (the handler
+ * threw, named that record, or named an identifier of no record in the batch) is split in two when
+ * `bisectBatchOnFunctionError` is on (a split costs no retry; the halves go in order), and otherwise retried.
+ * A part that failed more than `maximumRetryAttempts` times goes to the failure destination and is
+ * checkpointed past, so a poison record never blocks the shard. Retries wait `retryDelayMs(attempt)`.
  *
  * Returns false when stop came before the batch was done (what was done is checkpointed; the rest is read
  * again after a restart).

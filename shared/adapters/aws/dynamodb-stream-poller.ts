@@ -42,8 +42,10 @@ export interface StreamPollerOptions {
   onFailure?: StreamFailureDestination;
   /**
    * Where a shard with no checkpoint is first read from, for the shards found at start; shards that appear
-   * later are read from their beginning, as Lambda does. With LATEST, a shard stays unread until its worker
-   * has an iterator, so records written in the first moments after start may be missed. @default 'TRIM_HORIZON'
+   * later are read from their beginning, as Lambda does. With LATEST, records written before the shard's first
+   * iterator (the first moments after start) are not delivered, and a shard with no checkpoint yet starts at
+   * LATEST again after a restart, skipping what was written meanwhile: with a store that persists, use
+   * TRIM_HORIZON. @default 'TRIM_HORIZON'
    */
   startingPosition?: 'TRIM_HORIZON' | 'LATEST';
   /** Per shard, the last record done; reading resumes after it. @default in memory */
@@ -207,8 +209,11 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
             iterator = undefined;
             break;
           }
+          // Read again from the checkpoint, in case the iterator itself was what failed.
           logger.warn('stream poller: reading records failed, retrying', { shardId, error });
           await sleep(1000);
+          iterator = await position(batch);
+          batch = [];
           continue;
         }
         if (records.length > 0 && batch.length === 0) firstAt = Date.now();
