@@ -85,6 +85,28 @@ describe('the DynamoDB stream poller on DynamoDB Local', () => {
     expect(removal.dynamodb?.NewImage).toBeUndefined();
   });
 
+  it('hands the handler at most batchSize records per call, in order', async () => {
+    const table = await freshStreamTable();
+    await table.putAll(['1', '2', '3', '4', '5'].map((pk) => ({ pk })));
+    const consumer = recorder();
+    start({ streams: table.streams, source: { streamArn: table.streamArn }, handler: consumer.handler, batchSize: 2 });
+
+    await until(() => consumer.delivered.length === 5);
+
+    expect(consumer.calls).toEqual([['1', '2'], ['3', '4'], ['5']]);
+  });
+
+  it('gathers the records written within the batching window into one call', async () => {
+    const table = await freshStreamTable();
+    const consumer = recorder();
+    start({ streams: table.streams, source: { streamArn: table.streamArn }, handler: consumer.handler, maximumBatchingWindowMs: 800 });
+
+    await table.putAll([{ pk: '1' }, { pk: '2' }, { pk: '3' }]);
+    await until(() => consumer.delivered.length === 3);
+
+    expect(consumer.calls).toEqual([['1', '2', '3']]);
+  });
+
   it('retries a batch whose handler throws, and then delivers it whole', async () => {
     const table = await freshStreamTable();
     await table.putAll([{ pk: '1' }, { pk: '2' }, { pk: '3' }]);
