@@ -446,7 +446,7 @@ export async function queuedMemory(count: number, settleSeconds: number): Promis
 export async function oneDocument(runs: number): Promise<{ rows: [string, number, number][]; table: string }> {
   const [scan] = generateScans(1);
   const runtime = await startRuntimeProcess({
-    env: { ADMIN_USERNAME: CREDENTIALS.username, ADMIN_PASSWORD: CREDENTIALS.password, LOG_LEVEL: 'debug' },
+    env: { ADMIN_USERNAME: CREDENTIALS.username, ADMIN_PASSWORD: CREDENTIALS.password, LOG_LEVEL: 'debug', LOG_FORMAT: 'json' },
   });
   try {
     const client = await new ApiClient(runtime.baseUrl).login(CREDENTIALS.username, CREDENTIALS.password);

@@ -126,7 +126,7 @@ async function sdkFloor(): Promise<number[]> {
 async function main(): Promise<void> {
   const floor = await sdkFloor();
   const runtime = await startRuntimeProcess({
-    env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'debug', LOCAL_EVENT_DELIVERY: DELIVERY },
+    env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'debug', LOG_FORMAT: 'json', LOCAL_EVENT_DELIVERY: DELIVERY },
   });
   const published = publicationsOf(runtime.child.stdout!);
   const sockets: WebSocket[] = [];

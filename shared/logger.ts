@@ -1,26 +1,56 @@
-type Level = 'debug' | 'info' | 'warn' | 'error';
-const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+import { writeThroughPowertools, powertoolsLogger } from './adapters/powertools/powertools-logger';
+import { currentLogContext } from './observability/log-context';
+import { jsonLogLine, LOG_LEVEL_ORDER, textLogLine, type LogLevel } from './observability/log-lines';
 
-const threshold = (): number => ORDER[(process.env['LOG_LEVEL'] as Level | undefined) ?? 'info'] ?? ORDER.info;
+/** Where entries go: the facade below adds the log context and picks one per process. */
+export type LogWriter = (level: LogLevel, message: string, fields: Record<string, unknown>) => void;
 
-const serialize = (value: unknown): unknown =>
-  value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
+const threshold = (env: NodeJS.ProcessEnv): number => LOG_LEVEL_ORDER[env['LOG_LEVEL'] as LogLevel] ?? LOG_LEVEL_ORDER.info;
+
+/** Lines on stdout, warnings and errors on stderr, at LOG_LEVEL and above, as LOG_FORMAT says (both read on each entry). */
+const consoleWriter =
+  (env: NodeJS.ProcessEnv): LogWriter =>
+  (level, message, fields) => {
+    if (LOG_LEVEL_ORDER[level] < threshold(env)) return;
+    const format = env['LOG_FORMAT'] === 'json' ? jsonLogLine : textLogLine;
+    const line = format({ level, message, fields, time: new Date() });
+    if (level === 'error' || level === 'warn') console.error(line);
+    else console.log(line);
+  };
 
 /**
- * One JSON line per entry on stdout/stderr: CloudWatch and a terminal both read it, and a log query can
- * filter on any field (request_id above all).
+ * The writer for a process's environment: Powertools' JSON in Lambda (AWS_LAMBDA_FUNCTION_NAME is set there),
+ * readable lines elsewhere, or JSON lines with `LOG_FORMAT=json` for a tool that parses them.
  */
-function write(level: Level, message: string, fields: Record<string, unknown> = {}): void {
-  if (ORDER[level] < threshold()) return;
-  const entry = Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, serialize(value)]));
-  const line = JSON.stringify({ level, time: new Date().toISOString(), message, ...entry });
-  if (level === 'error' || level === 'warn') console.error(line);
-  else console.log(line);
+export function logWriterFor(env: NodeJS.ProcessEnv = process.env): LogWriter {
+  if (env['AWS_LAMBDA_FUNCTION_NAME']) return (level, message, fields) => writeThroughPowertools(powertoolsLogger(), level, message, fields);
+  return consoleWriter(env);
 }
 
-export const logger = {
-  debug: (message: string, fields?: Record<string, unknown>) => write('debug', message, fields),
-  info: (message: string, fields?: Record<string, unknown>) => write('info', message, fields),
-  warn: (message: string, fields?: Record<string, unknown>) => write('warn', message, fields),
-  error: (message: string, fields?: Record<string, unknown>) => write('error', message, fields),
-};
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** A logger whose entries carry the current log context's fields (`request_id`, `message_id`) and go to `write`. */
+export function createLogger(write: () => LogWriter): Logger {
+  const entry =
+    (level: LogLevel) =>
+    (message: string, fields: Record<string, unknown> = {}): void => {
+      // The call's own fields first (what a reader looks for), then the context's it does not set itself.
+      const merged = { ...fields };
+      for (const [key, value] of Object.entries(currentLogContext())) if (!(key in merged)) merged[key] = value;
+      write()(level, message, merged);
+    };
+  return { debug: entry('debug'), info: entry('info'), warn: entry('warn'), error: entry('error') };
+}
+
+let writer: LogWriter | undefined;
+
+/**
+ * The service's logger: `logger.info('ocr-worker: job done', { document_id, ms })`. Field names are snake_case,
+ * like the records'. Every entry carries the fields of the log context it is written in (see log-context.ts).
+ */
+export const logger: Logger = createLogger(() => (writer ??= logWriterFor()));

@@ -14,6 +14,7 @@ import type { Route } from './route';
 import { NO_PARAMETERS, parseWith } from './validation';
 import { deprecationHeaders } from './versions';
 import { clientAddress, type EdgeOrigin } from './edge';
+import { currentLogContext, withLogContext } from '../observability/log-context';
 
 export interface HttpHandlerOptions {
   routes: Route[];
@@ -39,8 +40,11 @@ type State = {
 
 type Request = middy.Request<APIGatewayProxyEventV2, HttpResponse, Error, Context, State>;
 
-const requestIdOf = (event: APIGatewayProxyEventV2, context: Context): string =>
+const newRequestId = (event: APIGatewayProxyEventV2, context: Context): string =>
   event.requestContext?.requestId ?? context.awsRequestId ?? crypto.randomUUID();
+
+/** The id of the request being served: the handler runs each request in a log context that names it. */
+const requestIdOf = (event: APIGatewayProxyEventV2, context: Context): string => currentLogContext()['request_id'] ?? newRequestId(event, context);
 
 /** The rate-limit decision of each request in flight, for its response's headers, whatever the outcome. */
 const decisions = new WeakMap<APIGatewayProxyEventV2, RateDecision>();
@@ -112,15 +116,18 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
     const params = route.params ? parseWith(route.params, event.pathParameters ?? {}, 'path') : undefined;
     // A route without a query schema takes no parameters: `?x=1` there is as unknown as anywhere else.
     const query = parseWith(route.query ?? NO_PARAMETERS, event.queryStringParameters ?? {}, 'query');
-    return route.handle({
-      params,
-      query: route.query ? query : undefined,
-      body: route.body ? parseWith(route.body, jsonBody(event), 'body') : undefined,
-      principal,
-      bearerToken: token,
-      requestId,
-      event,
-    });
+    const handle = () =>
+      route.handle({
+        params,
+        query: route.query ? query : undefined,
+        body: route.body ? parseWith(route.body, jsonBody(event), 'body') : undefined,
+        principal,
+        bearerToken: token,
+        requestId,
+        event,
+      });
+    // The caller's lines name their workspace and user too.
+    return principal ? withLogContext({ workspace_id: principal.workspaceId, user_id: principal.userId }, handle) : handle();
   };
 
   /**
@@ -155,8 +162,10 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
     return principal;
   };
 
-  return middy<APIGatewayProxyEventV2, HttpResponse, Error, Context>()
+  const handler = middy<APIGatewayProxyEventV2, HttpResponse, Error, Context>()
     .use(responseHeaders(options.corsOrigins, options.deprecations))
     .use(errorBoundary())
     .handler(dispatch) as unknown as HttpHandler;
+  // Every line logged while serving the request carries its id, and so does every SQS message it sends.
+  return (event, context) => withLogContext({ request_id: newRequestId(event, context) }, () => handler(event, context));
 }

@@ -80,7 +80,7 @@ export function timeOcrWorker<D extends object>(
     } finally {
       const sent = Number(event.Records[0]?.attributes.SentTimestamp ?? received);
       logger.debug('ocr-worker: timings', {
-        messageIds: event.Records.map((r) => r.messageId),
+        message_ids: event.Records.map((r) => r.messageId),
         body: event.Records[0]?.body,
         queue_wait_ms: Math.max(0, received - sent),
         handler_ms: Math.round(performance.now() - started),

@@ -1,24 +1,29 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from 'zod';
 import { logger } from '../logger';
+import { recordLogContext, withLogContext } from '../observability/log-context';
 
 /**
  * A Lambda handler for an SQS event source with partial batch failures (`ReportBatchItemFailures`): each record
  * is processed on its own, and only the ones that threw are reported back, so SQS redelivers those alone and
  * moves them to the dead-letter queue after its maxReceiveCount. The local poller calls it the same way.
+ *
+ * Each record is processed in a log context of its own: its `message_id`, and the `request_id` of the request
+ * that sent it (its message attribute), so a worker's lines can be found with the request that caused them.
  */
 export const sqsBatchHandler =
   (name: string, process: (record: SQSRecord) => Promise<void>) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const outcomes = await Promise.allSettled(event.Records.map((record) => process(record)));
+    const outcomes = await Promise.allSettled(event.Records.map((record) => withLogContext(recordLogContext(record), () => process(record))));
     const batchItemFailures = outcomes.flatMap((outcome, index) => {
       if (outcome.status === 'fulfilled') return [];
       const record = event.Records[index]!;
-      logger.error(`${name}: message failed, it will be retried`, {
-        messageId: record.messageId,
-        receiveCount: record.attributes.ApproximateReceiveCount,
-        error: outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason),
-      });
+      withLogContext(recordLogContext(record), () =>
+        logger.error(`${name}: message failed, it will be retried`, {
+          receive_count: record.attributes.ApproximateReceiveCount,
+          error: outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason),
+        }),
+      );
       return [{ itemIdentifier: record.messageId }];
     });
     return { batchItemFailures };
@@ -44,7 +49,7 @@ export const sqsJsonHandler = <S extends z.ZodType>(
   sqsBatchHandler(name, async (record) => {
     const parsed = schema.safeParse(parseJson(record.body));
     if (!parsed.success) {
-      logger.warn(`${name}: malformed message dropped`, { messageId: record.messageId });
+      logger.warn(`${name}: malformed message dropped`);
       return;
     }
     await process(parsed.data, record);

@@ -1,6 +1,7 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { MAX_QUEUE_DELAY_SECONDS, type OcrJobQueue, type OcrJobQueues, type OcrPriority } from '../../domain/ocr/jobs';
+import { requestIdMessageAttributes } from '../../observability/log-context';
 
 /** The body of an OCR queue message, as the worker reads it. */
 export interface OcrQueueMessageBody {
@@ -18,7 +19,8 @@ export interface OcrQueueMessageBody {
  *
  * Each message's MessageGroupId is its workspace: on a standard queue that makes it an SQS fair queue (no queue
  * setting), where SQS delivers other workspaces' messages first while one workspace has a backlog. Locally the
- * poller takes turns by workspace ({@link LOCAL_OCR_POLLING}).
+ * poller takes turns by workspace ({@link LOCAL_OCR_POLLING}). A job enqueued within a request carries the
+ * request's id (`request_id` attribute): the worker's log lines for it carry it too.
  */
 export class SqsOcrJobQueue implements OcrJobQueues {
   constructor(
@@ -42,6 +44,7 @@ export class SqsOcrJobQueue implements OcrJobQueues {
             QueueUrl: this.queueUrls[message.priority],
             MessageBody: JSON.stringify(body),
             MessageGroupId: workspaceId,
+            MessageAttributes: requestIdMessageAttributes(),
             ...(delay ? { DelaySeconds: delay } : {}),
           }),
         );

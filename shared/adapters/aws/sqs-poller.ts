@@ -136,7 +136,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
         dispatch();
       } catch (error) {
         if (stopped) return;
-        logger.warn('queue poller: receive failed, retrying', { queueUrl, error });
+        logger.warn('queue poller: receive failed, retrying', { queue_url: queueUrl, error });
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }
@@ -179,7 +179,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
       const response = await (tenants.size === 1 ? runForTenant(batch[0]!.tenant, call) : call());
       failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
     } catch (error) {
-      logger.error('queue poller: handler failed, the whole batch will be retried', { queueUrl, error });
+      logger.error('queue poller: handler failed, the whole batch will be retried', { queue_url: queueUrl, error });
       failed = new Set(records.map((record) => record.messageId));
     }
     const done = messages.filter((message) => !failed.has(message.MessageId!));
@@ -191,7 +191,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
             Entries: done.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })),
           }),
         )
-        .catch((error: unknown) => logger.warn('queue poller: delete failed, the messages will be delivered again', { queueUrl, error }));
+        .catch((error: unknown) => logger.warn('queue poller: delete failed, the messages will be delivered again', { queue_url: queueUrl, error }));
     }
     await Promise.all(
       messages
@@ -223,11 +223,11 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
         )
         .then(
           ({ Failed = [] }) => {
-            if (Failed.length) logger.warn('queue poller: could not change the visibility of held messages', { queueUrl, failed: Failed });
+            if (Failed.length) logger.warn('queue poller: could not change the visibility of held messages', { queue_url: queueUrl, failed: Failed });
             chunk.forEach((entry) => (entry.invisibleUntil = Date.now() + seconds * 1000));
           },
           // The message may be delivered again, to this poller or another: the handlers treat a delivery seen twice as one.
-          (error: unknown) => logger.warn('queue poller: could not change the visibility of held messages', { queueUrl, error }),
+          (error: unknown) => logger.warn('queue poller: could not change the visibility of held messages', { queue_url: queueUrl, error }),
         );
     }
   };
