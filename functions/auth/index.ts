@@ -1,4 +1,5 @@
+import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { awsAuthContainer } from '../../shared/container/aws-auth';
 import { createAuthHandler } from './handler';
 
-export const handler = createAuthHandler(awsAuthContainer());
+export const handler = lambdaEntry(createAuthHandler(awsAuthContainer()));

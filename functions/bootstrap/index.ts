@@ -1,4 +1,5 @@
+import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { awsBootstrapDependencies } from '../../shared/container/aws';
 import { createBootstrapHandler } from './handler';
 
-export const handler = createBootstrapHandler(awsBootstrapDependencies());
+export const handler = lambdaEntry(createBootstrapHandler(awsBootstrapDependencies()));

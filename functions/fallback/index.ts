@@ -1,4 +1,5 @@
+import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { corsOriginsFromEnv } from '../../shared/container/config';
 import { createFallbackHandler } from './handler';
 
-export const handler = createFallbackHandler({ corsOrigins: corsOriginsFromEnv() });
+export const handler = lambdaEntry(createFallbackHandler({ corsOrigins: corsOriginsFromEnv() }));

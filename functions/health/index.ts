@@ -1,4 +1,5 @@
+import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { awsHealthDependencies } from '../../shared/container/aws';
 import { createHealthHandler } from './handler';
 
-export const handler = createHealthHandler(awsHealthDependencies());
+export const handler = lambdaEntry(createHealthHandler(awsHealthDependencies()));

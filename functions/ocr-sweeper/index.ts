@@ -1,4 +1,5 @@
+import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { awsOcrSweeperDependencies } from '../../shared/container/aws';
 import { createOcrSweeperHandler } from './handler';
 
-export const handler = createOcrSweeperHandler(awsOcrSweeperDependencies());
+export const handler = lambdaEntry(createOcrSweeperHandler(awsOcrSweeperDependencies()));

@@ -1,4 +1,5 @@
+import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { awsOcrContainer } from '../../shared/container/aws';
 import { createOcrHandler } from './handler';
 
-export const handler = createOcrHandler(awsOcrContainer());
+export const handler = lambdaEntry(createOcrHandler(awsOcrContainer()));

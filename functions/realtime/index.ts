@@ -1,4 +1,5 @@
+import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { awsRealtimeContainer } from '../../shared/container/aws';
 import { createRealtimeHandler } from './handler';
 
-export const handler = createRealtimeHandler(awsRealtimeContainer());
+export const handler = lambdaEntry(createRealtimeHandler(awsRealtimeContainer()));

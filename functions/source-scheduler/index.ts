@@ -1,4 +1,5 @@
+import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { awsSourceSchedulerDependencies } from '../../shared/container/aws';
 import { createSourceSchedulerHandler } from './handler';
 
-export const handler = createSourceSchedulerHandler(awsSourceSchedulerDependencies(process.env));
+export const handler = lambdaEntry(createSourceSchedulerHandler(awsSourceSchedulerDependencies(process.env)));

@@ -1,4 +1,5 @@
+import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { awsSourcesContainer } from '../../shared/container/aws';
 import { createSourcesHandler } from './handler';
 
-export const handler = createSourcesHandler(awsSourcesContainer(process.env));
+export const handler = lambdaEntry(createSourcesHandler(awsSourcesContainer(process.env)));

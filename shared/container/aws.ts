@@ -28,11 +28,13 @@ import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type Conta
 import { commonEnvSchema, parseEnv } from './config';
 import type { EdgeOrigin } from '../http/edge';
 import { imagingServices } from './imaging';
+import { lambdaBusinessMetrics } from '../adapters/powertools/powertools-metrics';
 
 /**
  * The cloud composition root. Each function's index.ts calls the builder it needs once, at module scope, so
  * clients live across invocations and a bad configuration fails the cold start with the variable's name.
- * Nothing here does I/O at init: secrets are read on first use.
+ * Nothing here does I/O at init: secrets are read on first use. Business metrics go out as embedded metrics,
+ * published by each function's entry (`lambdaEntry`) when its invocation ends.
  */
 
 const appEnvSchema = commonEnvSchema.extend({
@@ -123,6 +125,7 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: Sea
       ...(config.AWS_LAMBDA_FUNCTION_MEMORY_SIZE ? { memoryLimitBytes: config.AWS_LAMBDA_FUNCTION_MEMORY_SIZE * 1024 * 1024 } : {}),
     },
     ...connectionSender(env),
+    metrics: lambdaBusinessMetrics(),
     ...parts,
   });
 }
@@ -179,6 +182,7 @@ export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, se
     env: parseEnv(commonEnvSchema, env),
     healthProbes: [],
     ...connectionSender(env),
+    metrics: lambdaBusinessMetrics(),
     ...search,
   });
 }
@@ -298,6 +302,7 @@ export function awsBootstrapDependencies(env: NodeJS.ProcessEnv = process.env) {
     jwtKey: () => Promise.reject(new Error('the bootstrap issues no tokens')),
     env: parseEnv(commonEnvSchema, env),
     healthProbes: [],
+    metrics: lambdaBusinessMetrics(),
   });
   return {
     container,

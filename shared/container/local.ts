@@ -22,6 +22,7 @@ import { TesseractOcrEngine, type TesseractOcrEngineOptions } from '../adapters/
 import type { ConnectionSender } from '../domain/events/ports';
 import type { HealthProbe } from '../domain/health/health';
 import type { OcrWorkerServices } from '../domain/ocr/process-ocr-job';
+import { debugLogBusinessMetrics } from '../observability/logged-metrics';
 import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type DocumentServices, type OcrServices } from './app-container';
 import type { CommonEnv } from './config';
 import { imagingServices } from './imaging';
@@ -157,6 +158,7 @@ export function localAppContainer(options: {
     // And for the usage counts of requests: counted in memory, added to the table behind the requests.
     decorateUsageMeter: (meter) => (usageMeter = new WriteBehindUsageMeter(meter)),
     oidcClient: lazyOpenIdClient,
+    metrics: debugLogBusinessMetrics,
     ...(options.dataDir ? { host: { dataPath: options.dataDir } } : {}),
     healthProbes: [
       { name: 'search', check: () => searchIndex.ping() },

@@ -6,12 +6,14 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { TextractClient } from '@aws-sdk/client-textract';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { traced } from '../powertools/tracer';
 
 /**
  * Where an SDK client points. In the cloud both fields are left out (default credential chain, regional
  * endpoint); locally the endpoint is an emulator on loopback and the credentials are static.
  *
- * One factory per service, so a Lambda bundle carries only the clients its function uses.
+ * One factory per service, so a Lambda bundle carries only the clients its function uses. In Lambda each
+ * client's calls are traced in X-Ray (`traced`: nothing elsewhere).
  */
 export interface ClientOptions {
   endpoint?: string | undefined;
@@ -26,25 +28,27 @@ const base = ({ endpoint, region, credentials }: ClientOptions) => ({
 });
 
 export const createDynamoDocumentClient = (options: ClientOptions = {}): DynamoDBDocumentClient =>
-  DynamoDBDocumentClient.from(new DynamoDBClient(base(options)), { marshallOptions: { removeUndefinedValues: true } });
+  DynamoDBDocumentClient.from(traced(new DynamoDBClient(base(options))), { marshallOptions: { removeUndefinedValues: true } });
 
 export const createS3Client = (options: ClientOptions = {}): S3Client =>
-  new S3Client({
-    ...base(options),
-    // An emulator on loopback needs path-style URLs and plain checksums (no flexible-checksum trailers).
-    ...(options.endpoint
-      ? { forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
-      : {}),
-  });
+  traced(
+    new S3Client({
+      ...base(options),
+      // An emulator on loopback needs path-style URLs and plain checksums (no flexible-checksum trailers).
+      ...(options.endpoint
+        ? { forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
+        : {}),
+    }),
+  );
 
-export const createSqsClient = (options: ClientOptions = {}): SQSClient => new SQSClient(base(options));
+export const createSqsClient = (options: ClientOptions = {}): SQSClient => traced(new SQSClient(base(options)));
 
 export const createSecretsClient = (options: ClientOptions = {}): SecretsManagerClient =>
-  new SecretsManagerClient(base(options));
+  traced(new SecretsManagerClient(base(options)));
 
-export const createKmsClient = (options: ClientOptions = {}): KMSClient => new KMSClient(base(options));
+export const createKmsClient = (options: ClientOptions = {}): KMSClient => traced(new KMSClient(base(options)));
 
-export const createTextractClient = (options: ClientOptions = {}): TextractClient => new TextractClient(base(options));
+export const createTextractClient = (options: ClientOptions = {}): TextractClient => traced(new TextractClient(base(options)));
 
 /**
  * API Gateway's management API (`@connections`) of one WebSocket stage: `endpoint` is the stage's callback URL
@@ -56,13 +60,15 @@ export const createTextractClient = (options: ClientOptions = {}): TextractClien
 export const createConnectionsClient = (
   options: ClientOptions & { endpoint: string; requestTimeoutMs: number },
 ): ApiGatewayManagementApiClient =>
-  new ApiGatewayManagementApiClient({
-    ...base(options),
-    cacheMiddleware: true,
-    requestHandler: {
-      requestTimeout: options.requestTimeoutMs,
-      throwOnRequestTimeout: true,
-      httpAgent: { keepAlive: true, maxSockets: 256 },
-      httpsAgent: { keepAlive: true, maxSockets: 256 },
-    },
-  });
+  traced(
+    new ApiGatewayManagementApiClient({
+      ...base(options),
+      cacheMiddleware: true,
+      requestHandler: {
+        requestTimeout: options.requestTimeoutMs,
+        throwOnRequestTimeout: true,
+        httpAgent: { keepAlive: true, maxSockets: 256 },
+        httpsAgent: { keepAlive: true, maxSockets: 256 },
+      },
+    }),
+  );

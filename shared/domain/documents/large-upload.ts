@@ -1,6 +1,7 @@
 import type { Clock } from '../clock';
 import { AppError, notFound } from '../errors';
 import type { LabelRepository } from '../labels/label';
+import type { BusinessMetrics } from '../metrics/ports';
 import { requireLabels } from '../labels/use-cases';
 import { fileKeys, stagedUploadId } from './document';
 import { detectMimeType, SUPPORTED_MIME_TYPES } from './file-type';
@@ -93,6 +94,7 @@ export interface IngestDeps {
   clock: Clock;
   events: EventPublisher;
   search: SearchIndexer;
+  metrics: BusinessMetrics;
 }
 
 export type IngestOutcome = 'created' | 'rejected' | 'ignored';

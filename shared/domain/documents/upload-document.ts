@@ -3,6 +3,7 @@ import { validationError } from '../errors';
 import { emit, type EventPublisher } from '../events/ports';
 import { requireLabels } from '../labels/use-cases';
 import type { LabelRepository } from '../labels/label';
+import type { BusinessMetrics } from '../metrics/ports';
 import { fileKeys, type DocumentRecord } from './document';
 import { detectMimeType, SUPPORTED_MIME_TYPES } from './file-type';
 import { newOcrJob, type OcrJob, type OcrJobQueue } from '../ocr/jobs';
@@ -23,6 +24,7 @@ export interface UploadDeps {
   settings: SettingsRepository;
   events: EventPublisher;
   search: SearchIndexer;
+  metrics: BusinessMetrics;
 }
 
 export interface UploadInput {
@@ -127,10 +129,11 @@ export async function uploadDocument(deps: UploadDeps, input: UploadInput): Prom
  * Records a document whose original file is already stored, with its OCR job, and queues the job. If the
  * record cannot be written the stored files are removed, so nothing half-written stays behind. A job that
  * cannot be queued stays queued in the table, and the stuck-job sweep sends it again. Every connected client
- * hears of the new document (documents are the workspace's), before its OCR can report progress.
+ * hears of the new document (documents are the workspace's), before its OCR can report progress. Every new
+ * document (upload, presigned ingest, source sync) comes through here and is counted (`DocumentsIngested`).
  */
 export async function registerDocument(
-  deps: Pick<UploadDeps, 'documents' | 'files' | 'ocrQueue' | 'events' | 'search'>,
+  deps: Pick<UploadDeps, 'documents' | 'files' | 'ocrQueue' | 'events' | 'search' | 'metrics'>,
   document: DocumentRecord,
 ): Promise<UploadResult> {
   const job = document.ocr_enabled ? newOcrJob(document, 'normal', document.created_at) : undefined;
@@ -140,6 +143,7 @@ export async function registerDocument(
     await deps.files.deletePrefix(fileKeys.prefix(document.id)).catch(() => undefined);
     throw error;
   }
+  deps.metrics.count('DocumentsIngested');
   // Indexed at once (title, filename, labels), so that it is found before its text is read.
   await deps.search.reindex(document.id);
   await emit(

@@ -5,6 +5,7 @@ import { MAX_DOCUMENT_BYTES } from '../documents/large-upload';
 import { FileTooLargeError, type DocumentRepository, type FileStore, type StoredFileInfo } from '../documents/ports';
 import { newDocumentRecord, registerDocument } from '../documents/upload-document';
 import { emit, type EventPublisher } from '../events/ports';
+import type { BusinessMetrics } from '../metrics/ports';
 import type { OcrJobQueue, OcrJobRepository } from '../ocr/jobs';
 import type { SearchIndexer } from '../search/ports';
 import type { RememberedFile, SyncStateStore, SyncWorkItem } from './ports';
@@ -20,6 +21,7 @@ export interface FileSyncDeps {
   ocrJobs: OcrJobRepository;
   events: EventPublisher;
   search: SearchIndexer;
+  metrics: BusinessMetrics;
   syncState: SyncStateStore;
   clock: Clock;
   /** The OCR language of a user's new documents (their `ocr_default_language`), read once per step. */
