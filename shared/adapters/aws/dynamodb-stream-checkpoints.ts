@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 
 /**
  * Where a stream poller remembers, per shard, the sequence number of the last record it is done with
@@ -72,7 +73,7 @@ export class FileStreamCheckpointStore implements StreamCheckpointStore {
 
   private async write(checkpoints: Map<string, string>): Promise<void> {
     await mkdir(this.directory, { recursive: true });
-    const temporary = `${this.path}.${process.pid}.tmp`;
+    const temporary = `${this.path}.${process.pid}.${randomUUID()}.tmp`;
     await writeFile(temporary, JSON.stringify(Object.fromEntries(checkpoints), null, 2));
     await rename(temporary, this.path);
   }
