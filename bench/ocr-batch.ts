@@ -36,6 +36,7 @@ import { characterErrorRate } from '../test/support/text-metrics';
 import { cpuByPart, rssMb, treeRssMb, watchNoise, type Noise } from './support/machine';
 import { generateScans, wordsFound } from './support/scans';
 import { round } from './support/stats';
+import { fileInput } from '../test/support/ocr-input';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CORPUS = path.resolve(REPO_ROOT, '../shared/corpus/ocrmypdf');
@@ -194,7 +195,7 @@ const engineContender = (engine: TesseractOcrEngine): Contender => ({
   label: 'our engine alone (in process)',
   async read(workload) {
     const outputs = await Promise.all(
-      workload.files.map((file) => engine.recognize({ bytes: file.bytes, mimeType: file.mimeType, language: 'eng', objectKey: file.name })),
+      workload.files.map((file) => engine.recognize({ ...fileInput(file.bytes), mimeType: file.mimeType, language: 'eng', objectKey: file.name })),
     );
     return { texts: new Map(workload.files.map((file, i) => [file.name, outputs[i]!.text])) };
   },

@@ -24,6 +24,7 @@ import { characterErrorRate, wordCount } from '../test/support/text-metrics';
 import { textPdf } from '../test/support/text-pdf';
 import { main as batchMain } from './ocr-batch';
 import { turned } from './support/scans';
+import { fileInput } from '../test/support/ocr-input';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CORPUS = path.resolve(REPO_ROOT, '../shared/corpus/ocrmypdf');
@@ -84,7 +85,7 @@ const engineRun = async (engine: TesseractOcrEngine, files: string[]): Promise<{
   const started = performance.now();
   let pages = 0;
   for (const file of bytes) {
-    const output = await engine.recognize({ bytes: file, mimeType: 'application/pdf', language: 'eng', objectKey: 'bench' });
+    const output = await engine.recognize({ ...fileInput(file), mimeType: 'application/pdf', language: 'eng', objectKey: 'bench' });
     pages += output.pages;
   }
   return { pages, seconds: seconds(started) };
@@ -92,7 +93,7 @@ const engineRun = async (engine: TesseractOcrEngine, files: string[]): Promise<{
 
 const read = async (engine: TesseractOcrEngine, name: string, mimeType: string) => {
   const started = performance.now();
-  const output = await engine.recognize({ bytes: await corpus(name), mimeType, language: 'eng', objectKey: 'bench' });
+  const output = await engine.recognize({ ...fileInput(await corpus(name)), mimeType, language: 'eng', objectKey: 'bench' });
   return { ...output, seconds: seconds(started) };
 };
 
@@ -155,7 +156,7 @@ const orientationCost = async (engine: TesseractOcrEngine, png: Uint8Array, trut
     const timed = async (bytes: Uint8Array) => {
       const before = engine.stats.orientationPasses;
       const started = performance.now();
-      const output = await engine.recognize({ bytes, mimeType: 'image/png', language: 'eng', objectKey: 'bench' });
+      const output = await engine.recognize({ ...fileInput(bytes), mimeType: 'image/png', language: 'eng', objectKey: 'bench' });
       const passes = engine.stats.orientationPasses > before ? 2 : 1;
       return { seconds: seconds(started), cer: characterErrorRate(truth, output.text), passes };
     };

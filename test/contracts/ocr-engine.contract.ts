@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { OcrFailure, type OcrEngine, type OcrOutput, type OcrPageProgress } from '../../shared/domain/ocr/ports';
 import { characterErrorRate } from '../support/text-metrics';
 import { emptyPdf, encryptedPdf } from '../support/text-pdf';
+import { fileInput } from '../support/ocr-input';
 
 /** One file the contract reads. `file` is a corpus file name, or `generated:<name>` for a file made in code. */
 export interface OcrContractCase {
@@ -109,7 +110,7 @@ export function describeOcrEngineContract(
           const progress: OcrPageProgress[] = [];
           const started = performance.now();
           const output = await engine.recognize({
-            bytes,
+            ...fileInput(bytes),
             mimeType: contractCase.mimeType,
             language: contractCase.language,
             objectKey: contractObjectKey(contractCase),

@@ -3,63 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OCR_CORPUS_DIR } from '../contracts/ocr-engine.contract';
-import { ensureBucket, ensureQueueWithDlq } from '../../shared/adapters/aws/provisioning';
-import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
-import { SqsOcrJobQueue } from '../../shared/adapters/aws/sqs-ocr-job-queue';
 import { startQueuePoller } from '../../shared/adapters/aws/sqs-poller';
-import { PdfTextLayerReader } from '../../shared/adapters/imaging/pdf-text-layer-reader';
 import { TesseractOcrEngine } from '../../shared/adapters/local/tesseract-ocr-engine';
-import { createOcrWorkerHandler } from '../../functions/ocr-worker/handler';
-import { buildAppContainer, inWorkspace } from '../../shared/container/app-container';
-import { commonEnvSchema, parseEnv } from '../../shared/container/config';
-import { fileKeys, type DocumentRecord } from '../../shared/domain/documents/document';
-import { newOcrJob } from '../../shared/domain/ocr/jobs';
 import type { OcrEngine } from '../../shared/domain/ocr/ports';
 import { requeueStuckJobs, cancelOcrJob, setOcrPriority } from '../../shared/domain/ocr/queue-control';
 import { textPdf } from '../support/text-pdf';
-import { freshTable, testClients, uniqueName } from '../support/aws-resources';
-import { aDocumentRecord } from '../support/builders';
-
-const until = async (condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
-
-/** The worker's real adapters on fresh resources, and the uploader's side of a job. */
-async function pipeline(engine: OcrEngine = new TesseractOcrEngine()) {
-  const { sqs, s3 } = testClients();
-  const { db, tableName } = await freshTable();
-  const bucket = uniqueName('ocr');
-  await ensureBucket(s3, bucket);
-  const normal = await ensureQueueWithDlq(sqs, uniqueName('ocr'), { visibilityTimeoutSeconds: 30 });
-  const high = await ensureQueueWithDlq(sqs, uniqueName('ocr-high'), { visibilityTimeoutSeconds: 30 });
-  const container = buildAppContainer({
-    db,
-    tableName,
-    jwtKey: () => Promise.reject(new Error('no tokens here')),
-    env: parseEnv(commonEnvSchema, {}),
-    healthProbes: [],
-    files: new S3FileStore(s3, bucket),
-    ocrQueues: new SqsOcrJobQueue(sqs, { normal: normal.queueUrl, high: high.queueUrl }),
-  });
-  const workspaceId = crypto.randomUUID();
-  await container.workspaces.create({ id: workspaceId, name: 'OCR', created_at: new Date().toISOString() });
-  const worker = { ...container, engine, textLayer: new PdfTextLayerReader(), staleAfterSeconds: 300 };
-  const deps = inWorkspace(worker, { workspaceId });
-  const { documents, files, ocrQueue: queue } = deps;
-  const upload = async (bytes: Uint8Array, mimeType = 'application/pdf'): Promise<DocumentRecord> => {
-    const document = aDocumentRecord({ mime_type: mimeType, size: bytes.length });
-    await files.put(fileKeys.original(document.id), bytes, mimeType);
-    await documents.create(document, newOcrJob(document, 'normal', document.created_at));
-    return document;
-  };
-  const poll = (queueUrl = normal.queueUrl) =>
-    startQueuePoller({ sqs, queueUrl, handler: createOcrWorkerHandler(worker), waitTimeSeconds: 1, retryDelaySeconds: () => 0 });
-  return { sqs, container, deps, documents, queue, normal, high, upload, poll };
-}
+import { ocrPipeline as pipeline, until } from '../support/ocr-pipeline';
 
 describe('OCR queue semantics on the SQS emulator', () => {
   it('does the work once when the same job is delivered twice', async () => {

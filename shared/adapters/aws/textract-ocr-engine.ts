@@ -8,6 +8,7 @@ import {
   StartDocumentTextDetectionCommand,
   type TextractClient,
 } from '@aws-sdk/client-textract';
+import type { BusinessMetrics } from '../../domain/metrics/ports';
 import { type OcrEngine, OcrEngineBusy, OcrFailure, type OcrInput, type OcrOutput } from '../../domain/ocr/ports';
 import { TEXTRACT_LANGUAGES } from './textract-languages';
 
@@ -54,11 +55,15 @@ export interface TextractOcrEngineOptions {
   now?: (() => number) | undefined;
   /** A number in [0, 1) for the jitter of the throttling backoff. */
   random?: (() => number) | undefined;
+  /** Counts each throttled call (`TextractThrottles`). */
+  metrics?: BusinessMetrics | undefined;
 }
 
 /**
  * Amazon Textract behind the {@link OcrEngine} port (`DetectDocumentText`: printed text, no form analysis).
  *
+ * - Only files up to 10 MB are read into memory (`readBytes`); a larger one is only ever named by its S3 object,
+ *   so a 500 MB upload costs the worker no memory.
  * - PNG, JPEG, and one-page PDFs and TIFFs up to 10 MB: the synchronous API. The bytes are sent inline; images
  *   above 10 MB are named by their S3 object instead, so the request stays small and Textract itself judges the
  *   size (it answers `DocumentTooLargeException`, which ends as `too_large`).
@@ -66,7 +71,7 @@ export interface TextractOcrEngineOptions {
  *   `GetDocumentTextDetection` polled with a doubling interval until the job ends or `maxWaitMs` passes. Polling
  *   keeps the adapter self-contained; an SNS completion topic would save the polls but needs a second Lambda and
  *   state between them. A job that times out cannot be cancelled (Textract has no API for it); it ends on its
- *   own. The start carries a `ClientRequestToken` derived from the object and its bytes, so a redelivered
+ *   own. The start carries a `ClientRequestToken` derived from the object and its content hash, so a redelivered
  *   message picks up the job already running instead of paying for a second one.
  * - Pages are counted from the bytes before choosing (see {@link countPdfPages}); a PDF whose page tree is
  *   empty fails with `no_pages` without a call.
@@ -84,6 +89,7 @@ export class TextractOcrEngine implements OcrEngine {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
   private readonly random: () => number;
+  private readonly metrics: BusinessMetrics | undefined;
 
   constructor(options: TextractOcrEngineOptions) {
     this.client = options.client;
@@ -94,6 +100,7 @@ export class TextractOcrEngine implements OcrEngine {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
+    this.metrics = options.metrics;
   }
 
   languages(): Promise<readonly string[]> {
@@ -110,34 +117,36 @@ export class TextractOcrEngine implements OcrEngine {
     }
 
     const paged = input.mimeType === 'application/pdf' || input.mimeType === 'image/tiff';
-    const small = input.bytes.byteLength <= SYNC_MAX_BYTES;
+    // A large file is never read here: Textract takes it from the bucket, so the worker's memory stays small.
+    const bytes = input.size <= SYNC_MAX_BYTES ? await input.readBytes() : null;
     // Counting is only needed to choose the API, and a large file goes asynchronously whatever its page count.
-    const pages = paged && small ? countPages(input.bytes, input.mimeType) : null;
+    const pages = paged && bytes ? countPages(bytes, input.mimeType) : null;
     if (pages === 0) throw new OcrFailure('no_pages', 'The document has no pages.');
 
     let result: OcrOutput;
     try {
-      result = paged && (!small || (pages ?? 1) > 1) ? await this.readAsync(input) : await this.readSync(input, small);
+      result = paged && (!bytes || (pages ?? 1) > 1) ? await this.readAsync(input, bytes) : await this.readSync(input, bytes);
     } catch (error) {
-      throw this.permanentFailure(error, input) ?? error;
+      throw this.permanentFailure(error, input, bytes) ?? error;
     }
     // Textract hands back every page at once, so progress is reported page by page only once the text is in.
     for (let done = 1; done <= result.pages; done++) await input.onProgress?.({ done, total: result.pages });
     return result;
   }
 
-  private async readSync(input: OcrInput, inline: boolean): Promise<OcrOutput> {
+  /** `bytes` inline when the file was read (small enough), else the S3 object. */
+  private async readSync(input: OcrInput, bytes: Uint8Array | null): Promise<OcrOutput> {
     const response = await this.send(() =>
       this.client.send(
         new DetectDocumentTextCommand({
-          Document: inline ? { Bytes: input.bytes } : { S3Object: { Bucket: this.bucket, Name: input.objectKey } },
+          Document: bytes ? { Bytes: bytes } : { S3Object: { Bucket: this.bucket, Name: input.objectKey } },
         }),
       ),
     );
     return toOutput(response.Blocks ?? [], response.DocumentMetadata);
   }
 
-  private async readAsync(input: OcrInput): Promise<OcrOutput> {
+  private async readAsync(input: OcrInput, bytes: Uint8Array | null): Promise<OcrOutput> {
     const deadline = this.now() + this.maxWaitMs;
     const { JobId } = await this.send(() =>
       this.client.send(
@@ -162,7 +171,7 @@ export class TextractOcrEngine implements OcrEngine {
       if (first.JobStatus === 'IN_PROGRESS') continue;
       if (first.JobStatus === 'FAILED') {
         throw new OcrFailure(
-          encryptedPdf(input) ? 'encrypted' : 'unreadable_file',
+          encryptedPdf(input, bytes) ? 'encrypted' : 'unreadable_file',
           `Textract could not read the document: ${first.StatusMessage ?? 'no reason given'}.`,
         );
       }
@@ -190,6 +199,7 @@ export class TextractOcrEngine implements OcrEngine {
       } catch (error) {
         const name = errorName(error);
         if (!THROTTLING_ERRORS.has(name)) throw error;
+        this.metrics?.count('TextractThrottles');
         if (attempt >= this.maxAttempts) {
           throw new OcrEngineBusy(`Textract is throttling (${name}) after ${attempt} attempts; try again later.`, {
             cause: error,
@@ -202,7 +212,7 @@ export class TextractOcrEngine implements OcrEngine {
   }
 
   /** The {@link OcrFailure} a Textract error stands for, or null when it is transient (retry the job). */
-  private permanentFailure(error: unknown, input: OcrInput): OcrFailure | null {
+  private permanentFailure(error: unknown, input: OcrInput, bytes: Uint8Array | null): OcrFailure | null {
     if (error instanceof OcrFailure) return error;
     const name = errorName(error);
     const detail = error instanceof Error && error.message ? ` (${error.message})` : '';
@@ -210,7 +220,7 @@ export class TextractOcrEngine implements OcrEngine {
       case 'UnsupportedDocumentException':
       case 'BadDocumentException': {
         // Textract answers the same for an encrypted PDF as for a corrupt one; the bytes tell them apart.
-        const encrypted = encryptedPdf(input) || /encrypt|password/i.test(error instanceof Error ? error.message : '');
+        const encrypted = encryptedPdf(input, bytes) || /encrypt|password/i.test(error instanceof Error ? error.message : '');
         return encrypted
           ? new OcrFailure('encrypted', 'The document is encrypted or password protected.')
           : new OcrFailure('unreadable_file', `Textract could not read the document${detail}.`);
@@ -219,6 +229,9 @@ export class TextractOcrEngine implements OcrEngine {
         return new OcrFailure('too_large', `The document is too large for Textract${detail}.`);
       case 'InvalidParameterException':
         return new OcrFailure('unreadable_file', `Textract rejected the document${detail}.`);
+      case 'InvalidS3ObjectException':
+        // The object is gone or unreadable: a later attempt would find the same.
+        return new OcrFailure('unreadable_file', `Textract could not read the stored file${detail}.`);
       default:
         return null;
     }
@@ -228,18 +241,18 @@ export class TextractOcrEngine implements OcrEngine {
 const errorName = (error: unknown): string =>
   typeof error === 'object' && error !== null && 'name' in error && typeof error.name === 'string' ? error.name : '';
 
-/** Stable per object and content: Textract returns the same JobId for a repeated token. */
+/** Stable per object and content (the hash recorded at upload): Textract returns the same JobId for a repeated token. */
 const requestToken = (input: OcrInput): string =>
-  createHash('sha256').update(input.objectKey).update('\0').update(input.bytes).digest('hex');
+  createHash('sha256').update(input.objectKey).update('\0').update(input.sha256).digest('hex');
 
 /**
  * Whether a PDF names an /Encrypt dictionary. The trailer (or cross-reference stream) that does is at the end of
  * the file, or also at the start when the file is linearized; the middle is not read, so that a 500 MB file
  * costs no more than a small one.
  */
-const encryptedPdf = (input: OcrInput): boolean => {
-  if (input.mimeType !== 'application/pdf') return false;
-  const { bytes } = input;
+const encryptedPdf = (input: OcrInput, bytes: Uint8Array | null): boolean => {
+  // A file too large to read here is judged by Textract's message alone.
+  if (input.mimeType !== 'application/pdf' || !bytes) return false;
   const edge = 64 * 1024;
   const ends =
     bytes.byteLength <= 2 * edge ? [bytes] : [bytes.subarray(0, edge), bytes.subarray(bytes.byteLength - edge)];

@@ -67,6 +67,10 @@ export class PdfTextLayerReader implements TextLayerReader {
     this.ownsPool = !pool;
   }
 
+  get maxInputBytes(): number {
+    return this.options.maxInputBytes;
+  }
+
   async read(bytes: Uint8Array): Promise<{ text: string; pages: number } | null> {
     if (bytes.length === 0 || bytes.length > this.options.maxInputBytes || sniffFormat(bytes) !== 'pdf') return null;
     const { maxPages, minCharsPerPage, maxCharsPerPage, maxContentBytes, timeoutMs, maxWaitMs } = this.options;

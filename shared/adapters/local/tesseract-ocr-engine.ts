@@ -140,19 +140,26 @@ export class TesseractOcrEngine implements OcrEngine {
 
   async recognize(input: OcrInput): Promise<OcrOutput> {
     const languages = await this.checkLanguages(input.language);
-    const format = this.checkFile(input);
+    // The size is known without the file: a file too large is refused before it is read.
+    if (input.size > this.options.maxInputBytes) throw this.tooLarge();
+    const bytes = await input.readBytes();
+    const format = this.checkFile(bytes, input.mimeType);
     const withOsd = (await this.installedData()).includes(OSD);
     const directory = await mkdtemp(path.join(this.options.tempDir, 'docservice-ocr-'));
     const controller = new AbortController();
     try {
       // The document's turn in the pool's round: every process of this document queues under it.
       const turn = {};
-      const plans = await this.plan(input.bytes, format, directory, controller.signal, turn);
+      const plans = await this.plan(bytes, format, directory, controller.signal, turn);
       return await this.readPages(plans, { directory, languages, withOsd, controller, onProgress: input.onProgress, priority: input.priority, turn });
     } finally {
       controller.abort(new Error('the document is done'));
       await rm(directory, { recursive: true, force: true });
     }
+  }
+
+  private tooLarge(): OcrFailure {
+    return new OcrFailure('too_large', `The file is larger than ${Math.floor(this.options.maxInputBytes / MiB)} MiB`);
   }
 
   private installedData(): Promise<readonly string[]> {
@@ -187,11 +194,9 @@ export class TesseractOcrEngine implements OcrEngine {
   }
 
   /** The checks that need no process: size and format, from the bytes (the declared type is only a hint). */
-  private checkFile({ bytes, mimeType }: OcrInput): ImageFormat {
+  private checkFile(bytes: Uint8Array, mimeType: string): ImageFormat {
     if (bytes.length === 0) throw new OcrFailure('unreadable_file', 'The file is empty');
-    if (bytes.length > this.options.maxInputBytes) {
-      throw new OcrFailure('too_large', `The file is larger than ${Math.floor(this.options.maxInputBytes / MiB)} MiB`);
-    }
+    if (bytes.length > this.options.maxInputBytes) throw this.tooLarge();
     const format = sniffFormat(bytes);
     if (!format) {
       if (MIME_TYPES[mimeType]) throw new OcrFailure('unreadable_file', `The file is not a readable ${mimeType} file`);

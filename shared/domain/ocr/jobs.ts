@@ -33,6 +33,8 @@ export interface OcrJob {
   finished_at: string | null;
   /** Seconds from start to finish of the successful run. */
   processing_time: number | null;
+  /** A queued job put back because the OCR engine was throttling is not taken before this time. */
+  deferred_until?: string;
 }
 
 /** The first run of a new document's job, queued. */
@@ -135,13 +137,21 @@ export interface OcrJobRepository {
   complete(documentId: string, run: number, result: OcrResult & { content: DocumentContent }, now: string): Promise<boolean>;
   /** processing or queued → failed (or cancelled) with the reason on job and document. */
   fail(documentId: string, run: number, reason: string, now: string, status?: 'failed' | 'cancelled'): Promise<boolean>;
+  /**
+   * processing → queued because the engine was throttling: the delivery does not count as an attempt, and the
+   * job is not stuck before `until` (its message comes back then). False when the run no longer holds the job.
+   */
+  defer(documentId: string, run: number, now: string, until: string): Promise<boolean>;
   /** processing → queued after a transient error, so the redelivered message can claim it again. */
   release(documentId: string, run: number, now: string): Promise<void>;
   /** Cancels a queued job at once, or asks the worker of a processing one to stop. */
   cancel(documentId: string, now: string): Promise<CancelOutcome>;
   /** Changes the priority of a queued job; 'not_queued' once it started or finished. */
   setPriority(documentId: string, priority: OcrPriority): Promise<OcrJob | 'not_queued' | null>;
-  /** Jobs queued before `queuedBefore` or processing with a heartbeat before `heartbeatBefore`. */
+  /**
+   * Jobs queued before `queuedBefore` (a deferred one: deferred until before it) or processing with a heartbeat
+   * before `heartbeatBefore`.
+   */
   stuck(queuedBefore: string, heartbeatBefore: string): Promise<OcrJob[]>;
   counters(): Promise<OcrQueueCounters>;
   totals(): Promise<OcrTotals>;

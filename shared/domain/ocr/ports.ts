@@ -6,8 +6,15 @@ export interface OcrPageProgress {
 
 /** One document to read. */
 export interface OcrInput {
-  /** The file's bytes (the original, as uploaded). */
-  bytes: Uint8Array;
+  /** The original file's size in bytes, as stored. */
+  size: number;
+  /** The original file's SHA-256 (hex), recorded at upload: names its content without reading it. */
+  sha256: string;
+  /**
+   * Reads the original file whole. An engine that reads from object storage itself (Textract) calls it only for
+   * files small enough to hold in memory; a missing file is an {@link OcrFailure} (`unreadable_file`).
+   */
+  readBytes(): Promise<Uint8Array>;
   /** The MIME type detected from the bytes at upload: application/pdf, image/png, image/jpeg, image/tiff, image/webp. */
   mimeType: string;
   /** Tesseract-style language codes joined with +, e.g. `eng` or `eng+deu`. */
@@ -46,6 +53,8 @@ export interface OcrEngine {
  * directly with confidence 1.
  */
 export interface TextLayerReader {
+  /** Larger files are not read (the OCR engine gets them): the worker does not even fetch them from the bucket. */
+  readonly maxInputBytes: number;
   /**
    * The text of each page, or null when the PDF has no usable text layer (any page without text, or a file that
    * cannot be parsed: OCR then reads it). Throws an {@link OcrFailure} when the file exceeds a bound of the

@@ -6,9 +6,11 @@ import type { NotificationRepository } from '../notifications/notification';
 import { notifyUser } from '../notifications/use-cases';
 import type { SearchIndexer } from '../search/ports';
 import type { SettingsRepository } from '../settings/settings';
-import type { OcrJob, OcrJobMessage, OcrJobRepository } from './jobs';
+import type { BusinessMetrics } from '../metrics/ports';
+import type { OcrJob, OcrJobMessage, OcrJobQueue, OcrJobRepository } from './jobs';
 import { publishQueueStatus } from './queue-control';
-import { OcrFailure, type OcrEngine, type OcrOutput, type TextLayerReader } from './ports';
+import { OcrEngineBusy, OcrFailure, type OcrEngine, type OcrInput, type OcrOutput, type TextLayerReader } from './ports';
+import { deferralDelaySeconds, MAX_DEFERRALS } from './throttling';
 
 /** Deliveries of one run before a transient error is taken as final (the queue's DLQ gets the same count). */
 export const MAX_ATTEMPTS = 5;
@@ -27,6 +29,8 @@ export interface OcrWorkerServices {
 
 export interface OcrWorkerDeps extends OcrWorkerServices {
   ocrJobs: OcrJobRepository;
+  /** Where a job the engine is throttling is put back, with a delay. */
+  ocrQueue: OcrJobQueue;
   documents: Pick<DocumentRepository, 'get'>;
   files: Pick<FileStore, 'get' | 'put' | 'bucketKey'>;
   notifications: NotificationRepository;
@@ -34,9 +38,13 @@ export interface OcrWorkerDeps extends OcrWorkerServices {
   events: EventPublisher;
   search: SearchIndexer;
   clock: Clock;
+  metrics: BusinessMetrics;
+  /** A number in [0, 1) for the jitter of a deferral's delay. */
+  random?: () => number;
 }
 
-export type OcrJobOutcome = 'completed' | 'failed' | 'cancelled' | 'skipped' | 'retry';
+/** `deferred`: the engine was throttling; the job is queued again with a delay, and the delivery is not an attempt. */
+export type OcrJobOutcome = 'completed' | 'failed' | 'cancelled' | 'skipped' | 'deferred';
 
 /** Thrown between pages when the job was cancelled (or lost) meanwhile. */
 class Cancelled extends Error {}
@@ -45,16 +53,15 @@ class Cancelled extends Error {}
  * Runs one OCR job delivery. Idempotent: a delivery for an old run, a finished job or one a live worker holds
  * does nothing, so a message seen twice does the work once and never regresses a completed document. A file
  * that can never be read ends failed with the engine's reason; any other error releases the job for the
- * queue's redelivery, and on the last attempt ends it failed, so no document stays pending forever.
- * Rethrows only to make the queue retry ('retry').
+ * queue's redelivery, and on the last attempt ends it failed, so no document stays pending forever; a throttling
+ * engine defers the job instead (see {@link defer}). Rethrows only to make the queue retry.
  */
 export async function processOcrJob(deps: OcrWorkerDeps, message: OcrJobMessage): Promise<OcrJobOutcome> {
   const now = () => deps.clock.now().toISOString();
   const staleBefore = new Date(deps.clock.now().getTime() - deps.staleAfterSeconds * 1000).toISOString();
   const job = await deps.ocrJobs.claim(message, now(), staleBefore);
   if (!job) return 'skipped';
-  // The file is fetched alongside the record: on the path from upload to completed, every round trip counts.
-  const [document, bytes] = await Promise.all([deps.documents.get(job.document_id), deps.files.get(fileKeys.original(job.document_id))]);
+  const document = await deps.documents.get(job.document_id);
   if (!document) {
     await deps.ocrJobs.fail(job.document_id, job.run, 'the document was deleted', now(), 'cancelled');
     return 'cancelled';
@@ -62,12 +69,13 @@ export async function processOcrJob(deps: OcrWorkerDeps, message: OcrJobMessage)
   await bestEffort(() => deps.search.reindex(job.document_id));
   await progress(deps, job, 0, 'processing');
   try {
-    const output = await read(deps, job, document, bytes);
+    const output = await read(deps, job, document);
     if ((await deps.ocrJobs.heartbeat(job.document_id, job.run, 99, output.pages, now())).cancelRequested) throw new Cancelled();
     return await finish(deps, job, document, output);
   } catch (error) {
     if (error instanceof Cancelled) return end(deps, job, document, 'cancelled', 'cancelled');
     if (error instanceof OcrFailure) return end(deps, job, document, 'failed', error.message);
+    if (error instanceof OcrEngineBusy && (message.deferrals ?? 0) < MAX_DEFERRALS) return defer(deps, job, message);
     if (job.attempts >= MAX_ATTEMPTS) {
       return end(deps, job, document, 'failed', `OCR failed ${MAX_ATTEMPTS} times on an internal error`);
     }
@@ -77,20 +85,37 @@ export async function processOcrJob(deps: OcrWorkerDeps, message: OcrJobMessage)
   }
 }
 
+/**
+ * Throttling is the engine's state, not the job's fault: the job goes back to the queue with a growing delay
+ * (see {@link deferralDelaySeconds}) without spending one of its attempts, and the delivery ends as handled, so
+ * the message's receives do not count towards its queue's dead-letter limit either.
+ */
+async function defer(deps: OcrWorkerDeps, job: OcrJob, message: OcrJobMessage): Promise<OcrJobOutcome> {
+  const deferrals = (message.deferrals ?? 0) + 1;
+  const delaySeconds = deferralDelaySeconds(deferrals, deps.random);
+  const now = deps.clock.now();
+  const until = new Date(now.getTime() + delaySeconds * 1000).toISOString();
+  if (!(await deps.ocrJobs.defer(job.document_id, job.run, now.toISOString(), until))) return 'skipped';
+  await deps.ocrQueue.enqueue({ documentId: job.document_id, run: job.run, priority: job.priority, deferrals }, { delaySeconds });
+  await bestEffort(() => deps.search.reindex(job.document_id));
+  return 'deferred';
+}
+
 /** What was read, and by what: the usage counts pages by engine. */
 type ReadText = OcrOutput & { engine: string };
 
-async function read(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord, bytes: Uint8Array | null): Promise<ReadText> {
-  if (!bytes) throw new OcrFailure('unreadable_file', 'The original file is missing from storage');
-  if (document.mime_type === 'application/pdf') {
-    const layer = await deps.textLayer.read(bytes);
+async function read(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord): Promise<ReadText> {
+  const file = originalFile(deps, document);
+  // A PDF above the reader's bound goes to the engine unread: in the cloud Textract reads it from the bucket.
+  if (document.mime_type === 'application/pdf' && document.size <= deps.textLayer.maxInputBytes) {
+    const layer = await deps.textLayer.read(await file.readBytes());
     if (layer) return { text: layer.text, confidence: 1, pages: layer.pages, engine: TEXT_LAYER };
   }
   const installed = await deps.engine.languages();
   const missing = job.language.split('+').filter((code) => !installed.includes(code));
   if (missing.length) throw new OcrFailure('unsupported_language', `OCR language not available: ${missing.join(', ')}`);
   const output = await deps.engine.recognize({
-    bytes,
+    ...file,
     mimeType: document.mime_type,
     language: job.language,
     priority: job.priority,
@@ -104,7 +129,22 @@ async function read(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord, 
       await progress(deps, job, percent, 'processing');
     },
   });
+  deps.metrics.count('PagesOcred', output.pages);
   return { ...output, engine: deps.engine.name ?? 'ocr' };
+}
+
+/** The original file, read from the bucket at most once, and only by whoever needs its bytes. */
+function originalFile(deps: OcrWorkerDeps, document: DocumentRecord): Pick<OcrInput, 'size' | 'sha256' | 'readBytes'> {
+  let bytes: Promise<Uint8Array> | undefined;
+  return {
+    size: document.size,
+    sha256: document.sha256,
+    readBytes: () =>
+      (bytes ??= deps.files.get(fileKeys.original(document.id)).then((found) => {
+        if (!found) throw new OcrFailure('unreadable_file', 'The original file is missing from storage');
+        return found;
+      })),
+  };
 }
 
 async function finish(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord, output: ReadText): Promise<OcrJobOutcome> {
@@ -142,6 +182,7 @@ async function end(
 ): Promise<OcrJobOutcome> {
   const won = await deps.ocrJobs.fail(job.document_id, job.run, reason, deps.clock.now().toISOString(), status);
   if (!won) return 'skipped';
+  if (status === 'failed') deps.metrics.count('OcrFailures');
   await progress(deps, job, 100, status === 'cancelled' ? 'cancelled' : 'failed');
   await bestEffort(() => deps.search.reindex(document.id));
   if (status === 'failed') {

@@ -10,6 +10,7 @@ import { OcrFailure, type OcrEngine, type OcrInput } from '../../../shared/domai
 import { describeOcrEngineContract, OCR_CORPUS_DIR } from '../../contracts/ocr-engine.contract';
 import { textPdf, type TextPage } from '../../support/text-pdf';
 import { rejectionOf } from '../../support/rejection';
+import { fileInput } from '../../support/ocr-input';
 
 const OCR_TIMEOUT_MS = 120_000;
 
@@ -97,7 +98,7 @@ const webpOf = async (pixmap: mupdf.Pixmap): Promise<Uint8Array> => {
 };
 
 const input = (bytes: Uint8Array, mimeType: string, extra: Partial<OcrInput> = {}): OcrInput => ({
-  bytes,
+  ...fileInput(bytes),
   mimeType,
   language: 'eng',
   objectKey: 'test/file',
@@ -304,6 +305,16 @@ describe('TesseractOcrEngine', () => {
   });
 
   describe('bounds', () => {
+    it('refuses a file larger than allowed with too_large before reading it', async () => {
+      let reads = 0;
+      const large = { ...input(textPdf([PAGE_ONE]), 'application/pdf'), size: 2 * 1024 * 1024, readBytes: () => (reads++, Promise.reject(new Error('read'))) };
+
+      const error = await failure(engine({ maxInputBytes: 1024 * 1024 }).recognize(large));
+
+      expect(error.reason).toBe('too_large');
+      expect(reads).toBe(0);
+    });
+
     it('refuses a PDF with more pages than allowed with too_large', async () => {
       const pdf = textPdf([PAGE_ONE, PAGE_TWO, PAGE_ONE]);
 
@@ -440,7 +451,7 @@ describe('TesseractOcrEngine with the local runtime limits', () => {
     const engine = new TesseractOcrEngine({ dpi: 300, minDpi: 300, maxPagePixels: 40_000_000 });
     const bytes = await readFile(path.join(OCR_CORPUS_DIR, 'enormous.pdf'));
 
-    const outcome = engine.recognize({ bytes, mimeType: 'application/pdf', language: 'eng', objectKey: 'enormous.pdf' });
+    const outcome = engine.recognize({ ...fileInput(bytes), mimeType: 'application/pdf', language: 'eng', objectKey: 'enormous.pdf' });
 
     await expect(outcome).rejects.toMatchObject({ name: 'OcrFailure', reason: 'too_large' });
   });

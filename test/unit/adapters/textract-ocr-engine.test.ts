@@ -5,6 +5,7 @@ import {
   DocumentTooLargeException,
   GetDocumentTextDetectionCommand,
   InvalidParameterException,
+  InvalidS3ObjectException,
   LimitExceededException,
   ProvisionedThroughputExceededException,
   StartDocumentTextDetectionCommand,
@@ -22,6 +23,7 @@ import {
   type TextractOcrEngineOptions,
 } from '../../../shared/adapters/aws/textract-ocr-engine';
 import { OcrEngineBusy, OcrFailure, type OcrInput, type OcrPageProgress } from '../../../shared/domain/ocr/ports';
+import { fileInput } from '../../support/ocr-input';
 
 const textract = mockClient(TextractClient);
 const BUCKET = 'documents-bucket';
@@ -69,8 +71,9 @@ const pdf = (pages: number, extra = '') => {
   );
 };
 
-const input = (overrides: Partial<OcrInput> = {}): OcrInput => ({
-  bytes: PNG,
+/** An input for `bytes` (default a PNG), as the worker describes a stored file. */
+const input = ({ bytes = PNG, ...overrides }: Partial<OcrInput> & { bytes?: Uint8Array } = {}): OcrInput => ({
+  ...fileInput(bytes),
   mimeType: 'image/png',
   language: 'eng',
   objectKey: 'documents/doc-1/original',
@@ -273,6 +276,34 @@ describe('TextractOcrEngine', () => {
       expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(0);
     });
 
+    it('never reads a file above 10 MB: Textract takes it from the bucket', async () => {
+      textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
+      textract.on(GetDocumentTextDetectionCommand).resolves(answer(page(1, [[['big', 90]]]), 1, 'SUCCEEDED'));
+      let reads = 0;
+      const large = { size: 400_000_000, sha256: 'a'.repeat(64), readBytes: () => (reads++, Promise.reject(new Error('read'))) };
+
+      const result = await engine().engine.recognize(input({ ...large, mimeType: 'application/pdf' }));
+
+      expect(result.text).toBe('big');
+      expect(reads).toBe(0);
+      expect(textract.commandCalls(StartDocumentTextDetectionCommand)[0]!.args[0].input.DocumentLocation).toEqual({
+        S3Object: { Bucket: BUCKET, Name: 'documents/doc-1/original' },
+      });
+    });
+
+    it('gives another content at the same key another request token, so a replaced file is read anew', async () => {
+      textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
+      textract.on(GetDocumentTextDetectionCommand).resolves(answer([], 2, 'SUCCEEDED'));
+
+      await engine().engine.recognize(input({ bytes: pdf(2), mimeType: 'application/pdf' }));
+      await engine().engine.recognize(input({ bytes: pdf(3), mimeType: 'application/pdf' }));
+
+      const [first, second] = textract
+        .commandCalls(StartDocumentTextDetectionCommand)
+        .map((call) => call.args[0].input.ClientRequestToken);
+      expect(second).not.toBe(first);
+    });
+
     it('starts the same document with the same request token, so a redelivered job joins the running one', async () => {
       textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
       textract.on(GetDocumentTextDetectionCommand).resolves(answer([], 2, 'SUCCEEDED'));
@@ -347,6 +378,16 @@ describe('TextractOcrEngine', () => {
       expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(3);
     });
 
+    it('counts every throttled call in the TextractThrottles metric', async () => {
+      textract.on(DetectDocumentTextCommand).rejects(new ThrottlingException({ message: 'Slow down', ...metadata }));
+      const counted: string[] = [];
+      const metrics = { count: (metric: string) => void counted.push(metric) };
+
+      await engine({ maxAttempts: 3, metrics }).engine.recognize(input()).catch(() => undefined);
+
+      expect(counted).toEqual(['TextractThrottles', 'TextractThrottles', 'TextractThrottles']);
+    });
+
     it('retries a throttled poll of an asynchronous job', async () => {
       textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
       textract
@@ -366,6 +407,7 @@ describe('TextractOcrEngine', () => {
       { exception: BadDocumentException, message: 'Request has invalid document', reason: 'unreadable_file' },
       { exception: DocumentTooLargeException, message: 'Request has invalid document size', reason: 'too_large' },
       { exception: InvalidParameterException, message: 'Request has invalid parameters', reason: 'unreadable_file' },
+      { exception: InvalidS3ObjectException, message: 'Unable to get object metadata from S3', reason: 'unreadable_file' },
       { exception: BadDocumentException, message: 'The document is password protected', reason: 'encrypted' },
     ] as const)('maps $exception.name saying $message to $reason', async ({ exception, message, reason }) => {
       textract.on(DetectDocumentTextCommand).rejects(new exception({ message, ...metadata }));

@@ -18,11 +18,13 @@ const COUNTED_AS: Record<OcrJobStatus, keyof OcrQueueCounters | null> = {
 
 const PRIORITY_RANK = { high: '0', normal: '1' } as const;
 
-export const jobItem = (keys: DataKeys, job: OcrJob, rev: number): Item => ({
+/** The job's item; `deferred_until` is kept only while the job is queued (it is gone once a worker takes it). */
+export const jobItem = (keys: DataKeys, { deferred_until: deferredUntil, ...job }: OcrJob, rev: number): Item => ({
   ...keys.ocrJob(job.document_id),
   gsi1pk: keys.ocrJobsIndex(job.status),
   gsi1sk: `${PRIORITY_RANK[job.priority]}#${job.queued_at}#${job.document_id}`,
   ...job,
+  ...(job.status === 'queued' && deferredUntil ? { deferred_until: deferredUntil } : {}),
   rev,
 });
 

@@ -214,6 +214,20 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
     );
   }
 
+  async defer(documentId: string, run: number, now: string, until: string): Promise<boolean> {
+    const current = await this.read(documentId);
+    if (!current || current.run !== run || current.status !== 'processing') return false;
+    const next: OcrJob = {
+      ...withoutRev(current),
+      status: 'queued',
+      attempts: Math.max(0, current.attempts - 1),
+      progress: 0,
+      heartbeat_at: null,
+      deferred_until: until,
+    };
+    return this.transition(current, next, now);
+  }
+
   async release(documentId: string, run: number, now: string): Promise<void> {
     const current = await this.read(documentId);
     if (!current || current.run !== run || current.status !== 'processing') return;
@@ -260,7 +274,8 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
         TableName: this.tableName,
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :p',
-        FilterExpression: '#at < :before',
+        // A deferred job's message is held back by the queue until `deferred_until`: not lost before that.
+        FilterExpression: '#at < :before AND (attribute_not_exists(deferred_until) OR deferred_until < :before)',
         ExpressionAttributeNames: { '#at': attribute },
         ExpressionAttributeValues: { ':p': this.keys.ocrJobsIndex(status), ':before': before },
       });
