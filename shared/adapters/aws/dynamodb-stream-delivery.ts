@@ -116,7 +116,7 @@ async function invoke(options: DeliveryOptions, shard: ShardDelivery, part: Part
   } catch (error) {
     part.error = error;
     part.threw = true;
-    logger.warn('stream poller: handler failed, the batch will be retried', { shardId: shard.shardId, records: part.records.length, error });
+    logger.warn('stream poller: handler failed, the batch will be retried', { shard_id: shard.shardId, records: part.records.length, error });
     return 0;
   }
   const failures = response?.batchItemFailures ?? [];
@@ -132,8 +132,13 @@ async function invoke(options: DeliveryOptions, shard: ShardDelivery, part: Part
 /** Sends a part given up on to the failure destination, retrying until it is taken or stop comes (false). */
 async function sendToFailureDestination(options: DeliveryOptions, shard: ShardDelivery, part: Part): Promise<boolean> {
   const failure = failureRecord(options, shard, part);
+  const batch = failure.DDBStreamBatchInfo;
   logger.error('stream poller: retries exhausted, the records go to the failure destination', {
-    ...failure.DDBStreamBatchInfo,
+    shard_id: batch.shardId,
+    start_sequence_number: batch.startSequenceNumber,
+    end_sequence_number: batch.endSequenceNumber,
+    batch_size: batch.batchSize,
+    stream_arn: batch.streamArn,
     error: part.error,
   });
   const destination = options.onFailure;
@@ -144,7 +149,7 @@ async function sendToFailureDestination(options: DeliveryOptions, shard: ShardDe
       else await destination.sqs.send(new SendMessageCommand({ QueueUrl: destination.queueUrl, MessageBody: JSON.stringify(failure) }));
       return true;
     } catch (error) {
-      logger.warn('stream poller: the failure destination did not take the records, retrying', { shardId: shard.shardId, error });
+      logger.warn('stream poller: the failure destination did not take the records, retrying', { shard_id: shard.shardId, error });
       if (shard.stopped()) return false;
       await shard.sleep(Math.min(1000 * attempt, 10_000));
     }

@@ -127,7 +127,7 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
           },
           (error: unknown) => {
             shard.status = 'waiting';
-            logger.error('stream poller: reading a shard failed, it will be read again from its checkpoint', { shardId: shard.shardId, error });
+            logger.error('stream poller: reading a shard failed, it will be read again from its checkpoint', { shard_id: shard.shardId, error });
           },
         )
         .finally(() => {
@@ -153,12 +153,12 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
         if (error instanceof ResourceNotFoundException) return undefined;
         if (error instanceof TrimmedDataAccessException) {
           // The checkpoint is older than the stream keeps (24 hours): what lay between is gone; reconciliation repairs it.
-          logger.warn('stream poller: records after the checkpoint were trimmed, reading from the oldest kept', { shardId, error });
+          logger.warn('stream poller: records after the checkpoint were trimmed, reading from the oldest kept', { shard_id: shardId, error });
           type = 'TRIM_HORIZON';
           sequenceNumber = undefined;
           continue;
         }
-        logger.warn('stream poller: could not get a shard iterator, retrying', { shardId, error });
+        logger.warn('stream poller: could not get a shard iterator, retrying', { shard_id: shardId, error });
         await sleep(1000);
       }
     }
@@ -185,7 +185,7 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
       checkpoint: async (sequenceNumber: string) => {
         checkpoint = sequenceNumber;
         // A lost write costs a redelivery after a restart, which the consumers are built to absorb.
-        await checkpoints.put(shardId, sequenceNumber).catch((error: unknown) => logger.warn('stream poller: could not keep a checkpoint', { shardId, error }));
+        await checkpoints.put(shardId, sequenceNumber).catch((error: unknown) => logger.warn('stream poller: could not keep a checkpoint', { shard_id: shardId, error }));
       },
     };
     while (!stopped && iterator !== undefined) {
@@ -205,12 +205,12 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
             continue;
           }
           if (error instanceof ResourceNotFoundException) {
-            logger.warn('stream poller: the shard is gone', { shardId, error });
+            logger.warn('stream poller: the shard is gone', { shard_id: shardId, error });
             iterator = undefined;
             break;
           }
           // Read again from the checkpoint, in case the iterator itself was what failed.
-          logger.warn('stream poller: reading records failed, retrying', { shardId, error });
+          logger.warn('stream poller: reading records failed, retrying', { shard_id: shardId, error });
           await sleep(1000);
           iterator = await position(batch);
           batch = [];
