@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -16,6 +16,12 @@ const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ESM_REQUIRE_BANNER =
   "import { createRequire as __docserviceCreateRequire } from 'node:module'; " +
   'const require = __docserviceCreateRequire(import.meta.url);';
+
+/**
+ * The CloudWatch namespace of the business metrics (documents ingested, pages OCRed, OCR failures, Textract
+ * throttles) the functions publish as embedded metrics; the dimension `service` is the stack's name.
+ */
+export const BUSINESS_METRICS_NAMESPACE = 'DocService';
 
 /** The architecture of every Lambda of the service; the imaging functions' native canvas binary follows it. */
 export const LAMBDA_ARCHITECTURE = lambda.Architecture.ARM_64;
@@ -74,7 +80,9 @@ export interface AppFunctionProps {
 
 /**
  * One Lambda of the service: `functions/<group>/index.ts` bundled by esbuild as ESM for Node.js 22 on arm64,
- * with the AWS SDK bundled, X-Ray tracing and its own log group kept for one month.
+ * with the AWS SDK bundled, X-Ray tracing and its own log group kept for one month. Powertools (logs, business
+ * metrics, traces: shared/adapters/powertools) names the stack as the service, and publishes the business
+ * metrics under {@link BUSINESS_METRICS_NAMESPACE} with the service as their one dimension.
  *
  * Grant access and set environment through the helpers in `bindings.ts`, not on {@link AppFunction.function}
  * directly, so that every variable comes with its permission.
@@ -107,7 +115,12 @@ export class AppFunction extends Construct {
       timeout: this.timeout,
       tracing: lambda.Tracing.ACTIVE,
       logGroup: this.logGroup,
-      environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: Stack.of(this).stackName,
+        POWERTOOLS_METRICS_NAMESPACE: BUSINESS_METRICS_NAMESPACE,
+        ...props.environment,
+      },
       bundling: {
         format: OutputFormat.ESM,
         target: 'node22',

@@ -10,6 +10,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { MAX_RECEIVE_COUNT } from '../stacks/stateful-stack';
+import { BUSINESS_METRICS_NAMESPACE } from './app-function';
 
 /*
  * The thresholds, named: the README's "Deploying to AWS" quotes them and the infra tests read them.
@@ -32,6 +33,18 @@ export const SEARCH_FREE_STORAGE_PERCENT = 20;
  */
 export const RATE_LIMITER_FAILURE_LOG = '"rate limit:"';
 export const RATE_LIMITER_FAILURE_METRIC = { namespace: 'DocService', metricName: 'RateLimiterFailures' } as const;
+
+/**
+ * OCR failures, in percent of the documents ingested in the same hour, counted once at least 20 came in: a
+ * hostile or broken file fails on its own now and then, a broken engine, grant or quota fails most of them.
+ * An hour, since a document fails minutes after it was ingested and at most once per run.
+ */
+export const OCR_FAILURE_PERCENT = 10;
+export const OCR_FAILURE_MIN_DOCUMENTS = 20;
+export const OCR_FAILURE_PERIOD = Duration.hours(1);
+
+/** The business metrics the functions count (shared/domain/metrics/ports.ts), as the dashboard graphs them. */
+export const BUSINESS_METRIC_NAMES = ['DocumentsIngested', 'PagesOcred', 'OcrFailures', 'TextractThrottles'] as const;
 
 /** A queue whose oldest message must not wait longer than `maxAge`. */
 export interface WatchedQueue {
@@ -189,6 +202,29 @@ export class Monitoring extends Construct {
       evaluationPeriods: 3,
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
     });
+    // The functions' embedded metrics: one dimension, the service, which is the stack (lib/constructs/app-function.ts).
+    const business = (metricName: (typeof BUSINESS_METRIC_NAMES)[number], period = ALARM_PERIOD) =>
+      new cloudwatch.Metric({
+        namespace: BUSINESS_METRICS_NAMESPACE,
+        metricName,
+        dimensionsMap: { service: stack.stackName },
+        statistic: 'Sum',
+        period,
+      });
+    alarm(
+      'OcrFailureRate',
+      new cloudwatch.MathExpression({
+        expression: `IF(documents >= ${OCR_FAILURE_MIN_DOCUMENTS}, 100 * failures / documents, 0)`,
+        usingMetrics: { documents: business('DocumentsIngested', OCR_FAILURE_PERIOD), failures: business('OcrFailures', OCR_FAILURE_PERIOD) },
+        period: OCR_FAILURE_PERIOD,
+        label: 'OCR failures, % of documents ingested',
+      }),
+      {
+        alarmDescription: `More than ${OCR_FAILURE_PERCENT} % of the documents ingested in an hour failed OCR: check the OCR worker's logs (Textract, its grants and quota).`,
+        threshold: OCR_FAILURE_PERCENT,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      },
+    );
     const limiterFailures = Object.entries(props.rateLimitedLogGroups ?? {});
     for (const [name, logGroup] of limiterFailures) {
       new logs.MetricFilter(this, `LimiterFailures-${name}`, {
@@ -242,6 +278,10 @@ export class Monitoring extends Construct {
             ),
             width: 12,
           }),
+        ],
+        [
+          new cloudwatch.GraphWidget({ title: 'Documents ingested and pages OCRed', left: [business('DocumentsIngested')], right: [business('PagesOcred')], width: 12 }),
+          new cloudwatch.GraphWidget({ title: 'OCR failures and Textract throttles', left: [business('OcrFailures'), business('TextractThrottles')], width: 12 }),
         ],
         [
           new cloudwatch.GraphWidget({ title: 'Function errors', left: functionMetrics((fn) => fn.metricErrors({ statistic: 'Sum' })), width: 8 }),

@@ -2,6 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ENV, FALLBACK_ROUTE_KEY, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../shared/manifest';
 import { BOOTSTRAP_DATA_VERSION, type ApiFunctionName } from '../../lib/stacks/api-stack';
+import { BUSINESS_METRICS_NAMESPACE } from '../../lib/constructs/app-function';
 import {
   buildStacks,
   environmentOf,
@@ -202,7 +203,12 @@ describe('environment bindings', () => {
     const environment = environmentOf(stacks, name);
 
     // Assert
-    expect(environment).toEqual({ NODE_OPTIONS: '--enable-source-maps', [ENV.corsOrigins]: '' });
+    expect(environment).toEqual({
+      NODE_OPTIONS: '--enable-source-maps',
+      POWERTOOLS_SERVICE_NAME: stacks.api.stackName,
+      POWERTOOLS_METRICS_NAMESPACE: BUSINESS_METRICS_NAMESPACE,
+      [ENV.corsOrigins]: '',
+    });
   });
 
   it('points the health function at the table, the bucket and the OCR queue', () => {
