@@ -10,7 +10,16 @@ import { serviceName } from './powertools-logger';
  */
 const wanted = (env: NodeJS.ProcessEnv): boolean => Boolean(env['AWS_LAMBDA_FUNCTION_NAME']) && env['POWERTOOLS_TRACE_ENABLED'] !== 'false';
 
-const tracer: Tracer | undefined = wanted(process.env) ? new (await import('@aws-lambda-powertools/tracer')).Tracer({ serviceName: serviceName() }) : undefined;
+async function lambdaTracer(): Promise<Tracer> {
+  const { Tracer } = await import('@aws-lambda-powertools/tracer');
+  const tracer = new Tracer({ serviceName: serviceName() });
+  // A call made without the invocation's trace header (at init, or where Lambda is emulated) goes untraced
+  // rather than logging an error with a stack on every call, the X-Ray SDK's default.
+  tracer.provider.setContextMissingStrategy(() => undefined);
+  return tracer;
+}
+
+const tracer: Tracer | undefined = wanted(process.env) ? await lambdaTracer() : undefined;
 
 /** The process's tracer: in Lambda only, and then only if tracing is on. */
 export const activeTracer = (): Tracer | undefined => (tracer?.isTracingEnabled() ? tracer : undefined);
