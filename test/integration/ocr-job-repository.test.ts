@@ -83,7 +83,7 @@ describe('DynamoOcrJobRepository', () => {
     const first = await jobs.complete(id, 1, result, at(3));
     const second = await jobs.complete(id, 1, result, at(4));
 
-    expect([first, second]).toEqual([true, false]);
+    expect([first, second]).toEqual(['completed', 'not_held']);
     expect(await documents.get(id)).toMatchObject({ status: 'completed', ocr_confidence: 0.9 });
     expect(await documents.getContent(id)).toEqual({ text: 'hello' });
     expect(await jobs.counters()).toEqual({ pending: 0, processing: 0, failed: 0 });
@@ -136,6 +136,19 @@ describe('DynamoOcrJobRepository', () => {
 
     expect(outcome).toBe('requested');
     expect(heartbeat).toEqual({ cancelRequested: true });
+  });
+
+  it('does not complete a job whose cancel was asked for after its last heartbeat', async () => {
+    const { jobs, documents, upload } = await setup();
+    const id = await upload();
+    await jobs.claim({ documentId: id, run: 1, priority: 'normal' }, at(0), at(-600));
+    await jobs.cancel(id, at(1));
+
+    const outcome = await jobs.complete(id, 1, result, at(2));
+
+    expect(outcome).toBe('cancel_requested');
+    expect(await documents.get(id)).toMatchObject({ status: 'processing' });
+    expect(await jobs.totals()).toMatchObject({ completed: 0 });
   });
 
   it('refuses a restart while a run is queued, and restarts a failed one as a new run', async () => {

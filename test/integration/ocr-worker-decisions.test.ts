@@ -2,7 +2,7 @@ import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/clien
 import { describe, expect, it } from 'vitest';
 import { OcrEngineBusy, type OcrEngine, type OcrInput } from '../../shared/domain/ocr/ports';
 import { processOcrJob } from '../../shared/domain/ocr/process-ocr-job';
-import { requeueStuckJobs } from '../../shared/domain/ocr/queue-control';
+import { cancelOcrJob, requeueStuckJobs } from '../../shared/domain/ocr/queue-control';
 import { MAX_DEFERRALS } from '../../shared/domain/ocr/throttling';
 import { textPdf } from '../support/text-pdf';
 import { ocrPipeline, RecordedMetrics } from '../support/ocr-pipeline';
@@ -135,6 +135,25 @@ describe('OCR worker: large files', () => {
     expect(calls).toHaveLength(0);
     expect(read).toHaveLength(1);
     expect(await documents.getContent(document.id)).toEqual({ text: 'A born-digital letter with a text layer of its own' });
+  });
+});
+
+describe('OCR worker: the end of a run', () => {
+  it('ends a job cancelled while its last page was read as cancelled, storing no text', async () => {
+    let cancel: () => Promise<unknown> = async () => undefined;
+    const engine: OcrEngine = {
+      languages: async () => ['eng'],
+      recognize: async () => (await cancel(), { text: 'read, then thrown away', confidence: 0.9, pages: 1 }),
+    };
+    const { deps, documents, upload } = await ocrPipeline(engine);
+    const document = await upload(SCAN);
+    cancel = () => cancelOcrJob(deps, document.id);
+
+    const outcome = await processOcrJob(deps, { documentId: document.id, run: 1, priority: 'normal' });
+
+    expect(outcome).toBe('cancelled');
+    expect(await documents.get(document.id)).toMatchObject({ status: 'failed', failure_reason: 'cancelled' });
+    expect(await documents.getContent(document.id)).toEqual({ text: '' });
   });
 });
 

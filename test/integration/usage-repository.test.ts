@@ -103,7 +103,7 @@ describe('usage counters', () => {
     const again = await first.ocrJobs.complete(document.id, 1, result, '2026-02-01T00:00:02.000Z');
 
     // Assert
-    expect([completed, again]).toEqual([true, false]);
+    expect([completed, again]).toEqual(['completed', 'not_held']);
     expect(await usage.month(FIRST, '2026-02')).toMatchObject({ pages_ocred: 3, pages_ocred_by_engine: { tesseract: 3 } });
     expect(await usage.month(FIRST, '2026-01')).toMatchObject({ pages_ocred: 0, pages_ocred_by_engine: {} });
     expect(await usage.month(SECOND, '2026-02')).toMatchObject({ pages_ocred: 0 });

@@ -133,8 +133,11 @@ export interface OcrJobRepository {
   claim(message: OcrJobMessage, now: string, staleBefore: string): Promise<OcrJob | null>;
   /** Renews the heartbeat and progress; tells whether a cancel was asked for meanwhile. */
   heartbeat(documentId: string, run: number, progress: number, pages: number, now: string): Promise<{ cancelRequested: boolean }>;
-  /** processing → completed with the text stored and the document completed. False when the run no longer holds the job. */
-  complete(documentId: string, run: number, result: OcrResult & { content: DocumentContent }, now: string): Promise<boolean>;
+  /**
+   * processing → completed with the text stored and the document completed: 'completed'. Nothing is written when
+   * a cancel was asked for meanwhile ('cancel_requested') or the run no longer holds the job ('not_held').
+   */
+  complete(documentId: string, run: number, result: OcrResult & { content: DocumentContent }, now: string): Promise<'completed' | 'cancel_requested' | 'not_held'>;
   /** processing or queued → failed (or cancelled) with the reason on job and document. */
   fail(documentId: string, run: number, reason: string, now: string, status?: 'failed' | 'cancelled'): Promise<boolean>;
   /**

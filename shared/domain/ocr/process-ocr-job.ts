@@ -70,7 +70,6 @@ export async function processOcrJob(deps: OcrWorkerDeps, message: OcrJobMessage)
   await progress(deps, job, 0, 'processing');
   try {
     const output = await read(deps, job, document);
-    if ((await deps.ocrJobs.heartbeat(job.document_id, job.run, 99, output.pages, now())).cancelRequested) throw new Cancelled();
     return await finish(deps, job, document, output);
   } catch (error) {
     if (error instanceof Cancelled) return end(deps, job, document, 'cancelled', 'cancelled');
@@ -121,7 +120,7 @@ async function read(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord):
     priority: job.priority,
     objectKey: deps.files.bucketKey(fileKeys.original(document.id)),
     onProgress: async ({ done, total }) => {
-      // After the last page the job's closing heartbeat and progress events follow at once: one write, not two.
+      // After the last page the job's completion and progress events follow at once: no heartbeat needed.
       if (done === total) return;
       const percent = Math.min(99, Math.round((done / total) * 100));
       const { cancelRequested } = await deps.ocrJobs.heartbeat(job.document_id, job.run, percent, total, deps.clock.now().toISOString());
@@ -152,13 +151,15 @@ async function finish(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord
   const processingTime = Math.max(0, (finishedAt.getTime() - Date.parse(job.started_at!)) / 1000);
   const content = await storeText(deps, document.id, output.text);
   const confidence = Math.round(Math.min(1, Math.max(0, output.confidence)) * 10_000) / 10_000;
-  const won = await deps.ocrJobs.complete(
+  // One write ends the run; it also checks for a cancel asked for since the last page.
+  const outcome = await deps.ocrJobs.complete(
     job.document_id,
     job.run,
     { text: output.text, confidence, pages: output.pages, processingTime, engine: output.engine, content },
     finishedAt.toISOString(),
   );
-  if (!won) return 'skipped';
+  if (outcome === 'cancel_requested') return end(deps, job, document, 'cancelled', 'cancelled');
+  if (outcome === 'not_held') return 'skipped';
   await progress(deps, job, 100, 'completed');
   await bestEffort(() => deps.search.reindex(document.id));
   await bestEffort(() =>

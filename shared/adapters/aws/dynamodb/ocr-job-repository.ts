@@ -166,11 +166,18 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
     }
   }
 
-  async complete(documentId: string, run: number, result: OcrResult & { content: DocumentContent }, now: string): Promise<boolean> {
-    return retryLostRaces(
+  async complete(
+    documentId: string,
+    run: number,
+    result: OcrResult & { content: DocumentContent },
+    now: string,
+  ): Promise<'completed' | 'cancel_requested' | 'not_held'> {
+    return retryLostRaces<'completed' | 'cancel_requested' | 'not_held'>(
       async () => {
         const current = await this.read(documentId);
-        if (!current || current.run !== run || current.status !== 'processing') return false;
+        if (!current || current.run !== run || current.status !== 'processing') return 'not_held';
+        // The condition on the revision makes this read the last word: a cancel after it makes the write lose.
+        if (current.cancel_requested) return 'cancel_requested';
         const next: OcrJob = {
           ...withoutRev(current),
           status: 'completed',
@@ -191,10 +198,10 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
             usageMove(this.table, monthOf(now), { pages: { [result.engine]: result.pages } }),
           ],
         );
-        if (won) return true;
+        if (won) return 'completed';
         return LOST_RACE;
       },
-      () => false,
+      () => 'not_held',
     );
   }
 
