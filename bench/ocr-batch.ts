@@ -33,6 +33,7 @@ import { LOCAL_OCR_LIMITS } from '../shared/container/local';
 import { ApiClient } from '../test/support/api-client';
 import { startRuntimeProcess, type RuntimeProcess } from '../test/support/runtime-process';
 import { characterErrorRate } from '../test/support/text-metrics';
+import { ChannelClient, type ChannelMessage } from '../test/support/ws-client';
 import { cpuByPart, rssMb, treeRssMb, watchNoise, type Noise } from './support/machine';
 import { generateScans, wordsFound } from './support/scans';
 import { round } from './support/stats';
@@ -218,13 +219,15 @@ async function jobs(client: ApiClient, status: string): Promise<QueueJob[]> {
   }
 }
 
-/** Waits until nothing is pending or processing, asking the queue's counters (no scans) every `everyMs`. */
-async function drained(client: ApiClient, everyMs = 200): Promise<void> {
-  for (;;) {
-    const { body } = await client.get('/api/ocr/queue/status');
-    if (body.pending === 0 && body.processing === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
+/**
+ * Waits for the `ocr_progress` event that ends each document's OCR (completed or failed), as a client of the
+ * channel would: polling the API instead would spend the runtime's CPU on the bench's own requests, beside the
+ * OCR it measures.
+ */
+async function ended(channel: ChannelClient, ids: string[], timeoutMs = 30 * 60_000): Promise<void> {
+  const end = (id: string) => (m: ChannelMessage) =>
+    m.type === 'ocr_progress' && m.data['document_id'] === id && (m.data['status'] === 'completed' || m.data['status'] === 'failed');
+  await Promise.all(ids.map((id) => channel.next(end(id), timeoutMs)));
 }
 
 const uploadAll = (client: ApiClient, files: InputFile[]): Promise<string[]> =>
@@ -235,10 +238,11 @@ const serviceContender = (service: () => Promise<{ client: ApiClient; process: R
   label: 'our service, upload → completed',
   async read(workload) {
     const { client, process: runtime } = await service();
+    const channel = await ChannelClient.authenticated(runtime.baseUrl, client.token!);
     const cpuBefore = cpuByPart(runtime.child.pid!);
     const started = Date.now();
     const ids = await uploadAll(client, workload.files);
-    await drained(client);
+    await ended(channel, ids).finally(() => channel.close());
     const finished = new Map((await jobs(client, 'completed')).map((job) => [job.document_id, Date.parse(job.finished_at!)]));
     const missing = ids.filter((id) => !finished.has(id));
     if (missing.length) throw new Error(`${missing.length} documents did not complete`);
@@ -449,15 +453,17 @@ export async function oneDocument(runs: number): Promise<{ rows: [string, number
   const runtime = await startRuntimeProcess({
     env: { ADMIN_USERNAME: CREDENTIALS.username, ADMIN_PASSWORD: CREDENTIALS.password, LOG_LEVEL: 'debug', LOG_FORMAT: 'json' },
   });
+  let channel: ChannelClient | undefined;
   try {
     const client = await new ApiClient(runtime.baseUrl).login(CREDENTIALS.username, CREDENTIALS.password);
+    channel = await ChannelClient.authenticated(runtime.baseUrl, client.token!);
     const samples: Map<string, number>[] = [];
     const counts = new Map<string, number>();
     for (let i = 0; i < runs + 1; i++) {
       const started = Date.now();
       const id = await client.uploadDocument(`one-${i}.png`, scan!.png);
       const uploaded = Date.now();
-      await drained(client, 20);
+      await ended(channel, [id]);
       const job = (await jobs(client, 'completed')).find((j) => j.document_id === id)!;
       const line = runtime
         .output()
@@ -483,6 +489,7 @@ export async function oneDocument(runs: number): Promise<{ rows: [string, number
     const table = ['| step (one 2000x700 scan, alone) | median ms | calls |', '|---|---:|---:|', ...rows.map(([name, ms, count]) => `| ${name} | ${round(ms)} | ${count} |`)].join('\n');
     return { rows, table };
   } finally {
+    await channel?.close();
     await runtime.stop();
   }
 }
