@@ -9,6 +9,7 @@ import { join } from 'node:path';
 /** Permissive licences, as SPDX identifiers. */
 export const ALLOWED_LICENCES = new Set([
   'MIT',
+  'MIT-0',
   'ISC',
   'BSD-2-Clause',
   'BSD-3-Clause',
