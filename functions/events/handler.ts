@@ -1,0 +1,10 @@
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { streamChangesHandler } from '../../shared/adapters/aws/dynamodb/stream-changes';
+import { publishChanges, type PublishChangesDeps } from '../../shared/domain/events/publish-changes';
+
+/**
+ * The `events` consumer of the table's stream: pushes the P events each change calls for (see deriveEvents and
+ * publishChanges), in order, with partial batch failures. A change delivered twice is published once.
+ */
+export const createEventsHandler = (deps: PublishChangesDeps): ((event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>) =>
+  streamChangesHandler('events', (changes) => publishChanges(deps, changes));

@@ -1,0 +1,69 @@
+import type { DocumentRecord } from '../documents/document';
+import type { Label } from '../labels/label';
+import type { Notification } from '../notifications/notification';
+import type { OcrJob, OcrQueueCounters } from '../ocr/jobs';
+
+/** Where a change sits in its stream and what it is: common to every {@link ItemChange}. */
+interface ChangeBase {
+  /**
+   * The change's own id, the same however often it is delivered (the stream record's eventID): what an
+   * idempotent consumer remembers.
+   */
+  id: string;
+  /**
+   * Its position in the stream (a decimal string of any length): the changes of one item are delivered in
+   * this order. Compare with {@link compareSequences}, never as strings.
+   */
+  sequence: string;
+  /** When the table was written (approximately; ISO 8601). */
+  at: string;
+}
+
+/** One stored state of an item, before and after: null where the item did not exist (insert) or no longer does (remove). */
+interface Images<T> {
+  old: T | null;
+  new: T | null;
+}
+
+/**
+ * A change of one item of the table, as the derived views (search index, events) need it, knowing nothing of
+ * DynamoDB: which entity of which workspace changed, and its state before and after, with the fields the
+ * repositories give the domain (no keys; a document's labels as a sorted list and its `version`). Items no
+ * consumer needs are not changes.
+ */
+export type ItemChange = ChangeBase &
+  (
+    | ({ entity: 'document'; workspaceId: string; documentId: string } & Images<DocumentRecord>)
+    /** The extracted text of a document: only that it changed matters, the indexer reads it. */
+    | ({ entity: 'document_content'; workspaceId: string; documentId: string } & Images<Record<string, unknown>>)
+    | ({ entity: 'ocr_job'; workspaceId: string; documentId: string } & Images<OcrJob>)
+    | ({ entity: 'ocr_queue_counters'; workspaceId: string } & Images<OcrQueueCounters>)
+    | ({ entity: 'label'; workspaceId: string; labelId: string } & Images<Label>)
+    /** A user's notification: its item names the user, not the workspace. */
+    | ({ entity: 'notification'; userId: string; notificationId: string } & Images<Notification>)
+  );
+
+export type ChangedEntity = ItemChange['entity'];
+
+/** Orders two stream sequence numbers (decimal strings longer than a JavaScript number holds). */
+export function compareSequences(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/**
+ * Remembers which changes a consumer has acted on, so that a change delivered twice (a retried batch, a
+ * redelivery of the stream) has one effect where the effect itself is not idempotent (a pushed event).
+ */
+export interface ChangeLedger {
+  /**
+   * Records that `consumer` acts on the change now; false when it already did. Entries outlive the stream's
+   * retention (24 hours), after which no delivery can repeat.
+   */
+  firstDelivery(consumer: string, changeId: string): Promise<boolean>;
+}
+
+/** What a consumer of a batch reports: the first change it could not apply, from which the batch is retried. */
+export interface ChangeOutcome {
+  /** The sequence of the earliest failed change; undefined when every change was applied. */
+  failedAt?: string;
+}

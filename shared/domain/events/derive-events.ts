@@ -1,0 +1,109 @@
+import type { ItemChange } from '../changes/ports';
+import type { DocumentRecord } from '../documents/document';
+import type { OcrJob } from '../ocr/jobs';
+import type { Audience, ServerEvent } from './ports';
+
+/** An event a change calls for, and who hears it: a workspace's connections, or one user's. */
+export type DerivedEvent =
+  | { workspaceId: string; audience: Audience; event: ServerEvent }
+  /** A user's notification: its item does not name the workspace, which the publisher looks up. */
+  | { workspaceId: null; audience: { userId: string }; event: ServerEvent };
+
+/** What a change does not carry but an event needs, read by the caller (see {@link needsCompletedToday}). */
+export interface ChangeFacts {
+  /** OCR runs completed in the workspace on the day of the change (queue_status's `completed`). */
+  completedToday?: number;
+}
+
+/** Document fields whose change a document_updated reports (what users edit, and the file a sync replaces). */
+const REPORTED_FIELDS = ['title', 'labels', 'metadata', 'size', 'mime_type'] as const;
+
+const FINISHED = new Set<OcrJob['status']>(['completed', 'failed', 'cancelled']);
+
+/** Whether {@link deriveEvents} needs `completedToday` for this change: a change of the queue's counters. */
+export const needsCompletedToday = (change: ItemChange): boolean =>
+  change.entity === 'ocr_queue_counters' && queueMoved(change.old, change.new);
+
+/**
+ * The P events a table change calls for, as the use cases emit them directly today (same types, data fields
+ * and audiences):
+ * - a document inserted: `document_created {document_id, title, source}` (`source` its source id, or
+ *   `upload`) to the workspace;
+ * - a document modified: `document_updated {document_id, changes}` to the workspace, `changes` holding each of
+ *   title, labels, metadata, size and mime_type whose stored value changed, with the new value; a replaced file
+ *   (another sha256) always reports size and mime_type, and `source` when the document came from a source;
+ *   a change of none of them (OCR status, a label rename moving the version) sends nothing;
+ * - an OCR job taken by a worker (0, processing), moved on a page (progress, processing) or finished
+ *   (100, completed / failed / cancelled) after processing: `ocr_progress` to the job's creator;
+ * - a notification inserted: `notification {id, type, title, message}` to its user;
+ * - the queue counters moved (pending or processing): `queue_status {pending, processing, completed}` to the
+ *   workspace, `completed` being `facts.completedToday`.
+ * Everything else calls for nothing. Pure: the same change gives the same events.
+ */
+export function deriveEvents(change: ItemChange, facts: ChangeFacts = {}): DerivedEvent[] {
+  switch (change.entity) {
+    case 'document':
+      return documentEvents(change.workspaceId, change.old, change.new);
+    case 'ocr_job': {
+      const event = progressEvent(change.old, change.new);
+      return event ? [{ workspaceId: change.workspaceId, audience: { userId: change.new!.created_by }, event }] : [];
+    }
+    case 'notification': {
+      const notification = change.new;
+      if (change.old !== null || !notification) return [];
+      const { id, type, title, message } = notification;
+      return [{ workspaceId: null, audience: { userId: change.userId }, event: { type: 'notification', data: { id, type, title, message } } }];
+    }
+    case 'ocr_queue_counters': {
+      if (!change.new || !queueMoved(change.old, change.new)) return [];
+      const { pending, processing } = change.new;
+      return [{ workspaceId: change.workspaceId, audience: 'workspace', event: { type: 'queue_status', data: { pending, processing, completed: facts.completedToday ?? 0 } } }];
+    }
+    default:
+      return [];
+  }
+}
+
+function documentEvents(workspaceId: string, old: DocumentRecord | null, next: DocumentRecord | null): DerivedEvent[] {
+  if (!next) return [];
+  if (!old) {
+    return [{ workspaceId, audience: 'workspace', event: { type: 'document_created', data: { document_id: next.id, title: next.title, source: next.source_id ?? 'upload' } } }];
+  }
+  const fileReplaced = old.sha256 !== next.sha256;
+  const changes: Record<string, unknown> = {};
+  for (const field of REPORTED_FIELDS) {
+    if (!sameValue(old[field], next[field]) || (fileReplaced && (field === 'size' || field === 'mime_type'))) changes[field] = next[field];
+  }
+  if (fileReplaced && next.source_id) changes['source'] = next.source_id;
+  if (Object.keys(changes).length === 0) return [];
+  return [{ workspaceId, audience: 'workspace', event: { type: 'document_updated', data: { document_id: next.id, changes } } }];
+}
+
+/** The progress a job's change reports, if any: taken, a page read, or finished after processing. */
+function progressEvent(old: OcrJob | null, next: OcrJob | null): ServerEvent | null {
+  if (!next) return null;
+  const data = (progress: number, status: string): ServerEvent => ({ type: 'ocr_progress', data: { document_id: next.document_id, progress, status } });
+  if (next.status === 'processing') {
+    const taken = old?.status !== 'processing' || old.attempts !== next.attempts || old.run !== next.run;
+    if (taken) return data(0, 'processing');
+    return old.progress !== next.progress ? data(next.progress, 'processing') : null;
+  }
+  // A queued job cancelled or restarted, or a finished one rewritten, reports nothing, as today.
+  if (FINISHED.has(next.status) && old?.status === 'processing' && old.run === next.run) return data(100, next.status);
+  return null;
+}
+
+function queueMoved(old: { pending: number; processing: number } | null, next: { pending: number; processing: number } | null): boolean {
+  if (!next) return false;
+  return !old || old.pending !== next.pending || old.processing !== next.processing;
+}
+
+/** Deep equality of stored values (strings, numbers, lists, flat maps). */
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(normalised(a)) === JSON.stringify(normalised(b));
+}
+
+const normalised = (value: unknown): unknown =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).sort(([x], [y]) => x.localeCompare(y)))
+    : value;

@@ -1,0 +1,99 @@
+import { compareSequences, type ChangeOutcome, type ItemChange } from '../changes/ports';
+import type { DocumentRepository } from '../documents/ports';
+import { createDocumentIndexer, type IndexerDeps } from './use-cases';
+
+/** How many documents are reindexed at once within a batch. */
+const CONCURRENCY = 8;
+/** Page size when the documents carrying a label are listed. */
+const LABEL_PAGE = 100;
+
+export interface FollowChangesDeps {
+  /** One workspace's documents, labels, files and index view (what `createDocumentIndexer` reads). */
+  inWorkspace(workspaceId: string): IndexerDeps & { documents: Pick<DocumentRepository, 'get' | 'getContent' | 'list'> };
+}
+
+/** What the index must do for one workspace's document or label, and the first change that asked for it. */
+interface Work {
+  workspaceId: string;
+  first: ItemChange;
+  run: () => Promise<void>;
+}
+
+/**
+ * Keeps the search index in step with a batch of table changes (the `indexer` stream consumer):
+ * - a document inserted or modified, or its text written, is reindexed: its current state is read (record,
+ *   text, label names) and upserted with its version, so the index keeps the newest version whatever order
+ *   or how often changes arrive; a document found gone is removed;
+ * - a document removed is removed for ever (a tombstone no later upsert passes), so a document deleted while
+ *   its OCR completes never comes back, whichever of the two changes is applied last;
+ * - a label renamed or deleted reindexes every document its memberships still name. The label repository
+ *   also moves each carrier's version (their document changes follow), so this is the repair for a rename or
+ *   delete whose walk over the carriers was cut short.
+ * Changes of one document in a batch make one reindex (it reads the current state). Applying a change twice
+ * has one effect. Returns the sequence of the earliest change whose work failed (the batch is retried from it).
+ */
+export async function followChanges(deps: FollowChangesDeps, changes: ItemChange[]): Promise<ChangeOutcome> {
+  const work = new Map<string, Work>();
+  for (const change of changes) {
+    const planned = plan(deps, change);
+    if (!planned) continue;
+    const existing = work.get(planned.key);
+    // A removal wins over any reindex of the same document; otherwise the first plan stands (it reads current state).
+    if (!existing || planned.removes) work.set(planned.key, { workspaceId: planned.workspaceId, first: existing?.first ?? change, run: planned.run });
+  }
+  const failed: string[] = [];
+  const queue = [...work.values()];
+  const runNext = async (): Promise<void> => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      try {
+        await next.run();
+      } catch {
+        failed.push(next.first.sequence);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, runNext));
+  return failed.length ? { failedAt: failed.sort(compareSequences)[0]! } : {};
+}
+
+function plan(deps: FollowChangesDeps, change: ItemChange): { key: string; workspaceId: string; removes: boolean; run: () => Promise<void> } | null {
+  switch (change.entity) {
+    case 'document':
+    case 'document_content': {
+      const { workspaceId, documentId } = change;
+      const indexer = () => createDocumentIndexer(deps.inWorkspace(workspaceId));
+      const removes = change.entity === 'document' && change.new === null;
+      // A text removed goes with its document, whose own removal the index follows.
+      if (change.entity === 'document_content' && change.new === null) return null;
+      return {
+        key: `${workspaceId}/doc/${documentId}`,
+        workspaceId,
+        removes,
+        run: () => (removes ? indexer().remove(documentId) : indexer().reindex(documentId)),
+      };
+    }
+    case 'label': {
+      const renamed = change.old !== null && (change.new === null || change.new.name !== change.old.name);
+      if (!renamed) return null;
+      const { workspaceId, labelId } = change;
+      return { key: `${workspaceId}/label/${labelId}`, workspaceId, removes: false, run: () => reindexCarriers(deps, workspaceId, labelId) };
+    }
+    default:
+      return null;
+  }
+}
+
+/** Reindexes every document the label's memberships name (each reads its current labels and their names). */
+async function reindexCarriers(deps: FollowChangesDeps, workspaceId: string, labelId: string): Promise<void> {
+  const scoped = deps.inWorkspace(workspaceId);
+  const indexer = createDocumentIndexer(scoped);
+  const ids: string[] = [];
+  for (let page = 1; ; page++) {
+    const listed = await scoped.documents.list({ page, perPage: LABEL_PAGE, sort: 'created_at', order: 'asc', labelIds: [labelId] });
+    ids.push(...listed.data.map((document) => document.id));
+    if (listed.data.length < LABEL_PAGE) break;
+  }
+  for (let start = 0; start < ids.length; start += CONCURRENCY) {
+    await Promise.all(ids.slice(start, start + CONCURRENCY).map((id) => indexer.reindex(id)));
+  }
+}
