@@ -89,6 +89,11 @@ const OCR_VISIBILITY_TIMEOUT_SECONDS = 720;
 const INGEST_VISIBILITY_TIMEOUT_SECONDS = 300;
 /** The local stand-in for the cloud's sweep schedule. */
 const SWEEP_INTERVAL_MS = 60_000;
+/**
+ * SQS's longest long poll: a receive returns as soon as a message arrives, so an idle queue costs one request
+ * every 20 s instead of one a second. Stopping cuts it short: the queues live in memory and end with the runtime.
+ */
+const LONG_POLLING = { waitTimeSeconds: 20, abortReceiveOnStop: true } as const;
 const SWEEP_QUEUED_FOR_SECONDS = 15 * 60;
 
 export interface LocalRuntime {
@@ -182,7 +187,9 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
         HTTP_ROUTES[group].map((routeKey) => ({ routeKey, handler: handlers[group] })),
       ),
     );
-    pollers.push(startQueuePoller({ sqs: sqsClient, queueUrl: resources.ingestQueueUrl, handler: createIngestHandler(container) }));
+    pollers.push(
+      startQueuePoller({ sqs: sqsClient, queueUrl: resources.ingestQueueUrl, handler: createIngestHandler(container), ...LONG_POLLING }),
+    );
     // The queues live in memory, so on start every unfinished job is queued again; then a periodic sweep
     // does what the cloud's schedule does.
     const sweep = createOcrSweeperHandler({ ...container, queuedForSeconds: 0, silentForSeconds: 0, orphaned: true });
@@ -206,7 +213,9 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       [resources.ocrQueueUrl, LOCAL_OCR_JOBS.normal],
       [resources.ocrHighQueueUrl, LOCAL_OCR_JOBS.high],
     ] as const) {
-      pollers.push(startQueuePoller({ sqs: sqsClient, queueUrl, handler: worker, batchSize: 1, concurrency, ...LOCAL_OCR_POLLING }));
+      pollers.push(
+        startQueuePoller({ sqs: sqsClient, queueUrl, handler: worker, batchSize: 1, concurrency, ...LONG_POLLING, ...LOCAL_OCR_POLLING }),
+      );
     }
     // Source syncs: a worker pool on the sync queue, the schedule on a timer; the first run resumes the syncs an
     // earlier process left unfinished (the queue lives in memory).
@@ -217,6 +226,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
         handler: createSourceSyncHandler(container, { stepSeconds: LOCAL_SYNC_STEP_SECONDS }),
         batchSize: 1,
         concurrency: LOCAL_SYNC_WORKERS,
+        ...LONG_POLLING,
       }),
     );
     await createSourceSchedulerHandler(container, { takeOverLeases: true })();

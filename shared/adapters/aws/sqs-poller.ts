@@ -21,8 +21,17 @@ export interface QueuePollerOptions {
   batchSize?: number;
   /** Handler calls in flight at once (a Lambda's concurrency). @default 1 */
   concurrency?: number;
-  /** Long-poll wait of each receive. @default 1 */
+  /**
+   * Long-poll wait of each receive (a receive returns as soon as a message arrives, so a longer wait costs no
+   * latency, only fewer requests on an idle queue). @default 1
+   */
   waitTimeSeconds?: number;
+  /**
+   * Stop cuts the receive in flight short instead of waiting out its long poll. A message the queue hands to that
+   * receive in the same instant stays invisible for its visibility timeout, so only a queue that ends with the
+   * poller (the local runtime's, in memory) should use it. @default false
+   */
+  abortReceiveOnStop?: boolean;
   /**
    * Locally, a failed message is made visible again after this many seconds instead of waiting out the queue's
    * visibility timeout (minutes, sized for the slowest job), so retries and the DLQ are reached in seconds.
@@ -78,6 +87,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   const tenantOf = options.tenantOf ?? ((record: SQSRecord) => record.attributes.MessageGroupId ?? '');
   const retryDelay = options.retryDelaySeconds ?? ((count: number) => Math.min(2 ** count, 30));
   let stopped = false;
+  const stopping = new AbortController();
   let queueAttributes: Promise<{ arn: string; visibilitySeconds: number }> | undefined;
   const attributes = () =>
     (queueAttributes ??= sqs
@@ -113,8 +123,8 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
       try {
         const { arn, visibilitySeconds } = await attributes();
         keepInvisible(visibilitySeconds);
-        // Not cut short on stop: a receive aborted by the client may still take messages, invisible then for the
-        // whole timeout; it ends within its wait, and what it took is released with the other waiting messages.
+        // By default not cut short on stop: a receive aborted by the client may still take messages, invisible then
+        // for the whole timeout; it ends within its wait, and what it took is released with the other waiting ones.
         const { Messages = [] } = await sqs.send(
           new ReceiveMessageCommand({
             QueueUrl: queueUrl,
@@ -123,6 +133,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],
           }),
+          options.abortReceiveOnStop ? { abortSignal: stopping.signal } : {},
         );
         const invisibleUntil = Date.now() + visibilitySeconds * 1000;
         for (const message of Messages) {
@@ -247,6 +258,7 @@ export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
   return {
     async stop() {
       stopped = true;
+      stopping.abort();
       clearInterval(extender);
       makeRoom();
       await Promise.allSettled([receiving, extending]);
