@@ -384,14 +384,16 @@ export class ApiStack extends Stack {
     bindBucket(ocrWorker.function, props.documentsBucket, 'readWrite');
     searchAccess.bind(ocrWorker.function, 'readWrite');
     bindWebSocket(ocrWorker.function, this.webSocketApi, this.webSocketStage);
+    // A job Textract is throttling goes back on its queue with a delay (not an attempt).
+    bindOcrQueues(ocrWorker.function, ocrQueues);
     ocrWorker.function.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['textract:DetectDocumentText', 'textract:StartDocumentTextDetection', 'textract:GetDocumentTextDetection'],
         resources: ['*'],
       }),
     );
-    // One file per invocation: a file of up to 500 MB is held in memory while it is read, so a batch of
-    // several would multiply that in one 1.5 GB function. Concurrency stays inside the Textract quota.
+    // One file per invocation (Textract reads a large one from the bucket; only files within the text-layer bound
+    // are held in memory). Concurrency stays inside the Textract quota.
     for (const priority of ['normal', 'high'] as const) {
       ocrWorker.function.addEventSource(
         new SqsEventSource(ocrQueues[priority], {

@@ -13,12 +13,10 @@ import {
 import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-probes';
 import { readSecretString } from '../adapters/aws/secrets';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
-import { SqsMessageRedelivery } from '../adapters/aws/sqs-redelivery';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { TEXTRACT_LANGUAGES } from '../adapters/aws/textract-languages';
 import { TextractOcrEngine } from '../adapters/aws/textract-ocr-engine';
 import type { OcrWorkerServices } from '../domain/ocr/process-ocr-job';
-import type { MessageRedelivery } from '../queue/redelivery';
 import type { OcrSweeperDeps } from '../domain/ocr/queue-control';
 import { sha256 } from '../adapters/crypto/sha256';
 import { KmsCredentialVault } from '../adapters/aws/kms-credential-vault';
@@ -234,20 +232,22 @@ export const OCR_STALE_AFTER_SECONDS = 16 * 60;
 
 const workerEnvSchema = z.object({ TABLE_NAME: z.string().min(1), BUCKET_NAME: z.string().min(1) });
 
-/** The OCR worker: Textract reading from the bucket, MuPDF for PDF text layers, the repositories. */
-export function awsOcrWorkerDependencies(
-  env: NodeJS.ProcessEnv = process.env,
-  search: SearchParts = {},
-): AppContainer & OcrWorkerServices & { redelivery: MessageRedelivery } {
+/**
+ * The OCR worker: Textract reading from the bucket, pdf.js for PDF text layers, the repositories, and the OCR
+ * queues, where a job Textract is throttling goes back with a delay.
+ */
+export function awsOcrWorkerDependencies(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): AppContainer & OcrWorkerServices {
   const config = parseEnv(workerEnvSchema, env);
-  const container = tokenlessContainer(config.TABLE_NAME, env, { ...search, files: new S3FileStore(createS3Client(), config.BUCKET_NAME) });
+  const container = tokenlessContainer(config.TABLE_NAME, env, {
+    ...search,
+    files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
+    ocrQueues: ocrQueues(env),
+  });
   return {
     ...container,
-    engine: new TextractOcrEngine({ client: createTextractClient(), bucket: config.BUCKET_NAME }),
+    engine: new TextractOcrEngine({ client: createTextractClient(), bucket: config.BUCKET_NAME, metrics: container.metrics }),
     textLayer: imagingServices(env).textLayer,
     staleAfterSeconds: OCR_STALE_AFTER_SECONDS,
-    // A throttled job comes back in minutes, not after the queue's 90-minute visibility timeout.
-    redelivery: new SqsMessageRedelivery(createSqsClient()),
   };
 }
 

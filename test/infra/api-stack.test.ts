@@ -536,6 +536,18 @@ describe('OCR worker and sweep', () => {
     ]);
   });
 
+  it('lets the worker put a job Textract is throttling back on both OCR queues', () => {
+    // Arrange
+    const statements = grantsOf(stacks, 'ocr-worker');
+
+    // Act
+    const actions = statements.flatMap((s) => s.Action);
+
+    // Assert
+    expect(actions).toContain('sqs:SendMessage');
+    expect(Object.keys(environmentOf(stacks, 'ocr-worker'))).toEqual(expect.arrayContaining([ENV.ocrQueueUrl, ENV.ocrHighQueueUrl]));
+  });
+
   it('gives the worker 15 minutes, Lambda\'s maximum, and hides its messages for six times that', () => {
     // Arrange
     const worker = stacks.apiTemplate.toJSON().Resources[functionIdOf(stacks, 'ocr-worker')];

@@ -158,3 +158,21 @@ describe('business metrics of the local runtime', () => {
     expect(lines.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ level: 'debug', metric: 'DocumentsIngested', value: 1, request_id: 'req-9' }));
   });
 });
+
+describe('Lambda entries', () => {
+  it('wrap every function handler in lambdaEntry, so that each invocation publishes what it counted', async () => {
+    const { readdir, readFile } = await import('node:fs/promises');
+    const functionsDir = new URL('../../../functions/', import.meta.url);
+    const groups = (await readdir(functionsDir, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+
+    const unwrapped: string[] = [];
+    for (const group of groups) {
+      // A folder without index.ts holds a handler not deployed as a function (yet).
+      const source = await readFile(new URL(`${group}/index.ts`, functionsDir), 'utf8').catch(() => null);
+      if (source !== null && !/export const handler = lambdaEntry\(/.test(source)) unwrapped.push(group);
+    }
+
+    expect(groups.length).toBeGreaterThan(10);
+    expect(unwrapped).toEqual([]);
+  });
+});
