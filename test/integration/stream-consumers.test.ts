@@ -1,0 +1,349 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startStreamPoller, type StreamFailureRecord, type StreamPoller, type StreamPollerOptions } from '../../shared/adapters/aws/dynamodb-stream-poller';
+import { DynamoChangeLedger } from '../../shared/adapters/aws/dynamodb/change-ledger';
+import { DynamoDocumentRepository } from '../../shared/adapters/aws/dynamodb/document-repository';
+import { dataKeys } from '../../shared/adapters/aws/dynamodb/keys';
+import { DynamoLabelRepository } from '../../shared/adapters/aws/dynamodb/label-repository';
+import { DynamoNotificationRepository } from '../../shared/adapters/aws/dynamodb/notification-repository';
+import { DynamoOcrJobRepository } from '../../shared/adapters/aws/dynamodb/ocr-job-repository';
+import { changeOf } from '../../shared/adapters/aws/dynamodb/stream-changes';
+import { DynamoUserRepository } from '../../shared/adapters/aws/dynamodb/user-repository';
+import { SqliteSearchIndex } from '../../shared/adapters/local/sqlite-search-index';
+import type { DocumentRecord } from '../../shared/domain/documents/document';
+import type { Audience, EventHub, ServerEvent } from '../../shared/domain/events/ports';
+import type { Label } from '../../shared/domain/labels/label';
+import { newOcrJob } from '../../shared/domain/ocr/jobs';
+import type { SearchIndex } from '../../shared/domain/search/ports';
+import { createEventsHandler } from '../../functions/events/handler';
+import { createIndexerHandler } from '../../functions/indexer/handler';
+import { eventually, freshAppStreamTable } from '../support/app-stream-table';
+import { aDocumentRecord, aSearchRequest, aUser } from '../support/builders';
+
+/** Short intervals, so that a test waits milliseconds where the defaults wait seconds. */
+const FAST = { pollIntervalMs: 20, shardDiscoveryIntervalMs: 200, retryDelayMs: () => 10 };
+
+const pollers: StreamPoller[] = [];
+const indexes: SqliteSearchIndex[] = [];
+afterEach(async () => {
+  await Promise.all(pollers.splice(0).map((poller) => poller.stop()));
+  for (const index of indexes.splice(0)) index.close();
+});
+
+interface Published {
+  workspaceId: string;
+  event: ServerEvent;
+  audience: Audience;
+}
+
+/** Documents keep their text in the table here: the file store is never asked. */
+const noFiles = { get: () => Promise.reject(new Error('no file store in these tests')) };
+
+/**
+ * A workspace on a fresh table with a stream, its real repositories, an in-memory SQLite search index and a
+ * recording event hub, with both consumers driven by the real stream poller. `index` may wrap the index (faults).
+ */
+async function consumers(options: { index?: (index: SearchIndex) => SearchIndex; poller?: Partial<StreamPollerOptions> } = {}) {
+  const { db, tableName, streams, streamArn } = await freshAppStreamTable();
+  const workspaceId = crypto.randomUUID();
+  const store = new SqliteSearchIndex(':memory:');
+  indexes.push(store);
+  const indexOf = (ws: string) => (options.index ?? ((index) => index))(store.forWorkspace(ws));
+  const published: Published[] = [];
+  const hub: EventHub = {
+    forWorkspace: (ws) => ({
+      publish: (event, audience) => {
+        published.push({ workspaceId: ws, event, audience });
+        return Promise.resolve();
+      },
+    }),
+  };
+  const users = new DynamoUserRepository(db, tableName);
+  const indexer = createIndexerHandler({
+    inWorkspace: (ws) => ({
+      documents: new DynamoDocumentRepository(db, tableName, ws),
+      labels: new DynamoLabelRepository(db, tableName, ws),
+      files: noFiles,
+      index: indexOf(ws),
+    }),
+  });
+  const events = createEventsHandler({
+    hub,
+    workspaceOfUser: async (userId) => (await users.findById(userId))?.workspace_id ?? null,
+    completedOn: async (ws, date) => (await new DynamoOcrJobRepository(db, tableName, ws).daily(date, date))[0]?.completed ?? 0,
+    ledger: new DynamoChangeLedger(db, tableName),
+  });
+  const delivered = { indexer: [] as DynamoDBRecord[], events: [] as DynamoDBRecord[] };
+  const drive = (name: 'indexer' | 'events', handler: (event: DynamoDBStreamEvent) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>) => {
+    const poller = startStreamPoller({
+      ...FAST,
+      streams,
+      source: { streamArn },
+      functionName: name,
+      handler: async (event) => {
+        const response = await handler(event);
+        const failed = response.batchItemFailures[0]?.itemIdentifier;
+        const done = failed === undefined ? event.Records : event.Records.slice(0, event.Records.findIndex((r) => r.dynamodb?.SequenceNumber === failed));
+        delivered[name].push(...done);
+        return response;
+      },
+      ...options.poller,
+    });
+    pollers.push(poller);
+  };
+  drive('indexer', indexer);
+  drive('events', events);
+  const index = store.forWorkspace(workspaceId);
+  return {
+    db,
+    tableName,
+    workspaceId,
+    indexer,
+    events,
+    delivered,
+    published,
+    documents: new DynamoDocumentRepository(db, tableName, workspaceId),
+    labels: new DynamoLabelRepository(db, tableName, workspaceId),
+    ocrJobs: new DynamoOcrJobRepository(db, tableName, workspaceId),
+    notifications: new DynamoNotificationRepository(db, tableName),
+    users,
+    /** The ids of the workspace's documents a search for the word (in `field`) finds. */
+    found: async (word: string, field: 'all' | 'labels' = 'all') =>
+      (await index.search(aSearchRequest({ query: { kind: 'term', field, value: word }, highlight: false }))).results.map((hit) => hit.document_id).sort(),
+    /** Whether a consumer has applied a record of this document's record item (META) with this event name. */
+    applied: (name: 'indexer' | 'events', documentId: string, eventName: DynamoDBRecord['eventName']) =>
+      delivered[name].some((record) => record.eventName === eventName && record.dynamodb?.Keys?.['pk']?.S === dataKeys(workspaceId).document(documentId).pk && record.dynamodb.Keys['sk']?.S === 'META'),
+    /** The events of one type published so far, as data. */
+    eventsOf: <T extends ServerEvent['type']>(type: T) => published.filter((p) => p.event.type === type),
+  };
+}
+
+const aLabel = (name: string): Label => {
+  const now = new Date().toISOString();
+  return { id: crypto.randomUUID(), name, color: '#000000', description: null, document_count: 0, created_by: 't', created_at: now, updated_at: now };
+};
+
+const withJob = (document: DocumentRecord) => newOcrJob(document, 'normal', document.created_at);
+const now = () => new Date().toISOString();
+const claimOf = (documentId: string) => ({ documentId, run: 1, priority: 'normal' as const });
+const completion = (text: string) => ({ text, confidence: 0.9, pages: 1, processingTime: 1, engine: 'tesseract', content: { text } });
+
+describe('the indexer consumer on the table stream', () => {
+  it('makes a created document searchable', async () => {
+    const c = await consumers();
+    const document = aDocumentRecord({ title: 'Quarterly invoice' });
+
+    await c.documents.create(document, withJob(document));
+
+    await eventually('the document is found', async () => (await c.found('invoice')).includes(document.id));
+  });
+
+  it('follows an edit of the title', async () => {
+    const c = await consumers();
+    const document = aDocumentRecord({ title: 'Draft memo' });
+    await c.documents.create(document);
+    await eventually('the draft is found', async () => (await c.found('draft')).length === 1);
+
+    await c.documents.update(document.id, { title: 'Final memo' }, now());
+
+    await eventually('the final title is found', async () => (await c.found('final')).includes(document.id));
+    expect(await c.found('draft')).toEqual([]);
+  });
+
+  it('follows the text an OCR run stored', async () => {
+    const c = await consumers();
+    const document = aDocumentRecord({ title: 'Scan' });
+    await c.documents.create(document, withJob(document));
+    await c.ocrJobs.claim(claimOf(document.id), now(), now());
+
+    await c.ocrJobs.complete(document.id, 1, completion('handwritten receipt'), now());
+
+    await eventually('the text is found', async () => (await c.found('receipt')).includes(document.id));
+  });
+
+  it('removes a deleted document', async () => {
+    const c = await consumers();
+    const document = aDocumentRecord({ title: 'Obsolete contract' });
+    await c.documents.create(document);
+    await eventually('the document is found', async () => (await c.found('obsolete')).length === 1);
+
+    await c.documents.delete(document.id);
+
+    await eventually('the document is gone', async () => (await c.found('obsolete')).length === 0);
+  });
+
+  it('never brings back a document deleted while its OCR completes, even when the completion is applied again last', async () => {
+    const c = await consumers();
+    const document = aDocumentRecord({ title: 'Lease' });
+    await c.documents.create(document, withJob(document));
+    await c.ocrJobs.claim(claimOf(document.id), now(), now());
+    await c.ocrJobs.complete(document.id, 1, completion('signed agreement'), now());
+    await c.documents.delete(document.id);
+    await eventually('the removal is applied', () => c.applied('indexer', document.id, 'REMOVE'));
+
+    // The completion's records (and everything else) arrive again after the removal, as a retry would bring them.
+    const response = await c.indexer({ Records: [...c.delivered.indexer] });
+
+    expect(response.batchItemFailures).toEqual([]);
+    expect(await c.found('agreement')).toEqual([]);
+    expect(await c.found('lease')).toEqual([]);
+  });
+
+  it('reaches every document carrying a renamed label', async () => {
+    const c = await consumers();
+    const label = aLabel('Receipts');
+    await c.labels.create(label);
+    const carriers = [aDocumentRecord({ labels: [label.id] }), aDocumentRecord({ labels: [label.id] }), aDocumentRecord({ labels: [label.id] })];
+    for (const document of carriers) await c.documents.create(document);
+    await eventually('the carriers are found by the label', async () => (await c.found('receipts', 'labels')).length === 3);
+
+    await c.labels.update(label.id, { name: 'Expenses' }, now());
+
+    await eventually('the carriers are found by the new name', async () => (await c.found('expenses', 'labels')).length === 3);
+    expect(await c.found('receipts', 'labels')).toEqual([]);
+  });
+
+  it('reaches every carrier of a label renamed without moving their versions (a rename cut short)', async () => {
+    const c = await consumers();
+    const label = aLabel('Receipts');
+    await c.labels.create(label);
+    const carriers = [aDocumentRecord({ labels: [label.id] }), aDocumentRecord({ labels: [label.id] })];
+    for (const document of carriers) await c.documents.create(document);
+    await eventually('the carriers are found by the label', async () => (await c.found('receipts', 'labels')).length === 2);
+
+    // Only the label item changes: the repository's walk over its carriers never happened.
+    await c.db.send(
+      new UpdateCommand({
+        TableName: c.tableName,
+        Key: dataKeys(c.workspaceId).label(label.id),
+        UpdateExpression: 'SET #name = :name',
+        ExpressionAttributeNames: { '#name': 'name' },
+        ExpressionAttributeValues: { ':name': 'Expenses' },
+      }),
+    );
+
+    await eventually('the carriers are found by the new name', async () => (await c.found('expenses', 'labels')).length === 2);
+  });
+
+  it('sends a record the index keeps refusing to the failure destination, and applies the records written after it', async () => {
+    const failures: { failure: StreamFailureRecord; records: DynamoDBRecord[] }[] = [];
+    const c = await consumers({
+      index: (index) => ({
+        ...index,
+        search: (request) => index.search(request),
+        remove: (id, version) => index.remove(id, version),
+        upsert: (document) => (document.title === 'Poison' ? Promise.reject(new Error('the index refuses this document')) : index.upsert(document)),
+      }),
+      poller: {
+        maximumRetryAttempts: 1,
+        onFailure: (failure, { records }) => {
+          failures.push({ failure, records });
+          return Promise.resolve();
+        },
+      },
+    });
+    const poison = aDocumentRecord({ title: 'Poison' });
+    await c.documents.create(poison);
+    await eventually('the poison record reaches the failure destination', () => failures.length > 0);
+
+    const later = aDocumentRecord({ title: 'Later arrival' });
+    await c.documents.create(later);
+
+    await eventually('the later document is found', async () => (await c.found('arrival')).includes(later.id));
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.failure.DDBStreamBatchInfo.batchSize).toBe(1);
+    expect(changeOf(failures[0]!.records[0]!)).toMatchObject({ entity: 'document', documentId: poison.id });
+  });
+});
+
+describe('the events consumer on the table stream', () => {
+  it('announces a created document to the workspace', async () => {
+    const c = await consumers();
+    const document = aDocumentRecord({ title: 'Welcome pack' });
+
+    await c.documents.create(document);
+
+    await eventually('document_created is published', () => c.eventsOf('document_created').length === 1);
+    expect(c.eventsOf('document_created')).toEqual([
+      { workspaceId: c.workspaceId, audience: 'workspace', event: { type: 'document_created', data: { document_id: document.id, title: 'Welcome pack', source: 'upload' } } },
+    ]);
+  });
+
+  it('carries the changed fields in document_updated', async () => {
+    const c = await consumers();
+    const document = aDocumentRecord({ title: 'Notes' });
+    await c.documents.create(document);
+
+    await c.documents.update(document.id, { title: 'Meeting notes', metadata: { room: 'B2' } }, now());
+
+    await eventually('document_updated is published', () => c.eventsOf('document_updated').length === 1);
+    expect(c.eventsOf('document_updated')[0]).toEqual({
+      workspaceId: c.workspaceId,
+      audience: 'workspace',
+      event: { type: 'document_updated', data: { document_id: document.id, changes: { title: 'Meeting notes', metadata: { room: 'B2' } } } },
+    });
+  });
+
+  it('follows an OCR job with ocr_progress to its creator and queue_status to the workspace', async () => {
+    const c = await consumers();
+    const document = aDocumentRecord({ title: 'Scan', created_by: 'uploader-1' });
+    await c.documents.create(document, withJob(document));
+    await eventually('the new job is counted', () => c.eventsOf('queue_status').length === 1);
+
+    await c.ocrJobs.claim(claimOf(document.id), now(), now());
+    await c.ocrJobs.heartbeat(document.id, 1, 50, 2, now());
+    await c.ocrJobs.complete(document.id, 1, completion('two pages'), now());
+
+    await eventually('the run is reported to its end', () => c.eventsOf('ocr_progress').length === 3 && c.eventsOf('queue_status').length === 3);
+    expect(c.eventsOf('ocr_progress').map(({ event, audience }) => ({ data: event.data, audience }))).toEqual([
+      { data: { document_id: document.id, progress: 0, status: 'processing' }, audience: { userId: 'uploader-1' } },
+      { data: { document_id: document.id, progress: 50, status: 'processing' }, audience: { userId: 'uploader-1' } },
+      { data: { document_id: document.id, progress: 100, status: 'completed' }, audience: { userId: 'uploader-1' } },
+    ]);
+    // pending and processing are the counters each change stored; completed is read when the event is published.
+    const statuses = c.eventsOf('queue_status');
+    expect(statuses.map(({ event, audience }) => ({ data: event.data, audience }))).toMatchObject([
+      { data: { pending: 1, processing: 0 }, audience: 'workspace' },
+      { data: { pending: 0, processing: 1 }, audience: 'workspace' },
+      { data: { pending: 0, processing: 0, completed: 1 }, audience: 'workspace' },
+    ]);
+  });
+
+  it('pushes a new notification to its user, in the user workspace', async () => {
+    const c = await consumers();
+    const user = aUser({ workspace_id: c.workspaceId });
+    await c.users.create(user);
+
+    await c.notifications.create(user.id, {
+      id: crypto.randomUUID(),
+      type: 'ocr_completed',
+      title: 'OCR completed',
+      message: '"Scan" is searchable',
+      read: false,
+      created_at: now(),
+      data: { document_id: crypto.randomUUID() },
+    });
+
+    await eventually('the notification is published', () => c.eventsOf('notification').length === 1);
+    expect(c.eventsOf('notification')[0]).toMatchObject({ workspaceId: c.workspaceId, audience: { userId: user.id }, event: { data: { title: 'OCR completed' } } });
+  });
+});
+
+describe('both consumers, given the same batch twice', () => {
+  it('have one effect: the index keeps the newest state and each event is pushed once', async () => {
+    const c = await consumers();
+    const document = aDocumentRecord({ title: 'Original heading' });
+    await c.documents.create(document);
+    await c.documents.update(document.id, { title: 'Revised heading' }, now());
+    await eventually('both changes are applied and announced', async () => c.eventsOf('document_updated').length === 1 && (await c.found('revised')).length === 1);
+    const published = c.published.length;
+
+    const again = await Promise.all([c.indexer({ Records: [...c.delivered.indexer] }), c.events({ Records: [...c.delivered.events] })]);
+
+    expect(again.map((response) => response.batchItemFailures)).toEqual([[], []]);
+    expect(c.published).toHaveLength(published);
+    expect(await c.found('revised')).toEqual([document.id]);
+    expect(await c.found('original')).toEqual([]);
+  });
+});
