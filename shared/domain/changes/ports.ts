@@ -47,7 +47,9 @@ export type ChangedEntity = ItemChange['entity'];
 
 /** Orders two stream sequence numbers (decimal strings longer than a JavaScript number holds). */
 export function compareSequences(a: string, b: string): number {
-  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /**

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { ItemChange } from '../../../shared/domain/changes/ports';
+import type { DocumentRecord } from '../../../shared/domain/documents/document';
+import { followChanges, type FollowChangesDeps } from '../../../shared/domain/search/follow-changes';
+import type { IndexedDocument, SearchIndex } from '../../../shared/domain/search/ports';
+import { REMOVED_FOREVER } from '../../../shared/domain/search/use-cases';
+import { aDocumentRecord } from '../../support/builders';
+
+const at = '2026-11-26T10:00:00.000Z';
+const change = (sequence: string, old: DocumentRecord | null, next: DocumentRecord | null): ItemChange => ({
+  id: `event-${sequence}`,
+  sequence,
+  at,
+  entity: 'document',
+  workspaceId: 'ws-1',
+  documentId: (next ?? old)!.id,
+  old,
+  new: next,
+});
+
+/** Documents held in a map, and an index that records its writes (failing for the ids given). */
+function deps(stored: DocumentRecord[], failing: string[] = []) {
+  const documents = new Map(stored.map((document) => [document.id, document]));
+  const writes: string[] = [];
+  const index: SearchIndex = {
+    upsert: (document: IndexedDocument) => {
+      if (failing.includes(document.id)) return Promise.reject(new Error('index unavailable'));
+      writes.push(`upsert ${document.id} v${document.version}`);
+      return Promise.resolve();
+    },
+    remove: (id, version) => {
+      writes.push(`remove ${id}${version === REMOVED_FOREVER ? ' for ever' : ''}`);
+      return Promise.resolve();
+    },
+    search: () => Promise.reject(new Error('not searched here')),
+  };
+  const all: FollowChangesDeps = {
+    inWorkspace: () => ({
+      documents: {
+        get: (id) => Promise.resolve(documents.get(id) ?? null),
+        getContent: () => Promise.resolve({ text: '' }),
+        list: () => Promise.reject(new Error('not listed here')),
+      },
+      labels: { get: () => Promise.resolve(null) },
+      files: { get: () => Promise.resolve(null) },
+      index,
+    }),
+  };
+  return { all, writes };
+}
+
+describe('the indexer following a batch of changes', () => {
+  it('reindexes a document changed several times in a batch once, at its current version', async () => {
+    const current = aDocumentRecord({ id: 'doc-1', version: 3 });
+    const { all, writes } = deps([current]);
+
+    await followChanges(all, [change('1', null, { ...current, version: 1 }), change('2', { ...current, version: 1 }, { ...current, version: 2 })]);
+
+    expect(writes).toEqual(['upsert doc-1 v3']);
+  });
+
+  it('removes for ever a document the batch deletes, without reindexing it', async () => {
+    const document = aDocumentRecord({ id: 'doc-1', version: 1 });
+    const { all, writes } = deps([]);
+
+    await followChanges(all, [change('1', null, document), change('2', document, null)]);
+
+    expect(writes).toEqual(['remove doc-1 for ever']);
+  });
+
+  it('removes a document that is gone when its change is applied', async () => {
+    const { all, writes } = deps([]);
+
+    await followChanges(all, [change('1', null, aDocumentRecord({ id: 'doc-1' }))]);
+
+    expect(writes).toEqual(['remove doc-1 for ever']);
+  });
+
+  it('reports the earliest change whose document could not be indexed, and applies the others', async () => {
+    const stored = ['a', 'b', 'c'].map((id) => aDocumentRecord({ id, version: 1 }));
+    const { all, writes } = deps(stored, ['b', 'c']);
+
+    const outcome = await followChanges(all, [change('98', null, stored[0]!), change('99', null, stored[1]!), change('100', null, stored[2]!)]);
+
+    expect(outcome).toEqual({ failedAt: '99' });
+    expect(writes).toEqual(['upsert a v1']);
+  });
+});
