@@ -54,7 +54,7 @@ const documentOf = (item: Item): DocumentRecord => {
   const record = withoutKeys<DocumentRecord & { labels?: Iterable<string> }>(item);
   return { ...record, labels: [...(record.labels ?? [])].sort(), version: Number(item['version'] ?? 1) };
 };
-/** A job as the OCR job repository gives it: no keys, no revision, no throttling deferral's bookkeeping beyond the entity. */
+/** A job as the OCR job repository gives it: no keys, no revision. */
 const jobOf = (item: Item): OcrJob => {
   const { rev: _rev, ...job } = withoutKeys<OcrJob & { rev?: number }>(item);
   return job;
