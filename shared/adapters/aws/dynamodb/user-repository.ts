@@ -199,10 +199,11 @@ export class DynamoUserRepository implements UserRepository {
   async delete(workspaceId: string, id: string): Promise<User | null> {
     let lastRace: unknown;
     return retryLostRaces(async () => {
-      const current = await this.member(workspaceId, id);
-      if (!current) return null;
+      const found = await this.memberItem(workspaceId, id);
+      if (!found) return null;
+      const { user: current, item } = found;
       const ownedBy = { ConditionExpression: 'user_id = :id', ExpressionAttributeValues: { ':id': id } };
-      const identityLock = (await this.findItem(id))?.['identity_lock'];
+      const identityLock = item['identity_lock'];
       const items = [
         {
           Delete: {
@@ -267,13 +268,18 @@ export class DynamoUserRepository implements UserRepository {
    * that follows moves an admin count that includes them.
    */
   private async member(workspaceId: string, id: string): Promise<User | null> {
+    return (await this.memberItem(workspaceId, id))?.user ?? null;
+  }
+
+  /** {@link member} with the stored item, for a change that needs attributes the entity does not carry. */
+  private async memberItem(workspaceId: string, id: string): Promise<{ user: User; item: Item } | null> {
     let item = await this.findItem(id);
     if (item && isLegacy(item)) {
       await this.adopt(item);
       item = await this.findItem(id);
     }
     const user = item ? toUser(item) : null;
-    return user?.workspace_id === workspaceId ? user : null;
+    return item && user?.workspace_id === workspaceId ? { user, item } : null;
   }
 
   /** Stores a user written before workspaces as a bootstrap member; false when someone else did already. */
