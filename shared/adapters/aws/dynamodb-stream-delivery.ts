@@ -209,8 +209,12 @@ export function toLambdaRecord(record: SdkRecord, eventSourceARN: string): Dynam
   };
 }
 
-/** Binary values travel as base64 in Lambda's JSON event; the SDK decodes them to bytes. */
+/**
+ * Binary values travel as base64 in Lambda's JSON event; the SDK decodes them to bytes. The SDK also reads an
+ * empty map (`{"M": {}}`, e.g. a document without metadata) as a value with no type at all: Lambda keeps it a map.
+ */
 function toLambdaValue(value: SdkAttributeValue): AttributeValue {
+  if (Object.keys(value).length === 0) return { M: {} };
   if (value.B !== undefined) return { B: Buffer.from(value.B).toString('base64') };
   if (value.BS !== undefined) return { BS: value.BS.map((bytes) => Buffer.from(bytes).toString('base64')) };
   if (value.M !== undefined) return { M: Object.fromEntries(Object.entries(value.M).map(([name, inner]) => [name, toLambdaValue(inner)])) };

@@ -36,18 +36,7 @@ function entityOf(pk: string, sk: string) {
 
 /** A stream image as plain values (Lambda's JSON shape is the SDK's, binary as base64). */
 const plain = (image: Record<string, AttributeValue> | undefined): Item | null =>
-  image ? unmarshall(Object.fromEntries(Object.entries(image).map(([name, value]) => [name, typed(value)])) as Record<string, SdkAttributeValue>) : null;
-
-/**
- * The SDK's DynamoDB Streams client reads an empty map (`{"M": {}}`, e.g. a document without metadata) as `{}`,
- * and the local poller passes it on as such: read a value with no type as the empty map it was.
- */
-function typed(value: AttributeValue): AttributeValue {
-  if (Object.keys(value).length === 0) return { M: {} };
-  if (value.M) return { M: Object.fromEntries(Object.entries(value.M).map(([name, inner]) => [name, typed(inner)])) };
-  if (value.L) return { L: value.L.map(typed) };
-  return value;
-}
+  image ? unmarshall(image as Record<string, SdkAttributeValue>) : null;
 
 /** A document as the document repository gives it: no keys, labels a sorted list (never a set), its version. */
 const documentOf = (item: Item): DocumentRecord => {
