@@ -13,7 +13,8 @@ import {
   type StreamPollerOptions,
 } from '../../shared/adapters/aws/dynamodb-stream-poller';
 import { testClients, uniqueName } from '../support/aws-resources';
-import { freshStreamTable, until } from '../support/stream-table';
+import { freshStreamTable } from '../support/stream-table';
+import { until } from '../support/until';
 
 /** Short intervals, so that a test waits milliseconds where the defaults wait seconds. */
 const FAST = { pollIntervalMs: 20, shardDiscoveryIntervalMs: 200, retryDelayMs: () => 10 };

@@ -8,7 +8,8 @@ import { TesseractOcrEngine } from '../../shared/adapters/local/tesseract-ocr-en
 import type { OcrEngine } from '../../shared/domain/ocr/ports';
 import { requeueStuckJobs, cancelOcrJob, setOcrPriority } from '../../shared/domain/ocr/queue-control';
 import { textPdf } from '../support/text-pdf';
-import { ocrPipeline as pipeline, until } from '../support/ocr-pipeline';
+import { ocrPipeline as pipeline } from '../support/ocr-pipeline';
+import { until } from '../support/until';
 
 describe('OCR queue semantics on the SQS emulator', () => {
   it('does the work once when the same job is delivered twice', async () => {

@@ -20,6 +20,17 @@ describe('provisioning of the local resources', () => {
     expect(Table?.GlobalSecondaryIndexes?.map((i) => i.IndexName)).toEqual(TABLE_SCHEMA.indexes.map((i) => i.name));
   });
 
+  it('gives the table a stream of new and old images when asked', async () => {
+    const { dynamo } = testClients();
+    const tableName = uniqueName('streamed');
+
+    await ensureTable(dynamo, tableName, { stream: true });
+
+    const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
+    expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    expect(Table?.LatestStreamArn).toBeTruthy();
+  });
+
   it('creates a bucket once', async () => {
     const { s3 } = testClients();
     const bucket = uniqueName('bucket');

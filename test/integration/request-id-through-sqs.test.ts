@@ -12,16 +12,10 @@ import { currentLogContext, withLogContext, type LogContext } from '../../shared
 import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 import { httpEvent, lambdaTestContext } from '../support/http-events';
 import { testClients, uniqueName } from '../support/aws-resources';
+import { until } from '../support/until';
 
 const { sqs } = testClients();
 
-const until = async (condition: () => boolean): Promise<void> => {
-  const deadline = Date.now() + 20_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('not delivered in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
 const pollers: QueuePoller[] = [];
 afterEach(async () => {
   await Promise.all(pollers.splice(0).map((poller) => poller.stop()));

@@ -5,16 +5,10 @@ import { ensureQueueWithDlq } from '../../shared/adapters/aws/provisioning';
 import { LOCAL_OCR_POLLING, SqsOcrJobQueue, type OcrQueueMessageBody } from '../../shared/adapters/aws/sqs-ocr-job-queue';
 import { startQueuePoller } from '../../shared/adapters/aws/sqs-poller';
 import { testClients, uniqueName } from '../support/aws-resources';
+import { until } from '../support/until';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const until = async (condition: () => boolean, timeoutMs = 30_000): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-};
 
 /** The OCR queues on the SQS emulator, the adapter that sends jobs to them, and what the adapter sent. */
 async function ocrQueues(visibilityTimeoutSeconds = 30) {

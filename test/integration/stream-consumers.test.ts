@@ -18,7 +18,8 @@ import { newOcrJob } from '../../shared/domain/ocr/jobs';
 import type { SearchIndex } from '../../shared/domain/search/ports';
 import { createEventsHandler } from '../../functions/events/handler';
 import { createIndexerHandler } from '../../functions/indexer/handler';
-import { eventually, freshAppStreamTable } from '../support/app-stream-table';
+import { freshAppStreamTable } from '../support/app-stream-table';
+import { until } from '../support/until';
 import { aDocumentRecord, aSearchRequest, aUser } from '../support/builders';
 
 /** Short intervals, so that a test waits milliseconds where the defaults wait seconds. */
@@ -136,18 +137,18 @@ describe('the indexer consumer on the table stream', () => {
 
     await c.documents.create(document, withJob(document));
 
-    await eventually('the document is found', async () => (await c.found('invoice')).includes(document.id));
+    await until(async () => (await c.found('invoice')).includes(document.id), 20_000, 'the document is found');
   });
 
   it('follows an edit of the title', async () => {
     const c = await consumers();
     const document = aDocumentRecord({ title: 'Draft memo' });
     await c.documents.create(document);
-    await eventually('the draft is found', async () => (await c.found('draft')).length === 1);
+    await until(async () => (await c.found('draft')).length === 1, 20_000, 'the draft is found');
 
     await c.documents.update(document.id, { title: 'Final memo' }, now());
 
-    await eventually('the final title is found', async () => (await c.found('final')).includes(document.id));
+    await until(async () => (await c.found('final')).includes(document.id), 20_000, 'the final title is found');
     expect(await c.found('draft')).toEqual([]);
   });
 
@@ -159,18 +160,18 @@ describe('the indexer consumer on the table stream', () => {
 
     await c.ocrJobs.complete(document.id, 1, completion('handwritten receipt'), now());
 
-    await eventually('the text is found', async () => (await c.found('receipt')).includes(document.id));
+    await until(async () => (await c.found('receipt')).includes(document.id), 20_000, 'the text is found');
   });
 
   it('removes a deleted document', async () => {
     const c = await consumers();
     const document = aDocumentRecord({ title: 'Obsolete contract' });
     await c.documents.create(document);
-    await eventually('the document is found', async () => (await c.found('obsolete')).length === 1);
+    await until(async () => (await c.found('obsolete')).length === 1, 20_000, 'the document is found');
 
     await c.documents.delete(document.id);
 
-    await eventually('the document is gone', async () => (await c.found('obsolete')).length === 0);
+    await until(async () => (await c.found('obsolete')).length === 0, 20_000, 'the document is gone');
   });
 
   it('never brings back a document deleted while its OCR completes, even when the completion is applied again last', async () => {
@@ -180,7 +181,7 @@ describe('the indexer consumer on the table stream', () => {
     await c.ocrJobs.claim(claimOf(document.id), now(), now());
     await c.ocrJobs.complete(document.id, 1, completion('signed agreement'), now());
     await c.documents.delete(document.id);
-    await eventually('the removal is applied', () => c.applied('indexer', document.id, 'REMOVE'));
+    await until(() => c.applied('indexer', document.id, 'REMOVE'), 20_000, 'the removal is applied');
 
     // The completion's records (and everything else) arrive again after the removal, as a retry would bring them.
     const response = await c.indexer({ Records: [...c.delivered.indexer] });
@@ -196,11 +197,11 @@ describe('the indexer consumer on the table stream', () => {
     await c.labels.create(label);
     const carriers = [aDocumentRecord({ labels: [label.id] }), aDocumentRecord({ labels: [label.id] }), aDocumentRecord({ labels: [label.id] })];
     for (const document of carriers) await c.documents.create(document);
-    await eventually('the carriers are found by the label', async () => (await c.found('receipts', 'labels')).length === 3);
+    await until(async () => (await c.found('receipts', 'labels')).length === 3, 20_000, 'the carriers are found by the label');
 
     await c.labels.update(label.id, { name: 'Expenses' }, now());
 
-    await eventually('the carriers are found by the new name', async () => (await c.found('expenses', 'labels')).length === 3);
+    await until(async () => (await c.found('expenses', 'labels')).length === 3, 20_000, 'the carriers are found by the new name');
     expect(await c.found('receipts', 'labels')).toEqual([]);
   });
 
@@ -210,7 +211,7 @@ describe('the indexer consumer on the table stream', () => {
     await c.labels.create(label);
     const carriers = [aDocumentRecord({ labels: [label.id] }), aDocumentRecord({ labels: [label.id] })];
     for (const document of carriers) await c.documents.create(document);
-    await eventually('the carriers are found by the label', async () => (await c.found('receipts', 'labels')).length === 2);
+    await until(async () => (await c.found('receipts', 'labels')).length === 2, 20_000, 'the carriers are found by the label');
 
     // Only the label item changes: the repository's walk over its carriers never happened.
     await c.db.send(
@@ -223,7 +224,7 @@ describe('the indexer consumer on the table stream', () => {
       }),
     );
 
-    await eventually('the carriers are found by the new name', async () => (await c.found('expenses', 'labels')).length === 2);
+    await until(async () => (await c.found('expenses', 'labels')).length === 2, 20_000, 'the carriers are found by the new name');
   });
 
   it('sends a record the index keeps refusing to the failure destination, and applies the records written after it', async () => {
@@ -245,12 +246,12 @@ describe('the indexer consumer on the table stream', () => {
     });
     const poison = aDocumentRecord({ title: 'Poison' });
     await c.documents.create(poison);
-    await eventually('the poison record reaches the failure destination', () => failures.length > 0);
+    await until(() => failures.length > 0, 20_000, 'the poison record reaches the failure destination');
 
     const later = aDocumentRecord({ title: 'Later arrival' });
     await c.documents.create(later);
 
-    await eventually('the later document is found', async () => (await c.found('arrival')).includes(later.id));
+    await until(async () => (await c.found('arrival')).includes(later.id), 20_000, 'the later document is found');
     expect(failures).toHaveLength(1);
     expect(failures[0]!.failure.DDBStreamBatchInfo.batchSize).toBe(1);
     expect(changeOf(failures[0]!.records[0]!)).toMatchObject({ entity: 'document', documentId: poison.id });
@@ -264,7 +265,7 @@ describe('the events consumer on the table stream', () => {
 
     await c.documents.create(document);
 
-    await eventually('document_created is published', () => c.eventsOf('document_created').length === 1);
+    await until(() => c.eventsOf('document_created').length === 1, 20_000, 'document_created is published');
     expect(c.eventsOf('document_created')).toEqual([
       { workspaceId: c.workspaceId, audience: 'workspace', event: { type: 'document_created', data: { document_id: document.id, title: 'Welcome pack', source: 'upload' } } },
     ]);
@@ -277,7 +278,7 @@ describe('the events consumer on the table stream', () => {
 
     await c.documents.update(document.id, { title: 'Meeting notes', metadata: { room: 'B2' } }, now());
 
-    await eventually('document_updated is published', () => c.eventsOf('document_updated').length === 1);
+    await until(() => c.eventsOf('document_updated').length === 1, 20_000, 'document_updated is published');
     expect(c.eventsOf('document_updated')[0]).toEqual({
       workspaceId: c.workspaceId,
       audience: 'workspace',
@@ -289,13 +290,13 @@ describe('the events consumer on the table stream', () => {
     const c = await consumers();
     const document = aDocumentRecord({ title: 'Scan', created_by: 'uploader-1' });
     await c.documents.create(document, withJob(document));
-    await eventually('the new job is counted', () => c.eventsOf('queue_status').length === 1);
+    await until(() => c.eventsOf('queue_status').length === 1, 20_000, 'the new job is counted');
 
     await c.ocrJobs.claim(claimOf(document.id), now(), now());
     await c.ocrJobs.heartbeat(document.id, 1, 50, 2, now());
     await c.ocrJobs.complete(document.id, 1, completion('two pages'), now());
 
-    await eventually('the run is reported to its end', () => c.eventsOf('ocr_progress').length === 3 && c.eventsOf('queue_status').length === 3);
+    await until(() => c.eventsOf('ocr_progress').length === 3 && c.eventsOf('queue_status').length === 3, 20_000, 'the run is reported to its end');
     expect(c.eventsOf('ocr_progress').map(({ event, audience }) => ({ data: event.data, audience }))).toEqual([
       { data: { document_id: document.id, progress: 0, status: 'processing' }, audience: { userId: 'uploader-1' } },
       { data: { document_id: document.id, progress: 50, status: 'processing' }, audience: { userId: 'uploader-1' } },
@@ -325,7 +326,7 @@ describe('the events consumer on the table stream', () => {
       data: { document_id: crypto.randomUUID() },
     });
 
-    await eventually('the notification is published', () => c.eventsOf('notification').length === 1);
+    await until(() => c.eventsOf('notification').length === 1, 20_000, 'the notification is published');
     expect(c.eventsOf('notification')[0]).toMatchObject({ workspaceId: c.workspaceId, audience: { userId: user.id }, event: { data: { title: 'OCR completed' } } });
   });
 });
@@ -336,7 +337,7 @@ describe('both consumers, given the same batch twice', () => {
     const document = aDocumentRecord({ title: 'Original heading' });
     await c.documents.create(document);
     await c.documents.update(document.id, { title: 'Revised heading' }, now());
-    await eventually('both changes are applied and announced', async () => c.eventsOf('document_updated').length === 1 && (await c.found('revised')).length === 1);
+    await until(async () => c.eventsOf('document_updated').length === 1 && (await c.found('revised')).length === 1, 20_000, 'both changes are applied and announced');
     const published = c.published.length;
 
     const again = await Promise.all([c.indexer({ Records: [...c.delivered.indexer] }), c.events({ Records: [...c.delivered.events] })]);

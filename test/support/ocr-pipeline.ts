@@ -14,15 +14,6 @@ import type { OcrEngine } from '../../shared/domain/ocr/ports';
 import { freshTable, testClients, uniqueName } from './aws-resources';
 import { aDocumentRecord } from './builders';
 
-/** Polls `condition` every 100 ms until it holds, failing after `timeoutMs`. */
-export const until = async (condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
-
 /** Business metrics kept in memory, to see what a use case counted. */
 export class RecordedMetrics implements BusinessMetrics {
   readonly counts = new Map<BusinessMetric, number>();

@@ -37,12 +37,3 @@ export async function freshStreamTable() {
     },
   };
 }
-
-/** Waits until `condition` holds, checking every 20 ms; fails after `timeoutMs`. */
-export async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

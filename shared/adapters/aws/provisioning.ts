@@ -14,7 +14,8 @@ import { TABLE_SCHEMA } from '../../manifest';
  * the local emulators, LocalStack and the integration tests. Mirrors lib/stacks/stateful-stack.ts.
  */
 
-export async function ensureTable(db: DynamoDBDocumentClient, tableName: string): Promise<void> {
+/** `stream`: the table gets a stream of new and old images (the change stream of issue 17). */
+export async function ensureTable(db: DynamoDBDocumentClient, tableName: string, options: { stream?: boolean } = {}): Promise<void> {
   try {
     await db.send(new DescribeTableCommand({ TableName: tableName }));
     return;
@@ -40,6 +41,7 @@ export async function ensureTable(db: DynamoDBDocumentClient, tableName: string)
         ],
         Projection: { ProjectionType: 'ALL' },
       })),
+      ...(options.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' as const } } : {}),
     }),
   );
   await db.send(

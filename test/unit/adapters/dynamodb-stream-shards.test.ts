@@ -9,6 +9,7 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startStreamPoller, type StreamPoller } from '../../../shared/adapters/aws/dynamodb-stream-poller';
+import { until } from '../../support/until';
 
 /**
  * Shard lineage exists only in the cloud (DynamoDB Local keeps one shard per table), so these tests play the
@@ -72,14 +73,6 @@ const pollers: StreamPoller[] = [];
 afterEach(async () => {
   await Promise.all(pollers.splice(0).map((poller) => poller.stop()));
 });
-
-async function until(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 function consume(client: DynamoDBStreamsClient, log: string[], options: { startingPosition?: 'TRIM_HORIZON' | 'LATEST' } = {}) {
   const delivered: string[] = [];
