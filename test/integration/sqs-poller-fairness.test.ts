@@ -84,19 +84,21 @@ describe('OCR jobs taking turns by workspace on the SQS emulator', () => {
   }, 30_000);
 
   it('keeps a message received ahead invisible while it waits longer than the queue visibility timeout, and delivers it once', async () => {
-    const { sqs, queueUrl, enqueue } = await ocrQueues(2);
+    // The fourth message waits 4.5 s behind the others, beyond the 3 s timeout; each call keeps 1.5 s of slack
+    // within it, so a loaded machine delays no call past its own timeout.
+    const { sqs, queueUrl, enqueue } = await ocrQueues(3);
     const workspace = crypto.randomUUID();
-    await enqueue(workspace, 3);
+    await enqueue(workspace, 4);
     const worker = recordingWorker(1500);
 
     const poller = startQueuePoller({ sqs, queueUrl, handler: worker.handler, batchSize: 1, concurrency: 1, ...LOCAL_OCR_POLLING });
-    await until(() => worker.finished.length === 3);
-    await sleep(2500);
+    await until(() => worker.finished.length === 4, 30_000);
+    await sleep(3500);
     await poller.stop();
 
-    expect(worker.started).toHaveLength(3);
-    expect(worker.started.map((job) => job.receiveCount)).toEqual(['1', '1', '1']);
-  }, 30_000);
+    expect(worker.started).toHaveLength(4);
+    expect(worker.started.map((job) => job.receiveCount)).toEqual(['1', '1', '1', '1']);
+  }, 45_000);
 
   it('makes the messages received ahead visible again when it stops', async () => {
     const { sqs, queueUrl, enqueue } = await ocrQueues(600);
