@@ -115,6 +115,13 @@ export const FALLBACK_ROUTE_KEY = '$default';
 export const WS_ROUTES = ['$connect', '$disconnect', '$default'] as const;
 
 /** Environment variable names shared by the CDK bind helpers and the AWS composition root. */
+/**
+ * The business metrics the functions count (embedded metrics in Lambda) and their CloudWatch namespace: the
+ * adapters publish them, the stack graphs and alarms on them.
+ */
+export const BUSINESS_METRICS = ['DocumentsIngested', 'PagesOcred', 'OcrFailures', 'TextractThrottles'] as const;
+export const BUSINESS_METRICS_NAMESPACE = 'DocService';
+
 export const ENV = {
   tableName: 'TABLE_NAME',
   bucketName: 'BUCKET_NAME',

@@ -5,6 +5,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { BUSINESS_METRICS_NAMESPACE } from '../../shared/manifest';
 import { CANVAS_PLATFORM_PACKAGES, nativePackageDir } from './native-packages';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,12 +17,6 @@ const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ESM_REQUIRE_BANNER =
   "import { createRequire as __docserviceCreateRequire } from 'node:module'; " +
   'const require = __docserviceCreateRequire(import.meta.url);';
-
-/**
- * The CloudWatch namespace of the business metrics (documents ingested, pages OCRed, OCR failures, Textract
- * throttles) the functions publish as embedded metrics; the dimension `service` is the stack's name.
- */
-export const BUSINESS_METRICS_NAMESPACE = 'DocService';
 
 /** The architecture of every Lambda of the service; the imaging functions' native canvas binary follows it. */
 export const LAMBDA_ARCHITECTURE = lambda.Architecture.ARM_64;

@@ -9,8 +9,8 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { BUSINESS_METRICS_NAMESPACE, type BUSINESS_METRICS } from '../../shared/manifest';
 import { MAX_RECEIVE_COUNT } from '../stacks/stateful-stack';
-import { BUSINESS_METRICS_NAMESPACE } from './app-function';
 
 /*
  * The thresholds, named: the README's "Deploying to AWS" quotes them and the infra tests read them.
@@ -43,8 +43,6 @@ export const OCR_FAILURE_PERCENT = 10;
 export const OCR_FAILURE_MIN_DOCUMENTS = 20;
 export const OCR_FAILURE_PERIOD = Duration.hours(1);
 
-/** The business metrics the functions count (shared/domain/metrics/ports.ts), as the dashboard graphs them. */
-export const BUSINESS_METRIC_NAMES = ['DocumentsIngested', 'PagesOcred', 'OcrFailures', 'TextractThrottles'] as const;
 
 /** A queue whose oldest message must not wait longer than `maxAge`. */
 export interface WatchedQueue {
@@ -203,7 +201,7 @@ export class Monitoring extends Construct {
       comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
     });
     // The functions' embedded metrics: one dimension, the service, which is the stack (lib/constructs/app-function.ts).
-    const business = (metricName: (typeof BUSINESS_METRIC_NAMES)[number], period = ALARM_PERIOD) =>
+    const business = (metricName: (typeof BUSINESS_METRICS)[number], period = ALARM_PERIOD) =>
       new cloudwatch.Metric({
         namespace: BUSINESS_METRICS_NAMESPACE,
         metricName,

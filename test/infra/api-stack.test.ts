@@ -1,8 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { ENV, FALLBACK_ROUTE_KEY, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../shared/manifest';
+import { BUSINESS_METRICS_NAMESPACE, ENV, FALLBACK_ROUTE_KEY, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../shared/manifest';
 import { BOOTSTRAP_DATA_VERSION, type ApiFunctionName } from '../../lib/stacks/api-stack';
-import { BUSINESS_METRICS_NAMESPACE } from '../../lib/constructs/app-function';
 import {
   buildStacks,
   environmentOf,

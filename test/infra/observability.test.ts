@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BUSINESS_METRICS_NAMESPACE } from '../../lib/constructs/app-function';
-import { BUSINESS_METRIC_NAMES, OCR_FAILURE_MIN_DOCUMENTS, OCR_FAILURE_PERCENT, OCR_FAILURE_PERIOD } from '../../lib/constructs/monitoring';
+import { OCR_FAILURE_MIN_DOCUMENTS, OCR_FAILURE_PERCENT, OCR_FAILURE_PERIOD } from '../../lib/constructs/monitoring';
 import type { ApiFunctionName } from '../../lib/stacks/api-stack';
-import { DEFAULT_METRICS_NAMESPACE } from '../../shared/adapters/powertools/powertools-metrics';
+import { BUSINESS_METRICS, BUSINESS_METRICS_NAMESPACE } from '../../shared/manifest';
 import { buildStacks, environmentOf, functionIdOf, logicalIdOf, statementsOf } from './build-stacks';
 
 const stacks = buildStacks();
@@ -29,11 +28,6 @@ describe('logs, metrics and traces of the functions', () => {
     expect(environment).toMatchObject({ POWERTOOLS_SERVICE_NAME: SERVICE, POWERTOOLS_METRICS_NAMESPACE: BUSINESS_METRICS_NAMESPACE });
   });
 
-  it('publishes the metrics in the namespace the functions fall back on when none is set', () => {
-    // Assert
-    expect(BUSINESS_METRICS_NAMESPACE).toBe(DEFAULT_METRICS_NAMESPACE);
-  });
-
   it.each(FUNCTION_NAMES)('traces the %s function actively and lets it write its segments to X-Ray', (name) => {
     // Arrange
     const fn = resources()[functionIdOf(stacks, name)]!;
@@ -48,7 +42,7 @@ describe('logs, metrics and traces of the functions', () => {
 });
 
 describe('business metrics on the dashboard and in alarms', () => {
-  it.each(BUSINESS_METRIC_NAMES)('graphs %s, summed, in the namespace and for the service of the stack', (metricName) => {
+  it.each(BUSINESS_METRICS)('graphs %s, summed, in the namespace and for the service of the stack', (metricName) => {
     // Act
     const metrics = dashboardWidgets().flatMap((widget) => (widget.properties.metrics ?? []) as Json[][]);
 

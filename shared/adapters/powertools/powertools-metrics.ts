@@ -1,10 +1,8 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { BusinessMetric, BusinessMetrics } from '../../domain/metrics/ports';
+import { BUSINESS_METRICS_NAMESPACE } from '../../manifest';
 import { logger } from '../../logger';
 import { serviceName } from './powertools-logger';
-
-/** The CloudWatch namespace of the business metrics when the stack does not name one. */
-export const DEFAULT_METRICS_NAMESPACE = 'DocService';
 
 /**
  * Business metrics as CloudWatch embedded metrics (EMF): counts add up in the process and go out as one JSON
@@ -39,7 +37,7 @@ export class PowertoolsBusinessMetrics implements BusinessMetrics {
 /** The adapter for a process's environment: namespace POWERTOOLS_METRICS_NAMESPACE, service POWERTOOLS_SERVICE_NAME. */
 export function createPowertoolsBusinessMetrics(env: NodeJS.ProcessEnv = process.env): PowertoolsBusinessMetrics {
   return new PowertoolsBusinessMetrics(
-    new Metrics({ namespace: env['POWERTOOLS_METRICS_NAMESPACE'] || DEFAULT_METRICS_NAMESPACE, serviceName: serviceName(env) }),
+    new Metrics({ namespace: env['POWERTOOLS_METRICS_NAMESPACE'] || BUSINESS_METRICS_NAMESPACE, serviceName: serviceName(env) }),
   );
 }
 

@@ -1,8 +1,10 @@
+import type { BUSINESS_METRICS } from '../../manifest';
+
 /**
  * The business events an operator watches (embedded metrics in the cloud): how much work came in, how much OCR
  * was done, and how much failed or was slowed by the OCR service.
  */
-export type BusinessMetric = 'DocumentsIngested' | 'PagesOcred' | 'OcrFailures' | 'TextractThrottles';
+export type BusinessMetric = (typeof BUSINESS_METRICS)[number];
 
 /**
  * Counts business events for the current invocation; the runtime publishes them (CloudWatch embedded metrics

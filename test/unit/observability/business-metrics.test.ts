@@ -1,7 +1,8 @@
 import type { Context } from 'aws-lambda';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lambdaEntry } from '../../../shared/adapters/powertools/lambda-handler';
-import { createPowertoolsBusinessMetrics, DEFAULT_METRICS_NAMESPACE, lambdaBusinessMetrics } from '../../../shared/adapters/powertools/powertools-metrics';
+import { createPowertoolsBusinessMetrics, lambdaBusinessMetrics } from '../../../shared/adapters/powertools/powertools-metrics';
+import { BUSINESS_METRICS_NAMESPACE } from '../../../shared/manifest';
 import { withLogContext } from '../../../shared/observability/log-context';
 import { debugLogBusinessMetrics } from '../../../shared/observability/logged-metrics';
 
@@ -67,7 +68,7 @@ describe('business metrics as CloudWatch embedded metrics', () => {
     const [blob] = await emfOf(() => metrics.publish());
 
     // Assert
-    expect(blob._aws.CloudWatchMetrics[0].Namespace).toBe(DEFAULT_METRICS_NAMESPACE);
+    expect(blob._aws.CloudWatchMetrics[0].Namespace).toBe(BUSINESS_METRICS_NAMESPACE);
   });
 
   it('writes nothing when nothing was counted', async () => {
