@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/domain/errors';
 import type { IndexedDocument, SearchFilters, SearchIndex, SearchIndexStore, SearchResults } from '../../shared/domain/search/ports';
 import { advancedSearch, searchDocuments, type AdvancedSearchRequest, type SearchClause } from '../../shared/domain/search/use-cases';
+import { listingCases } from './search-index-listing.cases';
 
 /** An index under test, with a way to make its last writes visible (OpenSearch refreshes; SQLite needs nothing). */
 export interface SearchIndexUnderTest {
@@ -225,6 +226,21 @@ export function describeSearchIndexContract(name: string, make: () => Promise<Se
     afterAll(async () => {
       await subject?.dispose();
     });
+
+    listingCases(
+      () => subject.store,
+      () => ({
+        workspaceId: CONTRACT_WORKSPACE,
+        otherWorkspaceId: OTHER_WORKSPACE,
+        live: [
+          ...CONTRACT_CORPUS.filter((document) => document.id !== CONTRACT_IDS.deleted),
+          ...Array.from({ length: FILLER_COUNT }, (_, n) => filler(n + 1)),
+          { id: CONTRACT_IDS.budget, version: 3 },
+        ].map((document) => ({ id: document.id, version: document.version })),
+        removedId: CONTRACT_IDS.deleted,
+        otherIds: OTHER_CORPUS.map((document) => document.id),
+      }),
+    );
 
     it('answers a ping', async () => {
       // Arrange

@@ -1,7 +1,8 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { Client } from '@opensearch-project/opensearch';
 import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws';
-import type { SearchIndex, SearchIndexStore } from '../../domain/search/ports';
+import type { IndexEntry, SearchIndex, SearchIndexListing, SearchIndexStore } from '../../domain/search/ports';
+import { buildEntriesOfBody, buildListingBody, parseEntriesOfResponse, parseListingResponse } from './opensearch-listing';
 import {
   ADOPT_SCRIPT,
   createIndexBody,
@@ -118,6 +119,29 @@ export class OpenSearchSearchIndex implements SearchIndexStore {
       search: async (request) => {
         const response = await this.client.search({ index: this.alias, body: buildSearchBody(workspaceId, request) as never });
         return parseSearchResponse(response.body as never);
+      },
+    };
+  }
+
+  /**
+   * The workspace's live entries for the reconciliation: pages by document id from searches (they see what
+   * the last refresh made visible), and single entries from a multi-get (real-time, what the index holds now).
+   */
+  listingOf(workspaceId: string): SearchIndexListing {
+    if (!workspaceId) throw new Error('a search index listing needs a workspace id');
+    return {
+      entries: async ({ cursor, limit }) => {
+        const response = await this.client.search({ index: this.alias, body: buildListingBody(workspaceId, cursor, limit) as never });
+        return parseListingResponse(response.body as never, limit);
+      },
+      entriesOf: async (ids) => {
+        const found: IndexEntry[] = [];
+        for (let start = 0; start < ids.length; start += 500) {
+          const chunk = ids.slice(start, start + 500);
+          const response = await this.client.mget({ index: this.alias, body: buildEntriesOfBody(workspaceId, chunk) as never });
+          found.push(...parseEntriesOfResponse(response.body as never, chunk));
+        }
+        return found;
       },
     };
   }

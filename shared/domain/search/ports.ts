@@ -96,6 +96,34 @@ export interface SearchResults {
 /** At most this many results can be reached by paging (the P limit); `total` still reports the true count. */
 export const MAX_REACHABLE_RESULTS = 1000;
 
+/** What the index holds of one document, as a reconciliation compares it with the table: its id and version. */
+export interface IndexEntry {
+  id: string;
+  version: number;
+}
+
+/** One page of a workspace's entries; `cursor` continues the listing, null after the last page. */
+export interface IndexEntryPage {
+  entries: IndexEntry[];
+  cursor: string | null;
+}
+
+/**
+ * What one workspace's part of the index holds, listed for the reconciliation with the table. Only live
+ * entries: a tombstone (a removed document) is never listed. Reads may trail the last writes by the index's
+ * refresh (OpenSearch: about a second), so a caller re-reads with `entriesOf` before it trusts a difference.
+ */
+export interface SearchIndexListing {
+  /**
+   * The workspace's live entries a page at a time, in an order of the index's choosing that stays stable
+   * while the index changes: every entry present for the whole listing is listed exactly once. Pass the
+   * previous page's cursor to continue.
+   */
+  entries(page: { cursor?: string | null; limit: number }): Promise<IndexEntryPage>;
+  /** The live entries of these ids in the workspace, as the index holds them now; other ids are left out. */
+  entriesOf(ids: string[]): Promise<IndexEntry[]>;
+}
+
 /**
  * The full-text index of every workspace's documents. Implementations: SQLite FTS5 (local) and OpenSearch
  * (cloud); both pass the same contract suite (same hits, order and highlights for the same queries). Use cases
@@ -104,6 +132,8 @@ export const MAX_REACHABLE_RESULTS = 1000;
 export interface SearchIndexStore {
   /** One workspace's view of the index; cheap (no I/O), so it may be taken per request. */
   forWorkspace(workspaceId: string): SearchIndex;
+  /** What one workspace's part of the index holds (ids and versions), for the reconciliation with the table. */
+  listingOf(workspaceId: string): SearchIndexListing;
   /** Drops everything, every workspace's entries and tombstones, for a rebuild. */
   clear(): Promise<void>;
   /** Resolves when the index answers (health). */

@@ -1,0 +1,49 @@
+import type { AppContainer } from '../../shared/container/app-container';
+import { reconcileSearchIndex, type ReconcileDeps, type ReconcileOptions, type ReconciliationReport } from '../../shared/domain/search/reconcile-index';
+import { logger as defaultLogger, type Logger } from '../../shared/logger';
+
+/**
+ * The scheduled event that asks the `indexer` function for a reconciliation (an EventBridge rule's constant
+ * input): `{ "reconcile": true }`, with `"check_only": true` to count the drift without repairing it.
+ */
+export interface ReconcileEvent {
+  reconcile: true;
+  check_only?: boolean;
+}
+
+/** Whether the indexer's event is the scheduled reconciliation (anything else is a batch of the stream). */
+export const isReconcileEvent = (event: unknown): event is ReconcileEvent =>
+  typeof event === 'object' && event !== null && (event as { reconcile?: unknown }).reconcile === true;
+
+/**
+ * What the reconciliation reads, from the container: every workspace, each one's documents, labels, files and
+ * index view (through its scope, as the rebuild does), and the index store's listing of each workspace.
+ */
+export const reconcileDepsOf = (c: AppContainer, index: ReconcileDeps['index']): ReconcileDeps => ({
+  index,
+  workspaces: c.workspaces,
+  inWorkspace: (workspaceId) => {
+    const scoped = c.forWorkspace(workspaceId);
+    return { documents: scoped.documents, labels: scoped.labels, files: scoped.files, index: scoped.searchIndex };
+  },
+});
+
+/**
+ * Runs the reconciliation of the search index with the table (reconcileSearchIndex) and logs what it found:
+ * a warning per workspace with drift, with its counts, and one line for the run. `options` are the defaults
+ * of every run; the event may ask for a check only.
+ */
+export const createReconcileHandler =
+  (deps: ReconcileDeps, options: ReconcileOptions = {}, logger: Logger = defaultLogger) =>
+  async (event?: Partial<ReconcileEvent>): Promise<ReconciliationReport> => {
+    const checkOnly = event?.check_only ?? options.checkOnly ?? false;
+    const report = await reconcileSearchIndex(deps, { ...options, checkOnly });
+    for (const workspace of report.drifted) {
+      logger.warn('indexer: search index drift', { ...workspace, check_only: checkOnly });
+    }
+    const { drifted, ...totals } = report;
+    const line = drifted.length ? 'indexer: search index reconciled, drift found' : 'indexer: search index reconciled';
+    if (drifted.length || report.unrepaired) logger.warn(line, { ...totals, drifted_workspaces: drifted.length });
+    else logger.info(line, totals);
+    return report;
+  };
