@@ -165,6 +165,42 @@ describe('reconciling the search index with the table', () => {
     // Assert
     expect(report).toMatchObject({ missing: 0, in_flight: 1, repaired: 0, drifted: [] });
   });
+
+  it('repairs drift spread over many pages of the table and of the index', async () => {
+    // Arrange
+    const { c, store, deps } = await setUp();
+    const { workspaceId, scoped, ids } = await aWorkspace(c, 6);
+    const missing = [await addUnindexed(c, workspaceId), await addUnindexed(c, workspaceId), await addUnindexed(c, workspaceId)];
+    for (const id of ids.slice(0, 3)) await scoped.documents.delete(id);
+
+    // Act
+    const report = await reconcileSearchIndex(deps, { ...NOW, chunkSize: 2 });
+
+    // Assert
+    expect(report).toMatchObject({ documents_checked: 6, missing: 3, extra: 3, repaired: 6, unrepaired: 0 });
+    const live = await store.listingOf(workspaceId).entriesOf([...ids, ...missing.map((record) => record.id)]);
+    expect(live.map((entry) => entry.id).sort()).toEqual([...ids.slice(3), ...missing.map((record) => record.id)].sort());
+  });
+
+  it('counts a document changed during the check as in flight, and still brings the index up to it', async () => {
+    // Arrange
+    const { c, store, deps } = await setUp();
+    const { workspaceId, scoped, ids } = await aWorkspace(c, 1);
+    await scoped.documents.update(ids[0]!, { title: 'Second' }, new Date().toISOString());
+    let clock = 0;
+    // The pause before the re-read is when someone edits the document again.
+    const editedMeanwhile = async (ms: number) => {
+      await scoped.documents.update(ids[0]!, { title: 'Third' }, new Date().toISOString());
+      clock += ms;
+    };
+
+    // Act
+    const report = await reconcileSearchIndex(deps, { settleMs: 1_000, now: () => clock, delay: editedMeanwhile });
+
+    // Assert
+    expect(report).toMatchObject({ stale: 0, in_flight: 1, repaired: 1, drifted: [] });
+    expect(await store.listingOf(workspaceId).entriesOf(ids)).toEqual([{ id: ids[0], version: 3 }]);
+  });
 });
 
 describe('the scheduled reconciliation of the indexer function', () => {

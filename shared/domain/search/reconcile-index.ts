@@ -48,7 +48,7 @@ export interface WorkspaceReconciliation extends DriftCounts {
   workspace_id: string;
   /** Documents read from the table. */
   documents_checked: number;
-  /** Live entries read from the index. */
+  /** Live entries read from the index (its listing comes after the table's scan: repairs made by then are counted). */
   index_entries: number;
 }
 
