@@ -4,7 +4,8 @@ import { publishChanges, type PublishChangesDeps } from '../../shared/domain/eve
 
 /**
  * The `events` consumer of the table's stream: pushes the P events each change calls for (see deriveEvents and
- * publishChanges), in order, with partial batch failures. A change delivered twice is published once.
+ * publishChanges) and ends the connections whose sessions were ended, in order, with partial batch failures. A
+ * change delivered twice is acted on once.
  */
 export const createEventsHandler = (deps: PublishChangesDeps): ((event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>) =>
   streamChangesHandler('events', (changes) => publishChanges(deps, changes));

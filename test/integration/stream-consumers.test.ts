@@ -1,124 +1,15 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startStreamPoller, type StreamFailureRecord, type StreamPoller, type StreamPollerOptions } from '../../shared/adapters/aws/dynamodb-stream-poller';
-import { DynamoChangeLedger } from '../../shared/adapters/aws/dynamodb/change-ledger';
-import { DynamoDocumentRepository } from '../../shared/adapters/aws/dynamodb/document-repository';
+import type { DynamoDBRecord } from 'aws-lambda';
+import { describe, expect, it } from 'vitest';
+import type { StreamFailureRecord } from '../../shared/adapters/aws/dynamodb-stream-poller';
 import { dataKeys } from '../../shared/adapters/aws/dynamodb/keys';
-import { DynamoLabelRepository } from '../../shared/adapters/aws/dynamodb/label-repository';
-import { DynamoNotificationRepository } from '../../shared/adapters/aws/dynamodb/notification-repository';
-import { DynamoOcrJobRepository } from '../../shared/adapters/aws/dynamodb/ocr-job-repository';
 import { changeOf } from '../../shared/adapters/aws/dynamodb/stream-changes';
-import { DynamoUserRepository } from '../../shared/adapters/aws/dynamodb/user-repository';
-import { SqliteSearchIndex } from '../../shared/adapters/local/sqlite-search-index';
 import type { DocumentRecord } from '../../shared/domain/documents/document';
-import type { Audience, EventHub, ServerEvent } from '../../shared/domain/events/ports';
 import type { Label } from '../../shared/domain/labels/label';
 import { newOcrJob } from '../../shared/domain/ocr/jobs';
-import type { SearchIndex } from '../../shared/domain/search/ports';
-import { createEventsHandler } from '../../functions/events/handler';
-import { createIndexerHandler } from '../../functions/indexer/handler';
-import { freshAppStreamTable } from '../support/app-stream-table';
+import { consumers } from '../support/change-consumers';
 import { until } from '../support/until';
-import { aDocumentRecord, aSearchRequest, aUser } from '../support/builders';
-
-/** Short intervals, so that a test waits milliseconds where the defaults wait seconds. */
-const FAST = { pollIntervalMs: 20, shardDiscoveryIntervalMs: 200, retryDelayMs: () => 10 };
-
-const pollers: StreamPoller[] = [];
-const indexes: SqliteSearchIndex[] = [];
-afterEach(async () => {
-  await Promise.all(pollers.splice(0).map((poller) => poller.stop()));
-  for (const index of indexes.splice(0)) index.close();
-});
-
-interface Published {
-  workspaceId: string;
-  event: ServerEvent;
-  audience: Audience;
-}
-
-/** Documents keep their text in the table here: the file store is never asked. */
-const noFiles = { get: () => Promise.reject(new Error('no file store in these tests')) };
-
-/**
- * A workspace on a fresh table with a stream, its real repositories, an in-memory SQLite search index and a
- * recording event hub, with both consumers driven by the real stream poller. `index` may wrap the index (faults).
- */
-async function consumers(options: { index?: (index: SearchIndex) => SearchIndex; poller?: Partial<StreamPollerOptions> } = {}) {
-  const { db, tableName, streams, streamArn } = await freshAppStreamTable();
-  const workspaceId = crypto.randomUUID();
-  const store = new SqliteSearchIndex(':memory:');
-  indexes.push(store);
-  const indexOf = (ws: string) => (options.index ?? ((index) => index))(store.forWorkspace(ws));
-  const published: Published[] = [];
-  const hub: EventHub = {
-    forWorkspace: (ws) => ({
-      publish: (event, audience) => {
-        published.push({ workspaceId: ws, event, audience });
-        return Promise.resolve();
-      },
-    }),
-  };
-  const users = new DynamoUserRepository(db, tableName);
-  const indexer = createIndexerHandler({
-    inWorkspace: (ws) => ({
-      documents: new DynamoDocumentRepository(db, tableName, ws),
-      labels: new DynamoLabelRepository(db, tableName, ws),
-      files: noFiles,
-      index: indexOf(ws),
-    }),
-  });
-  const events = createEventsHandler({
-    hub,
-    workspaceOfUser: async (userId) => (await users.findById(userId))?.workspace_id ?? null,
-    completedOn: async (ws, date) => (await new DynamoOcrJobRepository(db, tableName, ws).daily(date, date))[0]?.completed ?? 0,
-    ledger: new DynamoChangeLedger(db, tableName),
-  });
-  const delivered = { indexer: [] as DynamoDBRecord[], events: [] as DynamoDBRecord[] };
-  const drive = (name: 'indexer' | 'events', handler: (event: DynamoDBStreamEvent) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>) => {
-    const poller = startStreamPoller({
-      ...FAST,
-      streams,
-      source: { streamArn },
-      functionName: name,
-      handler: async (event) => {
-        const response = await handler(event);
-        const failed = response.batchItemFailures[0]?.itemIdentifier;
-        const done = failed === undefined ? event.Records : event.Records.slice(0, event.Records.findIndex((r) => r.dynamodb?.SequenceNumber === failed));
-        delivered[name].push(...done);
-        return response;
-      },
-      ...options.poller,
-    });
-    pollers.push(poller);
-  };
-  drive('indexer', indexer);
-  drive('events', events);
-  const index = store.forWorkspace(workspaceId);
-  return {
-    db,
-    tableName,
-    workspaceId,
-    indexer,
-    events,
-    delivered,
-    published,
-    documents: new DynamoDocumentRepository(db, tableName, workspaceId),
-    labels: new DynamoLabelRepository(db, tableName, workspaceId),
-    ocrJobs: new DynamoOcrJobRepository(db, tableName, workspaceId),
-    notifications: new DynamoNotificationRepository(db, tableName),
-    users,
-    /** The ids of the workspace's documents a search for the word (in `field`) finds. */
-    found: async (word: string, field: 'all' | 'labels' = 'all') =>
-      (await index.search(aSearchRequest({ query: { kind: 'term', field, value: word }, highlight: false }))).results.map((hit) => hit.document_id).sort(),
-    /** Whether a consumer has applied a record of this document's record item (META) with this event name. */
-    applied: (name: 'indexer' | 'events', documentId: string, eventName: DynamoDBRecord['eventName']) =>
-      delivered[name].some((record) => record.eventName === eventName && record.dynamodb?.Keys?.['pk']?.S === dataKeys(workspaceId).document(documentId).pk && record.dynamodb.Keys['sk']?.S === 'META'),
-    /** The events of one type published so far, as data. */
-    eventsOf: <T extends ServerEvent['type']>(type: T) => published.filter((p) => p.event.type === type),
-  };
-}
+import { aDocumentRecord, aUser } from '../support/builders';
 
 const aLabel = (name: string): Label => {
   const now = new Date().toISOString();

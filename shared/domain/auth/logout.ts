@@ -10,7 +10,8 @@ export interface LogoutDeps extends SessionDeps {
 
 /**
  * Ends the presented token: neither it nor a refresh of it is accepted afterwards, and the WebSocket
- * connections authenticated with it get UNAUTHORIZED and are closed (other tokens' connections stay).
+ * connections authenticated with it are marked ended, after which the `events` consumer sends them
+ * UNAUTHORIZED and closes them (other tokens' connections stay).
  */
 export async function logout(deps: LogoutDeps, principal: Principal): Promise<void> {
   await deps.revokedTokens.revoke(principal.jti, revocationHorizon(principal.tokenExpiresAt, deps.refreshGraceSeconds));

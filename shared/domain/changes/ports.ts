@@ -2,6 +2,8 @@ import type { DocumentRecord } from '../documents/document';
 import type { Label } from '../labels/label';
 import type { Notification } from '../notifications/notification';
 import type { OcrJob, OcrQueueCounters } from '../ocr/jobs';
+import type { SyncJob } from '../sources/sync-job';
+import type { Connection } from '../events/ports';
 
 /** Where a change sits in its stream and what it is: common to every {@link ItemChange}. */
 interface ChangeBase {
@@ -41,6 +43,10 @@ export type ItemChange = ChangeBase &
     | ({ entity: 'label'; workspaceId: string; labelId: string } & Images<Label>)
     /** A user's notification: its item names the user, not the workspace. */
     | ({ entity: 'notification'; userId: string; notificationId: string } & Images<Notification>)
+    /** One sync of a source: its counters and current file as each step records them. */
+    | ({ entity: 'sync_job'; workspaceId: string; sourceId: string; jobId: string } & Images<SyncJob>)
+    /** A WebSocket connection's record: outside any workspace's keys, like its item. */
+    | ({ entity: 'connection'; connectionId: string } & Images<Connection>)
   );
 
 export type ChangedEntity = ItemChange['entity'];

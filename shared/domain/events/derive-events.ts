@@ -1,6 +1,7 @@
 import type { ItemChange } from '../changes/ports';
 import type { DocumentRecord } from '../documents/document';
 import type { OcrJob } from '../ocr/jobs';
+import type { SyncJob } from '../sources/sync-job';
 import type { Audience, ServerEvent } from './ports';
 
 /** An event a change calls for, and who hears it: a workspace's connections, or one user's. */
@@ -37,7 +38,10 @@ export const needsCompletedToday = (change: ItemChange): boolean =>
  *   (100, completed / failed / cancelled) after processing: `ocr_progress` to the job's creator;
  * - a notification inserted: `notification {id, type, title, message}` to its user;
  * - the queue counters moved (pending or processing): `queue_status {pending, processing, completed}` to the
- *   workspace, `completed` being `facts.completedToday`.
+ *   workspace, `completed` being `facts.completedToday`;
+ * - a running sync's progress moved (a count, the total or the current file), or the sync ended (completed or
+ *   failed, once): `sync_progress {source_id, processed, total, current_file}` to the workspace, `processed`
+ *   the sum of its counts, `total` at least that, `current_file` '' once it ended.
  * Everything else calls for nothing. Pure: the same change gives the same events.
  */
 export function deriveEvents(change: ItemChange, facts: ChangeFacts = {}): DerivedEvent[] {
@@ -58,6 +62,10 @@ export function deriveEvents(change: ItemChange, facts: ChangeFacts = {}): Deriv
       if (!change.new || !queueMoved(change.old, change.new)) return [];
       const { pending, processing } = change.new;
       return [{ workspaceId: change.workspaceId, audience: 'workspace', event: { type: 'queue_status', data: { pending, processing, completed: facts.completedToday ?? 0 } } }];
+    }
+    case 'sync_job': {
+      const event = syncProgressEvent(change.old, change.new);
+      return event ? [{ workspaceId: change.workspaceId, audience: 'workspace', event }] : [];
     }
     default:
       return [];
@@ -91,6 +99,28 @@ function progressEvent(old: OcrJob | null, next: OcrJob | null): ServerEvent | n
   // A queued job cancelled or restarted, or a finished one rewritten, reports nothing, as today.
   if (FINISHED.has(next.status) && old?.status === 'processing' && old.run === next.run) return data(100, next.status);
   return null;
+}
+
+const SYNC_ENDED = new Set<SyncJob['state']>(['completed', 'failed']);
+
+/** What a sync_progress says of a job; `processed` counts every outcome (as the job's own `processed` does). */
+function syncProgressOf(job: SyncJob, ended: boolean) {
+  const processed = job.new + job.changed + job.unchanged + job.skipped + job.duplicates + job.failed;
+  return { source_id: job.source_id, processed, total: Math.max(job.total, processed), current_file: ended ? '' : (job.current_file ?? '') };
+}
+
+/**
+ * The progress a sync job's change reports: its end the first time it is seen ended (whatever came before,
+ * so a sync that fails before its first file is still reported), else a running job's moved progress. A
+ * queued job, a lease taken or let go (nothing moved) and a removal report nothing.
+ */
+function syncProgressEvent(old: SyncJob | null, next: SyncJob | null): ServerEvent | null {
+  if (!next) return null;
+  if (SYNC_ENDED.has(next.state)) return old && SYNC_ENDED.has(old.state) ? null : { type: 'sync_progress', data: syncProgressOf(next, true) };
+  if (next.state !== 'running') return null;
+  const now = syncProgressOf(next, false);
+  if (old && sameValue(syncProgressOf(old, false), now)) return null;
+  return { type: 'sync_progress', data: now };
 }
 
 function queueMoved(old: { pending: number; processing: number } | null, next: { pending: number; processing: number } | null): boolean {

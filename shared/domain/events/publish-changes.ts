@@ -1,6 +1,7 @@
 import type { ChangeLedger, ChangeOutcome, ItemChange } from '../changes/ports';
 import { deriveEvents, needsCompletedToday, type ChangeFacts } from './derive-events';
-import { emit, type Audience, type EventHub, type ServerEvent } from './ports';
+import { emit, type Audience, type ConnectionSender, type EventHub, type ServerEvent } from './ports';
+import { endConnection, sessionEndOf } from './sessions';
 
 /** The ledger's name for this consumer. */
 export const EVENTS_CONSUMER = 'events';
@@ -8,6 +9,8 @@ export const EVENTS_CONSUMER = 'events';
 export interface PublishChangesDeps {
   /** The connected clients, per workspace. */
   hub: EventHub;
+  /** Sends a connection whose session ended its last message and closes it (API Gateway's @connections). */
+  connectionSender: ConnectionSender;
   /** The workspace a user belongs to (a notification's item names only the user); null for a user gone. */
   workspaceOfUser(userId: string): Promise<string | null>;
   /** OCR runs completed in the workspace on a day (`YYYY-MM-DD`, UTC), as the queue status endpoint counts them. */
@@ -18,24 +21,66 @@ export interface PublishChangesDeps {
 
 /**
  * Pushes the P events a batch of table changes calls for (the `events` stream consumer; see
- * {@link deriveEvents}), in the order of the changes. What an event needs beyond its change (a notification's
- * workspace, today's completions) is read first; then the change is recorded in the ledger and its events are
- * published, so a change delivered again publishes nothing (at most once: publishing is best effort, as
- * everywhere). A change whose reads fail stops the batch there, untouched, and its sequence is returned:
- * the changes from it on are delivered again, those before it are not.
+ * {@link deriveEvents}), in the order of the changes, and ends the connections whose records were marked
+ * ended (the UNAUTHORIZED error, then closed: see {@link sessionEndOf}). What an event needs beyond its change
+ * (a notification's workspace, today's completions) is read first; then the change is recorded in the ledger
+ * and acted on, so a change delivered again does nothing (at most once: publishing and closing are best
+ * effort, as everywhere). A change whose reads fail stops the batch there, untouched, and its sequence is
+ * returned: the changes from it on are delivered again, those before it are not.
+ *
+ * The changes of one sync job within the batch are taken as one (see {@link coalesced}): a sync writes its
+ * job once per file, and its clients want its latest state, not every step of it. This replaces the time
+ * throttle the sync step kept: events go out as often as the stream delivers batches, one per job each.
  */
 export async function publishChanges(deps: PublishChangesDeps, changes: ItemChange[]): Promise<ChangeOutcome> {
-  for (const change of changes) {
+  for (const { change, from } of coalesced(changes)) {
     try {
       await publishChange(deps, change);
     } catch {
-      return { failedAt: change.sequence };
+      return { failedAt: from };
     }
   }
   return {};
 }
 
+/**
+ * The batch's changes, in order, with those of each sync job merged into one at the place of its last: the
+ * first one's old image and the last one's new image (and id, for the ledger), so that what moved anywhere in
+ * the batch is seen, and a last change that moved nothing (a lease let go) hides nothing. `from` is where the
+ * merged change starts: a failure there has the whole of it delivered again.
+ */
+export function coalesced(changes: ItemChange[]): { change: ItemChange; from: string }[] {
+  const jobOf = (change: ItemChange) => (change.entity === 'sync_job' ? `${change.workspaceId}/${change.sourceId}/${change.jobId}` : null);
+  const firstOf = new Map<string, ItemChange>();
+  const lastAt = new Map<string, number>();
+  changes.forEach((change, position) => {
+    const job = jobOf(change);
+    if (job === null) return;
+    if (!firstOf.has(job)) firstOf.set(job, change);
+    lastAt.set(job, position);
+  });
+  const units: { change: ItemChange; from: string }[] = [];
+  changes.forEach((change, position) => {
+    const job = jobOf(change);
+    if (job === null) {
+      units.push({ change, from: change.sequence });
+    } else if (lastAt.get(job) === position) {
+      const first = firstOf.get(job)!;
+      units.push({ change: { ...change, old: first.old } as ItemChange, from: first.sequence });
+    }
+  });
+  return units;
+}
+
 async function publishChange(deps: PublishChangesDeps, change: ItemChange): Promise<void> {
+  const ending = sessionEndOf(change);
+  if (ending) {
+    if (!(await deps.ledger.firstDelivery(EVENTS_CONSUMER, change.id))) return;
+    // Best effort, as when the use case closed it: an ended connection left open is closed by the next event
+    // published to it or its next message.
+    await endConnection(deps.connectionSender, ending.connectionId, ending.end).catch(() => undefined);
+    return;
+  }
   const facts: ChangeFacts = {};
   if (needsCompletedToday(change) && change.entity === 'ocr_queue_counters') {
     facts.completedToday = await deps.completedOn(change.workspaceId, change.at.slice(0, 10));

@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal';
+import type { ItemChange } from '../changes/ports';
 import type { Connection, ConnectionRepository, ConnectionSender, SessionEndReason, SessionSelector, TokenSession } from './ports';
 
 /** Why a connection stops: its session was ended, or its token expired. */
@@ -40,19 +41,26 @@ export async function endConnection(sender: ConnectionSender, connectionId: stri
 
 export interface SessionDeps {
   connections: Pick<ConnectionRepository, 'endSessions' | 'moveSessions'>;
-  connectionSender: ConnectionSender;
 }
 
 /**
  * Ends the WebSocket sessions a revocation ends (logout: the token's; a password change: every older token
- * version's; a deleted user: all), after the revocation itself is stored. Their records are marked first, so
- * no publisher delivers to them any more, in any function; then each gets the UNAUTHORIZED error and is
- * closed. A close that fails here (a function without the gateway's @connections endpoint) is left to the
- * next event published to the connection or its next message, both of which close an ended connection.
+ * version's; a deleted user: all), after the revocation itself is stored. This only marks their records
+ * ended: from then on no publisher delivers to them, in any function, and the `events` consumer, seeing each
+ * record change on the table's stream, sends the UNAUTHORIZED error and closes the connection (see
+ * {@link sessionEndOf}). So only the functions granted @connections reach the gateway.
  */
 export async function endSessions(deps: SessionDeps, selector: SessionSelector, reason: SessionEndReason): Promise<void> {
-  const ended = await deps.connections.endSessions(selector, reason);
-  await Promise.all(ended.map((connectionId) => endConnection(deps.connectionSender, connectionId, reason).catch(() => undefined)));
+  await deps.connections.endSessions(selector, reason);
+}
+
+/**
+ * The connection a change ends, and why: a connection record marked ended that was not before. A record
+ * removed (a disconnect, its TTL) or written again while ended ends nothing. Pure.
+ */
+export function sessionEndOf(change: ItemChange): { connectionId: string; end: SessionEndReason } | null {
+  if (change.entity !== 'connection' || !change.new?.ended || change.old?.ended) return null;
+  return { connectionId: change.connectionId, end: change.new.ended };
 }
 
 /**

@@ -1,17 +1,16 @@
 import { SOURCE_SYNC_TIMEOUT_SECONDS } from '../../manifest';
-import { emit } from '../events/ports';
 import type { NotificationRepository } from '../notifications/notification';
 import { notifyUser } from '../notifications/use-cases';
 import { compileFilePatterns } from './file-patterns';
 import { ocrLanguageFor } from '../ocr/queue-control';
 import type { SettingsRepository } from '../settings/settings';
-import type { CredentialVault, SourceRepository, SyncQueue, SyncStepMessage } from './ports';
+import type { CredentialVault, SourceRepository, SyncProgress, SyncQueue, SyncStepMessage } from './ports';
 import { SourceAccessError, type RemoteFolders } from './remote-folder';
 import { accessFailureReason } from './check-source-access';
 import { nextSyncAfter, type SourceRecord } from './source';
 import { parentOf, walkDirectory } from './sync-directory';
 import { syncFile, type FileOutcome, type FileSyncDeps } from './sync-file';
-import type { SyncCounts, SyncError, SyncJob } from './sync-job';
+import type { SyncJob } from './sync-job';
 
 export interface SyncStepDeps extends Omit<FileSyncDeps, 'ocrLanguage'> {
   settings: SettingsRepository;
@@ -25,8 +24,6 @@ export interface SyncStepDeps extends Omit<FileSyncDeps, 'ocrLanguage'> {
   stepSeconds: number;
 }
 
-/** `sync_progress` events go out at most this often (and once at the end). */
-export const SYNC_PROGRESS_INTERVAL_MS = 500;
 /** Files fetched per read of the work list. */
 const FILE_BATCH = 16;
 /** Files fetched side by side within a step. */
@@ -67,13 +64,14 @@ export async function runSyncStep(deps: SyncStepDeps, message: SyncStepMessage):
 }
 
 async function runLeasedStep(deps: SyncStepDeps, message: SyncStepMessage, source: SourceRecord, job: SyncJob, deadline: number): Promise<StepOutcome> {
-  const progress = new ProgressReporter(deps, job);
+  // Each write of the job is a change on the table's stream, from which the `events` consumer derives sync_progress.
+  const progress = (change: SyncProgress) => deps.sources.recordProgress(job.source_id, job.job_id, change);
   let folder;
   try {
     const password = await deps.vault.open(source.password_sealed, { workspaceId: deps.workspaceId, sourceId: source.id });
     folder = deps.remoteFolders.open({ url: source.url, username: source.username, password });
   } catch {
-    return finish(deps, source, job, progress, 'the stored password could not be read; set it again');
+    return finish(deps, source, job, 'the stored password could not be read; set it again');
   }
   const patterns = compileFilePatterns(source.file_patterns);
   const languages = new Map<string, Promise<string>>();
@@ -85,14 +83,13 @@ async function runLeasedStep(deps: SyncStepDeps, message: SyncStepMessage, sourc
     // Files are independent: a few at a time keep the server, the bucket and the table busy at once.
     await eachConcurrently(files, SYNC_FILE_CONCURRENCY, async (item) => {
       if (item.kind !== 'file') return;
-      progress.working(item.path);
       const outcome = await syncFile(fileDeps, folder, source, item).catch(async (): Promise<FileOutcome> => {
         // A store failing on one file (the bucket, the table) fails that file, not the sync: it is tried again next time.
         await deps.syncState.distrustDirectory(source.id, parentOf(item.path)).catch(() => undefined);
         return { count: 'failed', reason: 'the file could not be stored; it is tried again on the next sync' };
       });
       await deps.syncState.workDone(job.job_id, item);
-      await progress.add({
+      await progress({
         counts: { [outcome.count]: 1 },
         currentFile: item.path,
         errors: outcome.reason && outcome.count !== 'unchanged' ? [{ path: item.path, reason: outcome.reason }] : [],
@@ -100,26 +97,25 @@ async function runLeasedStep(deps: SyncStepDeps, message: SyncStepMessage, sourc
     });
     if (files.length) continue;
     const directories = await deps.syncState.work(job.job_id, 'directory', FILE_BATCH);
-    if (!directories.length) return finish(deps, source, job, progress, null);
+    if (!directories.length) return finish(deps, source, job, null);
     let rootFailure: string | null = null;
     await eachConcurrently(directories, SYNC_FILE_CONCURRENCY, async (directory) => {
       if (directory.kind !== 'directory') return;
       try {
         const walked = await walkDirectory(deps, folder, step, directory);
-        await progress.add({ total: walked.total, counts: walked.counts, errors: walked.skipped });
+        await progress({ total: walked.total, counts: walked.counts, errors: walked.skipped });
       } catch (error) {
         if (!(error instanceof SourceAccessError)) throw error;
         if (directory.path === '') {
           rootFailure = accessFailureReason(error);
           return;
         }
-        await progress.add({ errors: [{ path: `${directory.path}/`, reason: error.message }] });
+        await progress({ errors: [{ path: `${directory.path}/`, reason: error.message }] });
       }
       await deps.syncState.workDone(job.job_id, directory);
     });
-    if (rootFailure) return finish(deps, source, job, progress, rootFailure);
+    if (rootFailure) return finish(deps, source, job, rootFailure);
   }
-  await progress.flush();
   await deps.sources.releaseJob(source.id, job.job_id);
   await deps.syncQueue.enqueue(message);
   return 'continued';
@@ -131,9 +127,11 @@ async function stillCurrent(deps: SyncStepDeps, source: SourceRecord, job: SyncJ
   return now !== null && now.current_job_id === job.job_id;
 }
 
-/** Ends the sync: the source idle again (with its error, if the sync failed), the editor who asked told. */
-async function finish(deps: SyncStepDeps, source: SourceRecord, job: SyncJob, progress: ProgressReporter, failure: string | null): Promise<StepOutcome> {
-  await progress.flush(true);
+/**
+ * Ends the sync: the source idle again (with its error, if the sync failed), the editor who asked told. The
+ * job's state moving to completed or failed is what the last sync_progress (current_file '') is derived from.
+ */
+async function finish(deps: SyncStepDeps, source: SourceRecord, job: SyncJob, failure: string | null): Promise<StepOutcome> {
   const finished = deps.clock.now();
   await deps.sources.finishJob(source.id, job.job_id, {
     state: failure ? 'failed' : 'completed',
@@ -158,53 +156,4 @@ async function finish(deps: SyncStepDeps, source: SourceRecord, job: SyncJob, pr
     }).catch(() => undefined);
   }
   return 'finished';
-}
-
-/**
- * Keeps the job's counters (one write per file or directory) and the workspace's `sync_progress` events (a few
- * a second at most) in step with the work.
- */
-class ProgressReporter {
-  private processed: number;
-  private total: number;
-  private current: string | null = null;
-  private lastEvent = 0;
-
-  constructor(
-    private readonly deps: SyncStepDeps,
-    private readonly job: SyncJob,
-  ) {
-    this.processed = job.processed;
-    this.total = job.total;
-  }
-
-  /** The file in hand, for the next event (the job's `current_file` is written with the file's outcome). */
-  working(path: string): void {
-    this.current = path;
-  }
-
-  async add(change: { counts?: Partial<SyncCounts>; total?: number; errors?: SyncError[]; currentFile?: string }): Promise<void> {
-    this.processed += Object.values(change.counts ?? {}).reduce((sum, n) => sum + (n ?? 0), 0);
-    this.total += change.total ?? 0;
-    await this.deps.sources.recordProgress(this.job.source_id, this.job.job_id, change);
-    await this.event(false);
-  }
-
-  async flush(final = false): Promise<void> {
-    await this.event(true, final);
-  }
-
-  private async event(force: boolean, final = false): Promise<void> {
-    const now = Date.now();
-    if (!force && now - this.lastEvent < SYNC_PROGRESS_INTERVAL_MS) return;
-    this.lastEvent = now;
-    await emit(
-      this.deps.events,
-      {
-        type: 'sync_progress',
-        data: { source_id: this.job.source_id, processed: this.processed, total: Math.max(this.total, this.processed), current_file: final ? '' : (this.current ?? '') },
-      },
-      'workspace',
-    );
-  }
 }

@@ -15,7 +15,7 @@ export interface ChangePasswordDeps extends SessionDeps {
 /**
  * Replaces the caller's password after checking the current one. Every token issued before stops working,
  * the caller's included, so the caller gets a fresh session back; the user's WebSocket connections opened with
- * those tokens get UNAUTHORIZED and are closed.
+ * those tokens are marked ended (the `events` consumer then sends them UNAUTHORIZED and closes them).
  */
 export async function changePassword(
   deps: ChangePasswordDeps,

@@ -10,9 +10,10 @@ export interface DeleteWorkspaceUserDeps extends SessionDeps {
 
 /**
  * A workspace admin removes a member: their username and email are free again, their tokens stop working on
- * the next request (the user is gone), and their WebSocket connections get UNAUTHORIZED (`user_deleted`) and
- * are closed. Their documents stay with the workspace. The workspace's last admin and the operator cannot be
- * removed (DUPLICATE_RESOURCE with details.reason); an admin may remove themselves otherwise.
+ * the next request (the user is gone), and their WebSocket connections are marked ended (the `events`
+ * consumer then sends them UNAUTHORIZED, `user_deleted`, and closes them). Their documents stay with the
+ * workspace. The workspace's last admin and the operator cannot be removed (DUPLICATE_RESOURCE with
+ * details.reason); an admin may remove themselves otherwise.
  */
 export async function deleteWorkspaceUser(deps: DeleteWorkspaceUserDeps, admin: Principal, id: string): Promise<void> {
   const member = await memberOf(deps.users, admin.workspaceId, id);

@@ -94,7 +94,29 @@ describe('stream records as table changes', () => {
     expect(notification).toMatchObject({ entity: 'notification', userId: 'u-1', notificationId: 'n-1', new: { id: 'n-1' } });
   });
 
+  it('reads a sync job with its source and job ids, without its lease, its counters numbers', () => {
+    const job = { pk: 'WS#ws-1#SOURCE#s-1#JOBS', sk: 'job-1', gsi1pk: 'ACTIVESYNCS', gsi1sk: 'x', job_id: 'job-1', source_id: 's-1', state: 'running', new: 2, total: 5, lease_until: '2026-11-26T10:05:00.000Z' };
+
+    const change = changeOf(record(null, job));
+
+    expect(change).toMatchObject({ entity: 'sync_job', workspaceId: 'ws-1', sourceId: 's-1', jobId: 'job-1', new: { state: 'running', new: 2, changed: 0, total: 5, current_file: null } });
+    expect(change?.new).not.toHaveProperty('lease_until');
+  });
+
+  it('reads a connection record as the connection repository gives it, with the reason its session ended', () => {
+    const open = { pk: 'CONN#abc=', sk: 'META', connection_id: 'abc=', connected_at: '2026-11-26T10:00:00.000Z', user_id: 'u-1', workspace_id: 'ws-1', ttl: 1 };
+
+    const change = changeOf(record(open, { ...open, ended: 'password_changed' }));
+
+    expect(change).toMatchObject({ entity: 'connection', connectionId: 'abc=', old: { id: 'abc=', userId: 'u-1' }, new: { id: 'abc=', ended: 'password_changed' } });
+    expect(change?.old).not.toHaveProperty('ended');
+  });
+
   it.each([
+    ['a sync\'s work list', { pk: 'WS#ws-1#SYNCWORK#job-1', sk: 'F#a.pdf' }],
+    ['a source', { pk: 'WS#ws-1#SOURCES', sk: 'SOURCE#s-1' }],
+    ['what a sync remembers of a directory', { pk: 'WS#ws-1#SOURCE#s-1#DIR#docs', sk: '.' }],
+    ['a user\'s connection count', { pk: 'USER#u-1', sk: 'CONNECTIONS' }],
     ['a label membership', { pk: 'WS#ws-1#LABEL#l-1', sk: 'DOC#doc-1' }],
     ['the document counter', { pk: 'WS#ws-1#COUNTERS', sk: 'DOCUMENTS' }],
     ['a user profile', { pk: 'USER#u-1', sk: 'PROFILE' }],

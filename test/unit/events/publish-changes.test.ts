@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ChangeLedger, ItemChange } from '../../../shared/domain/changes/ports';
-import type { EventHub, ServerEvent } from '../../../shared/domain/events/ports';
+import type { Connection, ConnectionSender, EventHub, ServerEvent } from '../../../shared/domain/events/ports';
 import { publishChanges, type PublishChangesDeps } from '../../../shared/domain/events/publish-changes';
 import type { Notification } from '../../../shared/domain/notifications/notification';
-import { aDocumentRecord } from '../../support/builders';
+import type { SyncJob } from '../../../shared/domain/sources/sync-job';
+import { aDocumentRecord, aSyncJob } from '../../support/builders';
 
 const at = '2026-11-26T10:00:00.000Z';
 
@@ -16,9 +17,46 @@ const notified = (sequence: string, userId: string): ItemChange => {
   return { id: `event-${sequence}`, sequence, at, entity: 'notification', userId, notificationId: notification.id, old: null, new: notification };
 };
 
-/** A hub that records what it is given, and a ledger in memory. */
+const queuedJob = aSyncJob('source-1', { job_id: 'job-1' });
+const running = (counts: Partial<SyncJob>): SyncJob => ({ ...queuedJob, state: 'running', ...counts });
+const synced = (sequence: string, old: SyncJob | null, next: SyncJob | null): ItemChange => ({
+  id: `event-${sequence}`,
+  sequence,
+  at,
+  entity: 'sync_job',
+  workspaceId: 'ws-1',
+  sourceId: 'source-1',
+  jobId: 'job-1',
+  old,
+  new: next,
+});
+const connection: Connection = { id: 'conn-1', userId: 'u-1', workspaceId: 'ws-1', subscriptions: null, connectedAt: at };
+const connectionChange = (sequence: string, old: Connection, next: Connection): ItemChange => ({
+  id: `event-${sequence}`,
+  sequence,
+  at,
+  entity: 'connection',
+  connectionId: 'conn-1',
+  old,
+  new: next,
+});
+const ended = (sequence: string) => connectionChange(sequence, connection, { ...connection, ended: 'logout' });
+
+/** A hub and a connection sender that record what they are given, and a ledger in memory. */
 function deps(overrides: Partial<PublishChangesDeps> = {}) {
   const published: { workspaceId: string; event: ServerEvent }[] = [];
+  const sent: { connectionId: string; message: unknown }[] = [];
+  const closed: string[] = [];
+  const connectionSender: ConnectionSender = {
+    send: (connectionId, message) => {
+      sent.push({ connectionId, message: JSON.parse(message) });
+      return Promise.resolve('sent');
+    },
+    close: (connectionId) => {
+      closed.push(connectionId);
+      return Promise.resolve();
+    },
+  };
   const hub: EventHub = {
     forWorkspace: (workspaceId) => ({
       publish: (event) => {
@@ -31,8 +69,8 @@ function deps(overrides: Partial<PublishChangesDeps> = {}) {
   const ledger: ChangeLedger = {
     firstDelivery: (consumer, id) => Promise.resolve(!seen.has(`${consumer}/${id}`) && Boolean(seen.add(`${consumer}/${id}`))),
   };
-  const all: PublishChangesDeps = { hub, ledger, workspaceOfUser: () => Promise.resolve('ws-1'), completedOn: () => Promise.resolve(0), ...overrides };
-  return { all, published };
+  const all: PublishChangesDeps = { hub, connectionSender, ledger, workspaceOfUser: () => Promise.resolve('ws-1'), completedOn: () => Promise.resolve(0), ...overrides };
+  return { all, published, sent, closed };
 }
 
 describe('publishing the events of a batch of changes', () => {
@@ -79,5 +117,64 @@ describe('publishing the events of a batch of changes', () => {
 
     expect(await publishChanges(all, [notified('1', 'gone')])).toEqual({});
     expect(published).toEqual([]);
+  });
+
+  it('publishes only the latest progress of a sync job whose changes share a batch', async () => {
+    const { all, published } = deps();
+    const one = running({ new: 1, total: 3, current_file: 'a.pdf' });
+    const two = running({ new: 2, total: 3, current_file: 'b.pdf' });
+
+    await publishChanges(all, [synced('1', queuedJob, running({})), synced('2', running({}), one), created('3'), synced('4', one, two)]);
+
+    expect(published.map(({ event }) => event)).toEqual([
+      { type: 'document_created', data: expect.objectContaining({ document_id: 'doc-3' }) },
+      { type: 'sync_progress', data: { source_id: 'source-1', processed: 2, total: 3, current_file: 'b.pdf' } },
+    ]);
+  });
+
+  it('publishes progress made earlier in the batch even when the job last only let its lease go', async () => {
+    const { all, published } = deps();
+    const one = running({ new: 1, total: 3, current_file: 'a.pdf' });
+
+    await publishChanges(all, [synced('1', running({}), one), synced('2', one, { ...one })]);
+
+    expect(published.map(({ event }) => event.data)).toEqual([{ source_id: 'source-1', processed: 1, total: 3, current_file: 'a.pdf' }]);
+  });
+
+  it('retries a failed sync job from its first change in the batch', async () => {
+    const { all } = deps({ ledger: { firstDelivery: () => Promise.reject(new Error('the table is unavailable')) } });
+
+    const outcome = await publishChanges(all, [synced('1', queuedJob, running({ new: 1 })), synced('2', running({ new: 1 }), running({ new: 2 }))]);
+
+    expect(outcome).toEqual({ failedAt: '1' });
+  });
+
+  it('sends a connection marked ended the UNAUTHORIZED error with its reason, then closes it', async () => {
+    const { all, sent, closed, published } = deps();
+
+    expect(await publishChanges(all, [ended('1')])).toEqual({});
+
+    expect(sent).toEqual([{ connectionId: 'conn-1', message: { type: 'error', data: { code: 'UNAUTHORIZED', message: expect.any(String), details: { reason: 'logout' } } } }]);
+    expect(closed).toEqual(['conn-1']);
+    expect(published).toEqual([]);
+  });
+
+  it('ends a connection once when its change is delivered twice', async () => {
+    const { all, sent, closed } = deps();
+    await publishChanges(all, [ended('1')]);
+
+    await publishChanges(all, [ended('1')]);
+
+    expect(sent).toHaveLength(1);
+    expect(closed).toEqual(['conn-1']);
+  });
+
+  it('leaves alone a connection record written again after it ended', async () => {
+    const { all, sent } = deps();
+    const alreadyEnded = { ...connection, ended: 'logout' as const };
+
+    await publishChanges(all, [connectionChange('1', alreadyEnded, { ...alreadyEnded, subscriptions: ['notification'] })]);
+
+    expect(sent).toEqual([]);
   });
 });

@@ -7,6 +7,8 @@ import type { DocumentRecord } from '../../../domain/documents/document';
 import type { Label } from '../../../domain/labels/label';
 import type { Notification } from '../../../domain/notifications/notification';
 import type { OcrJob, OcrQueueCounters } from '../../../domain/ocr/jobs';
+import type { SyncJob } from '../../../domain/sources/sync-job';
+import { toConnection } from './connection-items';
 import { withoutKeys } from './keys';
 
 type Item = Record<string, unknown>;
@@ -15,6 +17,8 @@ type Item = Record<string, unknown>;
 const WORKSPACE_ITEM = /^WS#([^#]+)#(DOC|LABEL)#([^#]+)$/;
 const WORKSPACE_COUNTERS = /^WS#([^#]+)#COUNTERS$/;
 const USER_ITEM = /^USER#([^#]+)$/;
+const SYNC_JOBS = /^WS#([^#]+)#SOURCE#([^#]+)#JOBS$/;
+const CONNECTION_ITEM = /^CONN#(.+)$/;
 
 /** Which entity a key names (see `dataKeys` and `keys` in keys.ts), or null for items no consumer follows. */
 function entityOf(pk: string, sk: string) {
@@ -27,10 +31,14 @@ function entityOf(pk: string, sk: string) {
     if (kind === 'LABEL' && sk === 'META') return { entity: 'label', workspaceId, labelId: id } as const;
     return null;
   }
+  const syncJobs = SYNC_JOBS.exec(pk);
+  if (syncJobs) return { entity: 'sync_job', workspaceId: syncJobs[1]!, sourceId: syncJobs[2]!, jobId: sk } as const;
   const counters = WORKSPACE_COUNTERS.exec(pk);
   if (counters && sk === 'OCRQUEUE') return { entity: 'ocr_queue_counters', workspaceId: counters[1]! } as const;
   const user = USER_ITEM.exec(pk);
   if (user && sk.startsWith('NOTIFICATION#')) return { entity: 'notification', userId: user[1]!, notificationId: sk.slice('NOTIFICATION#'.length) } as const;
+  const connection = CONNECTION_ITEM.exec(pk);
+  if (connection && sk === 'META') return { entity: 'connection', connectionId: connection[1]! } as const;
   return null;
 }
 
@@ -48,6 +56,18 @@ const jobOf = (item: Item): OcrJob => {
   const { rev: _rev, ...job } = withoutKeys<OcrJob & { rev?: number }>(item);
   return job;
 };
+/** A sync as the source repository gives it (no keys, no lease), its counters numbers even where never added to. */
+const syncJobOf = (item: Item): SyncJob => {
+  const { lease_until: _lease, ...job } = withoutKeys<SyncJob & { lease_until?: string | null }>(item);
+  const counters = ['new', 'changed', 'unchanged', 'skipped', 'duplicates', 'failed', 'processed', 'total'] as const;
+  return {
+    ...job,
+    ...Object.fromEntries(counters.map((name) => [name, Number(item[name] ?? 0)])),
+    current_file: job.current_file ?? null,
+    started_at: job.started_at ?? null,
+    finished_at: job.finished_at ?? null,
+  };
+};
 const countersOf = (item: Item): OcrQueueCounters => ({
   pending: Number(item['pending'] ?? 0),
   processing: Number(item['processing'] ?? 0),
@@ -56,7 +76,7 @@ const countersOf = (item: Item): OcrQueueCounters => ({
 
 /**
  * The change a DynamoDB stream record (Lambda's shape) describes, or null for an item no consumer follows
- * (memberships, locks, usage, connections, ...). The table's stream carries new and old images; a record
+ * (memberships, locks, usage, a sync's work list, ...). The table's stream carries new and old images; a record
  * without the image an event needs gives null images, never a guess.
  */
 export function changeOf(record: DynamoDBRecord): ItemChange | null {
@@ -86,6 +106,10 @@ export function changeOf(record: DynamoDBRecord): ItemChange | null {
       return { ...base, ...kind, ...map((item) => withoutKeys<Label>(item)) };
     case 'notification':
       return { ...base, ...kind, ...map((item) => withoutKeys<Notification>(item)) };
+    case 'sync_job':
+      return { ...base, ...kind, ...map(syncJobOf) };
+    case 'connection':
+      return { ...base, ...kind, ...map(toConnection) };
   }
 }
 
