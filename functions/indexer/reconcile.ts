@@ -4,11 +4,14 @@ import { logger as defaultLogger, type Logger } from '../../shared/logger';
 
 /**
  * The scheduled event that asks the `indexer` function for a reconciliation (an EventBridge rule's constant
- * input): `{ "reconcile": true }`, with `"check_only": true` to count the drift without repairing it.
+ * input): `{ "reconcile": true }`, with `"check_only": true` to count the drift without repairing it, and
+ * `"workspace_ids": [...]` to check only those workspaces.
  */
 export interface ReconcileEvent {
   reconcile: true;
   check_only?: boolean;
+  /** Only these workspaces (a long run split over several invocations); default every workspace. */
+  workspace_ids?: string[];
 }
 
 /** Whether the indexer's event is the scheduled reconciliation (anything else is a batch of the stream). */
@@ -37,7 +40,8 @@ export const createReconcileHandler =
   (deps: ReconcileDeps, options: ReconcileOptions = {}, logger: Logger = defaultLogger) =>
   async (event?: Partial<ReconcileEvent>): Promise<ReconciliationReport> => {
     const checkOnly = event?.check_only ?? options.checkOnly ?? false;
-    const report = await reconcileSearchIndex(deps, { ...options, checkOnly });
+    const workspaceIds = event?.workspace_ids ?? options.workspaceIds;
+    const report = await reconcileSearchIndex(deps, { ...options, checkOnly, ...(workspaceIds ? { workspaceIds } : {}) });
     for (const workspace of report.drifted) {
       logger.warn('indexer: search index drift', { ...workspace, check_only: checkOnly });
     }

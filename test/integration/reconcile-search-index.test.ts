@@ -246,6 +246,23 @@ describe('the scheduled reconciliation of the indexer function', () => {
     expect(writes).toEqual([]);
   });
 
+  it('checks only the workspaces the scheduled event names', async () => {
+    // Arrange
+    const { c, deps, writes } = await setUp();
+    const named = await aWorkspace(c, 1);
+    await addUnindexed(c, named.workspaceId);
+    const other = await aWorkspace(c, 1);
+    await addUnindexed(c, other.workspaceId);
+    const handler = createReconcileHandler(deps, NOW, recordingLogger().logger);
+
+    // Act
+    const report = await handler({ reconcile: true, workspace_ids: [named.workspaceId] });
+
+    // Assert
+    expect(report).toMatchObject({ workspaces: 1, missing: 1, repaired: 1 });
+    expect(writes.map((write) => write.workspaceId)).toEqual([named.workspaceId]);
+  });
+
   it('tells its scheduled event from a batch of the stream', () => {
     // Arrange
     const scheduled = { reconcile: true };

@@ -14,6 +14,8 @@ export interface ReconcileDeps {
 export interface ReconcileOptions {
   /** Count the drift, repair nothing. */
   checkOnly?: boolean;
+  /** Only these workspaces (a run split over several invocations); default every workspace. */
+  workspaceIds?: string[];
   /** Documents compared at once: a slice of the table's scan looked up in the index, a page of the index looked up in the table. */
   chunkSize?: number;
   /**
@@ -110,7 +112,9 @@ export async function reconcileSearchIndex(deps: ReconcileDeps, options: Reconci
   };
 
   const reports: WorkspaceReconciliation[] = [];
+  const only = options.workspaceIds ? new Set(options.workspaceIds) : null;
   for (const workspace of await deps.workspaces.list()) {
+    if (only && !only.has(workspace.id)) continue;
     const report: WorkspaceReconciliation = { workspace_id: workspace.id, documents_checked: 0, index_entries: 0, ...zeroCounts() };
     reports.push(report);
     const scoped = deps.inWorkspace(workspace.id);
