@@ -7,8 +7,10 @@
  *   npx tsx bench/search.ts --keep        keeps the index file (its path is printed) for a closer look
  *   npx tsx bench/search.ts --workspaces=10  the documents spread over 10 workspaces (round robin), every query
  *                                            in the first one's (results: search[.<n>].ws10.json)
+ *   npx tsx bench/search.ts --only=lag    only the change-to-searchable lag (below); --only=index skips it
+ *   --lag-edits=200 --lag-uploads=50 --lag-poll-ms=5   its samples and the pause between two searches
  *
- * Results: bench/results/search.json.
+ * Results: bench/results/search.json; the lag: bench/results/search-lag.json.
  *
  * Measured: the index build rate (documents/s) in batches of 1,000 per transaction (a rebuild) and one
  * transaction per document (the indexer after each change), then an FTS5 optimize (segment merge + VACUUM),
@@ -20,6 +22,8 @@
  * AND-ed, and the facets are counted in JS over its hits so that both do the same job).
  * The text is generated: a Zipf-distributed vocabulary of 300 common English words of office documents and
  * 30,000 made-up words, with invoice numbers, amounts and dates, in sentences and paragraphs.
+ * Then the change-to-searchable lag (issue 17: the index follows the table's stream) against the local runtime
+ * started as a child process: see bench/support/search-lag.ts.
  * The bench reports; it exits non-zero only when it crashes itself.
  */
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
@@ -32,11 +36,18 @@ import { SqliteSearchIndex } from '../shared/adapters/local/sqlite-search-index'
 import type { AppContainer } from '../shared/container/app-container';
 import type { IndexedDocument } from '../shared/domain/search/ports';
 import { httpEvent, lambdaTestContext } from '../test/support/http-events';
+import { watchNoise } from './support/machine';
+import { measureSearchLag } from './support/search-lag';
 import { percentile, round, seededRandom } from './support/stats';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DOCS = Number(/^--docs=(\d+)$/.exec(process.argv.find((arg) => arg.startsWith('--docs=')) ?? '')?.[1] ?? 100_000);
 const WORKSPACES = Number(/^--workspaces=(\d+)$/.exec(process.argv.find((arg) => arg.startsWith('--workspaces=')) ?? '')?.[1] ?? 1);
+const numberFlag = (name: string, fallback: number) => Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+const ONLY = process.argv.find((arg) => arg.startsWith('--only='))?.split('=')[1];
+if (ONLY !== undefined && !['lag', 'index'].includes(ONLY)) throw new Error('--only is lag or index');
+const LAG = { edits: numberFlag('lag-edits', 200), uploads: numberFlag('lag-uploads', 50), pollMs: numberFlag('lag-poll-ms', 5) };
+const LAG_RESULTS_FILE = path.join(REPO_ROOT, 'bench/results/search-lag.json');
 const RESULTS_FILE = path.join(
   REPO_ROOT,
   'bench/results',
@@ -362,4 +373,20 @@ async function main() {
   else await rm(dir, { recursive: true, force: true });
 }
 
-await main();
+/** The change-to-searchable lag through the local runtime's stream (bench/support/search-lag.ts). */
+async function lag() {
+  console.log(`change-to-searchable lag: ${LAG.edits} edits, ${LAG.uploads} uploads, ${LAG.pollMs} ms between searches`);
+  const noise = watchNoise();
+  const begun = performance.now();
+  const measured = await measureSearchLag(LAG);
+  const elapsedS = round((performance.now() - begun) / 1000);
+  const { loadAtStart, otherCores } = noise.stop();
+  const machine = { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, load_at_start: round(loadAtStart, 2), other_work_cores: round(otherCores, 2) };
+  const result = { ...measured, elapsed_s: elapsedS, machine };
+  await mkdir(path.dirname(LAG_RESULTS_FILE), { recursive: true });
+  await writeFile(LAG_RESULTS_FILE, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result, null, 2));
+}
+
+if (ONLY !== 'lag') await main();
+if (ONLY !== 'index') await lag();
