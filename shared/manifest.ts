@@ -194,6 +194,13 @@ export const SOURCE_SYNC_STEP_SECONDS = 600;
 /** The sync worker's timeout: the step, plus the longest single file (500 MB) it may still be writing. */
 export const SOURCE_SYNC_TIMEOUT_SECONDS = 900;
 
+/**
+ * How the table's stream is delivered to its two consumers (`indexer`, `events`): the cloud's event source
+ * mappings and the local stream poller use the same numbers. Records per batch at most, and retries of a failing
+ * batch (bisected to isolate a bad record) before its records go to the consumer's failure destination.
+ */
+export const CHANGE_CONSUMER_DELIVERY = { batchSize: 100, retryAttempts: 5 } as const;
+
 /** How self-service sign-up works (REGISTRATION_MODE, CDK context `registrationMode`): a new workspace per sign-up, or none. */
 export const REGISTRATION_MODES = ['workspace', 'closed'] as const;
 export type RegistrationMode = (typeof REGISTRATION_MODES)[number];

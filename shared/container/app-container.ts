@@ -31,8 +31,12 @@ import { workspaceFileStore } from '../domain/documents/bucket-layout';
 import type { NotificationRepository } from '../domain/notifications/notification';
 import type { OcrJobQueue, OcrJobQueues, OcrJobRepository } from '../domain/ocr/jobs';
 import type { OcrEngine } from '../domain/ocr/ports';
-import { noSearchIndex, type SearchIndex, type SearchIndexer, type SearchIndexStore } from '../domain/search/ports';
-import { createDocumentIndexer, type RebuildDeps } from '../domain/search/use-cases';
+import type { SearchIndex, SearchIndexStore } from '../domain/search/ports';
+import type { RebuildDeps } from '../domain/search/use-cases';
+import type { FollowChangesDeps } from '../domain/search/follow-changes';
+import type { PublishChangesDeps } from '../domain/events/publish-changes';
+import type { ChangeLedger } from '../domain/changes/ports';
+import { DynamoChangeLedger } from '../adapters/aws/dynamodb/change-ledger';
 import type { ThumbnailRenderer } from '../domain/documents/thumbnails';
 import type { HealthProbe } from '../domain/health/health';
 import type { LabelRepository } from '../domain/labels/label';
@@ -120,6 +124,8 @@ export interface AppContainer {
   sourceSchedule: SourceSchedule;
   /** Counts documents ingested, pages OCRed, OCR failures and throttles; never fails the work. */
   metrics: BusinessMetrics;
+  /** Which table changes the stream consumers have acted on (their events are pushed once). */
+  changeLedger: ChangeLedger;
 }
 
 /**
@@ -137,8 +143,6 @@ export interface WorkspaceData {
   ocrQueue: OcrJobQueue;
   /** Real-time events to the workspace's connections (or, by user, to one of its members). */
   events: EventPublisher;
-  /** Keeps the search index in step with documents (a no-op where the function has no index). */
-  search: SearchIndexer;
   /** The workspace's view of the search index (throws on use where the function has none). */
   searchIndex: SearchIndex;
   /** Serves filtered and sorted listings where the runtime has one (the local search index). */
@@ -158,6 +162,23 @@ export type InWorkspace<C extends AppContainer> = Omit<C, keyof WorkspaceData> &
 export const inWorkspace = <C extends AppContainer>(c: C, caller: { workspaceId: string }): InWorkspace<C> => ({
   ...c,
   ...c.forWorkspace(caller.workspaceId),
+});
+
+/** What the `indexer` stream consumer reads to keep the search index in step: each workspace's documents, labels, files and index view. */
+export const indexerDepsOf = (c: AppContainer): FollowChangesDeps => ({
+  inWorkspace: (workspaceId) => {
+    const scoped = c.forWorkspace(workspaceId);
+    return { documents: scoped.documents, labels: scoped.labels, files: scoped.files, index: scoped.searchIndex };
+  },
+});
+
+/** What the `events` stream consumer needs to push the events a change calls for. */
+export const eventsDepsOf = (c: AppContainer): PublishChangesDeps => ({
+  hub: c.eventHub,
+  connectionSender: c.connectionSender,
+  workspaceOfUser: async (userId) => (await c.users.findById(userId))?.workspace_id ?? null,
+  completedOn: async (workspaceId, date) => (await c.forWorkspace(workspaceId).ocrJobs.daily(date, date))[0]?.completed ?? 0,
+  ledger: c.changeLedger,
 });
 
 /** What rebuilding the search index reads: every workspace's documents, through the container's scopes. */
@@ -223,15 +244,6 @@ export interface ContainerParts {
   /** Where business metrics go (embedded metrics in Lambda); without it they are not counted. */
   metrics?: BusinessMetrics;
 }
-
-/**
- * An index update never fails the change that caused it: a failure is logged, and the rebuild command
- * (`npm run reindex`) repairs what was missed.
- */
-const loggingIndexer = (indexer: SearchIndexer): SearchIndexer => ({
-  reindex: (id) => indexer.reindex(id).catch((error: unknown) => logger.error('search: reindex failed', { document_id: id, error })),
-  remove: (id) => indexer.remove(id).catch((error: unknown) => logger.error('search: remove failed', { document_id: id, error })),
-});
 
 /** One send to a connection may take this long before the publisher stops waiting for it. */
 export const EVENT_SEND_TIMEOUT_MS = 3000;
@@ -314,7 +326,6 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
       files: workspaceFiles,
       ocrQueue: ocrQueues.forWorkspace(workspaceId),
       events: eventHub.forWorkspace(workspaceId),
-      search: searchIndex ? loggingIndexer(createDocumentIndexer({ documents, labels, files: workspaceFiles, index: searchIndex })) : noSearchIndex,
       searchIndex: searchIndex ?? noSearchIndexView,
       ...(listingIndex ? { listingIndex } : {}),
       usageMeter: { count: (counts) => meter(workspaceId, counts) },
@@ -355,6 +366,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     }),
     syncQueue: parts.syncQueue ?? noSyncQueue,
     sourceSchedule: new DynamoSourceSchedule(parts.db, parts.tableName),
+    changeLedger: new DynamoChangeLedger(parts.db, parts.tableName),
   };
 }
 

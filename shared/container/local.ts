@@ -9,6 +9,7 @@ import {
 } from '../adapters/aws/clients';
 import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-probes';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
+import { signalWrites } from '../adapters/aws/dynamodb/write-signal';
 import { S3LegacyObjectAdopter } from '../adapters/aws/legacy-object-adoption';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { sha256 } from '../adapters/crypto/sha256';
@@ -120,9 +121,12 @@ export function localAppContainer(options: {
   sourceCredentialsKey: Uint8Array;
   /** DATA_DIR: the system metrics report the disk it is on (default: the temp dir). */
   dataDir?: string;
+  /** Called after each write to the table (the runtime wakes its stream consumers). */
+  onTableWrite?: () => void;
 }): LocalContainer {
   const { resources } = options;
   const db = createDynamoDocumentClient(localClientOptions(resources.endpoints.dynamodb, resources.dynamodbCredentials));
+  if (options.onTableWrite) signalWrites(db, options.onTableWrite);
   const s3 = createS3Client(localClientOptions(resources.endpoints.s3));
   const sqs = createSqsClient(localClientOptions(resources.endpoints.sqs));
   const engine = new TesseractOcrEngine({ ...LOCAL_OCR_LIMITS, ...options.ocr });

@@ -46,6 +46,7 @@ import { S3EventForwarder } from './s3-event-forwarder';
 import { RouteTable } from './route-table';
 import { LocalWebSocketGateway } from './websocket-gateway';
 import { fileSecret, randomSecret } from './secrets';
+import { startChangeConsumers, type ChangeConsumers } from './change-consumers';
 
 /** The local runtime contract (PORT, DATA_DIR, ADMIN_USERNAME, ADMIN_PASSWORD) plus the shared settings. */
 export const localEnvSchema = commonEnvSchema.extend({
@@ -120,6 +121,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
   let rateLimits: { flush(): Promise<void> } | undefined;
   let usageMeter: { flush(): Promise<void> } | undefined;
   let rebuilding: Promise<unknown> | undefined;
+  let changeConsumers: ChangeConsumers | undefined;
   const stop = async () => {
     clearInterval(sweepTimer);
     clearInterval(scheduleTimer);
@@ -127,6 +129,8 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     await sockets?.close();
     if (server) await closeServer(server);
     await Promise.allSettled(pollers.map((poller) => poller.stop()));
+    // After every writer: what is not consumed yet is after the checkpoints, and read on the next start.
+    await changeConsumers?.stop();
     await rebuilding?.catch(() => undefined);
     // The last requests' counts, written behind them, reach the table before it stops.
     await Promise.all([rateLimits?.flush(), usageMeter?.flush()]);
@@ -164,10 +168,19 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       searchIndexPath,
       sourceCredentialsKey: Buffer.from(sourceCredentialsKey.value, 'base64url'),
       dataDir,
+      onTableWrite: () => changeConsumers?.wake(),
     });
     searchIndex = container.searchIndex;
     rateLimits = container.rateLimits;
     usageMeter = container.usageMeter;
+    // The search index and the events follow the table's stream, as the cloud's `indexer` and `events` do.
+    changeConsumers = startChangeConsumers({
+      container,
+      tableName: resources.tableName,
+      endpoint: dynamodb.endpoint,
+      credentials: dynamodbCredentials,
+      checkpointDir: join(dataDir, 'streams'),
+    });
     const admin = await bootstrapAdmin(env, dataDir, container);
 
     const handlers: Record<HttpGroup, HttpHandler> = {
@@ -262,7 +275,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
 }
 
 async function provision(endpoints: LocalResources['endpoints'], dynamodbCredentials: LocalCredentials): Promise<LocalResources> {
-  await ensureTable(createDynamoDocumentClient(localClientOptions(endpoints.dynamodb, dynamodbCredentials)), RESOURCE_NAMES.table);
+  await ensureTable(createDynamoDocumentClient(localClientOptions(endpoints.dynamodb, dynamodbCredentials)), RESOURCE_NAMES.table, { stream: true });
   await ensureBucket(createS3Client(localClientOptions(endpoints.s3)), RESOURCE_NAMES.bucket);
   const sqs = createSqsClient(localClientOptions(endpoints.sqs));
   const [ocr, ocrHigh, ingest, sourceSync] = await Promise.all([
@@ -284,7 +297,7 @@ async function provision(endpoints: LocalResources['endpoints'], dynamodbCredent
 }
 
 /** What DATA_DIR holds; each part is readable by the runtime's OS user only. */
-const DATA_DIR_PARTS = ['dynamodb', 's3', 'search', 'secrets'];
+const DATA_DIR_PARTS = ['dynamodb', 's3', 'search', 'secrets', 'streams'];
 
 async function privateDirectory(path: string): Promise<void> {
   await mkdir(path, { recursive: true, mode: 0o700 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/api-client';
 import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
 import { textPdf } from '../support/text-pdf';
+import { eventually } from '../support/until';
 import { E2E_ADMIN } from './global-setup';
 
 const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus/ocrmypdf');
@@ -49,6 +50,7 @@ describe('search', () => {
     for (const name of SCANS) ids[name] = await editor.uploadDocument(name, readFileSync(join(CORPUS, name)));
     ids['script'] = await editor.uploadDocument('script.pdf', textPdf([['Beware of <script>alert(1)</script> in invoice INV-2024-004711']]));
     await Promise.all(Object.values(ids).map(completed));
+    await Promise.all(Object.values(ids).map((id) => editor.searchable(id)));
   }, 300_000);
 
   afterAll(async () => {
@@ -125,19 +127,20 @@ describe('search', () => {
   it('never returns a deleted document', async () => {
     const id = await editor.uploadDocument('gone.pdf', textPdf([['Quixotic zeppelin manifest']]));
     await completed(id);
+    await editor.searchable(id);
     const before = await search('q=zeppelin');
 
     await editor.delete(`/api/documents/${id}`);
-    const after = await search('q=zeppelin');
+    const after = await eventually(() => search('q=zeppelin'), (response) => response.body.total === 0);
 
     expect(before.body.results.map((r: { document_id: string }) => r.document_id)).toContain(id);
-    expect(after.body.total).toBe(0);
+    expect(after.body.results).toEqual([]);
   });
 
   it('finds a document by its new title after an edit', async () => {
     await editor.put(`/api/documents/${ids['cardinal.pdf']}`, { title: 'Ornithology handbook' });
 
-    const response = await search('q=ornithology');
+    const response = await eventually(() => search('q=ornithology'), (found) => found.body.total > 0);
 
     expect(response.body.results[0]?.document_id).toBe(ids['cardinal.pdf']);
   });

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { eventually } from '../support/until';
 import { ApiClient, type ApiResponse } from '../support/api-client';
 import { pngImage } from '../support/fixtures';
 import { E2E_ADMIN } from './global-setup';
@@ -73,10 +74,7 @@ describe('API versions', () => {
     const title = `versioned ${crypto.randomUUID().slice(0, 8)}`;
     const id = await editor.uploadDocument('search.png', pngImage(16, 16), { ocr_enabled: 'false', title });
     const path = `/api/search?q=${encodeURIComponent(title)}`;
-    const deadline = Date.now() + 10_000;
-    while (!(await editor.get(path)).body.results?.some((r: { document_id: string }) => r.document_id === id) && Date.now() < deadline) {
-      await new Promise((resolveWait) => setTimeout(resolveWait, 200));
-    }
+    await eventually(() => editor.get(path), (response) => response.body.results?.some((r: { document_id: string }) => r.document_id === id));
 
     const [search, searchV2] = await both(editor, 'GET', path);
 

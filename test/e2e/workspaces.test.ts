@@ -1,5 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
+import { eventually } from '../support/until';
 import { ApiClient, type ApiResponse } from '../support/api-client';
 import { pngImage } from '../support/fixtures';
 import { emptyPdf, textPdf } from '../support/text-pdf';
@@ -137,6 +138,10 @@ describe('workspace isolation', () => {
       b.editor.uploadDocument('theirs.png', pngImage(4, 4), { title: `Theirs ${SHARED_WORD}`, labels: B.label, ocr_enabled: 'false' }),
     ]);
     await Promise.all([settled(a.editor, A.documents.scanned), settled(a.editor, A.documents.failed)]);
+    // Searches and filtered listings follow the table's stream: wait until the index has all of the above.
+    await a.editor.searchable(A.documents.scanned);
+    await eventually(() => a.editor.get(`/api/search?q=${A_ONLY_WORD}`), (response) => response.body.total === 3);
+    await eventually(() => b.editor.get(`/api/documents?label_ids=${B.label}`), (response) => response.body.pagination.total === 1);
     const notifications = (await a.editor.get('/api/notifications')).body.notifications as { id: string; data: { document_id: string } }[];
     A.notification = notifications.find((n) => n.data.document_id === A.documents.scanned)!.id;
   }, 90_000);

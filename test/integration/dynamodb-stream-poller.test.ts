@@ -71,6 +71,20 @@ describe('the DynamoDB stream poller on DynamoDB Local', () => {
     });
   });
 
+  it('reads a shard at once when woken, instead of at its next poll', async () => {
+    const table = await freshStreamTable();
+    const consumer = recorder();
+    const poller = start({ streams: table.streams, source: { streamArn: table.streamArn }, handler: consumer.handler, pollIntervalMs: 60_000 });
+    await table.put({ pk: 'first' });
+    await until(() => consumer.delivered.length === 1, 10_000, 'the first record (read when the shard is first opened)');
+
+    await table.put({ pk: 'woken' });
+    poller.wake();
+
+    await until(() => consumer.delivered.length === 2, 5_000, 'the record written before the wake, long before the next poll');
+    expect(consumer.keys()).toEqual(['first', 'woken']);
+  });
+
   it('gives a REMOVE event the old image of the deleted item and no new image', async () => {
     const table = await freshStreamTable();
     const consumer = recorder();

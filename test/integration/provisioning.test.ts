@@ -1,5 +1,6 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA } from '../../shared/manifest';
 import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../../shared/adapters/aws/provisioning';
@@ -29,6 +30,20 @@ describe('provisioning of the local resources', () => {
     const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
     expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
     expect(Table?.LatestStreamArn).toBeTruthy();
+  });
+
+  it('adds the stream to a table made before it, keeping its items', async () => {
+    const { dynamo } = testClients();
+    const tableName = uniqueName('unstreamed');
+    await ensureTable(dynamo, tableName);
+    const key = { [TABLE_SCHEMA.partitionKey]: 'KEEP', [TABLE_SCHEMA.sortKey]: 'ME' };
+    await dynamo.send(new PutCommand({ TableName: tableName, Item: key }));
+
+    await ensureTable(dynamo, tableName, { stream: true });
+
+    const { Table } = await dynamo.send(new DescribeTableCommand({ TableName: tableName }));
+    expect(Table?.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    expect((await dynamo.send(new GetCommand({ TableName: tableName, Key: key }))).Item).toEqual(key);
   });
 
   it('creates a bucket once', async () => {

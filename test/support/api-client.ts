@@ -1,3 +1,4 @@
+import { eventually } from './until';
 /** A minimal HTTP client for e2e tests: JSON in, JSON out, the way a real client calls the API. */
 // Response bodies are whatever the API sent: tests assert on their shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -80,6 +81,21 @@ export class ApiClient {
     const response = await this.upload('/api/documents/upload', form);
     if (response.status !== 201) throw new Error(`upload failed: ${JSON.stringify(response.body)}`);
     return response.body.id as string;
+  }
+
+  /**
+   * Waits until the search index holds the document's OCR outcome (its text and confidence): the index follows
+   * the table's stream, a moment behind the document's `completed`. For documents whose OCR completed.
+   */
+  async searchable(id: string, timeoutMs = 10_000): Promise<void> {
+    const { body: document } = await this.get(`/api/documents/${id}`);
+    const query = { query: { must: [{ field: 'filename', value: document.filename, type: 'exact' }] }, filters: { min_confidence: 0 }, per_page: 100 };
+    await eventually(
+      () => this.post('/api/search/advanced', query),
+      (response) => (response.body.results ?? []).some((hit: { document_id: string }) => hit.document_id === id),
+      timeoutMs,
+      `document ${id} searchable with its text`,
+    );
   }
 
   /** The raw bytes of a response, for downloads and images. */

@@ -1,23 +1,27 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
+  DynamoDBStreamsClient,
   ExpiredIteratorException,
   GetRecordsCommand,
   GetShardIteratorCommand,
   ResourceNotFoundException,
   TrimmedDataAccessException,
-  type DynamoDBStreamsClient,
   type Shard,
   type ShardIteratorType,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../../logger';
+import type { ClientOptions } from './clients';
 import { InMemoryStreamCheckpointStore, type StreamCheckpointStore } from './dynamodb-stream-checkpoints';
 import { deliverBatch, sequenceOf, toLambdaRecord, type DeliveryOptions, type StreamFailureDestination } from './dynamodb-stream-delivery';
 
 export type { StreamCheckpointStore } from './dynamodb-stream-checkpoints';
 export type { StreamFailureDestination, StreamFailureRecord } from './dynamodb-stream-delivery';
+
+/** A client of a table's stream (the local runtime's, on DynamoDB Local; in the cloud Lambda reads the stream). */
+export const createStreamsClient = (options: ClientOptions): DynamoDBStreamsClient => new DynamoDBStreamsClient(options);
 
 /** How the local poller drives a handler from a table's stream, as a Lambda event source mapping would. */
 export interface StreamPollerOptions {
@@ -50,13 +54,21 @@ export interface StreamPollerOptions {
   startingPosition?: 'TRIM_HORIZON' | 'LATEST';
   /** Per shard, the last record done; reading resumes after it. @default in memory */
   checkpoints?: StreamCheckpointStore;
-  /** Wait between reads of a shard that had nothing new (Lambda polls four times a second). @default 250 */
+  /**
+   * Wait between reads of a shard that had nothing new (Lambda polls four times a second); {@link StreamPoller.wake}
+   * cuts it short. @default 250
+   */
   pollIntervalMs?: number;
   /** Wait between DescribeStream calls that look for new shards (also called when a shard closes). @default 5000 */
   shardDiscoveryIntervalMs?: number;
 }
 
 export interface StreamPoller {
+  /**
+   * Reads every shard waiting for records now instead of at its next poll: for a runtime that knows when it has
+   * written the table (the local one), so it can poll seldom and still deliver within milliseconds.
+   */
+  wake(): void;
   /** Stops reading, waits for the handler calls in flight and keeps their checkpoints. */
   stop(): Promise<void>;
 }
@@ -109,6 +121,16 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
       wakers.add(done);
     });
   let wakeDiscovery: (() => void) | undefined;
+  /** The shards' waits for new records, which `wake` ends (retry waits keep their backoff). */
+  const idle = new Set<() => void>();
+  /** Counts wakes: a shard whose last read began before the latest wake reads again without waiting. */
+  let wakes = 0;
+  const poll = async (ms: number, readAfterWake: number): Promise<void> => {
+    if (readAfterWake < wakes) return;
+    let waking: (() => void) | undefined;
+    await Promise.race([sleep(ms), new Promise<void>((resolve) => idle.add((waking = resolve)))]);
+    idle.delete(waking!);
+  };
 
   const shards = new Map<string, ShardState>();
   const workers = new Set<Promise<void>>();
@@ -193,6 +215,7 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
       let firstAt = 0;
       while (!stopped && iterator !== undefined && batch.length < batchSize) {
         const wanted = Math.min(1000, batchSize - batch.length);
+        const readAfterWake = wakes;
         let records;
         try {
           const response = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: wanted }));
@@ -221,7 +244,7 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
         if (records.length === wanted) continue;
         const windowLeft = firstAt + batchingWindowMs - Date.now();
         if (batch.length > 0 && windowLeft <= 0) break;
-        if (iterator !== undefined) await sleep(batch.length > 0 ? Math.min(pollIntervalMs, windowLeft) : pollIntervalMs);
+        if (iterator !== undefined) await (batch.length > 0 ? sleep(Math.min(pollIntervalMs, windowLeft)) : poll(pollIntervalMs, readAfterWake));
       }
       if (stopped) return false;
       if (batch.length > 0 && !(await deliverBatch(delivery, target, batch))) return false;
@@ -280,6 +303,10 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
 
   const discovering = discover();
   return {
+    wake() {
+      wakes++;
+      for (const waking of [...idle]) waking();
+    },
     async stop() {
       stopped = true;
       for (const wake of [...wakers]) wake();

@@ -2,6 +2,7 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
@@ -14,10 +15,18 @@ import { TABLE_SCHEMA } from '../../manifest';
  * the local emulators, LocalStack and the integration tests. Mirrors lib/stacks/stateful-stack.ts.
  */
 
-/** `stream`: the table gets a stream of new and old images (the change stream of issue 17). */
+const STREAM = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' as const };
+
+/**
+ * `stream`: the table gets a stream of new and old images (the change stream the search index and the events
+ * follow), also when it exists without one (a DATA_DIR from before the stream).
+ */
 export async function ensureTable(db: DynamoDBDocumentClient, tableName: string, options: { stream?: boolean } = {}): Promise<void> {
   try {
-    await db.send(new DescribeTableCommand({ TableName: tableName }));
+    const { Table } = await db.send(new DescribeTableCommand({ TableName: tableName }));
+    if (options.stream && !Table?.StreamSpecification?.StreamEnabled) {
+      await db.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: STREAM }));
+    }
     return;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -41,7 +50,7 @@ export async function ensureTable(db: DynamoDBDocumentClient, tableName: string,
         ],
         Projection: { ProjectionType: 'ALL' },
       })),
-      ...(options.stream ? { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' as const } } : {}),
+      ...(options.stream ? { StreamSpecification: STREAM } : {}),
     }),
   );
   await db.send(

@@ -1,18 +1,16 @@
 import type { Clock } from '../clock';
 import { notFound } from '../errors';
-import { emit, type EventPublisher } from '../events/ports';
 import { requireLabels } from '../labels/use-cases';
 import type { LabelRepository } from '../labels/label';
-import type { SearchIndexer } from '../search/ports';
 import { fileKeys, toSummary, type DocumentSummary } from './document';
 import type { DocumentChanges, DocumentRepository, FileStore } from './ports';
 
 /**
- * Changes title, labels (replacing them) and metadata; labels must exist. Every connected client hears of the
- * change: `changes` holds each field the request set, with its value as stored.
+ * Changes title, labels (replacing them) and metadata; labels must exist. The search index and the connected
+ * clients (`document_updated`) follow the change from the table's stream.
  */
 export async function updateDocument(
-  deps: { documents: DocumentRepository; labels: Pick<LabelRepository, 'missing'>; clock: Clock; events: EventPublisher; search: SearchIndexer },
+  deps: { documents: DocumentRepository; labels: Pick<LabelRepository, 'missing'>; clock: Clock },
   id: string,
   changes: DocumentChanges,
 ): Promise<DocumentSummary> {
@@ -23,19 +21,11 @@ export async function updateDocument(
     deps.clock.now().toISOString(),
   );
   if (!updated) throw notFound('Document', id);
-  await deps.search.reindex(id);
-  const fields = (['title', 'labels', 'metadata'] as const).filter((field) => changes[field] !== undefined);
-  await emit(
-    deps.events,
-    { type: 'document_updated', data: { document_id: id, changes: Object.fromEntries(fields.map((field) => [field, updated[field]])) } },
-    'workspace',
-  );
   return toSummary(updated);
 }
 
-/** Deletes the document, its files (original and thumbnails) and its place in label counts. */
-export async function deleteDocument(deps: { documents: DocumentRepository; files: FileStore; search: SearchIndexer }, id: string): Promise<void> {
+/** Deletes the document, its files (original and thumbnails) and its place in label counts; the index follows the stream. */
+export async function deleteDocument(deps: { documents: DocumentRepository; files: FileStore }, id: string): Promise<void> {
   if (!(await deps.documents.delete(id))) throw notFound('Document', id);
-  await deps.search.remove(id);
   await deps.files.deletePrefix(fileKeys.prefix(id));
 }

@@ -8,11 +8,9 @@ import { detectMimeType, SUPPORTED_MIME_TYPES } from './file-type';
 import type { OcrJobQueue } from '../ocr/jobs';
 import type { OcrEngine } from '../ocr/ports';
 import { ocrLanguageFor, requireOcrLanguage } from '../ocr/queue-control';
-import type { SearchIndexer } from '../search/ports';
 import type { SettingsRepository } from '../settings/settings';
 import type { DocumentRepository, FileStore, PendingUpload, PendingUploadRepository } from './ports';
 import { newDocumentRecord, registerDocument, safeFilename } from './upload-document';
-import type { EventPublisher } from '../events/ports';
 
 /** The P limit on a document's size. */
 export const MAX_DOCUMENT_BYTES = 500 * 1024 * 1024;
@@ -92,8 +90,6 @@ export interface IngestDeps {
   files: FileStore;
   ocrQueue: OcrJobQueue;
   clock: Clock;
-  events: EventPublisher;
-  search: SearchIndexer;
   metrics: BusinessMetrics;
 }
 

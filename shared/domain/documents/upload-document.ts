@@ -1,6 +1,5 @@
 import type { Clock } from '../clock';
 import { validationError } from '../errors';
-import { emit, type EventPublisher } from '../events/ports';
 import { requireLabels } from '../labels/use-cases';
 import type { LabelRepository } from '../labels/label';
 import type { BusinessMetrics } from '../metrics/ports';
@@ -9,7 +8,6 @@ import { detectMimeType, SUPPORTED_MIME_TYPES } from './file-type';
 import { newOcrJob, type OcrJob, type OcrJobQueue } from '../ocr/jobs';
 import type { OcrEngine } from '../ocr/ports';
 import { ocrLanguageFor, requireOcrLanguage } from '../ocr/queue-control';
-import type { SearchIndexer } from '../search/ports';
 import type { SettingsRepository } from '../settings/settings';
 import type { DocumentRepository, FileStore } from './ports';
 
@@ -22,8 +20,6 @@ export interface UploadDeps {
   sha256(bytes: Uint8Array): string;
   ocrLanguages: OcrEngine['languages'];
   settings: SettingsRepository;
-  events: EventPublisher;
-  search: SearchIndexer;
   metrics: BusinessMetrics;
 }
 
@@ -128,12 +124,12 @@ export async function uploadDocument(deps: UploadDeps, input: UploadInput): Prom
 /**
  * Records a document whose original file is already stored, with its OCR job, and queues the job. If the
  * record cannot be written the stored files are removed, so nothing half-written stays behind. A job that
- * cannot be queued stays queued in the table, and the stuck-job sweep sends it again. Every connected client
- * hears of the new document (documents are the workspace's), before its OCR can report progress. Every new
+ * cannot be queued stays queued in the table, and the stuck-job sweep sends it again. The search index and
+ * the connected clients (`document_created`) follow the record from the table's stream. Every new
  * document (upload, presigned ingest, source sync) comes through here and is counted (`DocumentsIngested`).
  */
 export async function registerDocument(
-  deps: Pick<UploadDeps, 'documents' | 'files' | 'ocrQueue' | 'events' | 'search' | 'metrics'>,
+  deps: Pick<UploadDeps, 'documents' | 'files' | 'ocrQueue' | 'metrics'>,
   document: DocumentRecord,
 ): Promise<UploadResult> {
   const job = document.ocr_enabled ? newOcrJob(document, 'normal', document.created_at) : undefined;
@@ -144,13 +140,6 @@ export async function registerDocument(
     throw error;
   }
   deps.metrics.count('DocumentsIngested');
-  // Indexed at once (title, filename, labels), so that it is found before its text is read.
-  await deps.search.reindex(document.id);
-  await emit(
-    deps.events,
-    { type: 'document_created', data: { document_id: document.id, title: document.title, source: document.source_id ?? 'upload' } },
-    'workspace',
-  );
   const queued = job !== undefined && (await enqueue(deps.ocrQueue, job));
   return {
     id: document.id,

@@ -1,5 +1,4 @@
 import type { Clock } from '../clock';
-import { emit, type EventPublisher } from '../events/ports';
 import { notFound } from '../errors';
 import { getSettings, type SettingsRepository } from '../settings/settings';
 import type { Notification, NotificationRepository } from './notification';
@@ -10,13 +9,12 @@ export const NOTIFICATION_LIST_LIMIT = 100;
 export interface NotifyDeps {
   notifications: NotificationRepository;
   settings: SettingsRepository;
-  events: EventPublisher;
   clock: Clock;
 }
 
 /**
- * Tells a user something happened: stored for the list, and pushed to their open connections. Nothing is
- * stored or sent when the user turned notifications off in their settings.
+ * Tells a user something happened: stored for the list; their open connections hear of it from the table's
+ * stream. Nothing is stored (or sent) when the user turned notifications off in their settings.
  */
 export async function notifyUser(
   deps: NotifyDeps,
@@ -27,11 +25,6 @@ export async function notifyUser(
   if (!notifications_enabled) return null;
   const notification: Notification = { id: crypto.randomUUID(), ...input, read: false, created_at: deps.clock.now().toISOString() };
   await deps.notifications.create(userId, notification);
-  await emit(
-    deps.events,
-    { type: 'notification', data: { id: notification.id, type: notification.type, title: notification.title, message: notification.message } },
-    { userId },
-  );
   return notification;
 }
 

@@ -1,14 +1,11 @@
 import type { Clock } from '../clock';
 import { fileKeys, type DocumentRecord } from '../documents/document';
 import type { DocumentContent, DocumentRepository, FileStore } from '../documents/ports';
-import { emit, type EventPublisher } from '../events/ports';
 import type { NotificationRepository } from '../notifications/notification';
 import { notifyUser } from '../notifications/use-cases';
-import type { SearchIndexer } from '../search/ports';
 import type { SettingsRepository } from '../settings/settings';
 import type { BusinessMetrics } from '../metrics/ports';
 import type { OcrJob, OcrJobMessage, OcrJobQueue, OcrJobRepository } from './jobs';
-import { publishQueueStatus } from './queue-control';
 import { OcrEngineBusy, OcrFailure, type OcrEngine, type OcrInput, type OcrOutput, type TextLayerReader } from './ports';
 import { deferralDelaySeconds, MAX_DEFERRALS } from './throttling';
 
@@ -35,8 +32,6 @@ export interface OcrWorkerDeps extends OcrWorkerServices {
   files: Pick<FileStore, 'get' | 'put' | 'bucketKey'>;
   notifications: NotificationRepository;
   settings: SettingsRepository;
-  events: EventPublisher;
-  search: SearchIndexer;
   clock: Clock;
   metrics: BusinessMetrics;
   /** A number in [0, 1) for the jitter of a deferral's delay. */
@@ -66,8 +61,6 @@ export async function processOcrJob(deps: OcrWorkerDeps, message: OcrJobMessage)
     await deps.ocrJobs.fail(job.document_id, job.run, 'the document was deleted', now(), 'cancelled');
     return 'cancelled';
   }
-  await bestEffort(() => deps.search.reindex(job.document_id));
-  await progress(deps, job, 0, 'processing');
   try {
     const output = await read(deps, job, document);
     return await finish(deps, job, document, output);
@@ -79,7 +72,6 @@ export async function processOcrJob(deps: OcrWorkerDeps, message: OcrJobMessage)
       return end(deps, job, document, 'failed', `OCR failed ${MAX_ATTEMPTS} times on an internal error`);
     }
     await deps.ocrJobs.release(job.document_id, job.run, now());
-    await bestEffort(() => deps.search.reindex(job.document_id));
     throw error;
   }
 }
@@ -96,7 +88,6 @@ async function defer(deps: OcrWorkerDeps, job: OcrJob, message: OcrJobMessage): 
   const until = new Date(now.getTime() + delaySeconds * 1000).toISOString();
   if (!(await deps.ocrJobs.defer(job.document_id, job.run, now.toISOString(), until))) return 'skipped';
   await deps.ocrQueue.enqueue({ documentId: job.document_id, run: job.run, priority: job.priority, deferrals }, { delaySeconds });
-  await bestEffort(() => deps.search.reindex(job.document_id));
   return 'deferred';
 }
 
@@ -125,7 +116,6 @@ async function read(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord):
       const percent = Math.min(99, Math.round((done / total) * 100));
       const { cancelRequested } = await deps.ocrJobs.heartbeat(job.document_id, job.run, percent, total, deps.clock.now().toISOString());
       if (cancelRequested) throw new Cancelled();
-      await progress(deps, job, percent, 'processing');
     },
   });
   deps.metrics.count('PagesOcred', output.pages);
@@ -160,8 +150,6 @@ async function finish(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord
   );
   if (outcome === 'cancel_requested') return end(deps, job, document, 'cancelled', 'cancelled');
   if (outcome === 'not_held') return 'skipped';
-  await progress(deps, job, 100, 'completed');
-  await bestEffort(() => deps.search.reindex(document.id));
   await bestEffort(() =>
     notifyUser(deps, document.created_by, {
       type: 'ocr_completed',
@@ -170,7 +158,6 @@ async function finish(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord
       data: { document_id: document.id },
     }),
   );
-  await publishQueueStatus(deps);
   return 'completed';
 }
 
@@ -184,8 +171,6 @@ async function end(
   const won = await deps.ocrJobs.fail(job.document_id, job.run, reason, deps.clock.now().toISOString(), status);
   if (!won) return 'skipped';
   if (status === 'failed') deps.metrics.count('OcrFailures');
-  await progress(deps, job, 100, status === 'cancelled' ? 'cancelled' : 'failed');
-  await bestEffort(() => deps.search.reindex(document.id));
   if (status === 'failed') {
     await bestEffort(() =>
       notifyUser(deps, document.created_by, {
@@ -196,7 +181,6 @@ async function end(
       }),
     );
   }
-  await publishQueueStatus(deps);
   return status;
 }
 
@@ -207,9 +191,6 @@ async function storeText(deps: OcrWorkerDeps, documentId: string, text: string):
   await deps.files.put(key, bytes, 'text/plain; charset=utf-8');
   return { text_object: key };
 }
-
-const progress = (deps: OcrWorkerDeps, job: OcrJob, percent: number, status: string) =>
-  emit(deps.events, { type: 'ocr_progress', data: { document_id: job.document_id, progress: percent, status } }, { userId: job.created_by });
 
 /** Side effects after the job's outcome is stored: none of them may undo or fail it. */
 async function bestEffort(action: () => Promise<unknown>): Promise<void> {

@@ -1,11 +1,9 @@
 import type { WorkspaceRepository } from '../workspaces/ports';
 import type { Clock } from '../clock';
 import { AppError, notFound, validationError } from '../errors';
-import { emit, type EventPublisher } from '../events/ports';
 import type { Page } from '../pagination';
 import type { OcrJob, OcrJobFilter, OcrJobQueue, OcrJobRepository, OcrPriority } from './jobs';
 import type { OcrEngine } from './ports';
-import type { SearchIndexer } from '../search/ports';
 import { getSettings, type SettingsRepository } from '../settings/settings';
 
 /** The engine's languages, to refuse a request the worker could never serve (400 at the API, not a failed job). */
@@ -37,26 +35,6 @@ export interface RetryDeps {
   ocrLanguages: OcrEngine['languages'];
   settings: SettingsRepository;
   clock: Clock;
-  events: EventPublisher;
-  search: SearchIndexer;
-}
-
-/**
- * Tells every connected client the queue's counters (`queue_status`): whenever a job enters or leaves the
- * queue. `completed` is today's completions, as in the queue status endpoint. Never throws.
- */
-export async function publishQueueStatus(deps: { ocrJobs: OcrJobRepository; clock: Clock; events: EventPublisher }): Promise<void> {
-  try {
-    const today = deps.clock.now().toISOString().slice(0, 10);
-    const [counters, days] = await Promise.all([deps.ocrJobs.counters(), deps.ocrJobs.daily(today, today)]);
-    await emit(
-      deps.events,
-      { type: 'queue_status', data: { pending: counters.pending, processing: counters.processing, completed: days[0]?.completed ?? 0 } },
-      'workspace',
-    );
-  } catch {
-    // The counters could not be read: the next change of the queue sends them again.
-  }
 }
 
 /**
@@ -73,10 +51,8 @@ export async function retryOcr(
   const job = await deps.ocrJobs.restart(documentId, { ...request, language, now: deps.clock.now().toISOString() });
   if (!job) throw notFound('Document', documentId);
   if (job === 'busy') throw busy((await deps.ocrJobs.get(documentId)) ?? { document_id: documentId, status: 'queued' });
-  await deps.search.reindex(documentId);
   // A lost send leaves the job queued in the table; the stuck-job sweep sends it again.
   await deps.ocrQueue.enqueue({ documentId, run: job.run, priority: job.priority }).catch(() => undefined);
-  await publishQueueStatus(deps);
   return { id: documentId, status: 'pending', priority: job.priority, language: job.language, message: 'OCR queued' };
 }
 
@@ -137,12 +113,11 @@ export async function setOcrPriority(
  * `cancelled`), a processing one at its next page (the worker stops there). A finished job is 409.
  */
 export async function cancelOcrJob(
-  deps: { ocrJobs: OcrJobRepository; clock: Clock; events: EventPublisher; search: SearchIndexer },
+  deps: { ocrJobs: OcrJobRepository; clock: Clock },
   documentId: string,
 ): Promise<{ id: string; status: 'cancelled' | 'cancelling' }> {
   const outcome = await deps.ocrJobs.cancel(documentId, deps.clock.now().toISOString());
   if (outcome === 'not_found') throw notFound('OCR job', documentId);
-  if (outcome === 'cancelled') await deps.search.reindex(documentId);
   if (outcome === 'finished') {
     const job = await deps.ocrJobs.get(documentId);
     throw new AppError('DUPLICATE_RESOURCE', 'This OCR job has already finished', {
@@ -151,8 +126,6 @@ export async function cancelOcrJob(
       status: job?.status ?? 'finished',
     });
   }
-  // A processing job leaves the queue when its worker stops, and the worker announces it then.
-  if (outcome === 'cancelled') await publishQueueStatus(deps);
   return { id: documentId, status: outcome === 'cancelled' ? 'cancelled' : 'cancelling' };
 }
 

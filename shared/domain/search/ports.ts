@@ -1,15 +1,13 @@
 /**
- * Keeps the search index in step with documents. Called after every change that affects what a search finds
- * (text ready, title, labels or metadata edited, deleted); the implementation reads the document's current
- * state, so callers never pass stale data.
+ * Keeps the search index in step with documents: the `indexer` stream consumer calls it for every change that
+ * affects what a search finds (text ready, title, labels or metadata edited, deleted); the implementation reads
+ * the document's current state, so callers never pass stale data.
  */
 export interface SearchIndexer {
   reindex(documentId: string): Promise<void>;
   remove(documentId: string): Promise<void>;
 }
 
-/** The indexer of a runtime without a search index. */
-export const noSearchIndex: SearchIndexer = { reindex: async () => undefined, remove: async () => undefined };
 
 /** What the index holds of one document. `version` orders updates: an older one never overwrites a newer one. */
 export interface IndexedDocument {

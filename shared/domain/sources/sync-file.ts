@@ -4,10 +4,8 @@ import { detectMimeType } from '../documents/file-type';
 import { MAX_DOCUMENT_BYTES } from '../documents/large-upload';
 import { FileTooLargeError, type DocumentRepository, type FileStore, type StoredFileInfo } from '../documents/ports';
 import { newDocumentRecord, registerDocument } from '../documents/upload-document';
-import { emit, type EventPublisher } from '../events/ports';
 import type { BusinessMetrics } from '../metrics/ports';
 import type { OcrJobQueue, OcrJobRepository } from '../ocr/jobs';
-import type { SearchIndexer } from '../search/ports';
 import type { RememberedFile, SyncStateStore, SyncWorkItem } from './ports';
 import { SourceAccessError, type RemoteFolder } from './remote-folder';
 import type { SourceRecord } from './source';
@@ -19,8 +17,6 @@ export interface FileSyncDeps {
   files: FileStore;
   ocrQueue: OcrJobQueue;
   ocrJobs: OcrJobRepository;
-  events: EventPublisher;
-  search: SearchIndexer;
   metrics: BusinessMetrics;
   syncState: SyncStateStore;
   clock: Clock;
@@ -90,8 +86,6 @@ export async function syncFile(deps: FileSyncDeps, folder: RemoteFolder, source:
       // A run queued or processing meanwhile reads the file when it starts; a lost send is resent by the sweep.
       if (job && job !== 'busy') await deps.ocrQueue.enqueue({ documentId: replaced.id, run: job.run, priority: job.priority }).catch(() => undefined);
     }
-    await deps.search.reindex(replaced.id);
-    await emit(deps.events, { type: 'document_updated', data: { document_id: replaced.id, changes: { size: file.size, mime_type: mimeType, source: source.id } } }, 'workspace');
     await remember(deps, source, item, replaced.id);
     return { count: 'changed' };
   }

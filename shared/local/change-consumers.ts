@@ -1,0 +1,77 @@
+import { FileStreamCheckpointStore } from '../adapters/aws/dynamodb-stream-checkpoints';
+import { createStreamsClient, startStreamPoller, type StreamPoller, type StreamPollerOptions } from '../adapters/aws/dynamodb-stream-poller';
+import { createDynamoDocumentClient } from '../adapters/aws/clients';
+import { eventsDepsOf, indexerDepsOf, type AppContainer } from '../container/app-container';
+import { localClientOptions, type LocalCredentials } from '../container/local';
+import { createEventsHandler } from '../../functions/events/handler';
+import { createIndexerHandler } from '../../functions/indexer/handler';
+import { CHANGE_CONSUMER_DELIVERY } from '../manifest';
+
+/**
+ * How often an idle shard is read. The runtime wakes both pollers after each of its own writes to the table
+ * (see {@link ChangeConsumers.wake}), so a change reaches the index and the clients within milliseconds and
+ * this interval only bounds what a missed wake costs, while an idle runtime reads the stream twice a second.
+ */
+const LOCAL_IDLE_POLL_MS = 1000;
+/** Writes this close together wake the pollers once: a request or an OCR job writes several items in a row. */
+const WAKE_COALESCE_MS = 10;
+
+/** The two stream consumers the cloud runs as Lambda functions, driven here by the local stream poller. */
+export interface ChangeConsumers {
+  /** Reads the stream now (after a write of this process), instead of at the next idle poll. */
+  wake(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the `indexer` and `events` consumers on the table's stream, as the cloud's event source mappings do
+ * (same handlers, batches, retries and bisection, the numbers of shared/manifest.ts), each with its own
+ * checkpoints under `checkpointDir`, so a restart resumes after the last change each one finished. A batch
+ * that fails past its retries is logged and skipped: the periodic reconciliation repairs the index, and an
+ * event is best effort.
+ */
+export function startChangeConsumers(options: {
+  container: AppContainer;
+  tableName: string;
+  endpoint: string;
+  credentials: LocalCredentials;
+  checkpointDir: string;
+}): ChangeConsumers {
+  const clientOptions = localClientOptions(options.endpoint, options.credentials);
+  const common: Omit<StreamPollerOptions, 'handler' | 'functionName' | 'checkpoints'> = {
+    streams: createStreamsClient(clientOptions),
+    source: { tableName: options.tableName, dynamodb: createDynamoDocumentClient(clientOptions) },
+    batchSize: CHANGE_CONSUMER_DELIVERY.batchSize,
+    maximumRetryAttempts: CHANGE_CONSUMER_DELIVERY.retryAttempts,
+    bisectBatchOnFunctionError: true,
+    startingPosition: 'TRIM_HORIZON',
+    pollIntervalMs: LOCAL_IDLE_POLL_MS,
+  };
+  const pollers: StreamPoller[] = [
+    startStreamPoller({
+      ...common,
+      functionName: 'indexer',
+      handler: createIndexerHandler(indexerDepsOf(options.container)),
+      checkpoints: new FileStreamCheckpointStore(options.checkpointDir, 'indexer'),
+    }),
+    startStreamPoller({
+      ...common,
+      functionName: 'events',
+      handler: createEventsHandler(eventsDepsOf(options.container)),
+      checkpoints: new FileStreamCheckpointStore(options.checkpointDir, 'events'),
+    }),
+  ];
+  let waking: NodeJS.Timeout | undefined;
+  return {
+    wake: () => {
+      waking ??= setTimeout(() => {
+        waking = undefined;
+        for (const poller of pollers) poller.wake();
+      }, WAKE_COALESCE_MS);
+    },
+    stop: async () => {
+      clearTimeout(waking);
+      await Promise.all(pollers.map((poller) => poller.stop()));
+    },
+  };
+}
