@@ -201,6 +201,12 @@ export const SOURCE_SYNC_TIMEOUT_SECONDS = 900;
  */
 export const CHANGE_CONSUMER_DELIVERY = { batchSize: 100, retryAttempts: 5 } as const;
 
+/**
+ * How often the search index is compared with the table and its drift repaired (cloud: an EventBridge schedule
+ * of the `indexer` function; local: a timer, and once a minute after start).
+ */
+export const INDEX_RECONCILE_HOURS = 6;
+
 /** How self-service sign-up works (REGISTRATION_MODE, CDK context `registrationMode`): a new workspace per sign-up, or none. */
 export const REGISTRATION_MODES = ['workspace', 'closed'] as const;
 export type RegistrationMode = (typeof REGISTRATION_MODES)[number];

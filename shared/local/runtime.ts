@@ -47,6 +47,7 @@ import { RouteTable } from './route-table';
 import { LocalWebSocketGateway } from './websocket-gateway';
 import { fileSecret, randomSecret } from './secrets';
 import { startChangeConsumers, type ChangeConsumers } from './change-consumers';
+import { scheduleIndexReconciliation } from './index-reconciliation';
 
 /** The local runtime contract (PORT, DATA_DIR, ADMIN_USERNAME, ADMIN_PASSWORD) plus the shared settings. */
 export const localEnvSchema = commonEnvSchema.extend({
@@ -122,6 +123,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
   let usageMeter: { flush(): Promise<void> } | undefined;
   let rebuilding: Promise<unknown> | undefined;
   let changeConsumers: ChangeConsumers | undefined;
+  let reconciliation: { stop(): Promise<void> } | undefined;
   const stop = async () => {
     clearInterval(sweepTimer);
     clearInterval(scheduleTimer);
@@ -131,7 +133,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     await Promise.allSettled(pollers.map((poller) => poller.stop()));
     // After every writer: what is not consumed yet is after the checkpoints, and read on the next start.
     await changeConsumers?.stop();
-    await rebuilding?.catch(() => undefined);
+    await Promise.allSettled([rebuilding, reconciliation?.stop()]);
     // The last requests' counts, written behind them, reach the table before it stops.
     await Promise.all([rateLimits?.flush(), usageMeter?.flush()]);
     searchIndex?.close();
@@ -214,6 +216,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
         .then(() => index.optimize())
         .catch((error: unknown) => logger.error('search: rebuilding the index failed', { error }));
     }
+    reconciliation = scheduleIndexReconciliation(container, container.searchIndex, Promise.resolve(rebuilding));
     const periodicSweep = createOcrSweeperHandler({
       ...container,
       queuedForSeconds: SWEEP_QUEUED_FOR_SECONDS,
