@@ -48,8 +48,9 @@ export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
     rule: /^AwsSolutions-IAM5\[Resource::\*\]$/,
     path: FUNCTION_POLICY,
     reason:
-      'X-Ray (PutTraceSegments, PutTelemetryRecords) and Textract text detection have no resource-level ' +
-      'permissions; the least-privilege infra test checks that no other action is allowed on "*".',
+      'X-Ray (PutTraceSegments, PutTelemetryRecords), Textract text detection and DynamoDB ListStreams (what the ' +
+      "stream consumers' event source lists, stream names only) have no resource-level permissions; the " +
+      'least-privilege infra test checks that no other action is allowed on "*".',
   },
   {
     rule: /^AwsSolutions-IAM5\[Action::s3:(Abort|DeleteObject|GetBucket|GetObject|List)\*\]$/,
@@ -82,6 +83,13 @@ export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
     rule: /^AwsSolutions-IAM5\[Resource::<[A-Za-z]+Function[0-9A-F]+\.Arn>:\*\]$/,
     path: /^DocService-Api\/[A-Za-z]+Provider\/framework-onEvent\/ServiceRole\/DefaultPolicy\/Resource$/,
     reason: "CDK's custom-resource provider framework invokes any version of its one handler function.",
+  },
+  {
+    rule: /^AwsSolutions-SQS3$/,
+    path: /^DocService-Api\/ChangeConsumers\/[a-z]+-failures\/Resource$/,
+    reason:
+      "These queues are the stream consumers' on-failure destinations, dead-letter queues in all but name: each " +
+      'message describes a batch of changes Lambda gave up on, and an alarm fires on the first.',
   },
   {
     rule: /^AwsSolutions-S1$/,

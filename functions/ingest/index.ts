@@ -1,6 +1,5 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { awsIngestDependencies } from '../../shared/container/aws';
-import { awsSearchParts } from '../../shared/container/aws-search';
 import { createIngestHandler } from './handler';
 
-export const handler = lambdaEntry(createIngestHandler(awsIngestDependencies(process.env, awsSearchParts())));
+export const handler = lambdaEntry(createIngestHandler(awsIngestDependencies()));

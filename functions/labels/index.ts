@@ -1,6 +1,5 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { awsAppContainer } from '../../shared/container/aws';
-import { awsSearchParts } from '../../shared/container/aws-search';
 import { createLabelsHandler } from './handler';
 
-export const handler = lambdaEntry(createLabelsHandler(awsAppContainer(process.env, awsSearchParts())));
+export const handler = lambdaEntry(createLabelsHandler(awsAppContainer()));

@@ -8,7 +8,7 @@ import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { ENV } from '../../shared/manifest';
+import { ENV, TABLE_SCHEMA } from '../../shared/manifest';
 import type { OidcDeployment } from '../context';
 import type { RateLimitSettings } from '../stacks/limits';
 
@@ -210,4 +210,54 @@ export function bindOidc(fn: lambda.Function, oidc: OidcDeployment): void {
   if (oidc.clientSecretArn === undefined) return;
   const secret = secretsmanager.Secret.fromSecretCompleteArn(fn, 'OidcClientSecret', oidc.clientSecretArn);
   bindSecret(fn, secret, ENV.oidcClientSecretArn);
+}
+
+/** Partition keys of the stream consumers' ledger (shared/adapters/aws/dynamodb/change-ledger.ts `changeLedgerKey`). */
+export const CHANGE_LEDGER_KEY_PATTERN = 'STREAMSEEN#*';
+
+/**
+ * Grants the change ledger's one call (a conditional PutItem) on the ledger's items only (`dynamodb:LeadingKeys`
+ * `STREAMSEEN#*`): a stream consumer that otherwise only reads the table records which changes it acted on
+ * without being able to write anything else.
+ */
+export function bindChangeLedger(fn: lambda.Function, table: dynamodb.ITable): void {
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:PutItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [CHANGE_LEDGER_KEY_PATTERN] } },
+    }),
+  );
+}
+
+/** Partition keys of the WebSocket connection records and of the users' items (keys.ts `connection`, `connectionCount`). */
+export const CONNECTION_KEY_PATTERN = 'CONN#*';
+export const USER_KEY_PATTERN = 'USER#*';
+/** The attribute of a user's connection count item that lists its live connections (connection-repository.ts). */
+export const CONNECTION_COUNT_ATTRIBUTE = 'live';
+
+/**
+ * Grants what a publisher that only reads the table does when a connection is gone or its session ended: it
+ * deletes or marks the connection's record (`CONN#*`) and takes the connection out of its user's count, an
+ * UpdateItem on `USER#*` items limited to the count's attribute and the keys, so that no profile (role, token
+ * version) can be written.
+ */
+export function bindConnectionCleanup(fn: lambda.Function, table: dynamodb.ITable): void {
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [CONNECTION_KEY_PATTERN] } },
+    }),
+  );
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['dynamodb:UpdateItem'],
+      resources: [table.tableArn],
+      conditions: {
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [USER_KEY_PATTERN] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': [TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey, CONNECTION_COUNT_ATTRIBUTE] },
+      },
+    }),
+  );
 }

@@ -10,6 +10,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { BUSINESS_METRICS_NAMESPACE, type BUSINESS_METRICS } from '../../shared/manifest';
+import { CHANGE_MAX_ITERATOR_AGE_MINUTES, CHANGE_RETRY_ATTEMPTS } from '../stacks/limits';
 import { MAX_RECEIVE_COUNT } from '../stacks/stateful-stack';
 
 /*
@@ -56,12 +57,20 @@ export interface WatchedFunction {
   readonly timeout: Duration;
 }
 
+/** A consumer of the table's stream and the queue its failed batches are described in. */
+export interface WatchedChangeConsumer {
+  readonly function: lambda.IFunction;
+  readonly failureQueue: sqs.IQueue;
+}
+
 /** Props of {@link Monitoring}. */
 export interface MonitoringProps {
   /** Where alarm notifications go (an email subscription); none when absent. */
   readonly alarmEmail?: string;
   readonly deadLetterQueues: Readonly<Record<string, sqs.IQueue>>;
   readonly workQueues: Readonly<Record<string, WatchedQueue>>;
+  /** The consumers of the table's stream, by name: their failure queues and how far behind they are alarm. */
+  readonly changeConsumers?: Readonly<Record<string, WatchedChangeConsumer>>;
   readonly functions: Readonly<Record<string, WatchedFunction>>;
   readonly httpApi: apigwv2.IHttpApi;
   readonly httpStageName: string;
@@ -108,6 +117,22 @@ export class Monitoring extends Construct {
       alarm(`Dlq-${name}`, queue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }), {
         alarmDescription: `A message reached the ${name} dead-letter queue: it failed ${MAX_RECEIVE_COUNT} times. Read it, fix the cause, redrive it.`,
         threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      });
+    }
+    const changeConsumers = Object.entries(props.changeConsumers ?? {});
+    for (const [name, { function: fn, failureQueue }] of changeConsumers) {
+      alarm(`Dlq-${name}`, failureQueue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }), {
+        alarmDescription:
+          `The ${name} consumer of the table's stream gave up on a change after ${CHANGE_RETRY_ATTEMPTS} retries and moved on: ` +
+          'the message names the shard and sequence numbers (the stream keeps the records 24 hours). Read its logs, fix the cause, ' +
+          'then repair (npm run reindex for the index).',
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      });
+      alarm(`IteratorAge-${name}`, fn.metric('IteratorAge', { period: ALARM_PERIOD, statistic: 'Maximum' }), {
+        alarmDescription: `The ${name} consumer is more than ${CHANGE_MAX_ITERATOR_AGE_MINUTES} minutes behind the table's changes: it is failing, throttled or too slow.`,
+        threshold: Duration.minutes(CHANGE_MAX_ITERATOR_AGE_MINUTES).toMilliseconds(),
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       });
     }
@@ -271,7 +296,7 @@ export class Monitoring extends Construct {
           }),
           new cloudwatch.GraphWidget({
             title: 'Dead letters',
-            left: Object.entries(props.deadLetterQueues).map(([name, queue]) =>
+            left: [...Object.entries(props.deadLetterQueues), ...changeConsumers.map(([name, { failureQueue }]) => [name, failureQueue] as const)].map(([name, queue]) =>
               queue.metricApproximateNumberOfMessagesVisible({ label: name, period: ALARM_PERIOD, statistic: 'Maximum' }),
             ),
             width: 12,

@@ -37,8 +37,11 @@ import {
 } from '../../shared/manifest';
 import { ApiEdge } from '../constructs/api-edge';
 import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
+import { ChangeConsumers } from '../constructs/change-consumers';
 import {
   bindBucket,
+  bindChangeLedger,
+  bindConnectionCleanup,
   bindCredentialsKey,
   bindHealthChecks,
   bindOcrQueues,
@@ -50,6 +53,7 @@ import {
   bindUsageMeter,
   bindWebSocket,
 } from '../constructs/bindings';
+import type { ReconcileEvent } from '../../functions/indexer/reconcile';
 import type { OidcDeployment } from '../context';
 import { Monitoring } from '../constructs/monitoring';
 import { SearchAccess } from '../constructs/search-access';
@@ -57,8 +61,11 @@ import {
   checkThrottlesAdmit,
   DEFAULT_RATE_LIMITS,
   DEFAULT_TEXTRACT_TPS,
+  EVENTS_TIMEOUT_SECONDS,
   HTTP_ROUTE_THROTTLES,
   HTTP_STAGE_THROTTLE,
+  INDEX_RECONCILE_HOURS,
+  INDEXER_TIMEOUT_SECONDS,
   INGEST_CONCURRENCY,
   ocrConcurrency,
   type RateLimitSettings,
@@ -84,7 +91,9 @@ export type ApiFunctionName =
   | 'ocr-sweeper'
   | 'search-index-setup'
   | 'source-sync'
-  | 'source-scheduler';
+  | 'source-scheduler'
+  | 'indexer'
+  | 'events';
 
 /** The oldest OCR message may wait this long before an alarm: high-priority jobs are meant to start at once. */
 export const OCR_MAX_MESSAGE_AGE = { normal: Duration.hours(1), high: Duration.minutes(15) } as const;
@@ -146,8 +155,9 @@ export const RATE_LIMITED_GROUPS = ['auth', 'users', 'settings', 'documents', 'l
 
 /**
  * The stateless part: an HTTP API with one Lambda per endpoint group of `HTTP_ROUTES` plus a `$default`
- * fallback, a WebSocket API served by one `realtime` Lambda, and a deploy-time custom resource that creates the
- * first admin. Functions answer CORS themselves (the fallback answers preflights), so the HTTP API has no CORS
+ * fallback, a WebSocket API served by one `realtime` Lambda, the two consumers of the table's stream (`indexer`
+ * keeps the search index in step, `events` pushes the WebSocket events), and a deploy-time custom resource that
+ * creates the first admin. Functions answer CORS themselves (the fallback answers preflights), so the HTTP API has no CORS
  * configuration and no authorizer: auth is the handlers' job, identical in both runtimes.
  */
 export class ApiStack extends Stack {
@@ -157,6 +167,8 @@ export class ApiStack extends Stack {
   public readonly httpStage: apigwv2.HttpStage;
   public readonly functions: Readonly<Record<ApiFunctionName, AppFunction>>;
   public readonly monitoring: Monitoring;
+  /** The consumers of the table's stream (indexer, events) and their failure queues. */
+  public readonly changeConsumers: ChangeConsumers;
   /** The deploy-time migration of the search index (functions using the index are deployed after it). */
   public readonly searchIndexSetup: CustomResource;
   public readonly searchAccess: SearchAccess;
@@ -227,14 +239,10 @@ export class ApiStack extends Stack {
       bindSecret(httpFunctions[group].function, props.jwtSecret, ENV.jwtSecretArn);
     }
     bindBucket(httpFunctions.documents.function, props.documentsBucket, 'readWrite');
-    // Search: the search function reads the index; every function that changes what a search finds writes it
-    // (documents, labels, the OCR worker, the ingest), reading large texts from the bucket.
+    // Search: the search function reads the index; the indexer (below) alone writes it, from the table's stream.
     bindTable(httpFunctions.search.function, props.table, 'read');
     bindSecret(httpFunctions.search.function, props.jwtSecret, ENV.jwtSecretArn);
     searchAccess.bind(httpFunctions.search.function, 'read');
-    searchAccess.bind(httpFunctions.documents.function, 'readWrite');
-    searchAccess.bind(httpFunctions.labels.function, 'readWrite');
-    bindBucket(httpFunctions.labels.function, props.documentsBucket, 'read');
     bindOcrQueues(httpFunctions.documents.function, ocrQueues);
     bindOcrQueues(httpFunctions.ocr.function, ocrQueues);
     // Sources: the API encrypts the passwords it is given and reads them back for the URL check; a manual sync
@@ -348,14 +356,9 @@ export class ApiStack extends Stack {
       },
     });
     this.webSocketStage.node.addDependency(apiGatewayAccount);
-    // The channel itself pushes and closes (auth errors, limits); the producers push events.
+    // The channel itself pushes and closes (auth errors, limits); the events function (below) pushes the events
+    // of the table's changes. No other function reaches the connections.
     bindWebSocket(realtime.function, this.webSocketApi, this.webSocketStage);
-    bindWebSocket(httpFunctions.documents.function, this.webSocketApi, this.webSocketStage);
-    bindWebSocket(httpFunctions.ocr.function, this.webSocketApi, this.webSocketStage);
-    // Logout and a password change close the user's connections at once (the auth and users functions already
-    // read and write the table, where the connection records are).
-    bindWebSocket(httpFunctions.auth.function, this.webSocketApi, this.webSocketStage);
-    bindWebSocket(httpFunctions.users.function, this.webSocketApi, this.webSocketStage);
 
     // Presigned uploads: the bucket's events reach the ingest function through a queue, with partial batch
     // failures so one bad event does not redo the others.
@@ -363,8 +366,6 @@ export class ApiStack extends Stack {
     bindTable(ingest.function, props.table, 'readWrite');
     bindBucket(ingest.function, props.documentsBucket, 'readWrite');
     bindOcrQueues(ingest.function, ocrQueues);
-    searchAccess.bind(ingest.function, 'readWrite');
-    bindWebSocket(ingest.function, this.webSocketApi, this.webSocketStage);
     ingest.function.addEventSource(
       new SqsEventSource(props.ingestQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: INGEST_CONCURRENCY }),
     );
@@ -382,8 +383,6 @@ export class ApiStack extends Stack {
     });
     bindTable(ocrWorker.function, props.table, 'readWrite');
     bindBucket(ocrWorker.function, props.documentsBucket, 'readWrite');
-    searchAccess.bind(ocrWorker.function, 'readWrite');
-    bindWebSocket(ocrWorker.function, this.webSocketApi, this.webSocketStage);
     // A job Textract is throttling goes back on its queue with a delay (not an attempt).
     bindOcrQueues(ocrWorker.function, ocrQueues);
     ocrWorker.function.addToRolePolicy(
@@ -427,8 +426,6 @@ export class ApiStack extends Stack {
     bindCredentialsKey(sourceSync.function, props.sourceCredentialsKey, 'decrypt');
     bindQueue(sourceSync.function, props.sourceSyncQueue, 'send', ENV.sourceSyncQueueUrl);
     bindOcrQueues(sourceSync.function, ocrQueues);
-    searchAccess.bind(sourceSync.function, 'readWrite');
-    bindWebSocket(sourceSync.function, this.webSocketApi, this.webSocketStage);
     sourceSync.function.addEventSource(
       new SqsEventSource(props.sourceSyncQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: SOURCE_SYNC_CONCURRENCY }),
     );
@@ -440,6 +437,30 @@ export class ApiStack extends Stack {
     new events.Rule(this, 'SourceSchedule', {
       schedule: events.Schedule.rate(Duration.minutes(SOURCE_SCHEDULE_MINUTES)),
       targets: [new targets.LambdaFunction(sourceScheduler.function)],
+    });
+
+    // The table's stream: the indexer keeps the search index in step (reading documents, their long texts in the
+    // bucket and their labels), the events function pushes the P events of each change, recording in the table
+    // which changes it published (the ledger) and dropping the connections it finds gone.
+    const indexer = fn('indexer', {}, Duration.seconds(INDEXER_TIMEOUT_SECONDS));
+    bindTable(indexer.function, props.table, 'read');
+    bindBucket(indexer.function, props.documentsBucket, 'read');
+    searchAccess.bind(indexer.function, 'readWrite');
+    const eventsFunction = fn('events', {}, Duration.seconds(EVENTS_TIMEOUT_SECONDS));
+    bindTable(eventsFunction.function, props.table, 'read');
+    bindChangeLedger(eventsFunction.function, props.table);
+    bindConnectionCleanup(eventsFunction.function, props.table);
+    bindWebSocket(eventsFunction.function, this.webSocketApi, this.webSocketStage);
+    this.changeConsumers = new ChangeConsumers(this, 'ChangeConsumers', {
+      table: props.table,
+      consumers: { indexer: indexer.function, events: eventsFunction.function },
+      removalPolicy: logRemovalPolicy,
+    });
+    // The index is checked against the table, and repaired, on a schedule: what a change the indexer gave up on
+    // (its failure queue) or a lost index write left behind does not wait for someone to run the rebuild.
+    new events.Rule(this, 'IndexReconcileSchedule', {
+      schedule: events.Schedule.rate(Duration.hours(INDEX_RECONCILE_HOURS)),
+      targets: [new targets.LambdaFunction(indexer.function, { event: events.RuleTargetInput.fromObject({ reconcile: true } satisfies ReconcileEvent) })],
     });
 
     // Admin bootstrap, run by CloudFormation on every deploy that changes its properties.
@@ -492,7 +513,7 @@ export class ApiStack extends Stack {
     });
     this.searchIndexSetup.node.addDependency(searchAccess.accessPolicy);
     // The function resources only: their roles must exist first, for the domain's access policy to name them.
-    for (const user of [httpFunctions.search, httpFunctions.documents, httpFunctions.labels, ingest, ocrWorker, sourceSync]) {
+    for (const user of [httpFunctions.search, indexer]) {
       (user.function.node.defaultChild as CfnResource).addDependency(this.searchIndexSetup.node.defaultChild as CfnResource);
     }
 
@@ -507,6 +528,8 @@ export class ApiStack extends Stack {
       'search-index-setup': searchIndexSetup,
       'source-sync': sourceSync,
       'source-scheduler': sourceScheduler,
+      indexer,
+      events: eventsFunction,
     };
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
@@ -517,6 +540,12 @@ export class ApiStack extends Stack {
         'ocr-high': { queue: props.ocrHighQueue, maxAge: OCR_MAX_MESSAGE_AGE.high },
         'source-sync': { queue: props.sourceSyncQueue, maxAge: SOURCE_SYNC_MAX_MESSAGE_AGE },
       },
+      changeConsumers: Object.fromEntries(
+        Object.entries({ indexer, events: eventsFunction }).map(([name, consumer]) => [
+          name,
+          { function: consumer.function, failureQueue: this.changeConsumers.failureQueues[name]! },
+        ]),
+      ),
       functions: Object.fromEntries(
         Object.entries(this.functions).map(([name, appFunction]) => [name, { function: appFunction.function, timeout: appFunction.timeout }]),
       ),

@@ -60,7 +60,7 @@ export interface StatefulStackProps extends StackProps {
  * replaced or destroyed without touching data.
  */
 export class StatefulStack extends Stack {
-  /** The single application table (keys from `TABLE_SCHEMA`). */
+  /** The single application table (keys from `TABLE_SCHEMA`), with a stream of new and old images. */
   public readonly table: dynamodb.Table;
   /** Uploaded documents, derived files and thumbnails. */
   public readonly documentsBucket: s3.Bucket;
@@ -106,6 +106,9 @@ export class StatefulStack extends Stack {
       partitionKey: { name: TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: TABLE_SCHEMA.sortKey, type: dynamodb.AttributeType.STRING },
       timeToLiveAttribute: TABLE_SCHEMA.ttlAttribute,
+      // The search index and the WebSocket events follow the table's changes (the indexer and events functions):
+      // a change is derived from the item before and after it.
+      stream: dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: dynamodb.TableEncryption.AWS_MANAGED,

@@ -2,14 +2,17 @@ import * as z from 'zod';
 import { createS3Client } from '../adapters/aws/clients';
 import { OpenSearchSearchIndex } from '../adapters/aws/opensearch-search-index';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
+import type { FollowChangesDeps } from '../domain/search/follow-changes';
+import type { ReconcileDeps } from '../domain/search/reconcile-index';
 import type { RebuildDeps } from '../domain/search/use-cases';
 import { rebuildDepsOf, type AppContainer } from './app-container';
-import { awsAppContainer, tokenlessContainer, type SearchParts } from './aws';
+import { awsAppContainer, tokenlessContainer } from './aws';
 import { parseEnv } from './config';
 
 /*
  * The OpenSearch part of the cloud composition root, apart from aws.ts so that only the functions that search
- * or keep the index in step (search, documents, labels, ingest, OCR worker) bundle the OpenSearch client.
+ * (search), keep the index in step (indexer, from the table's stream) or set it up (search-index-setup) bundle
+ * the OpenSearch client.
  */
 
 const searchEnvSchema = z.object({
@@ -31,14 +34,26 @@ function openSearch(endpoint: string, region: string): OpenSearchSearchIndex {
   return openSearchIndex;
 }
 
+const indexerEnvSchema = searchEnvSchema.extend({
+  TABLE_NAME: z.string().min(1),
+  OPENSEARCH_ENDPOINT: z.string().min(1),
+  BUCKET_NAME: z.string().min(1),
+});
+
 /**
- * For the functions the stack binds to the search domain (OPENSEARCH_ENDPOINT): they keep the index in step.
- * Without the variable (or the bucket) they index nothing.
+ * The `indexer` function: as the consumer of the table's stream (`changes`) and as the scheduled reconciliation
+ * (`reconcile`), each workspace's documents and labels, its part of the bucket (long texts) and its view of
+ * the OpenSearch index; the reconciliation also lists the workspaces and what the index holds. No JWT key.
  */
-export function awsSearchParts(env: NodeJS.ProcessEnv = process.env): SearchParts {
-  const config = parseEnv(searchEnvSchema, env);
-  if (!config.OPENSEARCH_ENDPOINT || !config.BUCKET_NAME) return {};
-  return { search: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION), files: new S3FileStore(createS3Client(), config.BUCKET_NAME) };
+export function awsIndexerDependencies(env: NodeJS.ProcessEnv = process.env): { changes: FollowChangesDeps; reconcile: ReconcileDeps } {
+  const config = parseEnv(indexerEnvSchema, env);
+  const index = openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION);
+  const container = tokenlessContainer(config.TABLE_NAME, env, { search: index, files: new S3FileStore(createS3Client(), config.BUCKET_NAME) });
+  const inWorkspace = (workspaceId: string) => {
+    const scoped = container.forWorkspace(workspaceId);
+    return { documents: scoped.documents, labels: scoped.labels, files: scoped.files, index: scoped.searchIndex };
+  };
+  return { changes: { inWorkspace }, reconcile: { index, workspaces: container.workspaces, inWorkspace } };
 }
 
 /** The search endpoints: the app container with the OpenSearch index (each workspace searches its view). */

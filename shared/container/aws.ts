@@ -1,8 +1,6 @@
 import * as z from 'zod';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connection-sender';
 import {
-  createConnectionsClient,
   createDynamoDocumentClient,
   createKmsClient,
   createS3Client,
@@ -22,7 +20,7 @@ import { sha256 } from '../adapters/crypto/sha256';
 import { KmsCredentialVault } from '../adapters/aws/kms-credential-vault';
 import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
 import type { HealthProbe } from '../domain/health/health';
-import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type ContainerParts, type DocumentServices, type OcrServices } from './app-container';
+import { buildAppContainer, type AppContainer, type ContainerParts, type DocumentServices, type OcrServices } from './app-container';
 import { commonEnvSchema, parseEnv } from './config';
 import type { EdgeOrigin } from '../http/edge';
 import { imagingServices } from './imaging';
@@ -61,19 +59,14 @@ const appConfigSchema = appEnvSchema.superRefine((env, ctx) => {
   if (env.EDGE_ORIGIN_SECRET_ARN && env.EDGE_ORIGIN_TOKEN) ctx.addIssue({ code: 'custom', path: ['EDGE_ORIGIN_TOKEN'], message: 'must not be set with EDGE_ORIGIN_SECRET_ARN' });
 });
 
-const websocketEnvSchema = z.object({ WEBSOCKET_ENDPOINT: z.url().optional() });
+/** What a function that searches or keeps the search index in step adds to its container (see `aws-search.ts`). */
+export type SearchParts = Pick<ContainerParts, 'search' | 'files'>;
 
 /**
- * The @connections API of the WebSocket stage, for the functions the stack binds to it (WEBSOCKET_ENDPOINT):
- * they publish events. The others get none and publish nothing.
+ * The @connections API of the WebSocket stage, for the functions that push to connections (realtime, events:
+ * see `aws-events.ts`, which alone bundles the client). The others have none and publish nothing.
  */
-function connectionSender(env: NodeJS.ProcessEnv): { connectionSender?: ApiGatewayConnectionSender } {
-  const endpoint = parseEnv(websocketEnvSchema, env).WEBSOCKET_ENDPOINT;
-  return endpoint ? { connectionSender: new ApiGatewayConnectionSender(() => createConnectionsClient({ endpoint, requestTimeoutMs: EVENT_SEND_TIMEOUT_MS })) } : {};
-}
-
-/** What a function that keeps the search index in step adds to its container (see `aws-search.ts`). */
-export type SearchParts = Pick<ContainerParts, 'search' | 'files'>;
+export type ConnectionParts = Pick<ContainerParts, 'connectionSender'>;
 
 /** The bucket and the OCR queues, for the functions the stack binds to them. */
 type StorageParts = Pick<ContainerParts, 'files' | 'ocrQueues'>;
@@ -105,7 +98,7 @@ function edgeOrigin(config: Pick<z.infer<typeof appEnvSchema>, 'EDGE_ORIGIN_SECR
 }
 
 /** Users, tokens and settings over DynamoDB, with the JWT key from Secrets Manager. */
-export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: SearchParts & OidcParts & StorageParts & SourceParts = {}): AppContainer {
+export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: SearchParts & OidcParts & StorageParts & SourceParts & ConnectionParts = {}): AppContainer {
   const config = parseEnv(appConfigSchema, env);
   const db = createDynamoDocumentClient();
   const secrets = createSecretsClient();
@@ -122,16 +115,9 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: Sea
       dataPath: '/tmp',
       ...(config.AWS_LAMBDA_FUNCTION_MEMORY_SIZE ? { memoryLimitBytes: config.AWS_LAMBDA_FUNCTION_MEMORY_SIZE * 1024 * 1024 } : {}),
     },
-    ...connectionSender(env),
     metrics: lambdaBusinessMetrics(),
     ...parts,
   });
-}
-
-/** The WebSocket routes: the app container, which must be able to push to connections. */
-export function awsRealtimeContainer(env: NodeJS.ProcessEnv = process.env): AppContainer {
-  parseEnv(z.object({ WEBSOCKET_ENDPOINT: z.url() }), env);
-  return awsAppContainer(env);
 }
 
 const ocrQueuesEnvSchema = z.object({
@@ -150,10 +136,10 @@ const textractLanguages = async () => TEXTRACT_LANGUAGES;
 const documentsEnvSchema = z.object({ BUCKET_NAME: z.string().min(1) });
 
 /** The app container plus file storage in S3, the OCR queue in SQS and the thumbnail renderer. */
-export function awsDocumentsContainer(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): AppContainer & DocumentServices {
+export function awsDocumentsContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & DocumentServices {
   const config = parseEnv(documentsEnvSchema, env);
   return {
-    ...awsAppContainer(env, { ...search, files: new S3FileStore(createS3Client(), config.BUCKET_NAME), ocrQueues: ocrQueues(env) }),
+    ...awsAppContainer(env, { files: new S3FileStore(createS3Client(), config.BUCKET_NAME), ocrQueues: ocrQueues(env) }),
     thumbnails: imagingServices(env).thumbnails,
     sha256,
     ocrLanguages: textractLanguages,
@@ -166,22 +152,21 @@ const ingestEnvSchema = z.object({
 });
 
 /** What the ingest of presigned uploads needs: the repositories, the bucket and the OCR queue; no JWT key. */
-export function awsIngestDependencies(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): AppContainer {
+export function awsIngestDependencies(env: NodeJS.ProcessEnv = process.env): AppContainer {
   const config = parseEnv(ingestEnvSchema, env);
-  return tokenlessContainer(config.TABLE_NAME, env, { ...search, files: new S3FileStore(createS3Client(), config.BUCKET_NAME), ocrQueues: ocrQueues(env) });
+  return tokenlessContainer(config.TABLE_NAME, env, { files: new S3FileStore(createS3Client(), config.BUCKET_NAME), ocrQueues: ocrQueues(env) });
 }
 
 /** A container for functions that issue no tokens (workers, schedules): the repositories without the JWT key. */
-export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, search: SearchParts & StorageParts & SourceParts = {}): AppContainer {
+export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, parts: SearchParts & StorageParts & SourceParts & ConnectionParts = {}): AppContainer {
   return buildAppContainer({
     db: createDynamoDocumentClient(),
     tableName,
     jwtKey: () => Promise.reject(new Error('this function issues no tokens')),
     env: parseEnv(commonEnvSchema, env),
     healthProbes: [],
-    ...connectionSender(env),
     metrics: lambdaBusinessMetrics(),
-    ...search,
+    ...parts,
   });
 }
 
@@ -202,10 +187,9 @@ export function awsSourcesContainer(env: NodeJS.ProcessEnv = process.env): AppCo
 }
 
 /** The sync worker: the repositories, the bucket, the OCR queues, the credentials key and its own queue; no JWT key. */
-export function awsSourceSyncDependencies(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): AppContainer {
+export function awsSourceSyncDependencies(env: NodeJS.ProcessEnv = process.env): AppContainer {
   const config = parseEnv(ingestEnvSchema, env);
   return tokenlessContainer(config.TABLE_NAME, env, {
-    ...search,
     files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
     ocrQueues: ocrQueues(env),
     vault: kmsVault(env),
@@ -236,10 +220,9 @@ const workerEnvSchema = z.object({ TABLE_NAME: z.string().min(1), BUCKET_NAME: z
  * The OCR worker: Textract reading from the bucket, pdf.js for PDF text layers, the repositories, and the OCR
  * queues, where a job Textract is throttling goes back with a delay.
  */
-export function awsOcrWorkerDependencies(env: NodeJS.ProcessEnv = process.env, search: SearchParts = {}): AppContainer & OcrWorkerServices {
+export function awsOcrWorkerDependencies(env: NodeJS.ProcessEnv = process.env): AppContainer & OcrWorkerServices {
   const config = parseEnv(workerEnvSchema, env);
   const container = tokenlessContainer(config.TABLE_NAME, env, {
-    ...search,
     files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
     ocrQueues: ocrQueues(env),
   });

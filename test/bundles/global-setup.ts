@@ -39,7 +39,8 @@ export async function setup(project: TestProject): Promise<void> {
   const bucketName = `docservice-documents-${randomBytes(4).toString('hex')}`;
   const [queues] = await Promise.all([
     provisionQueues(sqs, stateful!),
-    ensureTable(createDynamoDocumentClient(localClientOptions(emulators.dynamodb)), tableName),
+    // With the stream of new and old images the stateful stack gives the table (read by the stream consumers).
+    ensureTable(createDynamoDocumentClient(localClientOptions(emulators.dynamodb)), tableName, { stream: true }),
     ensureBucket(createS3Client(localClientOptions(emulators.s3)), bucketName),
   ]);
   const local = {

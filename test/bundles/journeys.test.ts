@@ -1,16 +1,20 @@
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DeleteMessageBatchCommand } from '@aws-sdk/client-sqs';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { SQSBatchResponse } from 'aws-lambda';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDynamoDocumentClient, createSqsClient } from '../../shared/adapters/aws/clients';
+import { createStreamsClient, startStreamPoller } from '../../shared/adapters/aws/dynamodb-stream-poller';
 import { buildAppContainer } from '../../shared/container/app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
 import { localClientOptions } from '../../shared/container/local';
 import { ensureAdmin } from '../../shared/domain/users/ensure-admin';
 import { pdfDocument, pngSize } from '../support/fixtures';
+import { until } from '../support/until';
 import { answer, httpEvent, receiveBatch, scheduledEvent, type HttpAnswer, type HttpRequest } from './support/events';
 import { DeployedFunction } from './support/lambda';
 import { nativePackages } from './support/native';
@@ -302,5 +306,65 @@ describe('a user journey through the bundles', () => {
       expect(removed).toContain('thumbnail-worker.mjs');
       expect(thumbnail.statusCode).not.toBe(200);
     });
+  });
+});
+
+describe("the stream consumers as bundled, on the table's stream", () => {
+  const db = () => createDynamoDocumentClient(localClientOptions(inject('bundles').endpoints.dynamodb));
+
+  /** Delivers the table's stream (everything the journey above wrote) to the bundled function, as its mapping would. */
+  async function follow(functionName: string, done: (responses: DynamoDBBatchResponse[]) => Promise<boolean> | boolean): Promise<DynamoDBBatchResponse[]> {
+    const bundles = inject('bundles');
+    const source = bundles.functions.streamSources.find((s) => s.function === functionName);
+    if (!source) throw new Error(`${functionName} reads no table stream`);
+    expect(source).toMatchObject({ reportBatchItemFailures: true, bisectBatchOnFunctionError: true });
+    const { Table } = await db().send(new DescribeTableCommand({ TableName: bundles.tableName }));
+    const responses: DynamoDBBatchResponse[] = [];
+    const poller = startStreamPoller({
+      streams: createStreamsClient(localClientOptions(bundles.endpoints.dynamodb)),
+      source: { streamArn: Table!.LatestStreamArn! },
+      functionName,
+      batchSize: source.batchSize,
+      // Each batch once: what the function answers is what this test reads.
+      maximumRetryAttempts: 0,
+      bisectBatchOnFunctionError: false,
+      pollIntervalMs: 50,
+      handler: async (event: DynamoDBStreamEvent) => {
+        const response = ((await deployed(functionName).invoke(event)) ?? { batchItemFailures: [] }) as DynamoDBBatchResponse;
+        responses.push(response);
+        return response;
+      },
+    });
+    try {
+      await until(() => done(responses), 20_000, `${functionName} to take the stream`);
+    } finally {
+      await poller.stop();
+    }
+    return responses;
+  }
+
+  it('the events bundle publishes the changes and records each one it acted on in its ledger', async () => {
+    const ledgerEntries = async () =>
+      (
+        await db().send(
+          new ScanCommand({
+            TableName: inject('bundles').tableName,
+            FilterExpression: 'begins_with(pk, :ledger) AND sk = :consumer',
+            ExpressionAttributeValues: { ':ledger': 'STREAMSEEN#', ':consumer': 'events' },
+          }),
+        )
+      ).Items ?? [];
+
+    const responses = await follow('EventsFunction', async () => (await ledgerEntries()).length > 0);
+
+    expect(responses.flatMap((response) => response.batchItemFailures)).toEqual([]);
+    expect((await ledgerEntries()).length).toBeGreaterThan(0);
+  });
+
+  it('the indexer bundle reports the change it could not index (OpenSearch is not reachable here) as a batch item failure', async () => {
+    const responses = await follow('IndexerFunction', (seen) => seen.some((response) => response.batchItemFailures.length > 0));
+
+    const failure = responses.find((response) => response.batchItemFailures.length > 0)!.batchItemFailures[0]!;
+    expect(failure.itemIdentifier).toMatch(/^\d+$/);
   });
 });

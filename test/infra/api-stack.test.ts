@@ -599,8 +599,9 @@ describe('OCR worker and sweep', () => {
 });
 
 describe('real-time event producers', () => {
-  // auth and users close a user's connections on logout and password change (issue 12).
-  const PRODUCERS = ['documents', 'ocr', 'ingest', 'ocr-worker', 'auth', 'users', 'source-sync'] as const satisfies readonly ApiFunctionName[];
+  // Since issue 17 the events function pushes the events of the table's changes (and closes the connections
+  // whose sessions ended); the use cases only write the table. realtime answers the clients themselves.
+  const PRODUCERS = ['events'] as const satisfies readonly ApiFunctionName[];
   const manageStatementsOf = (name: ApiFunctionName) =>
     statementsOf(stacks, name).filter((s) => s.Action.includes('execute-api:ManageConnections'));
 
@@ -631,8 +632,26 @@ describe('real-time event producers', () => {
     }
   });
 
-  it.each(['settings', 'labels', 'notifications', 'health', 'fallback', 'bootstrap', 'ocr-sweeper', 'sources', 'source-scheduler'] as const)(
-    'gives the %s function, which publishes no events, neither the endpoint nor the permission',
+  it.each([
+    'auth',
+    'users',
+    'settings',
+    'documents',
+    'labels',
+    'ocr',
+    'notifications',
+    'health',
+    'fallback',
+    'bootstrap',
+    'ingest',
+    'ocr-worker',
+    'ocr-sweeper',
+    'sources',
+    'source-sync',
+    'source-scheduler',
+    'indexer',
+  ] as const)(
+    'gives the %s function, which only writes the table, neither the endpoint nor the permission',
     (name) => {
       // Arrange
       const environment = environmentOf(stacks, name);
@@ -700,7 +719,7 @@ describe('search wiring', () => {
     expect(environmentOf(stacks, name)).toHaveProperty(ENV.opensearchEndpoint);
   });
 
-  it.each(['documents', 'labels', 'ocr-worker', 'ingest', 'source-sync'] as const)('lets the %s function write the index it keeps in step', (name) => {
+  it.each(['indexer'] as const)('lets the %s function write the index it keeps in step', (name) => {
     // Arrange
     const environment = environmentOf(stacks, name);
 
@@ -713,7 +732,23 @@ describe('search wiring', () => {
     expect(environment).toHaveProperty(ENV.bucketName);
   });
 
-  it.each(['auth', 'users', 'settings', 'notifications', 'ocr-sweeper', 'sources', 'source-scheduler'] as const)('gives the %s function no access to the search domain', (name) => {
+  // Since issue 17 the functions that change documents only write the table; the indexer follows its stream.
+  it.each([
+    'auth',
+    'users',
+    'settings',
+    'documents',
+    'labels',
+    'ocr',
+    'notifications',
+    'ingest',
+    'ocr-worker',
+    'ocr-sweeper',
+    'sources',
+    'source-sync',
+    'source-scheduler',
+    'events',
+  ] as const)('gives the %s function no access to the search domain', (name) => {
     // Arrange
     const environment = environmentOf(stacks, name);
 

@@ -18,6 +18,11 @@ const ALLOWED_ON_ANY_RESOURCE = [
   'textract:StartDocumentTextDetection',
   'textract:GetDocumentTextDetection',
 ];
+/**
+ * Data-service actions that read no data and can only be granted on "*": the names of the table's streams,
+ * which a stream consumer's event source lists (CDK's grantStreamRead).
+ */
+const METADATA_ON_ANY_RESOURCE = ['dynamodb:ListStreams'];
 const DATA_SERVICES = ['dynamodb:', 's3:', 'sqs:', 'secretsmanager:'];
 
 function wildcardViolations(statements: PolicyStatement[]): PolicyStatement[] {
@@ -27,7 +32,9 @@ function wildcardViolations(statements: PolicyStatement[]): PolicyStatement[] {
       (s) =>
         s.Action.some((a) => a === '*' || a.endsWith(':*')) ||
         (s.Resource.includes('*') &&
-          s.Action.some((a) => !ALLOWED_ON_ANY_RESOURCE.includes(a) || DATA_SERVICES.some((p) => a.startsWith(p)))),
+          s.Action.some(
+            (a) => !METADATA_ON_ANY_RESOURCE.includes(a) && (!ALLOWED_ON_ANY_RESOURCE.includes(a) || DATA_SERVICES.some((p) => a.startsWith(p))),
+          )),
     );
 }
 

@@ -344,7 +344,7 @@ describe('alarms', () => {
 });
 
 describe('search index setup and access', () => {
-  const INDEX_USERS = ['search', 'documents', 'labels', 'ingest', 'ocr-worker', 'source-sync'] as const;
+  const INDEX_USERS = ['search', 'indexer'] as const;
 
   /** The domain access policy the deploy-time call writes, with role ARNs as `ROLE:<logical id>`. */
   function accessPolicyOf(built: BuiltStacks) {
@@ -381,7 +381,7 @@ describe('search index setup and access', () => {
     // Assert
     expect(policy.Statement).toHaveLength(2);
     expect(writers?.Principal.AWS.sort()).toEqual(
-      (['documents', 'labels', 'ingest', 'ocr-worker', 'source-sync', 'search-index-setup'] as const).map(roleOf).sort(),
+      (['indexer', 'search-index-setup'] as const).map(roleOf).sort(),
     );
   });
 

@@ -25,6 +25,8 @@ export interface BundledFunctions {
   byName: Record<string, BundledFunction>;
   /** SQS event source mappings: which function reads which queue (stateful logical id), in batches of how many. */
   eventSources: { function: string; queue: string; batchSize: number; reportBatchItemFailures: boolean }[];
+  /** Event source mappings on the table's stream: which function consumes it, in batches of how many, how it retries. */
+  streamSources: { function: string; batchSize: number; reportBatchItemFailures: boolean; bisectBatchOnFunctionError: boolean; maximumRetryAttempts: number }[];
   /** EventBridge rules: which function runs on which schedule. */
   schedules: { function: string; expression: string }[];
   /** The queue (stateful logical id) that receives the bucket's object-created events, and their key prefix. */
@@ -164,11 +166,28 @@ export function deployedFunctions(cdkOut: string, api: Template, stateful: Templ
     return queue;
   };
 
+  /** Whether an event source is the stream of the stateful stack's table. */
+  const isTableStream = (reference: unknown): boolean => {
+    const imported = (reference as { 'Fn::ImportValue'?: string })['Fn::ImportValue'];
+    const value = imported === undefined ? undefined : (exports.get(imported) as { 'Fn::GetAtt'?: [string, string] } | undefined);
+    const [logicalId, attribute] = value?.['Fn::GetAtt'] ?? [];
+    return attribute === 'StreamArn' && stateful.Resources[logicalId!]?.Type === 'AWS::DynamoDB::Table';
+  };
+
   const eventSources: BundledFunctions['eventSources'] = [];
+  const streamSources: BundledFunctions['streamSources'] = [];
   const schedules: BundledFunctions['schedules'] = [];
   for (const resource of Object.values(api.Resources)) {
     const properties = resource.Properties ?? {};
-    if (resource.Type === 'AWS::Lambda::EventSourceMapping') {
+    if (resource.Type === 'AWS::Lambda::EventSourceMapping' && isTableStream(properties['EventSourceArn'])) {
+      streamSources.push({
+        function: functionOf(properties['FunctionName']),
+        batchSize: Number(properties['BatchSize'] ?? 100),
+        reportBatchItemFailures: ((properties['FunctionResponseTypes'] as string[] | undefined) ?? []).includes('ReportBatchItemFailures'),
+        bisectBatchOnFunctionError: properties['BisectBatchOnFunctionError'] === true,
+        maximumRetryAttempts: Number(properties['MaximumRetryAttempts'] ?? -1),
+      });
+    } else if (resource.Type === 'AWS::Lambda::EventSourceMapping') {
       eventSources.push({
         function: functionOf(properties['FunctionName']),
         queue: queueOf(properties['EventSourceArn']),
@@ -194,6 +213,7 @@ export function deployedFunctions(cdkOut: string, api: Template, stateful: Templ
   return {
     byName,
     eventSources,
+    streamSources,
     schedules,
     bucketNotificationQueue: queueConfiguration.QueueArn['Fn::GetAtt'][0],
     bucketNotificationPrefix: queueConfiguration.Filter?.Key?.FilterRules?.find((rule) => rule.Name === 'prefix')?.Value ?? '',

@@ -1,0 +1,5 @@
+import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
+import { awsEventsDependencies } from '../../shared/container/aws-events';
+import { createEventsHandler } from './handler';
+
+export const handler = lambdaEntry(createEventsHandler(awsEventsDependencies()));

@@ -1,0 +1,43 @@
+import * as z from 'zod';
+import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connection-sender';
+import { createConnectionsClient, createDynamoDocumentClient } from '../adapters/aws/clients';
+import { DynamoChangeLedger } from '../adapters/aws/dynamodb/change-ledger';
+import type { PublishChangesDeps } from '../domain/events/publish-changes';
+import { EVENT_SEND_TIMEOUT_MS, type AppContainer } from './app-container';
+import { awsAppContainer, tokenlessContainer, type ConnectionParts } from './aws';
+import { parseEnv } from './config';
+
+/*
+ * The WebSocket part of the cloud composition root, apart from aws.ts so that only the functions that push to
+ * connections (realtime, which answers the clients, and events, which follows the table's stream) bundle the
+ * @connections client.
+ */
+
+const websocketEnvSchema = z.object({ WEBSOCKET_ENDPOINT: z.url() });
+
+/** The @connections API of the stage the stack binds the function to (WEBSOCKET_ENDPOINT, required). */
+function connectionParts(env: NodeJS.ProcessEnv): Required<ConnectionParts> {
+  const endpoint = parseEnv(websocketEnvSchema, env).WEBSOCKET_ENDPOINT;
+  return { connectionSender: new ApiGatewayConnectionSender(() => createConnectionsClient({ endpoint, requestTimeoutMs: EVENT_SEND_TIMEOUT_MS })) };
+}
+
+/** The WebSocket routes: the app container, which must be able to push to connections. */
+export function awsRealtimeContainer(env: NodeJS.ProcessEnv = process.env): AppContainer {
+  return awsAppContainer(env, connectionParts(env));
+}
+
+/**
+ * The `events` consumer of the table's stream: the event hub over the connections and the sender that closes
+ * ended sessions, the users (a notification names its user only), the OCR jobs' daily counts (queue_status) and the ledger of published changes; no JWT key.
+ */
+export function awsEventsDependencies(env: NodeJS.ProcessEnv = process.env): PublishChangesDeps {
+  const config = parseEnv(z.object({ TABLE_NAME: z.string().min(1) }), env);
+  const container = tokenlessContainer(config.TABLE_NAME, env, connectionParts(env));
+  return {
+    hub: container.eventHub,
+    connectionSender: container.connectionSender,
+    workspaceOfUser: async (userId) => (await container.users.findById(userId))?.workspace_id ?? null,
+    completedOn: async (workspaceId, date) => (await container.forWorkspace(workspaceId).ocrJobs.daily(date, date))[0]?.completed ?? 0,
+    ledger: new DynamoChangeLedger(createDynamoDocumentClient(), config.TABLE_NAME),
+  };
+}

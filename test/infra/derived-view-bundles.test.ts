@@ -1,0 +1,67 @@
+import { readdirSync, existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * Issue 17: the search index and the WebSocket events follow the table's stream, so the OpenSearch client is
+ * bundled only by the functions that search, keep the index in step or set it up, and the @connections client
+ * only by the functions that push to connections. What keeps them out of the others is that only
+ * shared/container/aws-search.ts reaches the OpenSearch adapter and only shared/container/aws-events.ts the
+ * @connections sender; this reads each bundle's contents, as the CDK bundles it (lib/constructs/app-function.ts).
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const GROUPS = readdirSync(path.join(ROOT, 'functions')).filter((group) => existsSync(path.join(ROOT, 'functions', group, 'index.ts')));
+
+const OPENSEARCH_CODE = /node_modules\/@opensearch-project\/opensearch\//u;
+const CONNECTIONS_CODE = /node_modules\/@aws-sdk\/client-apigatewaymanagementapi\//u;
+const OPENSEARCH_USERS = ['indexer', 'search', 'search-index-setup'];
+const CONNECTION_USERS = ['events', 'realtime'];
+
+/** The inputs that put code into a function's bundle (tree-shaken modules contribute no bytes and are left out). */
+async function bundledInputsOf(group: string): Promise<string[]> {
+  const result = await build({
+    entryPoints: [path.join(ROOT, 'functions', group, 'index.ts')],
+    absWorkingDir: ROOT,
+    bundle: true,
+    write: false,
+    outdir: path.join(ROOT, 'cdk.out', 'derived-view-bundles-test'),
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    mainFields: ['module', 'main'],
+    minify: true,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  return Object.values(result.metafile.outputs).flatMap((output) =>
+    Object.entries(output.inputs)
+      .filter(([, input]) => input.bytesInOutput > 0)
+      .map(([name]) => name),
+  );
+}
+
+describe('the search and @connections clients in the Lambda bundles', () => {
+  it('finds a bundle for each of the stream consumers', () => {
+    // Arrange
+    const consumers = ['indexer', 'events'];
+
+    // Act
+    const missing = consumers.filter((group) => !GROUPS.includes(group));
+
+    // Assert
+    expect(missing).toEqual([]);
+  });
+
+  it.each(GROUPS)('puts the OpenSearch client and the @connections client only where the %s function uses them', async (group) => {
+    // Arrange
+    const inputs = await bundledInputsOf(group);
+
+    // Act
+    const carries = { openSearch: inputs.some((input) => OPENSEARCH_CODE.test(input)), connections: inputs.some((input) => CONNECTIONS_CODE.test(input)) };
+
+    // Assert
+    expect(carries).toEqual({ openSearch: OPENSEARCH_USERS.includes(group), connections: CONNECTION_USERS.includes(group) });
+  });
+});
