@@ -197,9 +197,10 @@ export const SOURCE_SYNC_TIMEOUT_SECONDS = 900;
 /**
  * How the table's stream is delivered to its two consumers (`indexer`, `events`): the cloud's event source
  * mappings and the local stream poller use the same numbers. Records per batch at most, and retries of a failing
- * batch (bisected to isolate a bad record) before its records go to the consumer's failure destination.
+ * batch before its records go to the consumer's failure destination: with bisection a poison record is isolated
+ * in about log2(100) = 7 splits, so 10 leave room for a passing fault.
  */
-export const CHANGE_CONSUMER_DELIVERY = { batchSize: 100, retryAttempts: 5 } as const;
+export const CHANGE_CONSUMER_DELIVERY = { batchSize: 100, retryAttempts: 10 } as const;
 
 /**
  * How often the search index is compared with the table and its drift repaired (cloud: an EventBridge schedule

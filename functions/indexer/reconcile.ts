@@ -1,4 +1,3 @@
-import type { AppContainer } from '../../shared/container/app-container';
 import { reconcileSearchIndex, type ReconcileDeps, type ReconcileOptions, type ReconciliationReport } from '../../shared/domain/search/reconcile-index';
 import { logger as defaultLogger, type Logger } from '../../shared/logger';
 
@@ -17,19 +16,6 @@ export interface ReconcileEvent {
 /** Whether the indexer's event is the scheduled reconciliation (anything else is a batch of the stream). */
 export const isReconcileEvent = (event: unknown): event is ReconcileEvent =>
   typeof event === 'object' && event !== null && (event as { reconcile?: unknown }).reconcile === true;
-
-/**
- * What the reconciliation reads, from the container: every workspace, each one's documents, labels, files and
- * index view (through its scope, as the rebuild does), and the index store's listing of each workspace.
- */
-export const reconcileDepsOf = (c: AppContainer, index: ReconcileDeps['index']): ReconcileDeps => ({
-  index,
-  workspaces: c.workspaces,
-  inWorkspace: (workspaceId) => {
-    const scoped = c.forWorkspace(workspaceId);
-    return { documents: scoped.documents, labels: scoped.labels, files: scoped.files, index: scoped.searchIndex };
-  },
-});
 
 /**
  * Runs the reconciliation of the search index with the table (reconcileSearchIndex) and logs what it found:

@@ -4,7 +4,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { CHANGE_BATCH_SIZE, CHANGE_PARALLELIZATION_FACTOR, CHANGE_RETRY_ATTEMPTS } from '../stacks/limits';
+import { CHANGE_CONSUMER_DELIVERY } from '../../shared/manifest';
+import { CHANGE_PARALLELIZATION_FACTOR } from '../stacks/limits';
 
 /** Props of {@link ChangeConsumers}. */
 export interface ChangeConsumersProps {
@@ -20,7 +21,7 @@ export interface ChangeConsumersProps {
  * The consumers of the table's stream: each function reads every shard from the oldest record kept
  * (TRIM_HORIZON), one batch per shard at a time (its changes in order), reports the first change it could not
  * apply (partial batch response: the batch is retried from it), splits a failing batch in two to find a poison
- * record, and after {@link CHANGE_RETRY_ATTEMPTS} retries sends the failed records' description (shard and
+ * record, and after `CHANGE_CONSUMER_DELIVERY.retryAttempts` retries sends the failed records' description (shard and
  * sequence numbers, not the records) to a failure queue of its own and moves on. The records stay readable in
  * the stream for 24 hours; past that, a repair is the consumer's rebuild (`npm run reindex` for the index).
  */
@@ -42,10 +43,10 @@ export class ChangeConsumers extends Construct {
       fn.addEventSource(
         new DynamoEventSource(props.table, {
           startingPosition: lambda.StartingPosition.TRIM_HORIZON,
-          batchSize: CHANGE_BATCH_SIZE,
+          batchSize: CHANGE_CONSUMER_DELIVERY.batchSize,
           bisectBatchOnError: true,
           reportBatchItemFailures: true,
-          retryAttempts: CHANGE_RETRY_ATTEMPTS,
+          retryAttempts: CHANGE_CONSUMER_DELIVERY.retryAttempts,
           parallelizationFactor: CHANGE_PARALLELIZATION_FACTOR,
           onFailure: new SqsDlq(queue),
         }),

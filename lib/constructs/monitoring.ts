@@ -9,8 +9,8 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { BUSINESS_METRICS_NAMESPACE, type BUSINESS_METRICS } from '../../shared/manifest';
-import { CHANGE_MAX_ITERATOR_AGE_MINUTES, CHANGE_RETRY_ATTEMPTS } from '../stacks/limits';
+import { BUSINESS_METRICS_NAMESPACE, CHANGE_CONSUMER_DELIVERY, type BUSINESS_METRICS } from '../../shared/manifest';
+import { CHANGE_MAX_ITERATOR_AGE_MINUTES } from '../stacks/limits';
 import { MAX_RECEIVE_COUNT } from '../stacks/stateful-stack';
 
 /*
@@ -124,7 +124,7 @@ export class Monitoring extends Construct {
     for (const [name, { function: fn, failureQueue }] of changeConsumers) {
       alarm(`Dlq-${name}`, failureQueue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }), {
         alarmDescription:
-          `The ${name} consumer of the table's stream gave up on a change after ${CHANGE_RETRY_ATTEMPTS} retries and moved on: ` +
+          `The ${name} consumer of the table's stream gave up on a change after ${CHANGE_CONSUMER_DELIVERY.retryAttempts} retries and moved on: ` +
           'the message names the shard and sequence numbers (the stream keeps the records 24 hours). Read its logs, fix the cause, ' +
           'then repair (npm run reindex for the index).',
         threshold: 0,

@@ -126,23 +126,11 @@ export const SOURCE_SYNC_CONCURRENCY = 2;
  * of an item are applied in their order.
  */
 
-/** Records per invocation of a stream consumer: at most this many changes of a shard in one batch. */
-export const CHANGE_BATCH_SIZE = 100;
-
-/**
- * Retries of a failed batch before its record goes to the consumer's failure queue (the shard moves on). With
- * bisection a poison record is isolated in about log2(100) = 7 splits, so 10 leave room for a passing fault.
- */
-export const CHANGE_RETRY_ATTEMPTS = 10;
-
 /** Invocations per shard at once: one, so that the changes of an item arrive in order. */
 export const CHANGE_PARALLELIZATION_FACTOR = 1;
 
 /** How far behind the newest change a consumer may fall (the age of the last record it read) before an alarm. */
 export const CHANGE_MAX_ITERATOR_AGE_MINUTES = 5;
-
-/** The periodic check that the search index holds what the table holds (and repairs drift), every so many hours. */
-export const INDEX_RECONCILE_HOURS = 6;
 
 /**
  * Timeouts of the stream consumers: a label renamed on many documents reindexes each of them in one run, and

@@ -32,7 +32,8 @@ import type { NotificationRepository } from '../domain/notifications/notificatio
 import type { OcrJobQueue, OcrJobQueues, OcrJobRepository } from '../domain/ocr/jobs';
 import type { OcrEngine } from '../domain/ocr/ports';
 import type { SearchIndex, SearchIndexStore } from '../domain/search/ports';
-import type { RebuildDeps } from '../domain/search/use-cases';
+import type { IndexerDeps, RebuildDeps } from '../domain/search/use-cases';
+import type { ReconcileDeps } from '../domain/search/reconcile-index';
 import type { FollowChangesDeps } from '../domain/search/follow-changes';
 import type { PublishChangesDeps } from '../domain/events/publish-changes';
 import type { ChangeLedger } from '../domain/changes/ports';
@@ -164,12 +165,22 @@ export const inWorkspace = <C extends AppContainer>(c: C, caller: { workspaceId:
   ...c.forWorkspace(caller.workspaceId),
 });
 
-/** What the `indexer` stream consumer reads to keep the search index in step: each workspace's documents, labels, files and index view. */
-export const indexerDepsOf = (c: AppContainer): FollowChangesDeps => ({
-  inWorkspace: (workspaceId) => {
+/** One workspace's documents, labels, files and index view, through its scope: what indexing a document reads. */
+const indexedWorkspace =
+  (c: AppContainer) =>
+  (workspaceId: string): IndexerDeps & { documents: DocumentRepository } => {
     const scoped = c.forWorkspace(workspaceId);
     return { documents: scoped.documents, labels: scoped.labels, files: scoped.files, index: scoped.searchIndex };
-  },
+  };
+
+/** What the `indexer` stream consumer reads to keep the search index in step. */
+export const indexerDepsOf = (c: AppContainer): FollowChangesDeps => ({ inWorkspace: indexedWorkspace(c) });
+
+/** What the indexer's scheduled reconciliation reads: every workspace, the table's side and the index's listing. */
+export const reconcileDepsOf = (c: AppContainer, index: ReconcileDeps['index']): ReconcileDeps => ({
+  index,
+  workspaces: c.workspaces,
+  inWorkspace: indexedWorkspace(c),
 });
 
 /** What the `events` stream consumer needs to push the events a change calls for. */
@@ -185,10 +196,7 @@ export const eventsDepsOf = (c: AppContainer): PublishChangesDeps => ({
 export const rebuildDepsOf = (c: AppContainer, index: RebuildDeps['index']): RebuildDeps => ({
   index,
   workspaces: c.workspaces,
-  inWorkspace: (workspaceId) => {
-    const scoped = c.forWorkspace(workspaceId);
-    return { documents: scoped.documents, labels: scoped.labels, files: scoped.files, index: scoped.searchIndex };
-  },
+  inWorkspace: indexedWorkspace(c),
 });
 
 /** The OIDC relying party, its pending logins, how first logins become users, and where the token goes. */

@@ -1,9 +1,8 @@
 import * as z from 'zod';
 import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connection-sender';
-import { createConnectionsClient, createDynamoDocumentClient } from '../adapters/aws/clients';
-import { DynamoChangeLedger } from '../adapters/aws/dynamodb/change-ledger';
+import { createConnectionsClient } from '../adapters/aws/clients';
 import type { PublishChangesDeps } from '../domain/events/publish-changes';
-import { EVENT_SEND_TIMEOUT_MS, type AppContainer } from './app-container';
+import { EVENT_SEND_TIMEOUT_MS, eventsDepsOf, type AppContainer } from './app-container';
 import { awsAppContainer, tokenlessContainer, type ConnectionParts } from './aws';
 import { parseEnv } from './config';
 
@@ -32,12 +31,5 @@ export function awsRealtimeContainer(env: NodeJS.ProcessEnv = process.env): AppC
  */
 export function awsEventsDependencies(env: NodeJS.ProcessEnv = process.env): PublishChangesDeps {
   const config = parseEnv(z.object({ TABLE_NAME: z.string().min(1) }), env);
-  const container = tokenlessContainer(config.TABLE_NAME, env, connectionParts(env));
-  return {
-    hub: container.eventHub,
-    connectionSender: container.connectionSender,
-    workspaceOfUser: async (userId) => (await container.users.findById(userId))?.workspace_id ?? null,
-    completedOn: async (workspaceId, date) => (await container.forWorkspace(workspaceId).ocrJobs.daily(date, date))[0]?.completed ?? 0,
-    ledger: new DynamoChangeLedger(createDynamoDocumentClient(), config.TABLE_NAME),
-  };
+  return eventsDepsOf(tokenlessContainer(config.TABLE_NAME, env, connectionParts(env)));
 }

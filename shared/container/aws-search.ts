@@ -5,7 +5,7 @@ import { S3FileStore } from '../adapters/aws/s3-file-store';
 import type { FollowChangesDeps } from '../domain/search/follow-changes';
 import type { ReconcileDeps } from '../domain/search/reconcile-index';
 import type { RebuildDeps } from '../domain/search/use-cases';
-import { rebuildDepsOf, type AppContainer } from './app-container';
+import { indexerDepsOf, rebuildDepsOf, reconcileDepsOf, type AppContainer } from './app-container';
 import { awsAppContainer, tokenlessContainer } from './aws';
 import { parseEnv } from './config';
 
@@ -49,11 +49,7 @@ export function awsIndexerDependencies(env: NodeJS.ProcessEnv = process.env): { 
   const config = parseEnv(indexerEnvSchema, env);
   const index = openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION);
   const container = tokenlessContainer(config.TABLE_NAME, env, { search: index, files: new S3FileStore(createS3Client(), config.BUCKET_NAME) });
-  const inWorkspace = (workspaceId: string) => {
-    const scoped = container.forWorkspace(workspaceId);
-    return { documents: scoped.documents, labels: scoped.labels, files: scoped.files, index: scoped.searchIndex };
-  };
-  return { changes: { inWorkspace }, reconcile: { index, workspaces: container.workspaces, inWorkspace } };
+  return { changes: indexerDepsOf(container), reconcile: reconcileDepsOf(container, index) };
 }
 
 /** The search endpoints: the app container with the OpenSearch index (each workspace searches its view). */

@@ -1,5 +1,5 @@
-import { createReconcileHandler, reconcileDepsOf } from '../../functions/indexer/reconcile';
-import type { AppContainer } from '../container/app-container';
+import { createReconcileHandler } from '../../functions/indexer/reconcile';
+import { reconcileDepsOf, type AppContainer } from '../container/app-container';
 import type { SearchIndexStore } from '../domain/search/ports';
 import { logger } from '../logger';
 import { INDEX_RECONCILE_HOURS } from '../manifest';

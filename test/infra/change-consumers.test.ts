@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ENV } from '../../shared/manifest';
+import { CHANGE_CONSUMER_DELIVERY, ENV, INDEX_RECONCILE_HOURS } from '../../shared/manifest';
 import { changeLedgerKey } from '../../shared/adapters/aws/dynamodb/change-ledger';
 import { CHANGE_LEDGER_KEY_PATTERN } from '../../lib/constructs/bindings';
 import type { ApiFunctionName } from '../../lib/stacks/api-stack';
-import {
-  CHANGE_BATCH_SIZE,
-  CHANGE_MAX_ITERATOR_AGE_MINUTES,
-  CHANGE_PARALLELIZATION_FACTOR,
-  CHANGE_RETRY_ATTEMPTS,
-  INDEX_RECONCILE_HOURS,
-} from '../../lib/stacks/limits';
+import { CHANGE_MAX_ITERATOR_AGE_MINUTES, CHANGE_PARALLELIZATION_FACTOR } from '../../lib/stacks/limits';
 import { isReconcileEvent } from '../../functions/indexer/reconcile';
 import { buildStacks, environmentOf, functionIdOf, grantsOf, logicalIdOf, resolveImports } from './build-stacks';
 
@@ -73,7 +67,7 @@ describe.each(CONSUMERS)('the %s consumer of the stream', (name) => {
     // Assert
     expect(mapping.EventSourceArn).toEqual(streamArn);
     expect(mapping.StartingPosition).toBe('TRIM_HORIZON');
-    expect(mapping.BatchSize).toBe(CHANGE_BATCH_SIZE);
+    expect(mapping.BatchSize).toBe(CHANGE_CONSUMER_DELIVERY.batchSize);
   });
 
   it('keeps the changes of an item in order: one batch per shard at a time', () => {
@@ -98,7 +92,7 @@ describe.each(CONSUMERS)('the %s consumer of the stream', (name) => {
     // Assert
     expect(FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     expect(BisectBatchOnFunctionError).toBe(true);
-    expect(MaximumRetryAttempts).toBe(CHANGE_RETRY_ATTEMPTS);
+    expect(MaximumRetryAttempts).toBe(CHANGE_CONSUMER_DELIVERY.retryAttempts);
   });
 
   it('sends what it gave up on to a failure queue of its own, encrypted and reached over TLS only', () => {

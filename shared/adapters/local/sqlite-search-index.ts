@@ -2,7 +2,6 @@ import { availableParallelism } from 'node:os';
 import { deflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type {
-  IndexEntry,
   IndexedDocument,
   SearchHit,
   SearchIndex,
@@ -16,6 +15,7 @@ import { fuzzyDistance, maxEdits, withinEdits } from '../../domain/search/text';
 import { FacetColumns } from './search-facet-columns';
 import { SqliteReadPool } from './sqlite-read-pool';
 import { highlightsOf } from './sqlite-search-highlights';
+import { sqliteIndexListing } from './sqlite-search-listing';
 import { LISTING_ORDER, orderBy, parseRowids, QueryPlan, type SqlValue, type WorkspaceRange } from './sqlite-search-query';
 import {
   adoptUnrangedFile,
@@ -140,9 +140,6 @@ export class SqliteSearchIndex implements SearchIndexStore {
            created_at = @created_at, updated_at = @updated_at, label_ids = @label_ids, label_names = @label_names, metadata_values = @metadata_values
          WHERE rid = @rid`,
       ),
-      entriesAfter: this.db.prepare<[number, number, number], { rid: number; id: string; version: number }>(
-        'SELECT rid, id, version FROM docs WHERE rid BETWEEN ? AND ? AND deleted = 0 ORDER BY rid LIMIT ?',
-      ),
       insertTombstone: this.db.prepare<[number, string, number, number]>('INSERT INTO docs (rid, id, slot, version, deleted) VALUES (?, ?, ?, ?, 1)'),
       tombstone: this.db.prepare<[number, number]>(
         `UPDATE docs SET version = ?, deleted = 1, title = '', filename = '', content_z = NULL, labels_text = '', metadata_text = '', label_ids = '[]',
@@ -179,37 +176,9 @@ export class SqliteSearchIndex implements SearchIndexStore {
     };
   }
 
-  /**
-   * The workspace's live entries in row id order (its rows' range of the primary key: no sort, no extra
-   * index); the cursor is the last row id read. Row ids never change, so a listing never skips or repeats one.
-   */
+  /** What the workspace's part of the index holds (see sqliteIndexListing). */
   listingOf(workspaceId: string): SearchIndexListing {
-    return {
-      entries: async ({ cursor, limit }) => {
-        const slot = this.slotOf(workspaceId);
-        if (slot === undefined) return { entries: [], cursor: null };
-        const { first, last } = rowidRange(slot);
-        const after = cursor ? Number(cursor) : first - 1;
-        if (!Number.isSafeInteger(after)) throw new Error(`not a cursor of this listing: ${cursor}`);
-        const rows = this.statements.entriesAfter.all(Math.max(after + 1, first), last, limit);
-        return { entries: rows.map(({ id, version }) => ({ id, version })), cursor: rows.length === limit ? String(rows[rows.length - 1]!.rid) : null };
-      },
-      entriesOf: async (ids) => {
-        const slot = this.slotOf(workspaceId);
-        if (slot === undefined) return [];
-        const found: IndexEntry[] = [];
-        // Within SQLite's bound on the parameters of one statement.
-        for (let start = 0; start < ids.length; start += 500) {
-          const chunk = ids.slice(start, start + 500);
-          found.push(
-            ...this.db
-              .prepare<SqlValue[], IndexEntry>(`SELECT id, version FROM docs WHERE slot = ? AND deleted = 0 AND id IN (${chunk.map(() => '?').join(', ')})`)
-              .all(slot, ...chunk),
-          );
-        }
-        return found;
-      },
-    };
+    return sqliteIndexListing(this.db, this.slotOf(workspaceId));
   }
 
   async clear(): Promise<void> {
