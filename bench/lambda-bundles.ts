@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { nativePackageDir } from '../lib/constructs/native-packages';
+import { LAMBDA_ESBUILD_ALIASES } from '../lib/constructs/app-function';
 import { CanvasThumbnailRenderer } from '../shared/adapters/imaging/canvas-thumbnail-renderer';
 import { ImagingPool } from '../shared/adapters/imaging/worker-pool';
 import { percentile, round } from './support/stats';
@@ -143,6 +144,7 @@ async function bundle(group: string, outDir: string): Promise<{ file: string; me
     mainFields: ['module', 'main'],
     banner: { js: ESM_REQUIRE_BANNER },
     external: [], // bundleAwsSDK: true
+    alias: { ...LAMBDA_ESBUILD_ALIASES },
     logLevel: 'warning',
     metafile: true,
   });

@@ -18,6 +18,14 @@ const ESM_REQUIRE_BANNER =
   "import { createRequire as __docserviceCreateRequire } from 'node:module'; " +
   'const require = __docserviceCreateRequire(import.meta.url);';
 
+/**
+ * Packages the Lambda bundles replace (esbuild `--alias`): the SDK's default credential chain by the environment
+ * provider, since a Lambda's credentials are in its environment (see shared/adapters/aws/lambda-credentials.ts).
+ */
+export const LAMBDA_ESBUILD_ALIASES: Readonly<Record<string, string>> = {
+  '@aws-sdk/credential-provider-node': path.join(REPO_ROOT, 'shared', 'adapters', 'aws', 'lambda-credentials.ts'),
+};
+
 /** The architecture of every Lambda of the service; the imaging functions' native canvas binary follows it. */
 export const LAMBDA_ARCHITECTURE = lambda.Architecture.ARM_64;
 
@@ -122,7 +130,10 @@ export class AppFunction extends Construct {
         minify: true,
         sourceMap: true,
         // Maps without embedded sources are a third the size, and node parses them at every cold start.
-        esbuildArgs: { '--sources-content': false },
+        esbuildArgs: {
+          '--sources-content': false,
+          ...Object.fromEntries(Object.entries(LAMBDA_ESBUILD_ALIASES).map(([name, target]) => [`--alias:${name}`, target])),
+        },
         bundleAwsSDK: true,
         mainFields: ['module', 'main'],
         banner: ESM_REQUIRE_BANNER,

@@ -2,6 +2,7 @@ import { readdirSync, existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { LAMBDA_ESBUILD_ALIASES } from '../../lib/constructs/app-function';
 
 /*
  * Issue 17: the search index and the WebSocket events follow the table's stream, so the OpenSearch client is
@@ -18,9 +19,19 @@ const OPENSEARCH_CODE = /node_modules\/@opensearch-project\/opensearch\//u;
 const CONNECTIONS_CODE = /node_modules\/@aws-sdk\/client-apigatewaymanagementapi\//u;
 const OPENSEARCH_USERS = ['indexer', 'search', 'search-index-setup'];
 const CONNECTION_USERS = ['events', 'realtime'];
+/** The SDK's default credential chain beyond the environment: profiles, SSO, STS web identity and their clients. */
+const CREDENTIAL_CHAIN_CODE = /node_modules\/@aws-sdk\/(credential-provider-(node|ini|sso|web-identity|process)|nested-clients)\//u;
+
+const bundled = new Map<string, Promise<string[]>>();
 
 /** The inputs that put code into a function's bundle (tree-shaken modules contribute no bytes and are left out). */
-async function bundledInputsOf(group: string): Promise<string[]> {
+function bundledInputsOf(group: string): Promise<string[]> {
+  let inputs = bundled.get(group);
+  if (!inputs) bundled.set(group, (inputs = bundle(group)));
+  return inputs;
+}
+
+async function bundle(group: string): Promise<string[]> {
   const result = await build({
     entryPoints: [path.join(ROOT, 'functions', group, 'index.ts')],
     absWorkingDir: ROOT,
@@ -32,6 +43,7 @@ async function bundledInputsOf(group: string): Promise<string[]> {
     target: 'node22',
     mainFields: ['module', 'main'],
     minify: true,
+    alias: { ...LAMBDA_ESBUILD_ALIASES },
     metafile: true,
     logLevel: 'silent',
   });
@@ -63,5 +75,16 @@ describe('the search and @connections clients in the Lambda bundles', () => {
 
     // Assert
     expect(carries).toEqual({ openSearch: OPENSEARCH_USERS.includes(group), connections: CONNECTION_USERS.includes(group) });
+  });
+
+  it.each(GROUPS)('leaves the SDK credential chain that Lambda never uses out of the %s function', async (group) => {
+    // Arrange
+    const inputs = await bundledInputsOf(group);
+
+    // Act
+    const chain = inputs.filter((input) => CREDENTIAL_CHAIN_CODE.test(input));
+
+    // Assert
+    expect(chain).toEqual([]);
   });
 });
