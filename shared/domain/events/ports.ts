@@ -164,7 +164,8 @@ export interface ConnectionRepository {
   listAuthenticated(audience: ConnectionAudience): Promise<Connection[]>;
   /**
    * Marks the selected connections' sessions ended (strongly consistent: a connection authenticated before the
-   * call is found); answers the ids it marked, which the caller closes. Those already ended are left out.
+   * call is found); answers the ids it marked (those already ended are left out). The `events` stream consumer,
+   * seeing each record change, sends the connection its last message and closes it.
    */
   endSessions(selector: SessionSelector, reason: SessionEndReason): Promise<string[]>;
   /** Moves the connections of `selector.tokenId` to another token of the same user (a refresh); answers their ids. */
