@@ -10,6 +10,7 @@ import {
 import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-probes';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { signalWrites } from '../adapters/aws/dynamodb/write-signal';
+import { isChangeLedgerWrite } from '../adapters/aws/dynamodb/change-ledger';
 import { S3LegacyObjectAdopter } from '../adapters/aws/legacy-object-adoption';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { sha256 } from '../adapters/crypto/sha256';
@@ -126,7 +127,8 @@ export function localAppContainer(options: {
 }): LocalContainer {
   const { resources } = options;
   const db = createDynamoDocumentClient(localClientOptions(resources.endpoints.dynamodb, resources.dynamodbCredentials));
-  if (options.onTableWrite) signalWrites(db, options.onTableWrite);
+  // The change ledger's own writes come back on the stream as items no consumer follows: no reason to wake them.
+  if (options.onTableWrite) signalWrites(db, options.onTableWrite, isChangeLedgerWrite);
   const s3 = createS3Client(localClientOptions(resources.endpoints.s3));
   const sqs = createSqsClient(localClientOptions(resources.endpoints.sqs));
   const engine = new TesseractOcrEngine({ ...LOCAL_OCR_LIMITS, ...options.ocr });
