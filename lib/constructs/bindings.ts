@@ -160,6 +160,19 @@ export function bindSearch(fn: lambda.Function, domain: opensearch.IDomain, acce
   );
 }
 
+/**
+ * A statement granting `actions` on the table's items whose partition key matches `pattern` only
+ * (`dynamodb:LeadingKeys`), with any further conditions: what lets a function that otherwise only reads the table
+ * write its own kind of item and nothing else.
+ */
+function keyedItems(table: dynamodb.ITable, actions: string[], pattern: string, conditions: Record<string, unknown> = {}): iam.PolicyStatement {
+  return new iam.PolicyStatement({
+    actions,
+    resources: [table.tableArn],
+    conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [pattern] }, ...conditions },
+  });
+}
+
 /** Partition keys of the rate-limit buckets (shared/adapters/aws/dynamodb/keys.ts `rateLimit`). */
 export const RATE_LIMIT_KEY_PATTERN = 'RATE#*';
 
@@ -174,13 +187,7 @@ export function bindRateLimits(fn: lambda.Function, table: dynamodb.ITable, limi
   fn.addEnvironment(ENV.uploadRateLimitPerMinute, String(limits.uploadPerMinute));
   fn.addEnvironment(ENV.ipRateLimitPerMinute, String(limits.ipPerMinute));
   fn.addEnvironment(ENV.ipRateLimitBurst, String(limits.ipBurst));
-  fn.addToRolePolicy(
-    new iam.PolicyStatement({
-      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-      resources: [table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [RATE_LIMIT_KEY_PATTERN] } },
-    }),
-  );
+  fn.addToRolePolicy(keyedItems(table, ['dynamodb:GetItem', 'dynamodb:UpdateItem'], RATE_LIMIT_KEY_PATTERN));
 }
 
 /** Partition keys of the workspaces' usage counters (shared/adapters/aws/dynamodb/keys.ts `usageMonth`). */
@@ -192,13 +199,7 @@ export const USAGE_KEY_PATTERN = 'WS#*#USAGE';
  * its requests and searches without being able to write anything else.
  */
 export function bindUsageMeter(fn: lambda.Function, table: dynamodb.ITable): void {
-  fn.addToRolePolicy(
-    new iam.PolicyStatement({
-      actions: ['dynamodb:UpdateItem'],
-      resources: [table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [USAGE_KEY_PATTERN] } },
-    }),
-  );
+  fn.addToRolePolicy(keyedItems(table, ['dynamodb:UpdateItem'], USAGE_KEY_PATTERN));
 }
 
 /**
@@ -221,13 +222,7 @@ export const CHANGE_LEDGER_KEY_PATTERN = 'STREAMSEEN#*';
  * without being able to write anything else.
  */
 export function bindChangeLedger(fn: lambda.Function, table: dynamodb.ITable): void {
-  fn.addToRolePolicy(
-    new iam.PolicyStatement({
-      actions: ['dynamodb:PutItem'],
-      resources: [table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [CHANGE_LEDGER_KEY_PATTERN] } },
-    }),
-  );
+  fn.addToRolePolicy(keyedItems(table, ['dynamodb:PutItem'], CHANGE_LEDGER_KEY_PATTERN));
 }
 
 /** Partition keys of the WebSocket connection records and of the users' items (keys.ts `connection`, `connectionCount`). */
@@ -243,21 +238,10 @@ export const CONNECTION_COUNT_ATTRIBUTE = 'live';
  * version) can be written.
  */
 export function bindConnectionCleanup(fn: lambda.Function, table: dynamodb.ITable): void {
+  fn.addToRolePolicy(keyedItems(table, ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'], CONNECTION_KEY_PATTERN));
   fn.addToRolePolicy(
-    new iam.PolicyStatement({
-      actions: ['dynamodb:DeleteItem', 'dynamodb:UpdateItem'],
-      resources: [table.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [CONNECTION_KEY_PATTERN] } },
-    }),
-  );
-  fn.addToRolePolicy(
-    new iam.PolicyStatement({
-      actions: ['dynamodb:UpdateItem'],
-      resources: [table.tableArn],
-      conditions: {
-        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [USER_KEY_PATTERN] },
-        'ForAllValues:StringEquals': { 'dynamodb:Attributes': [TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey, CONNECTION_COUNT_ATTRIBUTE] },
-      },
+    keyedItems(table, ['dynamodb:UpdateItem'], USER_KEY_PATTERN, {
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': [TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey, CONNECTION_COUNT_ATTRIBUTE] },
     }),
   );
 }

@@ -24,7 +24,6 @@ import {
   type ConnectionRepository,
   type ConnectionSender,
   type EventHub,
-  type EventPublisher,
 } from '../domain/events/ports';
 import { ConnectionEventPublisher } from '../domain/events/publisher';
 import { workspaceFileStore } from '../domain/documents/bucket-layout';
@@ -131,8 +130,8 @@ export interface AppContainer {
 
 /**
  * One workspace's part of every store. Each member reaches only the workspace's items: the repositories hold
- * its keys, the file store its prefix, the index view filters by it, the queue stamps it on each job and the
- * events go to its connections.
+ * its keys, the file store its prefix, the index view filters by it and the queue stamps it on each job. (Its
+ * events follow the table's stream: the `events` consumer addresses them through the event hub.)
  */
 export interface WorkspaceData {
   workspaceId: string;
@@ -142,8 +141,6 @@ export interface WorkspaceData {
   ocrJobs: OcrJobRepository;
   files: FileStore;
   ocrQueue: OcrJobQueue;
-  /** Real-time events to the workspace's connections (or, by user, to one of its members). */
-  events: EventPublisher;
   /** The workspace's view of the search index (throws on use where the function has none). */
   searchIndex: SearchIndex;
   /** Serves filtered and sorted listings where the runtime has one (the local search index). */
@@ -333,7 +330,6 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
       ocrJobs: new DynamoOcrJobRepository(parts.db, parts.tableName, workspaceId),
       files: workspaceFiles,
       ocrQueue: ocrQueues.forWorkspace(workspaceId),
-      events: eventHub.forWorkspace(workspaceId),
       searchIndex: searchIndex ?? noSearchIndexView,
       ...(listingIndex ? { listingIndex } : {}),
       usageMeter: { count: (counts) => meter(workspaceId, counts) },

@@ -598,73 +598,8 @@ describe('OCR worker and sweep', () => {
   });
 });
 
-describe('real-time event producers', () => {
-  // Since issue 17 the events function pushes the events of the table's changes (and closes the connections
-  // whose sessions ended); the use cases only write the table. realtime answers the clients themselves.
-  const PRODUCERS = ['events'] as const satisfies readonly ApiFunctionName[];
-  const manageStatementsOf = (name: ApiFunctionName) =>
-    statementsOf(stacks, name).filter((s) => s.Action.includes('execute-api:ManageConnections'));
-
-  it.each(PRODUCERS)('tells the %s function the WebSocket stage callback URL', (name) => {
-    // Arrange
-    const apiRef = { Ref: logicalIdOf(stacks.api.webSocketApi) };
-
-    // Act
-    const endpoint = environmentOf(stacks, name)[ENV.websocketEndpoint];
-
-    // Assert
-    expect(JSON.stringify(endpoint)).toContain(JSON.stringify(apiRef));
-    expect(JSON.stringify(endpoint)).toContain('/prod');
-  });
-
-  it.each(PRODUCERS)("lets the %s function manage only this API's prod-stage connections", (name) => {
-    // Arrange
-    const apiRef = { Ref: logicalIdOf(stacks.api.webSocketApi) };
-
-    // Act
-    const resources = manageStatementsOf(name).flatMap((s) => s.Resource) as { 'Fn::Join': [string, unknown[]] }[];
-
-    // Assert
-    expect(resources).toHaveLength(2);
-    for (const resource of resources) {
-      expect(resource['Fn::Join'][1]).toContainEqual(apiRef);
-      expect(String(resource['Fn::Join'][1].at(-1))).toMatch(/^\/prod\/(POST|DELETE)\/@connections\/\*$/);
-    }
-  });
-
-  it.each([
-    'auth',
-    'users',
-    'settings',
-    'documents',
-    'labels',
-    'ocr',
-    'notifications',
-    'health',
-    'fallback',
-    'bootstrap',
-    'ingest',
-    'ocr-worker',
-    'ocr-sweeper',
-    'sources',
-    'source-sync',
-    'source-scheduler',
-    'indexer',
-  ] as const)(
-    'gives the %s function, which only writes the table, neither the endpoint nor the permission',
-    (name) => {
-      // Arrange
-      const environment = environmentOf(stacks, name);
-
-      // Act
-      const manage = manageStatementsOf(name);
-
-      // Assert
-      expect(environment[ENV.websocketEndpoint]).toBeUndefined();
-      expect(manage).toEqual([]);
-    },
-  );
-
+describe('real-time wiring', () => {
+  // Who may push to connections (the events and realtime functions alone) is checked in change-consumers.test.ts.
   it('keeps connection records in the table under its TTL attribute', () => {
     // Arrange
     const template = stacks.statefulTemplate;
@@ -719,44 +654,6 @@ describe('search wiring', () => {
     expect(environmentOf(stacks, name)).toHaveProperty(ENV.opensearchEndpoint);
   });
 
-  it.each(['indexer'] as const)('lets the %s function write the index it keeps in step', (name) => {
-    // Arrange
-    const environment = environmentOf(stacks, name);
-
-    // Act
-    const actions = esActions(name);
-
-    // Assert
-    expect(actions).toEqual(expect.arrayContaining(['es:ESHttpPut', 'es:ESHttpPost', 'es:ESHttpDelete']));
-    expect(environment).toHaveProperty(ENV.opensearchEndpoint);
-    expect(environment).toHaveProperty(ENV.bucketName);
-  });
-
-  // Since issue 17 the functions that change documents only write the table; the indexer follows its stream.
-  it.each([
-    'auth',
-    'users',
-    'settings',
-    'documents',
-    'labels',
-    'ocr',
-    'notifications',
-    'ingest',
-    'ocr-worker',
-    'ocr-sweeper',
-    'sources',
-    'source-sync',
-    'source-scheduler',
-    'events',
-  ] as const)('gives the %s function no access to the search domain', (name) => {
-    // Arrange
-    const environment = environmentOf(stacks, name);
-
-    // Act
-    const actions = esActions(name);
-
-    // Assert
-    expect(actions).toEqual([]);
-    expect(environment).not.toHaveProperty(ENV.opensearchEndpoint);
-  });
+  // The indexer's grants, and that no other function but search and the index setup reaches the domain, are
+  // checked in change-consumers.test.ts.
 });

@@ -1,8 +1,7 @@
 import { readdirSync, existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { LAMBDA_ESBUILD_ALIASES } from '../../lib/constructs/app-function';
+import { bundledInputsOf } from '../support/lambda-bundle-inputs';
 
 /*
  * Issue 17: the search index and the WebSocket events follow the table's stream, so the OpenSearch client is
@@ -21,38 +20,6 @@ const OPENSEARCH_USERS = ['indexer', 'search', 'search-index-setup'];
 const CONNECTION_USERS = ['events', 'realtime'];
 /** The SDK's default credential chain beyond the environment: profiles, SSO, STS web identity and their clients. */
 const CREDENTIAL_CHAIN_CODE = /node_modules\/@aws-sdk\/(credential-provider-(node|ini|sso|web-identity|process)|nested-clients)\//u;
-
-const bundled = new Map<string, Promise<string[]>>();
-
-/** The inputs that put code into a function's bundle (tree-shaken modules contribute no bytes and are left out). */
-function bundledInputsOf(group: string): Promise<string[]> {
-  let inputs = bundled.get(group);
-  if (!inputs) bundled.set(group, (inputs = bundle(group)));
-  return inputs;
-}
-
-async function bundle(group: string): Promise<string[]> {
-  const result = await build({
-    entryPoints: [path.join(ROOT, 'functions', group, 'index.ts')],
-    absWorkingDir: ROOT,
-    bundle: true,
-    write: false,
-    outdir: path.join(ROOT, 'cdk.out', 'derived-view-bundles-test'),
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    minify: true,
-    alias: { ...LAMBDA_ESBUILD_ALIASES },
-    metafile: true,
-    logLevel: 'silent',
-  });
-  return Object.values(result.metafile.outputs).flatMap((output) =>
-    Object.entries(output.inputs)
-      .filter(([, input]) => input.bytesInOutput > 0)
-      .map(([name]) => name),
-  );
-}
 
 describe('the search and @connections clients in the Lambda bundles', () => {
   it('finds a bundle for each of the stream consumers', () => {
