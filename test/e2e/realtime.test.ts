@@ -167,6 +167,36 @@ describe('the real-time channel', () => {
     expect(client.received.some(about('document_created', id))).toBe(false);
   });
 
+  it("tells every viewer when a label is assigned to a document: document_updated with the document's labels", async () => {
+    // Arrange
+    const { client: viewer } = await editor.addMember('viewer', 'labelwatcher');
+    const client = await connectAs(viewer.token!);
+    const id = await quickUpload('Labelled');
+    const label = (await editor.post('/api/labels', { name: `watched-${crypto.randomUUID().slice(0, 8)}`, color: '#123456' })).body.id;
+
+    // Act
+    await editor.post(`/api/labels/${label}/assign`, { document_ids: [id] });
+
+    // Assert
+    const updated = await client.next(about('document_updated', id));
+    expect(updated.data).toEqual({ document_id: id, changes: { labels: [label] } });
+  });
+
+  it('sends nothing for an edit that leaves every field as it was', async () => {
+    // Arrange
+    const client = await connectAs(editor.token!);
+    const id = await quickUpload('Unchanged');
+    await client.next(about('document_created', id));
+
+    // Act
+    await editor.put(`/api/documents/${id}`, { title: 'Unchanged' });
+    await editor.put(`/api/documents/${id}`, { title: 'Changed once' });
+
+    // Assert: the second edit's event comes, and it is the only one (events of one document arrive in order).
+    await client.next(about('document_updated', id));
+    expect(client.received.filter(about('document_updated', id)).map((m) => m.data.changes)).toEqual([{ title: 'Changed once' }]);
+  });
+
   it('tells every viewer about a new document with its title and source', async () => {
     // Arrange
     const { client: viewer } = await editor.addMember('viewer', 'watcher');
