@@ -119,7 +119,10 @@ function syncProgressEvent(old: SyncJob | null, next: SyncJob | null): ServerEve
   if (SYNC_ENDED.has(next.state)) return old && SYNC_ENDED.has(old.state) ? null : { type: 'sync_progress', data: syncProgressOf(next, true) };
   if (next.state !== 'running') return null;
   const now = syncProgressOf(next, false);
-  if (old && sameValue(syncProgressOf(old, false), now)) return null;
+  // A job first seen running (queued and leased in one batch) is compared with a job that has done nothing yet,
+  // so the batching of its changes never decides whether a start with no progress is reported.
+  const before = old ? syncProgressOf(old, false) : { source_id: next.source_id, processed: 0, total: 0, current_file: '' };
+  if (sameValue(before, now)) return null;
   return { type: 'sync_progress', data: now };
 }
 

@@ -59,6 +59,14 @@ describe('sync_progress derived from a change of a sync job', () => {
     expect(deriveEvents(jobChange(running(), failed))).toEqual(progress({ processed: 0, total: 0, current_file: '' }));
   });
 
+  it('sends nothing for a job first seen running with no progress (queued and leased in one batch)', () => {
+    expect(deriveEvents(jobChange(null, running()))).toEqual([]);
+  });
+
+  it('reports a job first seen running once it has progress', () => {
+    expect(deriveEvents(jobChange(null, running({ total: 2 })))).toEqual(progress({ processed: 0, total: 2, current_file: '' }));
+  });
+
   it('sends nothing for a queued job, a lease taken or let go, or a job removed', () => {
     const leased = running({ total: 5, new: 1 });
 
