@@ -12,25 +12,33 @@ export interface FollowChangesDeps {
   inWorkspace(workspaceId: string): IndexerDeps & { documents: Pick<DocumentRepository, 'get' | 'getContent' | 'list'> };
 }
 
-/** What the index must do for one workspace's document or label, and the first change that asked for it. */
+/**
+ * What the index must do for one workspace's document or label, and the first change that asked for it.
+ * `rank` decides between two plans for the same key in a batch: a removal (3) over the document's latest image
+ * in the batch (2, the later image winning; its text is read when the plan runs, after every change of the
+ * batch was written) over a read of the current state (1, when only the document's text changed).
+ */
 interface Work {
   workspaceId: string;
   first: ItemChange;
+  rank: 1 | 2 | 3;
   run: () => Promise<void>;
 }
 
 /**
  * Keeps the search index in step with a batch of table changes (the `indexer` stream consumer):
- * - a document inserted or modified, or its text written, is reindexed: its current state is read (record,
- *   text, label names) and upserted with its version, so the index keeps the newest version whatever order
- *   or how often changes arrive; a document found gone is removed;
+ * - a document inserted or modified is indexed from the change's new image (its text and label names read as
+ *   they are now), so the index takes each version in turn and keeps the newest whatever order or how often
+ *   changes arrive;
+ * - a document's text written alone in a batch reindexes it from its current state (a document found gone is
+ *   removed); with a change of the document in the same batch, that change's image serves;
  * - a document removed is removed for ever (a tombstone no later upsert passes), so a document deleted while
  *   its OCR completes never comes back, whichever of the two changes is applied last;
  * - a label renamed or deleted reindexes every document its memberships still name. The label repository
  *   also moves each carrier's version (their document changes follow), so this is the repair for a rename or
  *   delete whose walk over the carriers was cut short.
- * Changes of one document in a batch make one reindex (it reads the current state). Applying a change twice
- * has one effect. Returns the sequence of the earliest change whose work failed (the batch is retried from it).
+ * Changes of one document in a batch make one write (see {@link Work}). Applying a change twice has one
+ * effect. Returns the sequence of the earliest change whose work failed (the batch is retried from it).
  */
 export async function followChanges(deps: FollowChangesDeps, changes: ItemChange[]): Promise<ChangeOutcome> {
   const work = new Map<string, Work>();
@@ -38,8 +46,7 @@ export async function followChanges(deps: FollowChangesDeps, changes: ItemChange
     const planned = plan(deps, change);
     if (!planned) continue;
     const existing = work.get(planned.key);
-    // A removal wins over any reindex of the same document; otherwise the first plan stands (it reads current state).
-    if (!existing || planned.removes) work.set(planned.key, { workspaceId: planned.workspaceId, first: existing?.first ?? change, run: planned.run });
+    if (!existing || planned.rank >= existing.rank) work.set(planned.key, { ...planned, first: existing?.first ?? change });
   }
   const failed: string[] = [];
   const queue = [...work.values()];
@@ -56,27 +63,27 @@ export async function followChanges(deps: FollowChangesDeps, changes: ItemChange
   return failed.length ? { failedAt: failed.sort(compareSequences)[0]! } : {};
 }
 
-function plan(deps: FollowChangesDeps, change: ItemChange): { key: string; workspaceId: string; removes: boolean; run: () => Promise<void> } | null {
+function plan(deps: FollowChangesDeps, change: ItemChange): (Omit<Work, 'first'> & { key: string }) | null {
   switch (change.entity) {
     case 'document':
     case 'document_content': {
       const { workspaceId, documentId } = change;
+      const key = `${workspaceId}/doc/${documentId}`;
       const indexer = () => createDocumentIndexer(deps.inWorkspace(workspaceId));
-      const removes = change.entity === 'document' && change.new === null;
+      if (change.entity === 'document') {
+        const record = change.new;
+        if (record === null) return { key, workspaceId, rank: 3, run: () => indexer().remove(documentId) };
+        return { key, workspaceId, rank: 2, run: () => indexer().index(record) };
+      }
       // A text removed goes with its document, whose own removal the index follows.
-      if (change.entity === 'document_content' && change.new === null) return null;
-      return {
-        key: `${workspaceId}/doc/${documentId}`,
-        workspaceId,
-        removes,
-        run: () => (removes ? indexer().remove(documentId) : indexer().reindex(documentId)),
-      };
+      if (change.new === null) return null;
+      return { key, workspaceId, rank: 1, run: () => indexer().reindex(documentId) };
     }
     case 'label': {
       const renamed = change.old !== null && (change.new === null || change.new.name !== change.old.name);
       if (!renamed) return null;
       const { workspaceId, labelId } = change;
-      return { key: `${workspaceId}/label/${labelId}`, workspaceId, removes: false, run: () => reindexCarriers(deps, workspaceId, labelId) };
+      return { key: `${workspaceId}/label/${labelId}`, workspaceId, rank: 2, run: () => reindexCarriers(deps, workspaceId, labelId) };
     }
     default:
       return null;

@@ -1,10 +1,19 @@
+import type { DocumentRecord } from '../documents/document';
+
 /**
  * Keeps the search index in step with documents: the `indexer` stream consumer calls it for every change that
- * affects what a search finds (text ready, title, labels or metadata edited, deleted); the implementation reads
- * the document's current state, so callers never pass stale data.
+ * affects what a search finds (text ready, title, labels or metadata edited, deleted). Every write carries the
+ * record's version, so a copy older than what the index holds never replaces it.
  */
 export interface SearchIndexer {
+  /** Reads the document's current record, text and label names, and indexes them (removes it if it is gone). */
   reindex(documentId: string): Promise<void>;
+  /**
+   * Indexes a record as a change's image carries it (one read fewer than `reindex`): its text and label names
+   * are read as they are now. A later change of the record brings its own image, so what this writes is
+   * replaced in turn.
+   */
+  index(record: DocumentRecord): Promise<void>;
   remove(documentId: string): Promise<void>;
 }
 

@@ -221,11 +221,12 @@ export async function toIndexedDocument(deps: IndexerDeps, record: DocumentRecor
 
 /**
  * The SearchIndexer of a runtime with a search index. `reindex` reads the document as it is now (strongly
- * consistent: the record first, then its text and its labels' names) and upserts it with the record's version,
- * so calls may come twice or out of order: the index keeps the newest version. Every change of what the index
- * holds of a document moves its version (edits, OCR, label assigns and deletes, and label renames, which move
- * the version of each carrier), and its writer reindexes after writing: the last writer's reindex reads the
- * last version, and no copy read earlier can replace it. A document that no longer exists is removed. `remove`
+ * consistent: the record first, then its text and its labels' names) and upserts it with the record's version;
+ * `index` takes the record from a change's image and reads only the text and the label names. Calls may come
+ * twice or out of order: the index keeps the newest version. Every change of what the index holds of a
+ * document moves its version (edits, OCR, label assigns and deletes, and label renames, which move the version
+ * of each carrier), and each of those changes is followed in turn: the last one's write carries the last
+ * version, and no copy read earlier can replace it. A document that no longer exists is removed. `remove`
  * leaves a tombstone that no later upsert overrides.
  */
 export function createDocumentIndexer(deps: IndexerDeps): SearchIndexer {
@@ -238,6 +239,7 @@ export function createDocumentIndexer(deps: IndexerDeps): SearchIndexer {
       }
       await deps.index.upsert(await toIndexedDocument(deps, record));
     },
+    index: async (record) => deps.index.upsert(await toIndexedDocument(deps, record)),
     remove: (documentId) => deps.index.remove(documentId, REMOVED_FOREVER),
   };
 }

@@ -18,10 +18,22 @@ const change = (sequence: string, old: DocumentRecord | null, next: DocumentReco
   new: next,
 });
 
-/** Documents held in a map, and an index that records its writes (failing for the ids given). */
+const textChange = (sequence: string, documentId: string): ItemChange => ({
+  id: `event-${sequence}`,
+  sequence,
+  at,
+  entity: 'document_content',
+  workspaceId: 'ws-1',
+  documentId,
+  old: null,
+  new: { text: 'read' },
+});
+
+/** Documents held in a map (their record reads counted), and an index that records its writes (failing for the ids given). */
 function deps(stored: DocumentRecord[], failing: string[] = []) {
   const documents = new Map(stored.map((document) => [document.id, document]));
   const writes: string[] = [];
+  const recordReads: string[] = [];
   const index: SearchIndex = {
     upsert: (document: IndexedDocument) => {
       if (failing.includes(document.id)) return Promise.reject(new Error('index unavailable'));
@@ -37,7 +49,10 @@ function deps(stored: DocumentRecord[], failing: string[] = []) {
   const all: FollowChangesDeps = {
     inWorkspace: () => ({
       documents: {
-        get: (id) => Promise.resolve(documents.get(id) ?? null),
+        get: (id) => {
+          recordReads.push(id);
+          return Promise.resolve(documents.get(id) ?? null);
+        },
         getContent: () => Promise.resolve({ text: '' }),
         list: () => Promise.reject(new Error('not listed here')),
       },
@@ -46,17 +61,38 @@ function deps(stored: DocumentRecord[], failing: string[] = []) {
       index,
     }),
   };
-  return { all, writes };
+  return { all, writes, recordReads };
 }
 
 describe('the indexer following a batch of changes', () => {
-  it('reindexes a document changed several times in a batch once, at its current version', async () => {
+  it('indexes a document changed several times in a batch once, from its latest image, without reading its record', async () => {
     const current = aDocumentRecord({ id: 'doc-1', version: 3 });
-    const { all, writes } = deps([current]);
+    const { all, writes, recordReads } = deps([current]);
 
     await followChanges(all, [change('1', null, { ...current, version: 1 }), change('2', { ...current, version: 1 }, { ...current, version: 2 })]);
 
-    expect(writes).toEqual(['upsert doc-1 v3']);
+    expect(writes).toEqual(['upsert doc-1 v2']);
+    expect(recordReads).toEqual([]);
+  });
+
+  it('takes the image of a document change over a read when its text changed in the same batch', async () => {
+    const current = aDocumentRecord({ id: 'doc-1', version: 2 });
+    const { all, writes, recordReads } = deps([current]);
+
+    await followChanges(all, [textChange('1', 'doc-1'), change('2', { ...current, version: 1 }, current)]);
+
+    expect(writes).toEqual(['upsert doc-1 v2']);
+    expect(recordReads).toEqual([]);
+  });
+
+  it('reindexes a document from its current record when only its text changed in the batch', async () => {
+    const current = aDocumentRecord({ id: 'doc-1', version: 4 });
+    const { all, writes, recordReads } = deps([current]);
+
+    await followChanges(all, [textChange('1', 'doc-1')]);
+
+    expect(writes).toEqual(['upsert doc-1 v4']);
+    expect(recordReads).toEqual(['doc-1']);
   });
 
   it('removes for ever a document the batch deletes, without reindexing it', async () => {
@@ -68,10 +104,10 @@ describe('the indexer following a batch of changes', () => {
     expect(writes).toEqual(['remove doc-1 for ever']);
   });
 
-  it('removes a document that is gone when its change is applied', async () => {
+  it('removes a document that is gone when only its text changed in the batch', async () => {
     const { all, writes } = deps([]);
 
-    await followChanges(all, [change('1', null, aDocumentRecord({ id: 'doc-1' }))]);
+    await followChanges(all, [textChange('1', 'doc-1')]);
 
     expect(writes).toEqual(['remove doc-1 for ever']);
   });
