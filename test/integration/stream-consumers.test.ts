@@ -183,7 +183,9 @@ describe('the events consumer on the table stream', () => {
     await c.documents.create(document, withJob(document));
     await until(() => c.eventsOf('queue_status').length === 1, 20_000, 'the new job is counted');
 
+    // Each step is awaited: the counter changes of a workspace that share a batch are reported once, at their latest.
     await c.ocrJobs.claim(claimOf(document.id), now(), now());
+    await until(() => c.eventsOf('queue_status').length === 2, 20_000, 'the job taken is counted');
     await c.ocrJobs.heartbeat(document.id, 1, 50, 2, now());
     await c.ocrJobs.complete(document.id, 1, completion('two pages'), now());
 

@@ -28,9 +28,10 @@ export interface PublishChangesDeps {
  * effort, as everywhere). A change whose reads fail stops the batch there, untouched, and its sequence is
  * returned: the changes from it on are delivered again, those before it are not.
  *
- * The changes of one sync job within the batch are taken as one (see {@link coalesced}): a sync writes its
- * job once per file, and its clients want its latest state, not every step of it. This replaces the time
- * throttle the sync step kept: events go out as often as the stream delivers batches, one per job each.
+ * The changes of one sync job, and those of one workspace's OCR queue counters, within the batch are taken as
+ * one (see {@link coalesced}): a sync writes its job once per file and every upload or OCR run moves the
+ * counters, and clients want the latest state, not every step of it. This replaces the time throttle the sync
+ * step kept: those events go out as often as the stream delivers batches, one per job or queue each.
  */
 export async function publishChanges(deps: PublishChangesDeps, changes: ItemChange[]): Promise<ChangeOutcome> {
   for (const { change, from } of coalesced(changes)) {
@@ -43,32 +44,41 @@ export async function publishChanges(deps: PublishChangesDeps, changes: ItemChan
   return {};
 }
 
+/** The state whose changes in a batch are reported as one: a sync job, or a workspace's OCR queue counters. */
+function stateOf(change: ItemChange): string | null {
+  if (change.entity === 'sync_job') return `sync/${change.workspaceId}/${change.sourceId}/${change.jobId}`;
+  if (change.entity === 'ocr_queue_counters') return `queue/${change.workspaceId}`;
+  return null;
+}
+
 /**
- * The batch's changes, in order, with those of each sync job merged into one at the place of its last: the
- * first one's old image and the last one's new image (and id, for the ledger), so that what moved anywhere in
- * the batch is seen, and a last change that moved nothing (a lease let go) hides nothing. `from` is where the
- * merged change starts: a failure there has the whole of it delivered again.
+ * The batch's changes, in order, with those of each coalesced state ({@link stateOf}) merged into one at the
+ * place of its last: the first one's old image and the last one's new image (and id, for the ledger), so that
+ * what moved anywhere in the batch is seen, and a last change that moved nothing (a lease let go) hides
+ * nothing. Queue counters that moved on the way but came back to where they were (a job finished, another
+ * taken) are merged with no old image, so the latest state (and today's completions) is still reported.
+ * `from` is where the merged change starts: a failure there has the whole of it delivered again.
  */
 export function coalesced(changes: ItemChange[]): { change: ItemChange; from: string }[] {
-  const jobOf = (change: ItemChange) => (change.entity === 'sync_job' ? `${change.workspaceId}/${change.sourceId}/${change.jobId}` : null);
-  const firstOf = new Map<string, ItemChange>();
-  const lastAt = new Map<string, number>();
-  changes.forEach((change, position) => {
-    const job = jobOf(change);
-    if (job === null) return;
-    if (!firstOf.has(job)) firstOf.set(job, change);
-    lastAt.set(job, position);
-  });
+  const steps = new Map<string, ItemChange[]>();
+  for (const change of changes) {
+    const state = stateOf(change);
+    if (state !== null) steps.set(state, [...(steps.get(state) ?? []), change]);
+  }
   const units: { change: ItemChange; from: string }[] = [];
-  changes.forEach((change, position) => {
-    const job = jobOf(change);
-    if (job === null) {
+  for (const change of changes) {
+    const state = stateOf(change);
+    if (state === null) {
       units.push({ change, from: change.sequence });
-    } else if (lastAt.get(job) === position) {
-      const first = firstOf.get(job)!;
-      units.push({ change: { ...change, old: first.old } as ItemChange, from: first.sequence });
+      continue;
     }
-  });
+    const all = steps.get(state)!;
+    if (all.at(-1) !== change) continue;
+    const first = all[0]!;
+    const merged = { ...change, old: first.old } as ItemChange;
+    if (merged.entity === 'ocr_queue_counters' && !needsCompletedToday(merged) && all.some(needsCompletedToday)) merged.old = null;
+    units.push({ change: merged, from: first.sequence });
+  }
   return units;
 }
 

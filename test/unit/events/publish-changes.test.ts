@@ -3,6 +3,7 @@ import type { ChangeLedger, ItemChange } from '../../../shared/domain/changes/po
 import type { Connection, ConnectionSender, EventHub, ServerEvent } from '../../../shared/domain/events/ports';
 import { publishChanges, type PublishChangesDeps } from '../../../shared/domain/events/publish-changes';
 import type { Notification } from '../../../shared/domain/notifications/notification';
+import type { OcrQueueCounters } from '../../../shared/domain/ocr/jobs';
 import type { SyncJob } from '../../../shared/domain/sources/sync-job';
 import { aDocumentRecord, aSyncJob } from '../../support/builders';
 
@@ -27,6 +28,16 @@ const synced = (sequence: string, old: SyncJob | null, next: SyncJob | null): It
   workspaceId: 'ws-1',
   sourceId: 'source-1',
   jobId: 'job-1',
+  old,
+  new: next,
+});
+const counters = (pending: number, processing: number): OcrQueueCounters => ({ pending, processing, failed: 0 });
+const queueMoved = (sequence: string, old: OcrQueueCounters, next: OcrQueueCounters): ItemChange => ({
+  id: `event-${sequence}`,
+  sequence,
+  at,
+  entity: 'ocr_queue_counters',
+  workspaceId: 'ws-1',
   old,
   new: next,
 });
@@ -139,6 +150,26 @@ describe('publishing the events of a batch of changes', () => {
     await publishChanges(all, [synced('1', running({}), one), synced('2', one, { ...one })]);
 
     expect(published.map(({ event }) => event.data)).toEqual([{ source_id: 'source-1', processed: 1, total: 3, current_file: 'a.pdf' }]);
+  });
+
+  it('publishes one queue_status with the latest counters for the counter changes of a batch, reading today\'s completions once', async () => {
+    let reads = 0;
+    const { all, published } = deps({ completedOn: () => Promise.resolve(++reads * 10) });
+
+    await publishChanges(all, [queueMoved('1', counters(0, 0), counters(1, 0)), created('2'), queueMoved('3', counters(1, 0), counters(2, 0)), queueMoved('4', counters(2, 0), counters(1, 1))]);
+
+    expect(published.map(({ event }) => event)).toEqual([
+      { type: 'document_created', data: expect.objectContaining({ document_id: 'doc-2' }) },
+      { type: 'queue_status', data: { pending: 1, processing: 1, completed: 10 } },
+    ]);
+  });
+
+  it('reports the queue when its counters moved within a batch and came back to where they were', async () => {
+    const { all, published } = deps({ completedOn: () => Promise.resolve(7) });
+
+    await publishChanges(all, [queueMoved('1', counters(0, 1), counters(0, 0)), queueMoved('2', counters(0, 0), counters(0, 1))]);
+
+    expect(published.map(({ event }) => event.data)).toEqual([{ pending: 0, processing: 1, completed: 7 }]);
   });
 
   it('retries a failed sync job from its first change in the batch', async () => {
