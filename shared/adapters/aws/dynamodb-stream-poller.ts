@@ -1,3 +1,4 @@
+
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,
@@ -210,7 +211,14 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
         await checkpoints.put(shardId, sequenceNumber).catch((error: unknown) => logger.warn('stream poller: could not keep a checkpoint', { shard_id: shardId, error }));
       },
     };
+    /** The wake count when the read that drained the shard began (null: the last read filled its batch). */
+    let drainedAfterWake: number | null = null;
     while (!stopped && iterator !== undefined) {
+      // A drained shard is read again after the next wake (or the idle interval), not at once: a read then finds
+      // nothing unless a write came meanwhile, and every write of this process wakes the poller.
+      if (drainedAfterWake !== null) await poll(pollIntervalMs, drainedAfterWake);
+      if (stopped) return false;
+      drainedAfterWake = null;
       let batch: DynamoDBRecord[] = [];
       let firstAt = 0;
       while (!stopped && iterator !== undefined && batch.length < batchSize) {
@@ -243,7 +251,10 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
         batch.push(...records);
         if (records.length === wanted) continue;
         const windowLeft = firstAt + batchingWindowMs - Date.now();
-        if (batch.length > 0 && windowLeft <= 0) break;
+        if (batch.length > 0 && windowLeft <= 0) {
+          drainedAfterWake = readAfterWake;
+          break;
+        }
         if (iterator !== undefined) await (batch.length > 0 ? sleep(Math.min(pollIntervalMs, windowLeft)) : poll(pollIntervalMs, readAfterWake));
       }
       if (stopped) return false;
