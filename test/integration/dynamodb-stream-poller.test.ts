@@ -85,6 +85,28 @@ describe('the DynamoDB stream poller on DynamoDB Local', () => {
     expect(consumer.keys()).toEqual(['first', 'woken']);
   });
 
+  it('reads a drained shard again only when woken or at its next poll, not right after delivering', async () => {
+    const table = await freshStreamTable();
+    let reads = 0;
+    table.streams.middlewareStack.add((next, context) => (args) => {
+      if (context.commandName === 'GetRecordsCommand') reads++;
+      return next(args);
+    }, { step: 'initialize' });
+    const readsAtDelivery: number[] = [];
+    const consumer = recorder(() => readsAtDelivery.push(reads));
+    const poller = start({ streams: table.streams, source: { streamArn: table.streamArn }, handler: consumer.handler, pollIntervalMs: 60_000 });
+    await table.put({ pk: 'first' });
+    await until(() => consumer.delivered.length === 1, 10_000, 'the first record');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    await table.put({ pk: 'woken' });
+    poller.wake();
+    await until(() => consumer.delivered.length === 2, 5_000, 'the record written before the wake');
+
+    expect(readsAtDelivery[1]! - readsAtDelivery[0]!).toBe(1);
+    expect(consumer.keys()).toEqual(['first', 'woken']);
+  });
+
   it('gives a REMOVE event the old image of the deleted item and no new image', async () => {
     const table = await freshStreamTable();
     const consumer = recorder();
