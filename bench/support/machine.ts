@@ -36,8 +36,9 @@ const allProcesses = (): ProcStat[] =>
 
 /**
  * CPU seconds of a service process by part: its own (`utime + stime`: the Node event loop, emulators in
- * process, SQLite), its children by command name (live ones, e.g. DynamoDB Local's `java`, and `tesseract`
- * still running), and `reaped`: children already ended (tesseract, pdftoppm, sh).
+ * process, SQLite), its children by command name (live ones, e.g. DynamoDB Local's `java`, the process
+ * launcher's `node`, and `tesseract` still running), and `reaped children`: the children of any of them already
+ * ended (tesseract, pdftoppm, sh, started by the process launcher).
  */
 export function cpuByPart(pid: number): Record<string, number> {
   const parts: Record<string, number> = {};
@@ -49,7 +50,8 @@ export function cpuByPart(pid: number): Record<string, number> {
   for (const child of processTree(pid).slice(1)) {
     const stat = ownCpu(child);
     if (!stat) continue;
-    parts[stat.name] = (parts[stat.name] ?? 0) + stat.self + stat.reaped;
+    parts[stat.name] = (parts[stat.name] ?? 0) + stat.self;
+    parts['reaped children'] = (parts['reaped children'] ?? 0) + stat.reaped;
   }
   return parts;
 }

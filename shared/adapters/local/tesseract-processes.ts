@@ -1,11 +1,11 @@
 /**
  * The child processes of the Tesseract engine (pdfinfo, pdftoppm, tesseract): bounded in time, memory and
- * output, and killed with the document they work for.
+ * output, and killed with the document they work for. They are started by the process launcher, not forked
+ * from the runtime (see process-launcher.ts).
  */
-import { spawn } from 'node:child_process';
-import { runInBackground } from '../node/background-priority';
 import * as path from 'node:path';
 import { OcrFailure } from '../../domain/ocr/ports';
+import { ProcessLauncher } from './process-launcher';
 
 export interface ProcessResult {
   code: number | null;
@@ -23,6 +23,8 @@ export interface ProcessLimits {
 
 /** Output kept per stream (its tail): pdfinfo on a hostile file must not fill the heap. */
 const MAX_OUTPUT_CHARS = 1_000_000;
+/** One launcher for every command of the process (see ProcessLauncher: forking from the runtime is slow). */
+const launcher = new ProcessLauncher(MAX_OUTPUT_CHARS);
 /** sh's exit codes for a command not found and one not executable. */
 const SHELL_NOT_FOUND = 127;
 const SHELL_NOT_EXECUTABLE = 126;
@@ -50,21 +52,11 @@ export const runProcess = (command: string, args: readonly string[], limits: Pro
     ? ['sh', ['-c', 'ulimit -v "$1" || exit 126; shift; exec "$@"', 'sh', String(Math.ceil(memoryLimitBytes / 1024)), command, ...args]]
     : [command, [...args]];
   return new Promise<ProcessResult>((resolve, reject) => {
-    const child = spawn(file, argv, { env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (child.pid !== undefined) runInBackground(child.pid);
-    let stdout = '';
-    let stderr = '';
-    const keepTail = (text: string, chunk: Buffer): string => {
-      const next = text + chunk.toString('utf8');
-      return next.length > MAX_OUTPUT_CHARS ? next.slice(-MAX_OUTPUT_CHARS) : next;
-    };
-    child.stdout.on('data', (chunk: Buffer) => (stdout = keepTail(stdout, chunk)));
-    child.stderr.on('data', (chunk: Buffer) => (stderr = keepTail(stderr, chunk)));
-
+    const started = launcher.start(file, argv, env ?? process.env);
     let failure: Error | undefined;
     const kill = (error: Error): void => {
       failure ??= error;
-      child.kill('SIGKILL');
+      started.kill();
     };
     const onAbort = (): void => kill(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
     const timer = setTimeout(() => {
@@ -72,22 +64,17 @@ export const runProcess = (command: string, args: readonly string[], limits: Pro
       kill(new OcrFailure('timeout', `Reading the file took too long (${name} ran longer than ${Math.round(timeoutMs / 1000)} s)`));
     }, timeoutMs);
     signal.addEventListener('abort', onAbort, { once: true });
-    const cleanup = (): void => {
+
+    void started.ended.then((outcome) => {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
-    };
-
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      cleanup();
-      const unavailable = error.code === 'ENOENT' || error.code === 'EACCES';
-      reject(unavailable ? new CommandUnavailable(command, error.message) : error);
-    });
-    child.once('close', (code, exitSignal) => {
-      cleanup();
-      if (failure) reject(failure);
-      else if (viaShell && (code === SHELL_NOT_FOUND || code === SHELL_NOT_EXECUTABLE)) {
-        reject(new CommandUnavailable(command, stderr.trim().split('\n').pop() || `exit code ${code}`));
-      } else resolve({ code, signal: exitSignal, stdout, stderr });
+      if ('error' in outcome) {
+        const unavailable = outcome.error.code === 'ENOENT' || outcome.error.code === 'EACCES';
+        reject(unavailable ? new CommandUnavailable(command, outcome.error.message) : new Error(outcome.error.message));
+      } else if (failure) reject(failure);
+      else if (viaShell && (outcome.code === SHELL_NOT_FOUND || outcome.code === SHELL_NOT_EXECUTABLE)) {
+        reject(new CommandUnavailable(command, outcome.stderr.trim().split('\n').pop() || `exit code ${outcome.code}`));
+      } else resolve(outcome);
     });
   });
 };
