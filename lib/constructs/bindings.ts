@@ -217,9 +217,9 @@ export function bindOidc(fn: lambda.Function, oidc: OidcDeployment): void {
 export const CHANGE_LEDGER_KEY_PATTERN = 'STREAMSEEN#*';
 
 /**
- * Grants the change ledger's one call (a conditional PutItem) on the ledger's items only (`dynamodb:LeadingKeys`
- * `STREAMSEEN#*`): a stream consumer that otherwise only reads the table records which changes it acted on
- * without being able to write anything else.
+ * Grants the change ledger's one call (a transaction of conditional puts, which IAM authorises as PutItem of
+ * each item) on the ledger's items only (`dynamodb:LeadingKeys` `STREAMSEEN#*`): a stream consumer that otherwise only
+ * reads the table records which changes it acted on without being able to write anything else.
  */
 export function bindChangeLedger(fn: lambda.Function, table: dynamodb.ITable): void {
   fn.addToRolePolicy(keyedItems(table, ['dynamodb:PutItem'], CHANGE_LEDGER_KEY_PATTERN));

@@ -195,11 +195,11 @@ describe('the events function', () => {
     const [prefix] = changeLedgerKey('events', 'id').pk.split('#');
 
     // Act
-    const puts = grantsOf(stacks, 'events').filter((s) => s.Action.includes('dynamodb:PutItem'));
+    const writes = grantsOf(stacks, 'events').filter((s) => s.Action.some((action) => ['dynamodb:PutItem', 'dynamodb:BatchWriteItem'].includes(action)));
 
     // Assert
     expect(CHANGE_LEDGER_KEY_PATTERN).toBe(`${prefix}#*`);
-    expect(puts).toEqual([
+    expect(writes).toEqual([
       {
         Effect: 'Allow',
         Action: ['dynamodb:PutItem'],

@@ -64,10 +64,11 @@ export function compareSequences(a: string, b: string): number {
  */
 export interface ChangeLedger {
   /**
-   * Records that `consumer` acts on the change now; false when it already did. Entries outlive the stream's
-   * retention (24 hours), after which no delivery can repeat.
+   * Records that `consumer` acts on these changes now, and returns the ids of those it had not acted on before
+   * (the others an earlier delivery recorded). Entries outlive the stream's retention (24 hours), after which
+   * no delivery can repeat.
    */
-  firstDelivery(consumer: string, changeId: string): Promise<boolean>;
+  firstDeliveries(consumer: string, changeIds: readonly string[]): Promise<Set<string>>;
 }
 
 /** What a consumer of a batch reports: the first change it could not apply, from which the batch is retried. */

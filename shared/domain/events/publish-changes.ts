@@ -22,11 +22,12 @@ export interface PublishChangesDeps {
 /**
  * Pushes the P events a batch of table changes calls for (the `events` stream consumer; see
  * {@link deriveEvents}), in the order of the changes, and ends the connections whose records were marked
- * ended (the UNAUTHORIZED error, then closed: see {@link sessionEndOf}). What an event needs beyond its change
- * (a notification's workspace, today's completions) is read first; then the change is recorded in the ledger
- * and acted on, so a change delivered again does nothing (at most once: publishing and closing are best
- * effort, as everywhere). A change whose reads fail stops the batch there, untouched, and its sequence is
- * returned: the changes from it on are delivered again, those before it are not.
+ * ended (the UNAUTHORIZED error, then closed: see {@link sessionEndOf}). What each change calls for is worked
+ * out first, with what its events need beyond the change (a notification's workspace, today's completions);
+ * then the changes that call for something are recorded in the ledger at once and acted on, so a change
+ * delivered again does nothing (at most once: publishing and closing are best effort, as everywhere). A change
+ * whose reads fail stops the batch there: the changes before it are acted on, its sequence is returned, and
+ * the changes from it on are delivered again. A ledger that fails has the whole batch delivered again.
  *
  * The changes of one sync job, and those of one workspace's OCR queue counters, within the batch are taken as
  * one (see {@link coalesced}): a sync writes its job once per file and every upload or OCR run moves the
@@ -34,14 +35,27 @@ export interface PublishChangesDeps {
  * step kept: those events go out as often as the stream delivers batches, one per job or queue each.
  */
 export async function publishChanges(deps: PublishChangesDeps, changes: ItemChange[]): Promise<ChangeOutcome> {
-  for (const { change, from } of coalesced(changes)) {
+  const units = coalesced(changes);
+  const planned: { changeId: string; act: () => Promise<void> }[] = [];
+  let failedAt: string | undefined;
+  for (const { change, from } of units) {
     try {
-      await publishChange(deps, change);
+      const act = await actionOf(deps, change);
+      if (act) planned.push({ changeId: change.id, act });
     } catch {
-      return { failedAt: from };
+      failedAt = from;
+      break;
     }
   }
-  return {};
+  let fresh: Set<string>;
+  try {
+    fresh = await deps.ledger.firstDeliveries(EVENTS_CONSUMER, planned.map(({ changeId }) => changeId));
+  } catch {
+    return units.length ? { failedAt: units[0]!.from } : {};
+  }
+  // Best effort once recorded: a delivery again would find the change in the ledger and skip it anyway.
+  for (const { changeId, act } of planned) if (fresh.has(changeId)) await act().catch(() => undefined);
+  return failedAt === undefined ? {} : { failedAt };
 }
 
 /** The state whose changes in a batch are reported as one: a sync job, or a workspace's OCR queue counters. */
@@ -82,27 +96,23 @@ export function coalesced(changes: ItemChange[]): { change: ItemChange; from: st
   return units;
 }
 
-async function publishChange(deps: PublishChangesDeps, change: ItemChange): Promise<void> {
+/** What a change calls for (its events, addressed, or the end of a session), or null when nothing. */
+async function actionOf(deps: PublishChangesDeps, change: ItemChange): Promise<(() => Promise<void>) | null> {
   const ending = sessionEndOf(change);
-  if (ending) {
-    if (!(await deps.ledger.firstDelivery(EVENTS_CONSUMER, change.id))) return;
-    // Best effort, as when the use case closed it: an ended connection left open is closed by the next event
-    // published to it or its next message.
-    await endConnection(deps.connectionSender, ending.connectionId, ending.end).catch(() => undefined);
-    return;
-  }
+  // An ended connection left open is closed by the next event published to it or its next message.
+  if (ending) return () => endConnection(deps.connectionSender, ending.connectionId, ending.end);
   const facts: ChangeFacts = {};
   if (needsCompletedToday(change) && change.entity === 'ocr_queue_counters') {
     facts.completedToday = await deps.completedOn(change.workspaceId, change.at.slice(0, 10));
   }
-  const derived = deriveEvents(change, facts);
-  if (derived.length === 0) return;
   const addressed: { workspaceId: string; event: ServerEvent; audience: Audience }[] = [];
-  for (const item of derived) {
+  for (const item of deriveEvents(change, facts)) {
     const workspace = item.workspaceId !== null ? item.workspaceId : await deps.workspaceOfUser(item.audience.userId);
     // A user deleted since has no connections left to tell.
     if (workspace) addressed.push({ workspaceId: workspace, event: item.event, audience: item.audience });
   }
-  if (!(await deps.ledger.firstDelivery(EVENTS_CONSUMER, change.id))) return;
-  for (const { workspaceId, event, audience } of addressed) await emit(deps.hub.forWorkspace(workspaceId), event, audience);
+  if (addressed.length === 0) return null;
+  return async () => {
+    for (const { workspaceId, event, audience } of addressed) await emit(deps.hub.forWorkspace(workspaceId), event, audience);
+  };
 }

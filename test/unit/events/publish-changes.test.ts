@@ -78,7 +78,11 @@ function deps(overrides: Partial<PublishChangesDeps> = {}) {
   };
   const seen = new Set<string>();
   const ledger: ChangeLedger = {
-    firstDelivery: (consumer, id) => Promise.resolve(!seen.has(`${consumer}/${id}`) && Boolean(seen.add(`${consumer}/${id}`))),
+    firstDeliveries: (consumer, ids) => {
+      const fresh = new Set(ids.filter((id) => !seen.has(`${consumer}/${id}`)));
+      for (const id of fresh) seen.add(`${consumer}/${id}`);
+      return Promise.resolve(fresh);
+    },
   };
   const all: PublishChangesDeps = { hub, connectionSender, ledger, workspaceOfUser: () => Promise.resolve('ws-1'), completedOn: () => Promise.resolve(0), ...overrides };
   return { all, published, sent, closed };
@@ -101,6 +105,18 @@ describe('publishing the events of a batch of changes', () => {
     await publishChanges(all, [created('1')]);
 
     expect(published).toHaveLength(1);
+  });
+
+  it('records the changes of a batch that call for something in the ledger in one call', async () => {
+    const calls: string[][] = [];
+    const { all } = deps();
+    const ledger = all.ledger;
+    all.ledger = { firstDeliveries: (consumer, ids) => (calls.push([...ids]), ledger.firstDeliveries(consumer, ids)) };
+    const leaseLetGo = synced('3', running({ new: 1 }), running({ new: 1 }));
+
+    await publishChanges(all, [created('1'), notified('2', 'u-1'), leaseLetGo]);
+
+    expect(calls).toEqual([['event-1', 'event-2']]);
   });
 
   it('stops at a change whose reads fail, reports it, and publishes nothing from it on', async () => {
@@ -173,7 +189,7 @@ describe('publishing the events of a batch of changes', () => {
   });
 
   it('retries a failed sync job from its first change in the batch', async () => {
-    const { all } = deps({ ledger: { firstDelivery: () => Promise.reject(new Error('the table is unavailable')) } });
+    const { all } = deps({ ledger: { firstDeliveries: () => Promise.reject(new Error('the table is unavailable')) } });
 
     const outcome = await publishChanges(all, [synced('1', queuedJob, running({ new: 1 })), synced('2', running({ new: 1 }), running({ new: 2 }))]);
 
