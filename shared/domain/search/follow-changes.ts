@@ -28,8 +28,8 @@ interface Work {
 /**
  * Keeps the search index in step with a batch of table changes (the `indexer` stream consumer):
  * - a document inserted or modified is indexed from the change's new image (its text and label names read as
- *   they are now), so the index takes each version in turn and keeps the newest whatever order or how often
- *   changes arrive;
+ *   they are now; a document inserted pending OCR in the batch has no text to read), so the index takes each
+ *   version in turn and keeps the newest whatever order or how often changes arrive;
  * - a document's text written alone in a batch reindexes it from its current state (a document found gone is
  *   removed); with a change of the document in the same batch, that change's image serves;
  * - a document removed is removed for ever (a tombstone no later upsert passes), so a document deleted while
@@ -42,8 +42,9 @@ interface Work {
  */
 export async function followChanges(deps: FollowChangesDeps, changes: ItemChange[]): Promise<ChangeOutcome> {
   const work = new Map<string, Work>();
+  const textless = textlessDocuments(changes);
   for (const change of changes) {
-    const planned = plan(deps, change);
+    const planned = plan(deps, change, textless);
     if (!planned) continue;
     const existing = work.get(planned.key);
     if (!existing || planned.rank >= existing.rank) work.set(planned.key, { ...planned, first: existing?.first ?? change });
@@ -63,7 +64,21 @@ export async function followChanges(deps: FollowChangesDeps, changes: ItemChange
   return failed.length ? { failedAt: failed.sort(compareSequences)[0]! } : {};
 }
 
-function plan(deps: FollowChangesDeps, change: ItemChange): (Omit<Work, 'first'> & { key: string }) | null {
+/**
+ * Documents inserted in the batch pending OCR whose text the batch does not write: they have none (their text
+ * comes with the OCR run's completion, a later change with a newer version), so it is not read.
+ */
+function textlessDocuments(changes: ItemChange[]): Set<string> {
+  const inserted = new Set<string>();
+  const written = new Set<string>();
+  for (const change of changes) {
+    if (change.entity === 'document' && change.old === null && change.new?.status === 'pending') inserted.add(`${change.workspaceId}/${change.documentId}`);
+    if (change.entity === 'document_content' && change.new !== null) written.add(`${change.workspaceId}/${change.documentId}`);
+  }
+  return new Set([...inserted].filter((key) => !written.has(key)));
+}
+
+function plan(deps: FollowChangesDeps, change: ItemChange, textless: Set<string>): (Omit<Work, 'first'> & { key: string }) | null {
   switch (change.entity) {
     case 'document':
     case 'document_content': {
@@ -73,7 +88,8 @@ function plan(deps: FollowChangesDeps, change: ItemChange): (Omit<Work, 'first'>
       if (change.entity === 'document') {
         const record = change.new;
         if (record === null) return { key, workspaceId, rank: 3, run: () => indexer().remove(documentId) };
-        return { key, workspaceId, rank: 2, run: () => indexer().index(record) };
+        const knownText = textless.has(`${workspaceId}/${documentId}`) ? '' : undefined;
+        return { key, workspaceId, rank: 2, run: () => indexer().index(record, knownText) };
       }
       // A text removed goes with its document, whose own removal the index follows.
       if (change.new === null) return null;

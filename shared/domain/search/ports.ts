@@ -9,11 +9,11 @@ export interface SearchIndexer {
   /** Reads the document's current record, text and label names, and indexes them (removes it if it is gone). */
   reindex(documentId: string): Promise<void>;
   /**
-   * Indexes a record as a change's image carries it (one read fewer than `reindex`): its text and label names
-   * are read as they are now. A later change of the record brings its own image, so what this writes is
-   * replaced in turn.
+   * Indexes a record as a change's image carries it (one read fewer than `reindex`): its text (unless the
+   * caller knows it: `knownText`) and label names are read as they are now. A later change of the record brings
+   * its own image, so what this writes is replaced in turn.
    */
-  index(record: DocumentRecord): Promise<void>;
+  index(record: DocumentRecord, knownText?: string): Promise<void>;
   remove(documentId: string): Promise<void>;
 }
 

@@ -196,10 +196,10 @@ async function extractedText(deps: IndexerDeps, id: string): Promise<string> {
   return bytes ? decoder.decode(bytes) : '';
 }
 
-/** What the index holds of a document: its record, its text and its labels' current names. */
-export async function toIndexedDocument(deps: IndexerDeps, record: DocumentRecord): Promise<IndexedDocument> {
+/** What the index holds of a document: its record, its text (read, unless the caller knows it) and its labels' current names. */
+export async function toIndexedDocument(deps: IndexerDeps, record: DocumentRecord, knownText?: string): Promise<IndexedDocument> {
   const [content, labels] = await Promise.all([
-    extractedText(deps, record.id),
+    knownText ?? extractedText(deps, record.id),
     Promise.all(record.labels.map(async (id) => ({ id, name: (await deps.labels.get(id))?.name ?? '' }))),
   ]);
   return {
@@ -239,7 +239,7 @@ export function createDocumentIndexer(deps: IndexerDeps): SearchIndexer {
       }
       await deps.index.upsert(await toIndexedDocument(deps, record));
     },
-    index: async (record) => deps.index.upsert(await toIndexedDocument(deps, record)),
+    index: async (record, knownText) => deps.index.upsert(await toIndexedDocument(deps, record, knownText)),
     remove: (documentId) => deps.index.remove(documentId, REMOVED_FOREVER),
   };
 }

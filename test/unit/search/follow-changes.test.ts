@@ -34,6 +34,7 @@ function deps(stored: DocumentRecord[], failing: string[] = []) {
   const documents = new Map(stored.map((document) => [document.id, document]));
   const writes: string[] = [];
   const recordReads: string[] = [];
+  const textReads: string[] = [];
   const index: SearchIndex = {
     upsert: (document: IndexedDocument) => {
       if (failing.includes(document.id)) return Promise.reject(new Error('index unavailable'));
@@ -53,7 +54,10 @@ function deps(stored: DocumentRecord[], failing: string[] = []) {
           recordReads.push(id);
           return Promise.resolve(documents.get(id) ?? null);
         },
-        getContent: () => Promise.resolve({ text: '' }),
+        getContent: (id) => {
+          textReads.push(id);
+          return Promise.resolve({ text: '' });
+        },
         list: () => Promise.reject(new Error('not listed here')),
       },
       labels: { get: () => Promise.resolve(null) },
@@ -61,7 +65,7 @@ function deps(stored: DocumentRecord[], failing: string[] = []) {
       index,
     }),
   };
-  return { all, writes, recordReads };
+  return { all, writes, recordReads, textReads };
 }
 
 describe('the indexer following a batch of changes', () => {
@@ -93,6 +97,34 @@ describe('the indexer following a batch of changes', () => {
 
     expect(writes).toEqual(['upsert doc-1 v4']);
     expect(recordReads).toEqual(['doc-1']);
+  });
+
+  it('indexes a document inserted pending OCR without reading its text, which it does not have yet', async () => {
+    const inserted = aDocumentRecord({ id: 'doc-1', version: 1, status: 'pending' });
+    const { all, writes, textReads } = deps([inserted]);
+
+    await followChanges(all, [change('1', null, inserted)]);
+
+    expect(writes).toEqual(['upsert doc-1 v1']);
+    expect(textReads).toEqual([]);
+  });
+
+  it('reads the text of a document inserted pending OCR when the batch also writes its text', async () => {
+    const inserted = aDocumentRecord({ id: 'doc-1', version: 1, status: 'pending' });
+    const { all, textReads } = deps([inserted]);
+
+    await followChanges(all, [change('1', null, inserted), textChange('2', 'doc-1')]);
+
+    expect(textReads).toEqual(['doc-1']);
+  });
+
+  it('reads the text of a document inserted already completed', async () => {
+    const inserted = aDocumentRecord({ id: 'doc-1', version: 1, status: 'completed' });
+    const { all, textReads } = deps([inserted]);
+
+    await followChanges(all, [change('1', null, inserted)]);
+
+    expect(textReads).toEqual(['doc-1']);
   });
 
   it('removes for ever a document the batch deletes, without reindexing it', async () => {
