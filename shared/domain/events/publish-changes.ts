@@ -77,7 +77,10 @@ export function coalesced(changes: ItemChange[]): { change: ItemChange; from: st
   const steps = new Map<string, ItemChange[]>();
   for (const change of changes) {
     const state = stateOf(change);
-    if (state !== null) steps.set(state, [...(steps.get(state) ?? []), change]);
+    if (state === null) continue;
+    const seen = steps.get(state);
+    if (seen) seen.push(change);
+    else steps.set(state, [change]);
   }
   const units: { change: ItemChange; from: string }[] = [];
   for (const change of changes) {
