@@ -25,13 +25,6 @@ export interface AssignmentOutcome {
   not_found: string[];
 }
 
-/** What a label change did to the documents carrying it: their versions moved, so the index must hear of them. */
-export interface LabelChange<T> {
-  result: T;
-  /** Documents whose record this change wrote (their version grew); reindex them once it returns. */
-  touchedDocumentIds: string[];
-}
-
 /** The P error for label ids that name no label: the same body whether caught before or during a write. */
 export const unknownLabelsError = (ids: string[]): AppError =>
   new AppError('VALIDATION_ERROR', 'Some labels do not exist', {
@@ -55,15 +48,15 @@ export interface LabelRepository {
   /**
    * Changes the label; null when there is no such label. A rename also moves the version of every document
    * carrying the label (after the rename is stored), so that the index, which orders a document's states by
-   * version, takes the new name over any copy read before.
+   * version, takes the new name over any copy read before (the index follows those documents' changes).
    */
-  update(id: string, changes: LabelChanges, updatedAt: string): Promise<LabelChange<Label> | null>;
+  update(id: string, changes: LabelChanges, updatedAt: string): Promise<Label | null>;
   /**
    * Deletes the label, then takes it off every document that carries it (each such document's version moves);
-   * null when there was no such label. Once the label is gone no write can add it to a document, so the
-   * documents returned are all that carried it.
+   * false when there was no such label. Once the label is gone no write can add it to a document, so the
+   * documents it is taken off are all that carried it.
    */
-  delete(id: string): Promise<LabelChange<true> | null>;
+  delete(id: string): Promise<boolean>;
   /** Puts the label on each document; null when the label does not exist. */
   assign(id: string, documentIds: string[], updatedAt: string): Promise<AssignmentOutcome | null>;
 }

@@ -43,7 +43,7 @@ export async function updateLabel(deps: LabelDeps, id: string, changes: LabelCha
   const normalised = changes.color ? { ...changes, color: changes.color.toLowerCase() } : changes;
   const changed = await deps.labels.update(id, normalised, deps.clock.now().toISOString());
   if (!changed) throw notFound('Label', id);
-  return changed.result;
+  return changed;
 }
 
 /**
@@ -52,8 +52,7 @@ export async function updateLabel(deps: LabelDeps, id: string, changes: LabelCha
  * carries it once it is gone.
  */
 export async function deleteLabel(deps: LabelDeps, id: string): Promise<void> {
-  const deleted = await deps.labels.delete(id);
-  if (!deleted) throw notFound('Label', id);
+  if (!(await deps.labels.delete(id))) throw notFound('Label', id);
 }
 
 /** Puts a label on documents and says, per document, whether it was assigned, already there or unknown. */

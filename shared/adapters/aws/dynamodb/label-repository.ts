@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { duplicate } from '../../../domain/errors';
-import type { AssignmentOutcome, Label, LabelChange, LabelChanges, LabelRepository } from '../../../domain/labels/label';
+import type { AssignmentOutcome, Label, LabelChanges, LabelRepository } from '../../../domain/labels/label';
 import { failedConditions, isConditionFailure } from './errors';
 import { dataKeys, withoutKeys, type DataKeys, type WorkspaceTable } from './keys';
 import { currentLabelMembers, joinLabel } from './label-membership';
@@ -73,21 +73,18 @@ export class DynamoLabelRepository implements LabelRepository {
     return unique.filter((id) => !existing.has(id));
   }
 
-  async update(id: string, changes: LabelChanges, updatedAt: string): Promise<LabelChange<Label> | null> {
+  async update(id: string, changes: LabelChanges, updatedAt: string): Promise<Label | null> {
     const current = await this.get(id);
     if (!current) return null;
     const written = await this.write(current, changes, updatedAt);
     if (!written) return null;
     const { previous, next } = written;
-    if (next.name === previous.name) return { result: next, touchedDocumentIds: [] };
+    if (next.name === previous.name) return next;
     // The name is part of what the index holds of each carrier, but no version of theirs: move their versions
     // now that the new name is stored, so that an index copy read with the old name can never win over it.
     const members = await currentLabelMembers(this.db, this.table, id);
-    const touched: string[] = [];
-    await inBatches(members, CONCURRENCY, async (documentId) => {
-      if (await this.touch(id, documentId)) touched.push(documentId);
-    });
-    return { result: next, touchedDocumentIds: touched };
+    await inBatches(members, CONCURRENCY, (documentId) => this.touch(id, documentId));
+    return next;
   }
 
   /** Writes the changes over `current`, retrying on fresh data; answers the label as replaced and as written. */
@@ -152,9 +149,9 @@ export class DynamoLabelRepository implements LabelRepository {
     );
   }
 
-  async delete(id: string): Promise<LabelChange<true> | null> {
+  async delete(id: string): Promise<boolean> {
     const label = await this.get(id);
-    if (!label) return null;
+    if (!label) return false;
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -165,14 +162,14 @@ export class DynamoLabelRepository implements LabelRepository {
         }),
       );
     } catch (error) {
-      if (failedConditions(error)?.length) return null;
+      if (failedConditions(error)?.length) return false;
       throw error;
     }
     // The label is gone, so no write can add members any more (joinLabel's condition): the memberships read now
     // are every document that carries it, including those an edit or assign racing this delete labelled.
     const members = await currentLabelMembers(this.db, this.table, id);
     await inBatches(members, CONCURRENCY, (documentId) => this.unlabel(id, documentId));
-    return { result: true, touchedDocumentIds: members };
+    return true;
   }
 
   async assign(id: string, documentIds: string[], updatedAt: string): Promise<AssignmentOutcome | null> {
@@ -222,8 +219,8 @@ export class DynamoLabelRepository implements LabelRepository {
     }
   }
 
-  /** Moves the version of a document that still carries the label; false when it no longer does (or is gone). */
-  private async touch(labelId: string, documentId: string): Promise<boolean> {
+  /** Moves the version of a document that still carries the label; nothing when it no longer does (or is gone). */
+  private async touch(labelId: string, documentId: string): Promise<void> {
     try {
       await this.db.send(
         new UpdateCommand({
@@ -234,10 +231,9 @@ export class DynamoLabelRepository implements LabelRepository {
           ExpressionAttributeValues: { ':one': 1, ':id': labelId },
         }),
       );
-      return true;
     } catch (error) {
-      // Whoever took the label off (or deleted the document) moved its version and reindexes it.
-      if (isConditionFailure(error)) return false;
+      // Whoever took the label off (or deleted the document) moved its version: the index follows that change.
+      if (isConditionFailure(error)) return;
       throw error;
     }
   }
