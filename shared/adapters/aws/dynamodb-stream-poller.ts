@@ -1,4 +1,3 @@
-
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import {
   DescribeStreamCommand,

@@ -8,14 +8,14 @@ import { setPriority } from 'node:os';
 export const BACKGROUND_NICENESS = 10;
 
 /**
- * Lowers a process's priority to {@link BACKGROUND_NICENESS}; `pid` 0 is the calling thread (Linux keeps a nice
- * value per thread). A process that already ended, or a platform that refuses, keeps its priority: the work
- * still runs, only less politely.
+ * Lowers the calling thread's priority to {@link BACKGROUND_NICENESS} (Linux keeps a nice value per thread): the
+ * imaging threads call it; the OCR commands get it from the process launcher, which runs at it. A platform that
+ * refuses keeps the priority: the work still runs, only less politely.
  */
-export function runInBackground(pid = 0): void {
+export function runInBackground(): void {
   try {
-    setPriority(pid, BACKGROUND_NICENESS);
+    setPriority(0, BACKGROUND_NICENESS);
   } catch {
-    // ESRCH (already gone) or EACCES/EPERM: nothing to do.
+    // EACCES/EPERM: nothing to do.
   }
 }
