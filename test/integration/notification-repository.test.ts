@@ -21,7 +21,7 @@ describe('DynamoNotificationRepository', () => {
     const { db, tableName } = await freshTable();
     const notifications = new DynamoNotificationRepository(db, tableName);
     const created = Array.from({ length: count }, (_, n) => aNotification(n));
-    for (const notification of created) await notifications.create('reader', notification);
+    for (const notification of created) await notifications.create({ userId: 'reader', workspaceId: 'ws-1' }, notification);
     return { notifications, created };
   };
 
@@ -46,6 +46,17 @@ describe('DynamoNotificationRepository', () => {
 
     // Assert
     expect(listed.map((n) => n.title)).toEqual(['note 2', 'note 1']);
+  });
+
+  it('lists notifications in their P shape, without the workspace their items record', async () => {
+    // Arrange
+    const { notifications, created } = await setup(1);
+
+    // Act
+    const [listed] = await notifications.list('reader', { unreadOnly: false, limit: 10 });
+
+    // Assert
+    expect(listed).toEqual(created[0]);
   });
 
   it("lists nothing of another user's", async () => {

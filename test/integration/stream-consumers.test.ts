@@ -209,7 +209,7 @@ describe('the events consumer on the table stream', () => {
     const user = aUser({ workspace_id: c.workspaceId });
     await c.users.create(user);
 
-    await c.notifications.create(user.id, {
+    await c.notifications.create({ userId: user.id, workspaceId: c.workspaceId }, {
       id: crypto.randomUUID(),
       type: 'ocr_completed',
       title: 'OCR completed',

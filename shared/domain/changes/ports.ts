@@ -41,8 +41,11 @@ export type ItemChange = ChangeBase &
     | ({ entity: 'ocr_job'; workspaceId: string; documentId: string } & Images<OcrJob>)
     | ({ entity: 'ocr_queue_counters'; workspaceId: string } & Images<OcrQueueCounters>)
     | ({ entity: 'label'; workspaceId: string; labelId: string } & Images<Label>)
-    /** A user's notification: its item names the user, not the workspace. */
-    | ({ entity: 'notification'; userId: string; notificationId: string } & Images<Notification>)
+    /**
+     * A user's notification, keyed by the user. `workspaceId` is the owner's workspace its item records (null for
+     * an item written before items recorded it).
+     */
+    | ({ entity: 'notification'; userId: string; notificationId: string; workspaceId: string | null } & Images<Notification>)
     /** One sync of a source: its counters and current file as each step records them. */
     | ({ entity: 'sync_job'; workspaceId: string; sourceId: string; jobId: string } & Images<SyncJob>)
     /** A WebSocket connection's record: outside any workspace's keys, like its item. */

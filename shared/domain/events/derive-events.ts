@@ -7,7 +7,7 @@ import type { Audience, ServerEvent } from './ports';
 /** An event a change calls for, and who hears it: a workspace's connections, or one user's. */
 export type DerivedEvent =
   | { workspaceId: string; audience: Audience; event: ServerEvent }
-  /** A user's notification: its item does not name the workspace, which the publisher looks up. */
+  /** A user's notification whose item does not name the workspace (written before items did): the publisher looks it up. */
   | { workspaceId: null; audience: { userId: string }; event: ServerEvent };
 
 /** What a change does not carry but an event needs, read by the caller (see {@link needsCompletedToday}). */
@@ -56,7 +56,9 @@ export function deriveEvents(change: ItemChange, facts: ChangeFacts = {}): Deriv
       const notification = change.new;
       if (change.old !== null || !notification) return [];
       const { id, type, title, message } = notification;
-      return [{ workspaceId: null, audience: { userId: change.userId }, event: { type: 'notification', data: { id, type, title, message } } }];
+      const event: ServerEvent = { type: 'notification', data: { id, type, title, message } };
+      const audience = { userId: change.userId };
+      return [change.workspaceId !== null ? { workspaceId: change.workspaceId, audience, event } : { workspaceId: null, audience, event }];
     }
     case 'ocr_queue_counters': {
       if (!change.new || !queueMoved(change.old, change.new)) return [];

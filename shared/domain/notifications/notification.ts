@@ -11,8 +11,15 @@ export interface Notification {
 }
 
 /** Each user's notifications; nobody reaches another user's. */
+/** Whose a notification is: the user, and the workspace the user belongs to (what its event is addressed by). */
+export interface NotificationOwner {
+  userId: string;
+  workspaceId: string;
+}
+
 export interface NotificationRepository {
-  create(userId: string, notification: Notification): Promise<void>;
+  /** Stores it with its owner's workspace, so the event of its insert needs no lookup of the user. */
+  create(owner: NotificationOwner, notification: Notification): Promise<void>;
   /** Newest first, at most `limit`. */
   list(userId: string, options: { unreadOnly: boolean; limit: number }): Promise<Notification[]>;
   /** False when the user has no such notification. */

@@ -7,6 +7,8 @@ import type { Notification, NotificationRepository } from './notification';
 export const NOTIFICATION_LIST_LIMIT = 100;
 
 export interface NotifyDeps {
+  /** The workspace the notified user belongs to (the caller's scope). */
+  workspaceId: string;
   notifications: NotificationRepository;
   settings: SettingsRepository;
   clock: Clock;
@@ -24,7 +26,7 @@ export async function notifyUser(
   const { notifications_enabled } = await getSettings(deps, userId);
   if (!notifications_enabled) return null;
   const notification: Notification = { id: crypto.randomUUID(), ...input, read: false, created_at: deps.clock.now().toISOString() };
-  await deps.notifications.create(userId, notification);
+  await deps.notifications.create({ userId, workspaceId: deps.workspaceId }, notification);
   return notification;
 }
 

@@ -25,6 +25,8 @@ export interface OcrWorkerServices {
 }
 
 export interface OcrWorkerDeps extends OcrWorkerServices {
+  /** The job's workspace: its scope, and the workspace a notification of the run is addressed in. */
+  workspaceId: string;
   ocrJobs: OcrJobRepository;
   /** Where a job the engine is throttling is put back, with a delay. */
   ocrQueue: OcrJobQueue;

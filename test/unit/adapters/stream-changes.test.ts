@@ -88,10 +88,17 @@ describe('stream records as table changes', () => {
 
   it('reads a label and a notification with their ids', () => {
     const label = changeOf(record(null, { pk: 'WS#ws-1#LABEL#l-1', sk: 'META', id: 'l-1', name: 'Tax' }));
-    const notification = changeOf(record(null, { pk: 'USER#u-1', sk: 'NOTIFICATION#n-1', id: 'n-1', type: 'ocr_completed' }));
+    const notification = changeOf(record(null, { pk: 'USER#u-1', sk: 'NOTIFICATION#n-1', id: 'n-1', type: 'ocr_completed', workspace_id: 'ws-1' }));
 
     expect(label).toMatchObject({ entity: 'label', workspaceId: 'ws-1', labelId: 'l-1', new: { id: 'l-1', name: 'Tax' } });
-    expect(notification).toMatchObject({ entity: 'notification', userId: 'u-1', notificationId: 'n-1', new: { id: 'n-1' } });
+    expect(notification).toMatchObject({ entity: 'notification', userId: 'u-1', notificationId: 'n-1', workspaceId: 'ws-1', new: { id: 'n-1' } });
+    expect(notification?.new).not.toHaveProperty('workspace_id');
+  });
+
+  it('reads a notification item written before items recorded their workspace with no workspace', () => {
+    const notification = changeOf(record(null, { pk: 'USER#u-1', sk: 'NOTIFICATION#n-1', id: 'n-1', type: 'ocr_completed' }));
+
+    expect(notification).toMatchObject({ entity: 'notification', userId: 'u-1', workspaceId: null });
   });
 
   it('reads a sync job with its source and job ids, without its lease, its counters numbers', () => {

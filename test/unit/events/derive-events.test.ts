@@ -153,8 +153,20 @@ describe('events derived from a table change', () => {
     expect(deriveEvents(jobChange(processing, { ...processing, status: 'queued' }))).toEqual([]);
   });
 
-  it('pushes a new notification to its user only', () => {
-    const change: ItemChange = { ...base, entity: 'notification', userId: 'uploader', notificationId: 'note-1', old: null, new: notification };
+  it('pushes a new notification to its user only, in the workspace its item records', () => {
+    const change: ItemChange = { ...base, entity: 'notification', userId: 'uploader', notificationId: 'note-1', workspaceId: 'ws-1', old: null, new: notification };
+
+    expect(deriveEvents(change)).toEqual([
+      {
+        workspaceId: 'ws-1',
+        audience: { userId: 'uploader' },
+        event: { type: 'notification', data: { id: 'note-1', type: 'ocr_completed', title: 'OCR completed', message: '"Invoice" is searchable' } },
+      },
+    ]);
+  });
+
+  it('leaves the workspace of a notification whose item does not record it to the publisher', () => {
+    const change: ItemChange = { ...base, entity: 'notification', userId: 'uploader', notificationId: 'note-1', workspaceId: null, old: null, new: notification };
 
     expect(deriveEvents(change)).toEqual([
       {
@@ -166,7 +178,7 @@ describe('events derived from a table change', () => {
   });
 
   it('sends nothing when a notification is marked read', () => {
-    const change: ItemChange = { ...base, entity: 'notification', userId: 'uploader', notificationId: 'note-1', old: notification, new: { ...notification, read: true } };
+    const change: ItemChange = { ...base, entity: 'notification', userId: 'uploader', notificationId: 'note-1', workspaceId: 'ws-1', old: notification, new: { ...notification, read: true } };
 
     expect(deriveEvents(change)).toEqual([]);
   });

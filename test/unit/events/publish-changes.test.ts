@@ -13,9 +13,10 @@ const created = (sequence: string): ItemChange => {
   const document = aDocumentRecord({ id: `doc-${sequence}`, title: `Doc ${sequence}` });
   return { id: `event-${sequence}`, sequence, at, entity: 'document', workspaceId: 'ws-1', documentId: document.id, old: null, new: document };
 };
-const notified = (sequence: string, userId: string): ItemChange => {
+/** A notification inserted; `workspaceId` null as an item written before items recorded their owner's workspace. */
+const notified = (sequence: string, userId: string, workspaceId: string | null = null): ItemChange => {
   const notification: Notification = { id: `n-${sequence}`, type: 'ocr_failed', title: 'OCR failed', message: 'no', read: false, created_at: at, data: { document_id: 'd' } };
-  return { id: `event-${sequence}`, sequence, at, entity: 'notification', userId, notificationId: notification.id, old: null, new: notification };
+  return { id: `event-${sequence}`, sequence, at, entity: 'notification', userId, notificationId: notification.id, workspaceId, old: null, new: notification };
 };
 
 const queuedJob = aSyncJob('source-1', { job_id: 'job-1' });
@@ -137,6 +138,15 @@ describe('publishing the events of a batch of changes', () => {
     await publishChanges(all, [notified('2', 'u-1')]);
 
     expect(published).toEqual([{ workspaceId: 'ws-9', event: { type: 'notification', data: { id: 'n-2', type: 'ocr_failed', title: 'OCR failed', message: 'no' } } }]);
+  });
+
+  it('addresses a notification by the workspace its item records, without looking its user up', async () => {
+    const { all, published } = deps({ workspaceOfUser: () => Promise.reject(new Error('the user was read')) });
+
+    const outcome = await publishChanges(all, [notified('1', 'u-1', 'ws-7')]);
+
+    expect(outcome).toEqual({});
+    expect(published).toEqual([{ workspaceId: 'ws-7', event: { type: 'notification', data: { id: 'n-1', type: 'ocr_failed', title: 'OCR failed', message: 'no' } } }]);
   });
 
   it('drops a notification of a user who no longer exists', async () => {

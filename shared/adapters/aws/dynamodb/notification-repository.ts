@@ -1,7 +1,8 @@
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Notification, NotificationRepository } from '../../../domain/notifications/notification';
+import type { Notification, NotificationOwner, NotificationRepository } from '../../../domain/notifications/notification';
 import { isConditionFailure } from './errors';
-import { keys, withoutKeys } from './keys';
+import { keys } from './keys';
+import { toNotification } from './notification-items';
 import { queryAll } from './queries';
 
 /**
@@ -14,7 +15,7 @@ export class DynamoNotificationRepository implements NotificationRepository {
     private readonly tableName: string,
   ) {}
 
-  async create(userId: string, notification: Notification): Promise<void> {
+  async create({ userId, workspaceId }: NotificationOwner, notification: Notification): Promise<void> {
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
@@ -23,6 +24,7 @@ export class DynamoNotificationRepository implements NotificationRepository {
           gsi1pk: keys.notificationsIndex(userId),
           gsi1sk: `${notification.created_at}#${notification.id}`,
           ...notification,
+          workspace_id: workspaceId,
         },
       }),
     );
@@ -41,7 +43,7 @@ export class DynamoNotificationRepository implements NotificationRepository {
       },
       options.limit,
     );
-    return items.map((item) => withoutKeys<Notification>(item));
+    return items.map(toNotification);
   }
 
   async markRead(userId: string, id: string): Promise<boolean> {
@@ -76,3 +78,4 @@ export class DynamoNotificationRepository implements NotificationRepository {
     return unread.length;
   }
 }
+

@@ -5,10 +5,10 @@ import type { ChangeOutcome, ItemChange } from '../../../domain/changes/ports';
 import { logger } from '../../../logger';
 import type { DocumentRecord } from '../../../domain/documents/document';
 import type { Label } from '../../../domain/labels/label';
-import type { Notification } from '../../../domain/notifications/notification';
 import type { OcrJob, OcrQueueCounters } from '../../../domain/ocr/jobs';
 import type { SyncJob } from '../../../domain/sources/sync-job';
 import { toConnection } from './connection-items';
+import { ownerWorkspaceOf, toNotification } from './notification-items';
 import { withoutKeys } from './keys';
 
 type Item = Record<string, unknown>;
@@ -105,7 +105,7 @@ export function changeOf(record: DynamoDBRecord): ItemChange | null {
     case 'label':
       return { ...base, ...kind, ...map((item) => withoutKeys<Label>(item)) };
     case 'notification':
-      return { ...base, ...kind, ...map((item) => withoutKeys<Notification>(item)) };
+      return { ...base, ...kind, workspaceId: ownerWorkspaceOf(newItem ?? oldItem), ...map(toNotification) };
     case 'sync_job':
       return { ...base, ...kind, ...map(syncJobOf) };
     case 'connection':
