@@ -64,7 +64,20 @@ const BENCH_ENV: Record<string, string> = {
   WEBSOCKET_ENDPOINT: 'https://example.execute-api.us-east-1.amazonaws.com/prod',
   AWS_REGION: 'us-east-1',
   CORS_ORIGINS: '*',
+  /** search-index-setup; the dev profile's value (lib/stacks/stateful-stack.ts). */
+  SEARCH_INDEX_REPLICAS: '0',
+  /** sources, source-sync, source-scheduler (bindQueue in lib/stacks/api-stack.ts). */
+  SOURCE_SYNC_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-source-sync',
+  /** sources, source-sync (bindCredentialsKey in lib/constructs/bindings.ts sets the KMS key's ARN). */
+  SOURCE_CREDENTIALS_KEY_ARN: 'arn:aws:kms:us-east-1:000000000000:key/00000000-0000-0000-0000-000000000000',
 };
+
+/**
+ * The functions deployed with the imaging asset beside `index.mjs` (`afterBundling: thumbnailRendererFiles` in
+ * lib/stacks/api-stack.ts): without `thumbnail-worker.mjs` there, worker-pool.ts falls back to tsx, which a bundle
+ * does not have.
+ */
+const IMAGING_FUNCTIONS: ReadonlySet<string> = new Set(['documents', 'ocr-worker']);
 
 /**
  * Runs in each fresh process: imports the bundle, checks that it exports `handler`, and prints one JSON line.
@@ -198,8 +211,10 @@ function importOnce(file: string): Promise<ImportSample> {
   });
 }
 
-async function measure(group: string, outDir: string): Promise<FunctionResult> {
+/** Bundles `group`, gives it the imaging asset's files when deployed with them, and imports it. */
+async function measure(group: string, outDir: string, imagingDir: string): Promise<FunctionResult> {
   const { file, metafile } = await bundle(group, outDir);
+  if (IMAGING_FUNCTIONS.has(group)) cpSync(imagingDir, path.dirname(file), { recursive: true });
   const bundleKb = toKb((await stat(file)).size);
   const base = { function: group, bundleKb, topPackages: packageShares(metafile, file) };
   const samples: ImportSample[] = [];
@@ -249,22 +264,23 @@ function markdownTable(results: readonly FunctionResult[]): string {
 }
 
 
-interface ImagingAsset {
+interface ImagingFiles {
   files: { name: string; kb: number }[];
   totalKb: number;
+}
+
+interface ImagingAsset extends ImagingFiles {
   renderMs: { file: string; medianMs: number }[];
   renderP50Ms: number;
   renderP95Ms: number;
 }
 
 /**
- * The files the imaging functions (documents, ocr-worker) carry beside `index.mjs`, built as
+ * The files the imaging functions ({@link IMAGING_FUNCTIONS}) carry beside `index.mjs`, built in `dir` as
  * lib/constructs/app-function.ts builds them (the worker bundled by esbuild, pdf.js's data, the canvas package and
- * its arm64 binary), with their sizes; then the render time per thumbnail of that bundled worker (with this
- * machine's canvas binary instead of the arm64 one): the corpus's PDFs and PNGs at 256x256, 5 renders after one.
+ * its arm64 binary), with their sizes. To run here, `dir` gets this machine's canvas binary, not the arm64 one.
  */
-async function imagingAsset(outDir: string): Promise<ImagingAsset> {
-  const dir = path.join(outDir, 'imaging-asset');
+async function buildImagingAsset(dir: string): Promise<ImagingFiles> {
   const modules = path.join(REPO_ROOT, 'node_modules');
   await build({
     entryPoints: [path.join(REPO_ROOT, 'shared/adapters/imaging/render-worker.ts')],
@@ -295,7 +311,14 @@ async function imagingAsset(outDir: string): Promise<ImagingAsset> {
   // To run here, the bundled worker gets this machine's binary.
   const host = path.join(modules, '@napi-rs', `canvas-${process.platform}-${process.arch}-gnu`);
   cpSync(host, path.join(dir, 'node_modules', '@napi-rs', path.basename(host)), { recursive: true });
+  return { files, totalKb: round(files.reduce((sum, file) => sum + file.kb, 0)) };
+}
 
+/**
+ * The imaging asset built in `dir` ({@link buildImagingAsset}), and the render time per thumbnail of its bundled
+ * worker: the corpus's PDFs and PNGs at 256x256, 5 renders after one.
+ */
+async function imagingAsset(dir: string, built: ImagingFiles): Promise<ImagingAsset> {
   const corpus = path.resolve(REPO_ROOT, '..', 'shared', 'corpus', 'ocrmypdf');
   const pool = new ImagingPool({ size: 1, workerUrl: pathToFileURL(path.join(dir, 'thumbnail-worker.mjs')) });
   const renderer = new CanvasThumbnailRenderer({ pool, timeoutMs: 60_000 });
@@ -323,8 +346,7 @@ async function imagingAsset(outDir: string): Promise<ImagingAsset> {
     await pool.close();
   }
   return {
-    files,
-    totalKb: round(files.reduce((sum, file) => sum + file.kb, 0)),
+    ...built,
     renderMs,
     renderP50Ms: round(percentile(all, 50)),
     renderP95Ms: round(percentile(all, 95)),
@@ -335,10 +357,14 @@ async function main(): Promise<void> {
   const { groups, skipped } = await findGroups();
   const outDir = await mkdtemp(path.join(os.tmpdir(), 'lambda-bundles-'));
   try {
+    // Built first: the imaging functions' imports need its files beside their bundles.
+    process.stderr.write('building the imaging asset...\n');
+    const imagingDir = path.join(outDir, 'imaging-asset');
+    const imagingFiles = await buildImagingAsset(imagingDir);
     const results: FunctionResult[] = [];
     for (const group of IMAGING_ONLY ? [] : groups) {
       process.stderr.write(`bundling and importing ${group}...\n`);
-      results.push(await measure(group, outDir));
+      results.push(await measure(group, outDir, imagingDir));
     }
 
     console.log(markdownTable(results));
@@ -353,8 +379,8 @@ async function main(): Promise<void> {
       console.log(`Warning: ${result.function} starts network I/O at import: ${result.networkAfterImport.join(', ')}.`);
     }
 
-    process.stderr.write('building the imaging asset and rendering with its worker...\n');
-    const imaging = await imagingAsset(outDir);
+    process.stderr.write('rendering with the imaging asset\'s worker...\n');
+    const imaging = await imagingAsset(imagingDir, imagingFiles);
     console.log('\nImaging asset (documents and ocr-worker functions, beside index.mjs):\n');
     console.log(['| file | KB |', '| --- | ---: |', ...imaging.files.map((file) => `| ${file.name} | ${file.kb} |`), `| **total** | ${imaging.totalKb} |`].join('\n'));
     console.log(`\nRender time per thumbnail with the bundled worker (256x256 PNG, median of 5 after one): p50 ${imaging.renderP50Ms} ms, p95 ${imaging.renderP95Ms} ms.`);
