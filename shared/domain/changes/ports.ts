@@ -1,4 +1,5 @@
 import type { DocumentRecord } from '../documents/document';
+import type { DocumentContent } from '../documents/ports';
 import type { Label } from '../labels/label';
 import type { Notification } from '../notifications/notification';
 import type { OcrJob, OcrQueueCounters } from '../ocr/jobs';
@@ -36,8 +37,8 @@ interface Images<T> {
 export type ItemChange = ChangeBase &
   (
     | ({ entity: 'document'; workspaceId: string; documentId: string } & Images<DocumentRecord>)
-    /** The extracted text of a document: only that it changed matters, the indexer reads it. */
-    | ({ entity: 'document_content'; workspaceId: string; documentId: string } & Images<Record<string, unknown>>)
+    /** The extracted text of a document, inline or as the object that holds it. */
+    | ({ entity: 'document_content'; workspaceId: string; documentId: string } & Images<DocumentContent>)
     | ({ entity: 'ocr_job'; workspaceId: string; documentId: string } & Images<OcrJob>)
     | ({ entity: 'ocr_queue_counters'; workspaceId: string } & Images<OcrQueueCounters>)
     | ({ entity: 'label'; workspaceId: string; labelId: string } & Images<Label>)

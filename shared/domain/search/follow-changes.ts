@@ -1,5 +1,5 @@
 import { compareSequences, type ChangeOutcome, type ItemChange } from '../changes/ports';
-import type { DocumentRepository } from '../documents/ports';
+import type { DocumentContent, DocumentRepository } from '../documents/ports';
 import { createDocumentIndexer, type IndexerDeps } from './use-cases';
 
 /** How many documents are reindexed at once within a batch. */
@@ -15,8 +15,8 @@ export interface FollowChangesDeps {
 /**
  * What the index must do for one workspace's document or label, and the first change that asked for it.
  * `rank` decides between two plans for the same key in a batch: a removal (3) over the document's latest image
- * in the batch (2, the later image winning; its text is read when the plan runs, after every change of the
- * batch was written) over a read of the current state (1, when only the document's text changed).
+ * in the batch (2, the later image winning) over a read of the current state (1, when only the document's text
+ * changed).
  */
 interface Work {
   workspaceId: string;
@@ -27,9 +27,9 @@ interface Work {
 
 /**
  * Keeps the search index in step with a batch of table changes (the `indexer` stream consumer):
- * - a document inserted or modified is indexed from the change's new image (its text and label names read as
- *   they are now; a document inserted pending OCR in the batch has no text to read), so the index takes each
- *   version in turn and keeps the newest whatever order or how often changes arrive;
+ * - a document inserted or modified is indexed from the change's new image, so the index takes each version in
+ *   turn and keeps the newest whatever order or how often changes arrive. Its text is the batch's latest image
+ *   of it when the batch wrote it (see {@link textsOf}), else read as it is now; its label names are read;
  * - a document's text written alone in a batch reindexes it from its current state (a document found gone is
  *   removed); with a change of the document in the same batch, that change's image serves;
  * - a document removed is removed for ever (a tombstone no later upsert passes), so a document deleted while
@@ -42,9 +42,9 @@ interface Work {
  */
 export async function followChanges(deps: FollowChangesDeps, changes: ItemChange[]): Promise<ChangeOutcome> {
   const work = new Map<string, Work>();
-  const textless = textlessDocuments(changes);
+  const texts = textsOf(changes);
   for (const change of changes) {
-    const planned = plan(deps, change, textless);
+    const planned = plan(deps, change, texts);
     if (!planned) continue;
     const existing = work.get(planned.key);
     if (!existing || planned.rank >= existing.rank) work.set(planned.key, { ...planned, first: existing?.first ?? change });
@@ -65,20 +65,28 @@ export async function followChanges(deps: FollowChangesDeps, changes: ItemChange
 }
 
 /**
- * Documents inserted in the batch pending OCR whose text the batch does not write: they have none (their text
- * comes with the OCR run's completion, a later change with a newer version), so it is not read.
+ * The text of each document the batch knows without a read, by `<workspace>/<document>`:
+ * - the latest image of its text the batch writes. The text is written in the transaction that moves the
+ *   document's version (an OCR run's completion), so it goes with the document's latest image in the batch; if
+ *   a batch ends between the two records of one transaction, the text's own change in the next batch reindexes
+ *   the document at the same version, which the index takes (it keeps versions equal or newer);
+ * - none for a document inserted pending OCR whose text the batch does not write: its text comes with the OCR
+ *   run's completion, a later change with a newer version.
  */
-function textlessDocuments(changes: ItemChange[]): Set<string> {
-  const inserted = new Set<string>();
-  const written = new Set<string>();
+function textsOf(changes: ItemChange[]): Map<string, DocumentContent> {
+  const texts = new Map<string, DocumentContent>();
   for (const change of changes) {
-    if (change.entity === 'document' && change.old === null && change.new?.status === 'pending') inserted.add(`${change.workspaceId}/${change.documentId}`);
-    if (change.entity === 'document_content' && change.new !== null) written.add(`${change.workspaceId}/${change.documentId}`);
+    if (change.entity === 'document' && change.old === null && change.new?.status === 'pending' && !texts.has(documentKey(change))) {
+      texts.set(documentKey(change), { text: '' });
+    }
+    if (change.entity === 'document_content' && change.new !== null) texts.set(documentKey(change), change.new);
   }
-  return new Set([...inserted].filter((key) => !written.has(key)));
+  return texts;
 }
 
-function plan(deps: FollowChangesDeps, change: ItemChange, textless: Set<string>): (Omit<Work, 'first'> & { key: string }) | null {
+const documentKey = (change: { workspaceId: string; documentId: string }): string => `${change.workspaceId}/${change.documentId}`;
+
+function plan(deps: FollowChangesDeps, change: ItemChange, texts: Map<string, DocumentContent>): (Omit<Work, 'first'> & { key: string }) | null {
   switch (change.entity) {
     case 'document':
     case 'document_content': {
@@ -88,8 +96,7 @@ function plan(deps: FollowChangesDeps, change: ItemChange, textless: Set<string>
       if (change.entity === 'document') {
         const record = change.new;
         if (record === null) return { key, workspaceId, rank: 3, run: () => indexer().remove(documentId) };
-        const knownText = textless.has(`${workspaceId}/${documentId}`) ? '' : undefined;
-        return { key, workspaceId, rank: 2, run: () => indexer().index(record, knownText) };
+        return { key, workspaceId, rank: 2, run: () => indexer().index(record, texts.get(documentKey(change))) };
       }
       // A text removed goes with its document, whose own removal the index follows.
       if (change.new === null) return null;

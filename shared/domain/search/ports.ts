@@ -1,4 +1,5 @@
 import type { DocumentRecord } from '../documents/document';
+import type { DocumentContent } from '../documents/ports';
 
 /**
  * Keeps the search index in step with documents: the `indexer` stream consumer calls it for every change that
@@ -10,10 +11,11 @@ export interface SearchIndexer {
   reindex(documentId: string): Promise<void>;
   /**
    * Indexes a record as a change's image carries it (one read fewer than `reindex`): its text (unless the
-   * caller knows it: `knownText`) and label names are read as they are now. A later change of the record brings
-   * its own image, so what this writes is replaced in turn.
+   * caller knows it: `knownContent`, whose object is still read when the text is kept in one) and label names
+   * are read as they are now. A later change of the record brings its own image, so what this writes is
+   * replaced in turn.
    */
-  index(record: DocumentRecord, knownText?: string): Promise<void>;
+  index(record: DocumentRecord, knownContent?: DocumentContent): Promise<void>;
   remove(documentId: string): Promise<void>;
 }
 

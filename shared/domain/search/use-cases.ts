@@ -1,5 +1,5 @@
 import type { DocumentRecord } from '../documents/document';
-import type { DocumentRepository, FileStore } from '../documents/ports';
+import type { DocumentContent, DocumentRepository, FileStore } from '../documents/ports';
 import { validationError } from '../errors';
 import type { LabelRepository } from '../labels/label';
 import {
@@ -189,17 +189,17 @@ export interface IndexerDeps {
 
 const decoder = new TextDecoder();
 
-async function extractedText(deps: IndexerDeps, id: string): Promise<string> {
-  const content = await deps.documents.getContent(id);
+async function extractedText(deps: IndexerDeps, id: string, known?: DocumentContent): Promise<string> {
+  const content = known ?? (await deps.documents.getContent(id));
   if ('text' in content) return content.text;
   const bytes = await deps.files.get(content.text_object);
   return bytes ? decoder.decode(bytes) : '';
 }
 
 /** What the index holds of a document: its record, its text (read, unless the caller knows it) and its labels' current names. */
-export async function toIndexedDocument(deps: IndexerDeps, record: DocumentRecord, knownText?: string): Promise<IndexedDocument> {
+export async function toIndexedDocument(deps: IndexerDeps, record: DocumentRecord, knownContent?: DocumentContent): Promise<IndexedDocument> {
   const [content, labels] = await Promise.all([
-    knownText ?? extractedText(deps, record.id),
+    extractedText(deps, record.id, knownContent),
     Promise.all(record.labels.map(async (id) => ({ id, name: (await deps.labels.get(id))?.name ?? '' }))),
   ]);
   return {
@@ -239,7 +239,7 @@ export function createDocumentIndexer(deps: IndexerDeps): SearchIndexer {
       }
       await deps.index.upsert(await toIndexedDocument(deps, record));
     },
-    index: async (record, knownText) => deps.index.upsert(await toIndexedDocument(deps, record, knownText)),
+    index: async (record, knownContent) => deps.index.upsert(await toIndexedDocument(deps, record, knownContent)),
     remove: (documentId) => deps.index.remove(documentId, REMOVED_FOREVER),
   };
 }

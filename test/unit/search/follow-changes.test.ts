@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemChange } from '../../../shared/domain/changes/ports';
 import type { DocumentRecord } from '../../../shared/domain/documents/document';
+import type { DocumentContent } from '../../../shared/domain/documents/ports';
 import { followChanges, type FollowChangesDeps } from '../../../shared/domain/search/follow-changes';
 import type { IndexedDocument, SearchIndex } from '../../../shared/domain/search/ports';
 import { REMOVED_FOREVER } from '../../../shared/domain/search/use-cases';
@@ -18,7 +19,7 @@ const change = (sequence: string, old: DocumentRecord | null, next: DocumentReco
   new: next,
 });
 
-const textChange = (sequence: string, documentId: string): ItemChange => ({
+const textChange = (sequence: string, documentId: string, content: DocumentContent = { text: 'read' }): ItemChange => ({
   id: `event-${sequence}`,
   sequence,
   at,
@@ -26,19 +27,24 @@ const textChange = (sequence: string, documentId: string): ItemChange => ({
   workspaceId: 'ws-1',
   documentId,
   old: null,
-  new: { text: 'read' },
+  new: content,
 });
 
-/** Documents held in a map (their record reads counted), and an index that records its writes (failing for the ids given). */
-function deps(stored: DocumentRecord[], failing: string[] = []) {
+/**
+ * Documents held in a map (their record and text reads counted, their stored text 'stored text'), text objects in
+ * a file store, and an index that records its writes and the text of each (failing for the ids given).
+ */
+function deps(stored: DocumentRecord[], failing: string[] = [], objects: Record<string, string> = {}) {
   const documents = new Map(stored.map((document) => [document.id, document]));
   const writes: string[] = [];
+  const indexedText = new Map<string, string>();
   const recordReads: string[] = [];
   const textReads: string[] = [];
   const index: SearchIndex = {
     upsert: (document: IndexedDocument) => {
       if (failing.includes(document.id)) return Promise.reject(new Error('index unavailable'));
       writes.push(`upsert ${document.id} v${document.version}`);
+      indexedText.set(document.id, document.content);
       return Promise.resolve();
     },
     remove: (id, version) => {
@@ -56,16 +62,16 @@ function deps(stored: DocumentRecord[], failing: string[] = []) {
         },
         getContent: (id) => {
           textReads.push(id);
-          return Promise.resolve({ text: '' });
+          return Promise.resolve({ text: 'stored text' });
         },
         list: () => Promise.reject(new Error('not listed here')),
       },
       labels: { get: () => Promise.resolve(null) },
-      files: { get: () => Promise.resolve(null) },
+      files: { get: (key) => Promise.resolve(key in objects ? new TextEncoder().encode(objects[key]) : null) },
       index,
     }),
   };
-  return { all, writes, recordReads, textReads };
+  return { all, writes, recordReads, textReads, indexedText };
 }
 
 describe('the indexer following a batch of changes', () => {
@@ -109,12 +115,43 @@ describe('the indexer following a batch of changes', () => {
     expect(textReads).toEqual([]);
   });
 
-  it('reads the text of a document inserted pending OCR when the batch also writes its text', async () => {
+  it('indexes a document inserted pending OCR with the text the batch also writes for it, without reading it', async () => {
     const inserted = aDocumentRecord({ id: 'doc-1', version: 1, status: 'pending' });
-    const { all, textReads } = deps([inserted]);
+    const { all, textReads, indexedText } = deps([inserted]);
 
-    await followChanges(all, [change('1', null, inserted), textChange('2', 'doc-1')]);
+    await followChanges(all, [change('1', null, inserted), textChange('2', 'doc-1', { text: 'from the batch' })]);
 
+    expect(indexedText.get('doc-1')).toBe('from the batch');
+    expect(textReads).toEqual([]);
+  });
+
+  it('indexes a document changed with its text, as an OCR run completes, with the latest text the batch writes', async () => {
+    const completed = aDocumentRecord({ id: 'doc-1', version: 3, status: 'completed' });
+    const { all, textReads, indexedText } = deps([completed]);
+
+    await followChanges(all, [textChange('1', 'doc-1', { text: 'first reading' }), textChange('2', 'doc-1', { text: 'second reading' }), change('3', { ...completed, version: 2 }, completed)]);
+
+    expect(indexedText.get('doc-1')).toBe('second reading');
+    expect(textReads).toEqual([]);
+  });
+
+  it('reads the object a text the batch writes is kept in, not the text item', async () => {
+    const completed = aDocumentRecord({ id: 'doc-1', version: 2, status: 'completed' });
+    const { all, textReads, indexedText } = deps([completed], [], { 'texts/doc-1.txt': 'a long text' });
+
+    await followChanges(all, [textChange('1', 'doc-1', { text_object: 'texts/doc-1.txt' }), change('2', { ...completed, version: 1 }, completed)]);
+
+    expect(indexedText.get('doc-1')).toBe('a long text');
+    expect(textReads).toEqual([]);
+  });
+
+  it('reads the current text of a document changed in a batch that does not write its text', async () => {
+    const edited = aDocumentRecord({ id: 'doc-1', version: 5, status: 'completed' });
+    const { all, textReads, indexedText } = deps([edited]);
+
+    await followChanges(all, [change('1', { ...edited, version: 4 }, edited)]);
+
+    expect(indexedText.get('doc-1')).toBe('stored text');
     expect(textReads).toEqual(['doc-1']);
   });
 

@@ -13,6 +13,7 @@ import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
 import { systemClock, type Clock } from '../../../domain/clock';
 import { monthOf } from '../../../domain/usage/usage';
 import { usageMove } from './usage-repository';
+import { toDocumentContent } from './document-items';
 
 type Item = Record<string, unknown>;
 
@@ -94,8 +95,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: this.keys.documentContent(id), ConsistentRead: true }),
     );
-    if (typeof Item?.['text_object'] === 'string') return { text_object: Item['text_object'] };
-    return { text: typeof Item?.['text'] === 'string' ? Item['text'] : '' };
+    return toDocumentContent(Item);
   }
 
   async list(query: DocumentQuery): Promise<Page<DocumentRecord>> {

@@ -8,6 +8,7 @@ import type { Label } from '../../../domain/labels/label';
 import type { OcrJob, OcrQueueCounters } from '../../../domain/ocr/jobs';
 import type { SyncJob } from '../../../domain/sources/sync-job';
 import { toConnection } from './connection-items';
+import { toDocumentContent } from './document-items';
 import { ownerWorkspaceOf, toNotification } from './notification-items';
 import { withoutKeys } from './keys';
 
@@ -97,7 +98,7 @@ export function changeOf(record: DynamoDBRecord): ItemChange | null {
     case 'document':
       return { ...base, ...kind, ...map(documentOf) };
     case 'document_content':
-      return { ...base, ...kind, ...map((item) => withoutKeys<Item>(item)) };
+      return { ...base, ...kind, ...map(toDocumentContent) };
     case 'ocr_job':
       return { ...base, ...kind, ...map(jobOf) };
     case 'ocr_queue_counters':
