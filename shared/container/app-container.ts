@@ -65,7 +65,7 @@ import { monthOf } from '../domain/usage/usage';
 import { DynamoSourceRepository } from '../adapters/aws/dynamodb/source-repository';
 import { DynamoSourceSchedule } from '../adapters/aws/dynamodb/source-schedule';
 import { DynamoSyncStateStore } from '../adapters/aws/dynamodb/sync-state-store';
-import { WebDavFolders } from '../adapters/webdav/webdav-client';
+import type { WebDavFoldersOptions } from '../adapters/webdav/webdav-client';
 import type { CredentialVault, SourceRepository, SourceSchedule, SyncQueue, SyncStateStore } from '../domain/sources/ports';
 import type { RemoteFolders } from '../domain/sources/remote-folder';
 
@@ -116,7 +116,10 @@ export interface AppContainer {
   oidc: OidcServices | null;
   /** Seals and opens source passwords (throws on use in a function given no key). */
   vault: CredentialVault;
-  /** Reads sources' remote folders, refusing private addresses unless SOURCES_ALLOW_PRIVATE_NETWORKS. */
+  /**
+   * Reads sources' remote folders, refusing private addresses unless SOURCES_ALLOW_PRIVATE_NETWORKS (throws on
+   * use in a function given no WebDAV client).
+   */
   remoteFolders: RemoteFolders;
   /** Hands sync steps to the sync workers (throws on use in a function given no sync queue). */
   syncQueue: SyncQueue;
@@ -236,6 +239,11 @@ export interface ContainerParts {
    * that no other Lambda bundle carries openid-client; OIDC_* set without it stops the start.
    */
   oidcClient?: (options: OpenIdClientOidcOptions) => OidcClient;
+  /**
+   * Makes the reader of sources' remote folders (`webDavFolders`). Only the roots of what manages and syncs
+   * sources pass it, so that no other Lambda bundle carries the WebDAV client and its XML parser.
+   */
+  remoteFolders?: (options: WebDavFoldersOptions) => RemoteFolders;
   /** Wraps the DynamoDB rate-limit store (the local runtime, its only writer, keeps the buckets in memory). */
   decorateRateLimits?: (store: DynamoRateLimitStore) => RateLimitStore;
   /** Wraps the DynamoDB connection repository (the local runtime keeps a view of it in memory). */
@@ -270,6 +278,7 @@ const noFiles: FileStore = {
 };
 const noVault: CredentialVault = { seal: unavailable('source credentials key'), open: unavailable('source credentials key') };
 const noSyncQueue: SyncQueue = { enqueue: unavailable('sync queue') };
+const noRemoteFolders: RemoteFolders = { open: unavailable('WebDAV client') };
 const noOcrQueues: OcrJobQueues = { forWorkspace: () => ({ enqueue: unavailable('OCR queue') }) };
 const noSearchIndexView: SearchIndex = { upsert: unavailable('search index'), remove: unavailable('search index'), search: unavailable('search index') };
 
@@ -364,10 +373,11 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     ...rateLimiting(parts, clock, meter),
     oidc,
     vault: parts.vault ?? noVault,
-    remoteFolders: new WebDavFolders({
-      allowPrivateNetworks: parts.env.SOURCES_ALLOW_PRIVATE_NETWORKS,
-      requestTimeoutMs: parts.env.SOURCE_REQUEST_TIMEOUT_SECONDS * 1000,
-    }),
+    remoteFolders:
+      parts.remoteFolders?.({
+        allowPrivateNetworks: parts.env.SOURCES_ALLOW_PRIVATE_NETWORKS,
+        requestTimeoutMs: parts.env.SOURCE_REQUEST_TIMEOUT_SECONDS * 1000,
+      }) ?? noRemoteFolders,
     syncQueue: parts.syncQueue ?? noSyncQueue,
     sourceSchedule: new DynamoSourceSchedule(parts.db, parts.tableName),
     changeLedger: new DynamoChangeLedger(parts.db, parts.tableName),

@@ -71,8 +71,11 @@ export type ConnectionParts = Pick<ContainerParts, 'connectionSender'>;
 /** The bucket and the OCR queues, for the functions the stack binds to them. */
 type StorageParts = Pick<ContainerParts, 'files' | 'ocrQueues'>;
 
-/** The source credentials key and the sync queue, for the functions that manage and sync sources. */
-type SourceParts = Pick<ContainerParts, 'vault' | 'syncQueue'>;
+/**
+ * The source credentials key, the sync queue and the WebDAV client, for the functions that manage and sync
+ * sources (see `aws-sources.ts`, which alone bundles the WebDAV client).
+ */
+export type SourceParts = Pick<ContainerParts, 'vault' | 'syncQueue' | 'remoteFolders'>;
 
 /** What the function that serves single sign-on adds to its container (see `aws-auth.ts`). */
 export type OidcParts = Pick<ContainerParts, 'oidcClient'>;
@@ -133,28 +136,29 @@ const ocrQueues = (env: NodeJS.ProcessEnv) => {
 /** Textract's languages: the HTTP functions check requests against them without loading the engine. */
 const textractLanguages = async () => TEXTRACT_LANGUAGES;
 
-const documentsEnvSchema = z.object({ BUCKET_NAME: z.string().min(1) });
+const storageEnvSchema = z.object({ BUCKET_NAME: z.string().min(1) });
+
+/** The bucket (BUCKET_NAME) and the OCR queues (OCR_QUEUE_URL, OCR_HIGH_QUEUE_URL). */
+export function awsStorageParts(env: NodeJS.ProcessEnv): Required<StorageParts> {
+  return { files: new S3FileStore(createS3Client(), parseEnv(storageEnvSchema, env).BUCKET_NAME), ocrQueues: ocrQueues(env) };
+}
 
 /** The app container plus file storage in S3, the OCR queue in SQS and the thumbnail renderer. */
 export function awsDocumentsContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & DocumentServices {
-  const config = parseEnv(documentsEnvSchema, env);
   return {
-    ...awsAppContainer(env, { files: new S3FileStore(createS3Client(), config.BUCKET_NAME), ocrQueues: ocrQueues(env) }),
+    ...awsAppContainer(env, awsStorageParts(env)),
     thumbnails: imagingServices(env).thumbnails,
     sha256,
     ocrLanguages: textractLanguages,
   };
 }
 
-const ingestEnvSchema = z.object({
-  TABLE_NAME: z.string().min(1),
-  BUCKET_NAME: z.string().min(1),
-});
+/** TABLE_NAME alone, for the functions built on {@link tokenlessContainer}. */
+export const tableEnvSchema = z.object({ TABLE_NAME: z.string().min(1) });
 
 /** What the ingest of presigned uploads needs: the repositories, the bucket and the OCR queue; no JWT key. */
 export function awsIngestDependencies(env: NodeJS.ProcessEnv = process.env): AppContainer {
-  const config = parseEnv(ingestEnvSchema, env);
-  return tokenlessContainer(config.TABLE_NAME, env, { files: new S3FileStore(createS3Client(), config.BUCKET_NAME), ocrQueues: ocrQueues(env) });
+  return tokenlessContainer(parseEnv(tableEnvSchema, env).TABLE_NAME, env, awsStorageParts(env));
 }
 
 /** A container for functions that issue no tokens (workers, schedules): the repositories without the JWT key. */
@@ -173,34 +177,18 @@ export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, pa
 const syncQueueEnvSchema = z.object({ SOURCE_SYNC_QUEUE_URL: z.url() });
 const vaultEnvSchema = z.object({ SOURCE_CREDENTIALS_KEY_ARN: z.string().min(1) });
 
-const syncQueue = (env: NodeJS.ProcessEnv) => new SqsSyncQueue(createSqsClient(), parseEnv(syncQueueEnvSchema, env).SOURCE_SYNC_QUEUE_URL);
+/** The sync queue (SOURCE_SYNC_QUEUE_URL). */
+export const awsSyncQueue = (env: NodeJS.ProcessEnv) => new SqsSyncQueue(createSqsClient(), parseEnv(syncQueueEnvSchema, env).SOURCE_SYNC_QUEUE_URL);
 
-/** The KMS client is made on first use: most invocations of the sources function seal or open nothing. */
-const kmsVault = (env: NodeJS.ProcessEnv) => {
+/** The source credentials key (SOURCE_CREDENTIALS_KEY_ARN). The KMS client is made on first use: most invocations of the sources function seal or open nothing. */
+export const awsCredentialVault = (env: NodeJS.ProcessEnv) => {
   let client: ReturnType<typeof createKmsClient> | undefined;
   return new KmsCredentialVault(() => (client ??= createKmsClient()), parseEnv(vaultEnvSchema, env).SOURCE_CREDENTIALS_KEY_ARN);
 };
 
-/** The source endpoints: the app container, the credentials key (KMS) and the sync queue. */
-export function awsSourcesContainer(env: NodeJS.ProcessEnv = process.env): AppContainer {
-  return awsAppContainer(env, { vault: kmsVault(env), syncQueue: syncQueue(env) });
-}
-
-/** The sync worker: the repositories, the bucket, the OCR queues, the credentials key and its own queue; no JWT key. */
-export function awsSourceSyncDependencies(env: NodeJS.ProcessEnv = process.env): AppContainer {
-  const config = parseEnv(ingestEnvSchema, env);
-  return tokenlessContainer(config.TABLE_NAME, env, {
-    files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
-    ocrQueues: ocrQueues(env),
-    vault: kmsVault(env),
-    syncQueue: syncQueue(env),
-  });
-}
-
 /** The schedule: the sources table and the sync queue, nothing else. */
 export function awsSourceSchedulerDependencies(env: NodeJS.ProcessEnv = process.env): AppContainer {
-  const config = parseEnv(z.object({ TABLE_NAME: z.string().min(1) }), env);
-  return tokenlessContainer(config.TABLE_NAME, env, { syncQueue: syncQueue(env) });
+  return tokenlessContainer(parseEnv(tableEnvSchema, env).TABLE_NAME, env, { syncQueue: awsSyncQueue(env) });
 }
 
 const ocrEnvSchema = z.object({ OCR_WORKERS: z.coerce.number().int().min(1).default(1) });

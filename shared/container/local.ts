@@ -30,6 +30,7 @@ import type { CommonEnv } from './config';
 import { imagingServices } from './imaging';
 import { WriteBehindRateLimitStore } from '../adapters/local/write-behind-rate-limit-store';
 import { WriteBehindUsageMeter } from '../adapters/local/write-behind-usage-meter';
+import { WebDavFolders } from '../adapters/webdav/webdav-client';
 
 /** Where the emulators listen and what the local runtime provisioned in them. */
 export interface LocalResources {
@@ -156,6 +157,7 @@ export function localAppContainer(options: {
     listings: (workspaceId) => searchIndex.forWorkspace(workspaceId),
     vault: new AesGcmCredentialVault(options.sourceCredentialsKey),
     syncQueue: new SqsSyncQueue(sqs, resources.sourceSyncQueueUrl),
+    remoteFolders: (policy) => new WebDavFolders(policy),
     legacyObjects: new S3LegacyObjectAdopter(s3, resources.bucketName),
     // Every connection write happens in this process, so an in-memory view of the connections stays exact.
     decorateConnections: (connections, clock) => new CachedConnectionRepository(connections, clock),
