@@ -195,6 +195,13 @@ export const SOURCE_SYNC_STEP_SECONDS = 600;
 export const SOURCE_SYNC_TIMEOUT_SECONDS = 900;
 
 /**
+ * Deliveries of a queue message before its queue moves it to the dead-letter queue, for every queue of the
+ * service (the DLQ alarms quote it). A delivery of an OCR job is an attempt of its run: the worker ends the run
+ * failed on the last one, so a job never reaches the dead-letter queue unfinished.
+ */
+export const MAX_RECEIVES = 5;
+
+/**
  * How the table's stream is delivered to its two consumers (`indexer`, `events`): the cloud's event source
  * mappings and the local stream poller use the same numbers. Records per batch at most, and retries of a failing
  * batch before its records go to the consumer's failure destination: with bisection a poison record is isolated

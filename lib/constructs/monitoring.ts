@@ -9,9 +9,8 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { BUSINESS_METRICS_NAMESPACE, CHANGE_CONSUMER_DELIVERY, type BUSINESS_METRICS } from '../../shared/manifest';
+import { BUSINESS_METRICS_NAMESPACE, CHANGE_CONSUMER_DELIVERY, MAX_RECEIVES, type BUSINESS_METRICS } from '../../shared/manifest';
 import { CHANGE_MAX_ITERATOR_AGE_MINUTES } from '../stacks/limits';
-import { MAX_RECEIVE_COUNT } from '../stacks/stateful-stack';
 
 /*
  * The thresholds, named: the README's "Deploying to AWS" quotes them and the infra tests read them.
@@ -115,7 +114,7 @@ export class Monitoring extends Construct {
 
     for (const [name, queue] of Object.entries(props.deadLetterQueues)) {
       alarm(`Dlq-${name}`, queue.metricApproximateNumberOfMessagesVisible({ period: ALARM_PERIOD, statistic: 'Maximum' }), {
-        alarmDescription: `A message reached the ${name} dead-letter queue: it failed ${MAX_RECEIVE_COUNT} times. Read it, fix the cause, redrive it.`,
+        alarmDescription: `A message reached the ${name} dead-letter queue: it failed ${MAX_RECEIVES} times. Read it, fix the cause, redrive it.`,
         threshold: 0,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       });

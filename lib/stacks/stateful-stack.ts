@@ -8,7 +8,7 @@ import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { SOURCE_SYNC_TIMEOUT_SECONDS, STAGING_PREFIX, SYNC_STAGING_PREFIX, TABLE_SCHEMA } from '../../shared/manifest';
+import { MAX_RECEIVES, SOURCE_SYNC_TIMEOUT_SECONDS, STAGING_PREFIX, SYNC_STAGING_PREFIX, TABLE_SCHEMA } from '../../shared/manifest';
 
 /**
  * Timeout of the OCR worker Lambda, Lambda's maximum: a multi-page PDF waits for Textract's asynchronous job.
@@ -19,11 +19,6 @@ export const OCR_WORKER_TIMEOUT = Duration.minutes(15);
 export const INGEST_TIMEOUT = Duration.minutes(5);
 /** Timeout of the source sync worker: one step of a sync plus the largest file it may still be writing. */
 export const SOURCE_SYNC_TIMEOUT = Duration.seconds(SOURCE_SYNC_TIMEOUT_SECONDS);
-/**
- * Receives of a message before its queue moves it to the dead-letter queue, for every queue of the service
- * (the DLQ alarms quote it).
- */
-export const MAX_RECEIVE_COUNT = 5;
 /**
  * AWS's guidance for Lambda event sources: a visibility timeout of at least 6x the function timeout, so retries
  * of a throttled batch do not make a message visible again while it is still being processed.
@@ -64,22 +59,22 @@ export class StatefulStack extends Stack {
   public readonly table: dynamodb.Table;
   /** Uploaded documents, derived files and thumbnails. */
   public readonly documentsBucket: s3.Bucket;
-  /** OCR jobs; failed messages move to {@link ocrDeadLetterQueue} after {@link MAX_RECEIVE_COUNT} receives. */
+  /** OCR jobs; failed messages move to {@link ocrDeadLetterQueue} after {@link MAX_RECEIVES} receives. */
   public readonly ocrQueue: sqs.Queue;
-  /** OCR jobs that failed {@link MAX_RECEIVE_COUNT} times, kept 14 days (both priorities). */
+  /** OCR jobs that failed {@link MAX_RECEIVES} times, kept 14 days (both priorities). */
   public readonly ocrDeadLetterQueue: sqs.Queue;
   /** High-priority OCR jobs: a queue of their own, so they never wait behind normal ones. */
   public readonly ocrHighQueue: sqs.Queue;
   /** The bucket's object-created events for staged uploads, consumed by the ingest Lambda. */
   public readonly ingestQueue: sqs.Queue;
-  /** Upload events that failed {@link MAX_RECEIVE_COUNT} times, kept 14 days. */
+  /** Upload events that failed {@link MAX_RECEIVES} times, kept 14 days. */
   public readonly ingestDeadLetterQueue: sqs.Queue;
   /**
    * Steps of source syncs (WebDAV): the scheduler and the sources API queue a sync, the worker queues its own
    * continuation. Failed messages move to {@link sourceSyncDeadLetterQueue}.
    */
   public readonly sourceSyncQueue: sqs.Queue;
-  /** Sync steps that failed {@link MAX_RECEIVE_COUNT} times, kept 14 days. */
+  /** Sync steps that failed {@link MAX_RECEIVES} times, kept 14 days. */
   public readonly sourceSyncDeadLetterQueue: sqs.Queue;
   /**
    * Encrypts the passwords of WebDAV sources (with encryption context `workspace_id`, `source_id`): a
@@ -183,14 +178,14 @@ export class StatefulStack extends Stack {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       visibilityTimeout: visibilityFor(OCR_WORKER_TIMEOUT),
-      deadLetterQueue: { queue: this.ocrDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+      deadLetterQueue: { queue: this.ocrDeadLetterQueue, maxReceiveCount: MAX_RECEIVES },
       removalPolicy,
     });
     this.ocrHighQueue = new sqs.Queue(this, 'OcrHighQueue', {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       visibilityTimeout: visibilityFor(OCR_WORKER_TIMEOUT),
-      deadLetterQueue: { queue: this.ocrDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+      deadLetterQueue: { queue: this.ocrDeadLetterQueue, maxReceiveCount: MAX_RECEIVES },
       removalPolicy,
     });
 
@@ -204,7 +199,7 @@ export class StatefulStack extends Stack {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       visibilityTimeout: visibilityFor(INGEST_TIMEOUT),
-      deadLetterQueue: { queue: this.ingestDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+      deadLetterQueue: { queue: this.ingestDeadLetterQueue, maxReceiveCount: MAX_RECEIVES },
       removalPolicy,
     });
     // Through a queue rather than straight to the Lambda: the notification stays in this stack (no cycle with
@@ -225,7 +220,7 @@ export class StatefulStack extends Stack {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       visibilityTimeout: visibilityFor(SOURCE_SYNC_TIMEOUT),
-      deadLetterQueue: { queue: this.sourceSyncDeadLetterQueue, maxReceiveCount: MAX_RECEIVE_COUNT },
+      deadLetterQueue: { queue: this.sourceSyncDeadLetterQueue, maxReceiveCount: MAX_RECEIVES },
       removalPolicy,
     });
     this.sourceCredentialsKey = new kms.Key(this, 'SourceCredentialsKey', {

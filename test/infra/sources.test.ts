@@ -1,10 +1,9 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
-import { ENV, HTTP_ROUTES, SOURCE_SCHEDULE_MINUTES, SOURCE_SYNC_TIMEOUT_SECONDS, SYNC_STAGING_PREFIX, v2RouteKey } from '../../shared/manifest';
+import { ENV, HTTP_ROUTES, MAX_RECEIVES, SOURCE_SCHEDULE_MINUTES, SOURCE_SYNC_TIMEOUT_SECONDS, SYNC_STAGING_PREFIX, v2RouteKey } from '../../shared/manifest';
 import type { ApiFunctionName } from '../../lib/stacks/api-stack';
 import { SOURCE_SYNC_CONCURRENCY } from '../../lib/stacks/limits';
-import { MAX_RECEIVE_COUNT } from '../../lib/stacks/stateful-stack';
 import {
   allStatementsOf,
   buildStacks,
@@ -42,7 +41,7 @@ const SOURCES_V1_ROUTES = [
 ] as const;
 
 describe('source sync queue', () => {
-  it(`moves a sync step to its own dead-letter queue after ${MAX_RECEIVE_COUNT} receives, like every queue`, () => {
+  it(`moves a sync step to its own dead-letter queue after ${MAX_RECEIVES} receives, like every queue`, () => {
     // Arrange
     const queues = Object.values(stacks.statefulTemplate.findResources('AWS::SQS::Queue'));
 
@@ -52,7 +51,7 @@ describe('source sync queue', () => {
     // Assert
     expect(redrive).toEqual({ deadLetterTargetArn: arnOf(stacks.stateful.sourceSyncDeadLetterQueue), maxReceiveCount: 5 });
     const counts = queues.flatMap((queue) => (queue.Properties.RedrivePolicy ? [queue.Properties.RedrivePolicy.maxReceiveCount] : []));
-    expect(new Set(counts)).toEqual(new Set([MAX_RECEIVE_COUNT]));
+    expect(new Set(counts)).toEqual(new Set([MAX_RECEIVES]));
   });
 
   it('hides a received sync step for 6 times the 15-minute worker timeout', () => {

@@ -1,3 +1,4 @@
+import { MAX_RECEIVES } from '../../manifest';
 import type { Clock } from '../clock';
 import { fileKeys, type DocumentRecord } from '../documents/document';
 import type { DocumentContent, DocumentRepository, FileStore } from '../documents/ports';
@@ -9,8 +10,6 @@ import type { OcrJob, OcrJobMessage, OcrJobQueue, OcrJobRepository } from './job
 import { OcrEngineBusy, OcrFailure, type OcrEngine, type OcrInput, type OcrOutput, type TextLayerReader } from './ports';
 import { deferralDelaySeconds, MAX_DEFERRALS } from './throttling';
 
-/** Deliveries of one run before a transient error is taken as final (the queue's DLQ gets the same count). */
-export const MAX_ATTEMPTS = 5;
 /** The engine name of pages whose text came from the PDF's own text layer, not from OCR. */
 export const TEXT_LAYER = 'text_layer';
 /** Text above this goes to the bucket: a table item holds at most 400 KB. */
@@ -70,8 +69,8 @@ export async function processOcrJob(deps: OcrWorkerDeps, message: OcrJobMessage)
     if (error instanceof Cancelled) return end(deps, job, document, 'cancelled', 'cancelled');
     if (error instanceof OcrFailure) return end(deps, job, document, 'failed', error.message);
     if (error instanceof OcrEngineBusy && (message.deferrals ?? 0) < MAX_DEFERRALS) return defer(deps, job, message);
-    if (job.attempts >= MAX_ATTEMPTS) {
-      return end(deps, job, document, 'failed', `OCR failed ${MAX_ATTEMPTS} times on an internal error`);
+    if (job.attempts >= MAX_RECEIVES) {
+      return end(deps, job, document, 'failed', `OCR failed ${MAX_RECEIVES} times on an internal error`);
     }
     await deps.ocrJobs.release(job.document_id, job.run, now());
     throw error;
