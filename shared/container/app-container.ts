@@ -246,6 +246,11 @@ export interface ContainerParts {
   remoteFolders?: (options: WebDavFoldersOptions) => RemoteFolders;
   /** Wraps the DynamoDB rate-limit store (the local runtime, its only writer, keeps the buckets in memory). */
   decorateRateLimits?: (store: DynamoRateLimitStore) => RateLimitStore;
+  /**
+   * Wraps the stores every request reads: users, their settings, revoked tokens (the local runtime, the only
+   * writer of its table, remembers what it read: `rememberHotReads`).
+   */
+  decorateHotReads?: (stores: Pick<AppContainer, 'users' | 'settings' | 'revokedTokens'>) => Pick<AppContainer, 'users' | 'settings' | 'revokedTokens'>;
   /** Wraps the DynamoDB connection repository (the local runtime keeps a view of it in memory). */
   decorateConnections?: (connections: ConnectionRepository, clock: Clock) => ConnectionRepository;
   /** Wraps the usage meter of requests (the local runtime counts in memory and writes behind the requests). */
@@ -291,8 +296,12 @@ const noConnectionSender: ConnectionSender = {
 /** Wires the adapters both runtimes share; the composition roots only differ in where the parts come from. */
 export function buildAppContainer(parts: ContainerParts): AppContainer {
   const clock = parts.clock ?? systemClock;
-  const users = new DynamoUserRepository(parts.db, parts.tableName);
-  const revokedTokens = new DynamoRevokedTokenStore(parts.db, parts.tableName);
+  const stores = {
+    users: new DynamoUserRepository(parts.db, parts.tableName),
+    settings: new DynamoSettingsRepository(parts.db, parts.tableName),
+    revokedTokens: new DynamoRevokedTokenStore(parts.db, parts.tableName),
+  };
+  const { users, settings, revokedTokens } = parts.decorateHotReads?.(stores) ?? stores;
   const tokens = new JoseTokenService({
     key: parts.jwtKey,
     issuer: parts.env.JWT_ISSUER,
@@ -351,7 +360,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     users,
     workspaces: new DynamoWorkspaceRepository(parts.db, parts.tableName),
     usage,
-    settings: new DynamoSettingsRepository(parts.db, parts.tableName),
+    settings,
     notifications: new DynamoNotificationRepository(parts.db, parts.tableName),
     forWorkspace,
     legacyData: [new DynamoLegacyItemAdopter(parts.db, parts.tableName), ...(parts.legacyObjects ? [parts.legacyObjects] : [])],

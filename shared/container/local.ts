@@ -31,6 +31,7 @@ import { imagingServices } from './imaging';
 import { WriteBehindRateLimitStore } from '../adapters/local/write-behind-rate-limit-store';
 import { WriteBehindUsageMeter } from '../adapters/local/write-behind-usage-meter';
 import { WebDavFolders } from '../adapters/webdav/webdav-client';
+import { rememberHotReads } from '../adapters/local/remembered-reads';
 
 /** Where the emulators listen and what the local runtime provisioned in them. */
 export interface LocalResources {
@@ -159,6 +160,8 @@ export function localAppContainer(options: {
     syncQueue: new SqsSyncQueue(sqs, resources.sourceSyncQueueUrl),
     remoteFolders: (policy) => new WebDavFolders(policy),
     legacyObjects: new S3LegacyObjectAdopter(s3, resources.bucketName),
+    // Every write of users, settings and revocations happens in this process too: what was read stays exact.
+    decorateHotReads: (stores) => rememberHotReads(stores),
     // Every connection write happens in this process, so an in-memory view of the connections stays exact.
     decorateConnections: (connections, clock) => new CachedConnectionRepository(connections, clock),
     // The same holds for the rate-limit buckets: decided in memory, written behind the request.
