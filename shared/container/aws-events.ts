@@ -4,7 +4,7 @@ import { createConnectionsClient } from '../adapters/aws/clients';
 import type { PublishChangesDeps } from '../domain/events/publish-changes';
 import { EVENT_SEND_TIMEOUT_MS, eventsDepsOf, type AppContainer } from './app-container';
 import { awsAppContainer, tokenlessContainer, type ConnectionParts } from './aws';
-import { parseEnv } from './config';
+import { parseEnv, tableEnvSchema } from './config';
 
 /*
  * The WebSocket part of the cloud composition root, apart from aws.ts so that only the functions that push to
@@ -27,9 +27,9 @@ export function awsRealtimeContainer(env: NodeJS.ProcessEnv = process.env): AppC
 
 /**
  * The `events` consumer of the table's stream: the event hub over the connections and the sender that closes
- * ended sessions, the users (a notification names its user only), the OCR jobs' daily counts (queue_status) and the ledger of published changes; no JWT key.
+ * ended sessions, the users (a notification written before items named their workspace), the OCR jobs' daily
+ * counts (queue_status) and the ledger of published changes; no JWT key.
  */
 export function awsEventsDependencies(env: NodeJS.ProcessEnv = process.env): PublishChangesDeps {
-  const config = parseEnv(z.object({ TABLE_NAME: z.string().min(1) }), env);
-  return eventsDepsOf(tokenlessContainer(config.TABLE_NAME, env, connectionParts(env)));
+  return eventsDepsOf(tokenlessContainer(parseEnv(tableEnvSchema, env).TABLE_NAME, env, connectionParts(env)));
 }

@@ -1,7 +1,7 @@
 import { WebDavFolders } from '../adapters/webdav/webdav-client';
 import type { AppContainer } from './app-container';
-import { awsAppContainer, awsCredentialVault, awsStorageParts, awsSyncQueue, tableEnvSchema, tokenlessContainer, type SourceParts } from './aws';
-import { parseEnv } from './config';
+import { awsAppContainer, awsCredentialVault, awsStorageParts, awsSyncQueue, tokenlessContainer, type SourceParts } from './aws';
+import { parseEnv, tableEnvSchema } from './config';
 
 /*
  * The sources part of the cloud composition root, apart from aws.ts so that only the functions that check and

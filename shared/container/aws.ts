@@ -21,7 +21,7 @@ import { KmsCredentialVault } from '../adapters/aws/kms-credential-vault';
 import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
 import type { HealthProbe } from '../domain/health/health';
 import { buildAppContainer, type AppContainer, type ContainerParts, type DocumentServices, type OcrServices } from './app-container';
-import { commonEnvSchema, parseEnv } from './config';
+import { commonEnvSchema, parseEnv, tableEnvSchema } from './config';
 import type { EdgeOrigin } from '../http/edge';
 import { imagingServices } from './imaging';
 import { lambdaBusinessMetrics } from '../adapters/powertools/powertools-metrics';
@@ -152,9 +152,6 @@ export function awsDocumentsContainer(env: NodeJS.ProcessEnv = process.env): App
     ocrLanguages: textractLanguages,
   };
 }
-
-/** TABLE_NAME alone, for the functions built on {@link tokenlessContainer}. */
-export const tableEnvSchema = z.object({ TABLE_NAME: z.string().min(1) });
 
 /** What the ingest of presigned uploads needs: the repositories, the bucket and the OCR queue; no JWT key. */
 export function awsIngestDependencies(env: NodeJS.ProcessEnv = process.env): AppContainer {

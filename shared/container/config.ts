@@ -44,6 +44,9 @@ function oidcEnvShape() {
   };
 }
 
+/** TABLE_NAME alone: what a function built on `tokenlessContainer` needs beside its own parts. */
+export const tableEnvSchema = z.object({ TABLE_NAME: z.string().min(1) });
+
 /** Settings read by both runtimes, with their defaults. */
 export const commonEnvSchema = z.object({
   JWT_ISSUER: z.string().min(1).default('docservice'),
