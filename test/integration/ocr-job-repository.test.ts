@@ -15,7 +15,8 @@ const at = (seconds: number) => new Date(Date.parse(T0) + seconds * 1000).toISOS
 const aDocument = (overrides: Partial<DocumentRecord> = {}): DocumentRecord =>
   aDocumentRecord({ title: 'scan', filename: 'scan.png', mime_type: 'image/png', created_at: T0, updated_at: T0, ...overrides });
 
-const result = { text: 'hello', confidence: 0.9, pages: 1, processingTime: 2.5, engine: 'tesseract', content: { text: 'hello' } };
+/** A run's result, read from the file of a document built with the defaults of aDocumentRecord. */
+const result = { text: 'hello', confidence: 0.9, pages: 1, processingTime: 2.5, engine: 'tesseract', content: { text: 'hello' }, readSha256: aDocumentRecord().sha256 };
 
 describe('DynamoOcrJobRepository', () => {
   const setup = async () => {
@@ -89,6 +90,33 @@ describe('DynamoOcrJobRepository', () => {
     expect(await jobs.counters()).toEqual({ pending: 0, processing: 0, failed: 0 });
     expect(await jobs.totals()).toEqual({ completed: 1, failed: 0, processing_seconds: 2.5, languages: { eng: 1 } });
     expect(await jobs.daily('2026-03-01', '2026-03-01')).toEqual([{ date: '2026-03-01', completed: 1, failed: 0, processing_seconds: 2.5, languages: { eng: 1 } }]);
+  });
+
+  it('completes nothing when the document holds another file than the run read, and says so', async () => {
+    const { jobs, documents, upload } = await setup();
+    const id = await upload();
+    await jobs.claim({ documentId: id, run: 1, priority: 'normal' }, at(0), at(-600));
+
+    const outcome = await jobs.complete(id, 1, { ...result, readSha256: 'sha-of-an-older-file' }, at(3));
+
+    expect(outcome).toBe('file_replaced');
+    expect(await jobs.get(id)).toMatchObject({ status: 'processing', run: 1 });
+    expect(await documents.getContent(id)).toEqual({ text: '' });
+    expect(await jobs.totals()).toEqual({ completed: 0, failed: 0, processing_seconds: 0, languages: {} });
+  });
+
+  it('hands a processing job on to a new run only for the run that holds it', async () => {
+    const { jobs, upload } = await setup();
+    const id = await upload();
+    await jobs.claim({ documentId: id, run: 1, priority: 'normal' }, at(0), at(-600));
+    const options = { language: 'eng', priority: 'normal' as const, by: 'uploader', now: at(3) };
+
+    const byAnother = await jobs.restart(id, { ...options, heldRun: 7 });
+    const byHolder = await jobs.restart(id, { ...options, heldRun: 1 });
+
+    expect(byAnother).toBe('busy');
+    expect(byHolder).toMatchObject({ status: 'queued', run: 2, attempts: 0 });
+    expect(await jobs.counters()).toEqual({ pending: 1, processing: 0, failed: 0 });
   });
 
   it('never lets a late failure regress a completed document', async () => {

@@ -191,3 +191,51 @@ describe('OCR worker: business metrics', () => {
     expect(metrics.counts.get('OcrFailures')).toBe(1);
   });
 });
+
+describe('OCR worker: a file replaced while it is read', () => {
+  /** An engine that reads "old words" and, on its first call, has a sync replace the document's file meanwhile. */
+  const replacedWhileRead = (replace: () => Promise<void>) => {
+    let calls = 0;
+    const engine: OcrEngine = {
+      languages: async () => ['eng'],
+      recognize: async () => {
+        calls++;
+        if (calls === 1) {
+          await replace();
+          return { text: 'old words', confidence: 0.9, pages: 1 };
+        }
+        return { text: 'new words', confidence: 0.9, pages: 1 };
+      },
+    };
+    return engine;
+  };
+
+  it('hands the job to a new run instead of completing with the old file text', async () => {
+    let replaceFile: () => Promise<void> = async () => undefined;
+    const { deps, documents, upload, sqs, normal } = await ocrPipeline(replacedWhileRead(() => replaceFile()));
+    const document = await upload(SCAN);
+    replaceFile = async () => void (await documents.replaceFile(document.id, { size: SCAN.length, sha256: 'sha-of-the-new-file', mime_type: 'application/pdf' }, new Date().toISOString()));
+
+    const outcome = await processOcrJob(deps, { documentId: document.id, run: 1, priority: 'normal' });
+
+    expect(outcome).toBe('superseded');
+    expect(await deps.ocrJobs.get(document.id)).toMatchObject({ status: 'queued', run: 2, attempts: 0 });
+    expect(await documents.getContent(document.id)).toEqual({ text: '' });
+    const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: normal.queueUrl, WaitTimeSeconds: 1, MaxNumberOfMessages: 10 }));
+    expect((Messages ?? []).map((message) => JSON.parse(message.Body!))).toContainEqual(expect.objectContaining({ document_id: document.id, run: 2 }));
+  });
+
+  it('completes the new run with the text of the new file', async () => {
+    let replaceFile: () => Promise<void> = async () => undefined;
+    const { deps, documents, upload } = await ocrPipeline(replacedWhileRead(() => replaceFile()));
+    const document = await upload(SCAN);
+    replaceFile = async () => void (await documents.replaceFile(document.id, { size: SCAN.length, sha256: 'sha-of-the-new-file', mime_type: 'application/pdf' }, new Date().toISOString()));
+    await processOcrJob(deps, { documentId: document.id, run: 1, priority: 'normal' });
+
+    const outcome = await processOcrJob(deps, { documentId: document.id, run: 2, priority: 'normal' });
+
+    expect(outcome).toBe('completed');
+    expect(await documents.getContent(document.id)).toEqual({ text: 'new words' });
+    expect((await documents.get(document.id))?.status).toBe('completed');
+  });
+});

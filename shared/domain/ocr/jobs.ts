@@ -123,9 +123,10 @@ export interface OcrJobRepository {
   /**
    * Starts a new run for an existing document whose job is not queued or processing: the job is queued and
    * the document pending. Returns the job, or null when the document has no job to restart (does not exist),
-   * or 'busy' when a run is already queued or processing.
+   * or 'busy' when a run is already queued or processing (unless it is `heldRun`, processing: the worker that
+   * holds it hands the job on to a new run).
    */
-  restart(documentId: string, options: { language: string; priority: OcrPriority; by: string; now: string }): Promise<OcrJob | 'busy' | null>;
+  restart(documentId: string, options: { language: string; priority: OcrPriority; by: string; now: string; heldRun?: number }): Promise<OcrJob | 'busy' | null>;
   /**
    * Takes the job for this run: queued → processing, or processing whose heartbeat is older than `staleBefore`
    * (its worker died). Null when the run is stale, finished, cancelled, or held by a live worker.
@@ -135,9 +136,15 @@ export interface OcrJobRepository {
   heartbeat(documentId: string, run: number, progress: number, pages: number, now: string): Promise<{ cancelRequested: boolean }>;
   /**
    * processing → completed with the text stored and the document completed: 'completed'. Nothing is written when
-   * a cancel was asked for meanwhile ('cancel_requested') or the run no longer holds the job ('not_held').
+   * a cancel was asked for meanwhile ('cancel_requested'), the run no longer holds the job ('not_held'), or the
+   * document's file is no longer the one the run read, `readSha256` ('file_replaced': a sync replaced it).
    */
-  complete(documentId: string, run: number, result: OcrResult & { content: DocumentContent }, now: string): Promise<'completed' | 'cancel_requested' | 'not_held'>;
+  complete(
+    documentId: string,
+    run: number,
+    result: OcrResult & { content: DocumentContent; readSha256: string },
+    now: string,
+  ): Promise<'completed' | 'cancel_requested' | 'not_held' | 'file_replaced'>;
   /** processing or queued → failed (or cancelled) with the reason on job and document. */
   fail(documentId: string, run: number, reason: string, now: string, status?: 'failed' | 'cancelled'): Promise<boolean>;
   /**

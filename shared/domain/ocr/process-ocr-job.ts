@@ -39,8 +39,11 @@ export interface OcrWorkerDeps extends OcrWorkerServices {
   random?: () => number;
 }
 
-/** `deferred`: the engine was throttling; the job is queued again with a delay, and the delivery is not an attempt. */
-export type OcrJobOutcome = 'completed' | 'failed' | 'cancelled' | 'skipped' | 'deferred';
+/**
+ * `deferred`: the engine was throttling; the job is queued again with a delay, and the delivery is not an attempt.
+ * `superseded`: the document's file was replaced while it was read; a new run of the job reads the new one.
+ */
+export type OcrJobOutcome = 'completed' | 'failed' | 'cancelled' | 'skipped' | 'deferred' | 'superseded';
 
 /** Thrown between pages when the job was cancelled (or lost) meanwhile. */
 class Cancelled extends Error {}
@@ -146,11 +149,12 @@ async function finish(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord
   const outcome = await deps.ocrJobs.complete(
     job.document_id,
     job.run,
-    { text: output.text, confidence, pages: output.pages, processingTime, engine: output.engine, content },
+    { text: output.text, confidence, pages: output.pages, processingTime, engine: output.engine, content, readSha256: document.sha256 },
     finishedAt.toISOString(),
   );
   if (outcome === 'cancel_requested') return end(deps, job, document, 'cancelled', 'cancelled');
   if (outcome === 'not_held') return 'skipped';
+  if (outcome === 'file_replaced') return handOn(deps, job);
   await bestEffort(() =>
     notifyUser(deps, document.created_by, {
       type: 'ocr_completed',
@@ -160,6 +164,19 @@ async function finish(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord
     }),
   );
   return 'completed';
+}
+
+/**
+ * A sync replaced the document's file while this run read the old one: its text would be stale for good (the
+ * sync found the run busy and queued none), so the job goes to a new run that reads the new file.
+ */
+async function handOn(deps: OcrWorkerDeps, job: OcrJob): Promise<OcrJobOutcome> {
+  const now = deps.clock.now().toISOString();
+  const next = await deps.ocrJobs.restart(job.document_id, { language: job.language, priority: job.priority, by: job.created_by, now, heldRun: job.run });
+  if (!next || next === 'busy') return 'skipped';
+  // A lost send is resent by the sweep, as for any queued run.
+  await deps.ocrQueue.enqueue({ documentId: next.document_id, run: next.run, priority: next.priority }).catch(() => undefined);
+  return 'superseded';
 }
 
 async function end(

@@ -83,7 +83,8 @@ export async function syncFile(deps: FileSyncDeps, folder: RemoteFolder, source:
     await deps.documents.replaceFile(replaced.id, { size: file.size, sha256: file.sha256, mime_type: mimeType }, now);
     if (replaced.ocr_enabled) {
       const job = await deps.ocrJobs.restart(replaced.id, { language: replaced.language, priority: 'normal', by: source.created_by, now });
-      // A run queued or processing meanwhile reads the file when it starts; a lost send is resent by the sweep.
+      // A run queued meanwhile reads the new file when it starts; one processing finds the file replaced when it
+      // completes and hands the job on to a new run (see processOcrJob). A lost send is resent by the sweep.
       if (job && job !== 'busy') await deps.ocrQueue.enqueue({ documentId: replaced.id, run: job.run, priority: job.priority }).catch(() => undefined);
     }
     await remember(deps, source, item, replaced.id);

@@ -40,6 +40,12 @@ const ACTIVE: OcrJobStatus[] = ['processing', 'queued'];
 /** Language totals are top-level attributes (`lang_<code>`): ADD cannot create a key inside a missing map. */
 const LANGUAGE_PREFIX = 'lang_';
 
+/** Where the document's update sits in a transition's transaction (the job's put is first). */
+const DOCUMENT_ITEM = 1;
+
+/** A transition found the document's file replaced since the run read it (see `complete`). */
+class FileReplaced extends Error {}
+
 /**
  * OCR jobs (`DOC#id / OCRJOB`, listed per status through gsi1), the queue counters (`COUNTERS / OCRQUEUE`) and
  * the run totals, overall (`COUNTERS / OCRTOTALS`) and per day (`OCRSTATS / <date>`). Every transition is one
@@ -90,13 +96,14 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
 
   async restart(
     documentId: string,
-    options: { language: string; priority: OcrPriority; by: string; now: string },
+    options: { language: string; priority: OcrPriority; by: string; now: string; heldRun?: number },
   ): Promise<OcrJob | 'busy' | null> {
     return retryLostRaces(
       async () => {
         const [current, document] = await Promise.all([this.read(documentId), this.documentExists(documentId)]);
         if (!document) return null;
-        if (current && (current.status === 'queued' || current.status === 'processing')) return 'busy';
+        const handedOn = current?.status === 'processing' && current.run === options.heldRun;
+        if (current && (current.status === 'queued' || current.status === 'processing') && !handedOn) return 'busy';
         const next: OcrJob = {
           id: documentId,
           document_id: documentId,
@@ -169,10 +176,10 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
   async complete(
     documentId: string,
     run: number,
-    result: OcrResult & { content: DocumentContent },
+    result: OcrResult & { content: DocumentContent; readSha256: string },
     now: string,
-  ): Promise<'completed' | 'cancel_requested' | 'not_held'> {
-    return retryLostRaces<'completed' | 'cancel_requested' | 'not_held'>(
+  ): Promise<'completed' | 'cancel_requested' | 'not_held' | 'file_replaced'> {
+    return retryLostRaces<'completed' | 'cancel_requested' | 'not_held' | 'file_replaced'>(
       async () => {
         const current = await this.read(documentId);
         if (!current || current.run !== run || current.status !== 'processing') return 'not_held';
@@ -187,17 +194,22 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
           heartbeat_at: now,
           processing_time: result.processingTime,
         };
+        // On condition that the document's file is still the one the run read: a sync may replace it meanwhile.
         const won = await this.transition(
           current,
           next,
           now,
-          { SET: { ocr_confidence: result.confidence, pages: result.pages }, REMOVE: ['failure_reason'] },
+          { SET: { ocr_confidence: result.confidence, pages: result.pages }, REMOVE: ['failure_reason'], sha256: result.readSha256 },
           [
             { Put: { TableName: this.tableName, Item: { ...this.keys.documentContent(documentId), ...result.content } } },
             ...this.addToTotals(now, current.language, { completed: 1, processing_seconds: result.processingTime }),
             usageMove(this.table, monthOf(now), { pages: { [result.engine]: result.pages } }),
           ],
-        );
+        ).catch((error: unknown) => {
+          if (error instanceof FileReplaced) return 'file_replaced' as const;
+          throw error;
+        });
+        if (won === 'file_replaced') return won;
         if (won) return 'completed';
         return LOST_RACE;
       },
@@ -326,13 +338,14 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
 
   /**
    * Moves the job from `current` (null: it has no item yet) to `next`, mirrors the status on the document (which
-   * must exist) and moves the counters, in one transaction. False when another change got there first.
+   * must exist, with the file of `document.sha256` when given) and moves the counters, in one transaction. False
+   * when another change got there first; throws {@link FileReplaced} when only the document's file changed.
    */
   private async transition(
     current: StoredOcrJob | null,
     next: OcrJob,
     now: string,
-    document: { SET?: Record<string, unknown>; REMOVE?: string[] } = {},
+    document: { SET?: Record<string, unknown>; REMOVE?: string[]; sha256?: string } = {},
     extra: TransactItem[] = [],
   ): Promise<boolean> {
     const set = Object.entries({ status: DOCUMENT_STATUS[next.status], updated_at: now, ...document.SET });
@@ -359,13 +372,18 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
                 TableName: this.tableName,
                 Key: this.keys.document(next.document_id),
                 UpdateExpression: updateExpression,
-                ConditionExpression: 'attribute_exists(pk)',
+                ConditionExpression: document.sha256 === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND #sha256 = :sha256',
                 ExpressionAttributeNames: {
                   ...Object.fromEntries(set.map(([field], i) => [`#s${i}`, field])),
                   ...Object.fromEntries(removed.map((field, i) => [`#r${i}`, field])),
                   '#version': 'version',
+                  ...(document.sha256 === undefined ? {} : { '#sha256': 'sha256' }),
                 },
-                ExpressionAttributeValues: { ...Object.fromEntries(set.map(([, value], i) => [`:s${i}`, value])), ':one': 1 },
+                ExpressionAttributeValues: {
+                  ...Object.fromEntries(set.map(([, value], i) => [`:s${i}`, value])),
+                  ':one': 1,
+                  ...(document.sha256 === undefined ? {} : { ':sha256': document.sha256 }),
+                },
               },
             },
             ...countersMove(this.table, current?.status ?? null, next.status),
@@ -375,7 +393,10 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
       );
       return true;
     } catch (error) {
-      if (failedConditions(error)?.length) return false;
+      const failed = failedConditions(error);
+      // The job held (its condition passed) but the document's did not: the document is there with another file.
+      if (document.sha256 !== undefined && failed?.length === 1 && failed[0] === DOCUMENT_ITEM) throw new FileReplaced();
+      if (failed?.length) return false;
       throw error;
     }
   }
