@@ -9,6 +9,7 @@ import { bundledInputsOf } from '../support/lambda-bundle-inputs';
  * only by the functions that push to connections. What keeps them out of the others is that only
  * shared/container/aws-search.ts reaches the OpenSearch adapter and only shared/container/aws-events.ts the
  * @connections sender; this reads each bundle's contents, as the CDK bundles it (lib/constructs/app-function.ts).
+ * The WebDAV client likewise stays in the two functions that check and sync sources (shared/container/aws-sources.ts).
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -18,10 +19,13 @@ const OPENSEARCH_CODE = /node_modules\/@opensearch-project\/opensearch\//u;
 const CONNECTIONS_CODE = /node_modules\/@aws-sdk\/client-apigatewaymanagementapi\//u;
 const OPENSEARCH_USERS = ['indexer', 'search', 'search-index-setup'];
 const CONNECTION_USERS = ['events', 'realtime'];
+/** The WebDAV client, which only shared/container/aws-sources.ts reaches. */
+const WEBDAV_CODE = /shared\/adapters\/webdav\//u;
+const WEBDAV_USERS = ['sources', 'source-sync'];
 /** The SDK's default credential chain beyond the environment: profiles, SSO, STS web identity and their clients. */
 const CREDENTIAL_CHAIN_CODE = /node_modules\/@aws-sdk\/(credential-provider-(node|ini|sso|web-identity|process)|nested-clients)\//u;
 
-describe('the search and @connections clients in the Lambda bundles', () => {
+describe('the search, @connections and WebDAV clients in the Lambda bundles', () => {
   it('finds a bundle for each of the stream consumers', () => {
     // Arrange
     const consumers = ['indexer', 'events'];
@@ -42,6 +46,17 @@ describe('the search and @connections clients in the Lambda bundles', () => {
 
     // Assert
     expect(carries).toEqual({ openSearch: OPENSEARCH_USERS.includes(group), connections: CONNECTION_USERS.includes(group) });
+  });
+
+  it.each(GROUPS)('puts the WebDAV client only where the %s function checks or syncs sources', async (group) => {
+    // Arrange
+    const inputs = await bundledInputsOf(group);
+
+    // Act
+    const carries = inputs.some((input) => WEBDAV_CODE.test(input));
+
+    // Assert
+    expect(carries).toBe(WEBDAV_USERS.includes(group));
   });
 
   it.each(GROUPS)('leaves the SDK credential chain that Lambda never uses out of the %s function', async (group) => {
