@@ -31,10 +31,6 @@ import type { NotificationRepository } from '../domain/notifications/notificatio
 import type { OcrJobQueue, OcrJobQueues, OcrJobRepository } from '../domain/ocr/jobs';
 import type { OcrEngine } from '../domain/ocr/ports';
 import type { SearchIndex, SearchIndexStore } from '../domain/search/ports';
-import type { IndexerDeps, RebuildDeps } from '../domain/search/use-cases';
-import type { ReconcileDeps } from '../domain/search/reconcile-index';
-import type { FollowChangesDeps } from '../domain/search/follow-changes';
-import type { PublishChangesDeps } from '../domain/events/publish-changes';
 import type { ChangeLedger } from '../domain/changes/ports';
 import { DynamoChangeLedger } from '../adapters/aws/dynamodb/change-ledger';
 import type { ThumbnailRenderer } from '../domain/documents/thumbnails';
@@ -52,16 +48,13 @@ import { oidcSettings, type CommonEnv } from './config';
 import { NodeHostProbe } from '../adapters/node/host-probe';
 import type { HostProbe } from '../domain/system/ports';
 import { noBusinessMetrics, type BusinessMetrics } from '../domain/metrics/ports';
-import { DynamoRateLimitStore } from '../adapters/aws/dynamodb/rate-limit-store';
-import { AppError } from '../domain/errors';
-import { limitRequest, type RateLimits, type RequestOrigin } from '../domain/limits/limit-request';
-import { checkLoginAllowed, recordLoginFailure } from '../domain/limits/login-failures';
+import type { DynamoRateLimitStore } from '../adapters/aws/dynamodb/rate-limit-store';
+import type { RequestOrigin } from '../domain/limits/limit-request';
 import type { LoginAttemptGuard, RateLimitStore } from '../domain/limits/ports';
 import type { RateDecision } from '../domain/limits/rate-policy';
-import { RequestLimiter } from '../domain/limits/take-request';
 import { DynamoUsageRepository } from '../adapters/aws/dynamodb/usage-repository';
-import type { MeteredRequests, UsageMeter, UsageRepository, WorkspaceUsageMeter } from '../domain/usage/ports';
-import { monthOf } from '../domain/usage/usage';
+import type { UsageMeter, UsageRepository, WorkspaceUsageMeter } from '../domain/usage/ports';
+import { meterRequests, requestLimits } from './request-limits';
 import { DynamoSourceRepository } from '../adapters/aws/dynamodb/source-repository';
 import { DynamoSourceSchedule } from '../adapters/aws/dynamodb/source-schedule';
 import { DynamoSyncStateStore } from '../adapters/aws/dynamodb/sync-state-store';
@@ -163,40 +156,6 @@ export type InWorkspace<C extends AppContainer> = Omit<C, keyof WorkspaceData> &
 export const inWorkspace = <C extends AppContainer>(c: C, caller: { workspaceId: string }): InWorkspace<C> => ({
   ...c,
   ...c.forWorkspace(caller.workspaceId),
-});
-
-/** One workspace's documents, labels, files and index view, through its scope: what indexing a document reads. */
-const indexedWorkspace =
-  (c: AppContainer) =>
-  (workspaceId: string): IndexerDeps & { documents: DocumentRepository } => {
-    const scoped = c.forWorkspace(workspaceId);
-    return { documents: scoped.documents, labels: scoped.labels, files: scoped.files, index: scoped.searchIndex };
-  };
-
-/** What the `indexer` stream consumer reads to keep the search index in step. */
-export const indexerDepsOf = (c: AppContainer): FollowChangesDeps => ({ inWorkspace: indexedWorkspace(c) });
-
-/** What the indexer's scheduled reconciliation reads: every workspace, the table's side and the index's listing. */
-export const reconcileDepsOf = (c: AppContainer, index: ReconcileDeps['index']): ReconcileDeps => ({
-  index,
-  workspaces: c.workspaces,
-  inWorkspace: indexedWorkspace(c),
-});
-
-/** What the `events` stream consumer needs to push the events a change calls for. */
-export const eventsDepsOf = (c: AppContainer): PublishChangesDeps => ({
-  hub: c.eventHub,
-  connectionSender: c.connectionSender,
-  workspaceOfUser: async (userId) => (await c.users.findById(userId))?.workspace_id ?? null,
-  completedOn: async (workspaceId, date) => (await c.forWorkspace(workspaceId).ocrJobs.daily(date, date))[0]?.completed ?? 0,
-  ledger: c.changeLedger,
-});
-
-/** What rebuilding the search index reads: every workspace's documents, through the container's scopes. */
-export const rebuildDepsOf = (c: AppContainer, index: RebuildDeps['index']): RebuildDeps => ({
-  index,
-  workspaces: c.workspaces,
-  inWorkspace: indexedWorkspace(c),
 });
 
 /** The OIDC relying party, its pending logins, how first logins become users, and where the token goes. */
@@ -379,7 +338,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     metrics: parts.metrics ?? noBusinessMetrics,
     host: new NodeHostProbe(parts.host ?? { dataPath: tmpdir() }),
     authenticate: (token) => authenticate({ tokens, revokedTokens, users }, token),
-    ...rateLimiting(parts, clock, meter),
+    ...requestLimits(parts, clock, meter),
     oidc,
     vault: parts.vault ?? noVault,
     remoteFolders:
@@ -391,57 +350,6 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     sourceSchedule: new DynamoSourceSchedule(parts.db, parts.tableName),
     changeLedger: new DynamoChangeLedger(parts.db, parts.tableName),
   };
-}
-
-/**
- * The rate limits of P over the shared DynamoDB buckets. A limiter that fails lets the request through and logs
- * why: a limit is never worth a 5xx. A refusal (an AppError) passes as it is.
- */
-function rateLimiting(
-  parts: ContainerParts,
-  clock: Clock,
-  meter: (workspaceId: string, counts: MeteredRequests) => Promise<void>,
-): Pick<AppContainer, 'limits' | 'loginAttempts'> {
-  const stored = new DynamoRateLimitStore(parts.db, parts.tableName);
-  const limiter = new RequestLimiter(parts.decorateRateLimits?.(stored) ?? stored, clock);
-  const { env } = parts;
-  const policies: RateLimits = {
-    user: { perMinute: env.RATE_LIMIT_PER_MINUTE, burst: env.RATE_LIMIT_BURST },
-    upload: { perMinute: env.UPLOAD_RATE_LIMIT_PER_MINUTE, burst: env.UPLOAD_RATE_LIMIT_PER_MINUTE },
-    anonymous: { perMinute: env.IP_RATE_LIMIT_PER_MINUTE, burst: env.IP_RATE_LIMIT_BURST },
-  };
-  const failOpen =
-    <T>(what: string, fallback: T) =>
-    (error: unknown): T => {
-      if (error instanceof AppError) throw error;
-      logger.warn(`rate limit: ${what} failed, letting the request through`, { error });
-      return fallback;
-    };
-  return {
-    // The usage count runs beside the limiter: a request refused by it was received and authenticated all the same.
-    limits: async (origin) => {
-      const [decision] = await Promise.all([
-        limitRequest(limiter, policies, origin).catch(failOpen('counting the request', null)),
-        origin.workspaceId ? meter(origin.workspaceId, { api_requests: 1 }) : undefined,
-      ]);
-      return decision;
-    },
-    loginAttempts: {
-      check: (username) => checkLoginAllowed(limiter, username).catch(failOpen('checking failed logins', undefined)),
-      failed: (username) => recordLoginFailure(limiter, username).catch(failOpen('counting a failed login', undefined)),
-    },
-  };
-}
-
-/**
- * Counts requests in their workspace's usage of the clock's month. Metering never fails a request: a failed
- * count is logged (the local meter keeps it and writes it with the next).
- */
-function meterRequests(meter: UsageMeter, clock: Clock): (workspaceId: string, counts: MeteredRequests) => Promise<void> {
-  return (workspaceId, counts) =>
-    meter.add(workspaceId, monthOf(clock.now()), counts).catch((error: unknown) => {
-      logger.warn('usage: counting a request failed', { workspace_id: workspaceId, counts, error });
-    });
 }
 
 /** Reads the OIDC configuration at init (a partial one fails here); nothing talks to the provider yet. */

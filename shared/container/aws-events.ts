@@ -2,7 +2,8 @@ import * as z from 'zod';
 import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connection-sender';
 import { createConnectionsClient } from '../adapters/aws/clients';
 import type { PublishChangesDeps } from '../domain/events/publish-changes';
-import { EVENT_SEND_TIMEOUT_MS, eventsDepsOf, type AppContainer } from './app-container';
+import { EVENT_SEND_TIMEOUT_MS, type AppContainer } from './app-container';
+import { eventsDepsOf } from './consumer-deps';
 import { awsAppContainer, tokenlessContainer, type ConnectionParts } from './aws';
 import { parseEnv, tableEnvSchema } from './config';
 

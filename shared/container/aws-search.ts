@@ -5,7 +5,8 @@ import { S3FileStore } from '../adapters/aws/s3-file-store';
 import type { FollowChangesDeps } from '../domain/search/follow-changes';
 import type { ReconcileDeps } from '../domain/search/reconcile-index';
 import type { RebuildDeps } from '../domain/search/use-cases';
-import { indexerDepsOf, rebuildDepsOf, reconcileDepsOf, type AppContainer } from './app-container';
+import type { AppContainer } from './app-container';
+import { indexerDepsOf, rebuildDepsOf, reconcileDepsOf } from './consumer-deps';
 import { awsAppContainer, tokenlessContainer } from './aws';
 import { parseEnv } from './config';
 

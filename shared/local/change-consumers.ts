@@ -1,7 +1,8 @@
 import { FileStreamCheckpointStore } from '../adapters/aws/dynamodb-stream-checkpoints';
 import { createStreamsClient, startStreamPoller, type StreamPoller, type StreamPollerOptions } from '../adapters/aws/dynamodb-stream-poller';
 import { createDynamoDocumentClient } from '../adapters/aws/clients';
-import { eventsDepsOf, indexerDepsOf, type AppContainer } from '../container/app-container';
+import type { AppContainer } from '../container/app-container';
+import { eventsDepsOf, indexerDepsOf } from '../container/consumer-deps';
 import { localClientOptions, type LocalCredentials } from '../container/local';
 import { createEventsHandler } from '../../functions/events/handler';
 import { createIndexerHandler } from '../../functions/indexer/handler';

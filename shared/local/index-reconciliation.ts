@@ -1,5 +1,6 @@
 import { createReconcileHandler } from '../../functions/indexer/reconcile';
-import { reconcileDepsOf, type AppContainer } from '../container/app-container';
+import type { AppContainer } from '../container/app-container';
+import { reconcileDepsOf } from '../container/consumer-deps';
 import type { SearchIndexStore } from '../domain/search/ports';
 import { logger } from '../logger';
 import { INDEX_RECONCILE_HOURS } from '../manifest';

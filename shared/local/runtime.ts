@@ -31,7 +31,7 @@ import { LOCAL_OCR_POLLING } from '../adapters/aws/sqs-ocr-job-queue';
 import { startQueuePoller, type QueuePoller } from '../adapters/aws/sqs-poller';
 import { jsonMessageSender } from '../adapters/aws/sqs-send';
 import { commonEnvSchema } from '../container/config';
-import { rebuildDepsOf } from '../container/app-container';
+import { rebuildDepsOf } from '../container/consumer-deps';
 import { LOCAL_OCR_JOBS, LOCAL_REGION, localAppContainer, localClientOptions, type LocalCredentials, type LocalResources } from '../container/local';
 import { forgetAllConnections } from '../domain/events/channel';
 import type { EventHub } from '../domain/events/ports';

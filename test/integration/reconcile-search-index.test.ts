@@ -5,7 +5,7 @@ import type { SearchIndex } from '../../shared/domain/search/ports';
 import { reconcileSearchIndex, type ReconcileDeps } from '../../shared/domain/search/reconcile-index';
 import { createDocumentIndexer, toIndexedDocument } from '../../shared/domain/search/use-cases';
 import { createReconcileHandler, isReconcileEvent } from '../../functions/indexer/reconcile';
-import { reconcileDepsOf } from '../../shared/container/app-container';
+import { reconcileDepsOf } from '../../shared/container/consumer-deps';
 import type { Logger } from '../../shared/logger';
 import { aDocumentRecord, aSearchRequest } from '../support/builders';
 import { testContainer } from '../support/test-container';

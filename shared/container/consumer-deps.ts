@@ -1,0 +1,45 @@
+import type { DocumentRepository } from '../domain/documents/ports';
+import type { PublishChangesDeps } from '../domain/events/publish-changes';
+import type { FollowChangesDeps } from '../domain/search/follow-changes';
+import type { ReconcileDeps } from '../domain/search/reconcile-index';
+import type { IndexerDeps, RebuildDeps } from '../domain/search/use-cases';
+import type { AppContainer } from './app-container';
+
+/*
+ * What the table's stream consumers (`indexer`, `events`), the index's reconciliation and its rebuild take from
+ * a container: both runtimes' roots hand these to the same use cases.
+ */
+
+/** One workspace's documents, labels, files and index view, through its scope: what indexing a document reads. */
+const indexedWorkspace =
+  (c: AppContainer) =>
+  (workspaceId: string): IndexerDeps & { documents: DocumentRepository } => {
+    const scoped = c.forWorkspace(workspaceId);
+    return { documents: scoped.documents, labels: scoped.labels, files: scoped.files, index: scoped.searchIndex };
+  };
+
+/** What the `indexer` stream consumer reads to keep the search index in step. */
+export const indexerDepsOf = (c: AppContainer): FollowChangesDeps => ({ inWorkspace: indexedWorkspace(c) });
+
+/** What the indexer's scheduled reconciliation reads: every workspace, the table's side and the index's listing. */
+export const reconcileDepsOf = (c: AppContainer, index: ReconcileDeps['index']): ReconcileDeps => ({
+  index,
+  workspaces: c.workspaces,
+  inWorkspace: indexedWorkspace(c),
+});
+
+/** What the `events` stream consumer needs to push the events a change calls for. */
+export const eventsDepsOf = (c: AppContainer): PublishChangesDeps => ({
+  hub: c.eventHub,
+  connectionSender: c.connectionSender,
+  workspaceOfUser: async (userId) => (await c.users.findById(userId))?.workspace_id ?? null,
+  completedOn: async (workspaceId, date) => (await c.forWorkspace(workspaceId).ocrJobs.daily(date, date))[0]?.completed ?? 0,
+  ledger: c.changeLedger,
+});
+
+/** What rebuilding the search index reads: every workspace's documents, through the container's scopes. */
+export const rebuildDepsOf = (c: AppContainer, index: RebuildDeps['index']): RebuildDeps => ({
+  index,
+  workspaces: c.workspaces,
+  inWorkspace: indexedWorkspace(c),
+});
