@@ -59,6 +59,7 @@ import { DynamoSourceRepository } from '../adapters/aws/dynamodb/source-reposito
 import { DynamoSourceSchedule } from '../adapters/aws/dynamodb/source-schedule';
 import { DynamoSyncStateStore } from '../adapters/aws/dynamodb/sync-state-store';
 import type { WebDavFoldersOptions } from '../adapters/webdav/webdav-client';
+import type { HotReadStores } from '../adapters/local/remembered-reads';
 import type { CredentialVault, SourceRepository, SourceSchedule, SyncQueue, SyncStateStore } from '../domain/sources/ports';
 import type { RemoteFolders } from '../domain/sources/remote-folder';
 
@@ -209,7 +210,7 @@ export interface ContainerParts {
    * Wraps the stores every request reads: users, their settings, revoked tokens (the local runtime, the only
    * writer of its table, remembers what it read: `rememberHotReads`).
    */
-  decorateHotReads?: (stores: Pick<AppContainer, 'users' | 'settings' | 'revokedTokens'>) => Pick<AppContainer, 'users' | 'settings' | 'revokedTokens'>;
+  decorateHotReads?: (stores: HotReadStores) => HotReadStores;
   /** Wraps the DynamoDB connection repository (the local runtime keeps a view of it in memory). */
   decorateConnections?: (connections: ConnectionRepository, clock: Clock) => ConnectionRepository;
   /** Wraps the usage meter of requests (the local runtime counts in memory and writes behind the requests). */

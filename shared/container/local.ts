@@ -161,7 +161,7 @@ export function localAppContainer(options: {
     remoteFolders: (policy) => new WebDavFolders(policy),
     legacyObjects: new S3LegacyObjectAdopter(s3, resources.bucketName),
     // Every write of users, settings and revocations happens in this process too: what was read stays exact.
-    decorateHotReads: (stores) => rememberHotReads(stores),
+    decorateHotReads: rememberHotReads,
     // Every connection write happens in this process, so an in-memory view of the connections stays exact.
     decorateConnections: (connections, clock) => new CachedConnectionRepository(connections, clock),
     // The same holds for the rate-limit buckets: decided in memory, written behind the request.

@@ -78,4 +78,3 @@ export class DynamoNotificationRepository implements NotificationRepository {
     return unread.length;
   }
 }
-
