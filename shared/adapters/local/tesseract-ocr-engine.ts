@@ -6,6 +6,8 @@ import { looksComplete, sniffFormat, webpDimensions, type ImageFormat } from '..
 import { jpegSize, pngSize, tiffLayout, tiffPage, type Size } from '../image-headers';
 import { PagePool } from './tesseract-page-pool';
 import { readPage, type PageText } from './tesseract-page-reader';
+import { MARKER_FILE, MARKER_PAGE } from './tesseract-stream';
+import { TesseractStreams } from './tesseract-streams';
 import { ranOutOfMemory, runProcess, type ProcessLimits } from './tesseract-processes';
 
 /** Limits and tools of {@link TesseractOcrEngine}; every field has a default. */
@@ -24,6 +26,8 @@ export interface TesseractOcrEngineOptions {
   readonly maxInputBytes?: number;
   /** Every child process (pdfinfo, pdftoppm, tesseract) is killed with SIGKILL after this long: an OcrFailure `timeout`. @default 180000 */
   readonly processTimeoutMs?: number;
+  /** A tesseract process left without a page to read for this long exits (about 40 MB resident with English after a scan). @default 30000 */
+  readonly idleProcessMs?: number;
   /** Address-space cap of every child process (`ulimit -v`), in bytes; 0 for none. @default 2 GiB */
   readonly memoryLimitBytes?: number;
   /** Where each document gets its own temporary directory, removed when it is read. @default os.tmpdir() */
@@ -42,6 +46,7 @@ const DEFAULTS = {
   maxPages: 500,
   maxInputBytes: 256 * MiB,
   processTimeoutMs: 180_000,
+  idleProcessMs: 30_000,
   memoryLimitBytes: 2048 * MiB,
   tempDir: os.tmpdir(),
 } as const;
@@ -87,7 +92,8 @@ const definedOnly = <T extends object>(options: T): Partial<T> =>
  * - Formats are recognised by their bytes: PDF pages are rasterised with pdftoppm (grayscale, `dpi`) one page at
  *   a time into a temporary directory; PNG, JPEG, TIFF and WebP go to tesseract as they are, a multi-page TIFF
  *   split into one file per page. The directory is removed when the document is done, whatever the outcome.
- * - Every page is one tesseract process with `OMP_THREAD_LIMIT=1`; a pool of `concurrency` slots (one per core by
+ * - Pages are read by single-thread tesseract processes (`OMP_THREAD_LIMIT=1`) that stay up between pages
+ *   (tesseract-streams.ts: starting one costs 0.2 s of CPU); a pool of `concurrency` slots (one per core by
  *   default), shared by all documents of this engine, runs them, so the pages of one document are read in
  *   parallel across cores without OpenMP threads fighting over them. Rasterising a page takes a slot too.
  *   Workspaces take turns for the slots, then the documents within one (tesseract-page-pool.ts): a short
@@ -115,6 +121,7 @@ export class TesseractOcrEngine implements OcrEngine {
   private readonly options: Required<Omit<TesseractOcrEngineOptions, 'commands'>>;
   private readonly commands: { tesseract: string; pdftoppm: string; pdfinfo: string };
   private readonly pool: PagePool;
+  private readonly streams: TesseractStreams;
   private installed: Promise<readonly string[]> | undefined;
   private readonly counts = { pages: 0, orientationPasses: 0 };
 
@@ -126,6 +133,7 @@ export class TesseractOcrEngine implements OcrEngine {
     }
     this.commands = { tesseract: 'tesseract', pdftoppm: 'pdftoppm', pdfinfo: 'pdfinfo', ...definedOnly(commands ?? {}) };
     this.pool = new PagePool(this.options.concurrency);
+    this.streams = new TesseractStreams(this.options.concurrency, this.options.idleProcessMs);
   }
 
   /** Pages read so far, and how many of them needed the orientation pass (for benchmarks and diagnostics). */
@@ -151,7 +159,8 @@ export class TesseractOcrEngine implements OcrEngine {
       // The document's turn in the pool's round: every process of this document queues under it.
       const turn = {};
       const plans = await this.plan(bytes, format, directory, controller.signal, turn);
-      return await this.readPages(plans, { directory, languages, withOsd, controller, onProgress: input.onProgress, priority: input.priority, turn });
+      const marker = await writeInput(directory, MARKER_FILE, MARKER_PAGE);
+      return await this.readPages(plans, { directory, marker, languages, withOsd, controller, onProgress: input.onProgress, priority: input.priority, turn });
     } finally {
       controller.abort(new Error('the document is done'));
       await rm(directory, { recursive: true, force: true });
@@ -311,6 +320,7 @@ export class TesseractOcrEngine implements OcrEngine {
     plans: PagePlan[],
     context: {
       directory: string;
+      marker: string;
       languages: string;
       withOsd: boolean;
       controller: AbortController;
@@ -333,7 +343,9 @@ export class TesseractOcrEngine implements OcrEngine {
           try {
             return await readPage({
               tesseract: this.commands.tesseract,
+              streams: this.streams,
               image,
+              marker: context.marker,
               outputRoot: path.join(directory, `page-${index + 1}-ocr`),
               page: index + 1,
               languages: context.languages,

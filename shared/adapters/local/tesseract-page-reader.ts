@@ -1,11 +1,23 @@
 /**
  * One page image through tesseract, with orientation detection only where it pays: the first pass runs without
  * it; a page read with low confidence (upside down, or turned by 270 degrees, reads as confident-less garbage)
- * is read again with orientation and script detection, and the better reading is kept.
+ * is read again with orientation and script detection, and the better reading is kept. The first pass goes to a
+ * long-lived tesseract stream (tesseract-streams.ts); the orientation pass, rare, to a process of its own.
  */
 import { readFile, rm } from 'node:fs/promises';
 import { OcrFailure } from '../../domain/ocr/ports';
-import { ranOutOfMemory, runProcess, type ProcessLimits } from './tesseract-processes';
+import {
+  CommandUnavailable,
+  ranOutOfMemory,
+  runProcess,
+  SHELL_NOT_EXECUTABLE,
+  SHELL_NOT_FOUND,
+  type ProcessLimits,
+  type ProcessResult,
+} from './tesseract-processes';
+import { StreamEnded } from './tesseract-stream';
+import type { TesseractStreams } from './tesseract-streams';
+import { wordConfidences } from './tesseract-tsv';
 
 export interface PageText {
   text: string;
@@ -33,8 +45,12 @@ const better = (a: PageText, b: PageText): PageText => (sum(b.confidences) > sum
 
 export interface PageRead {
   tesseract: string;
+  /** The engine's streams, which read the first pass. */
+  streams: TesseractStreams;
   image: string;
-  /** Path prefix of tesseract's outputs (`.txt`, `.tsv`), removed after reading. */
+  /** The path of a copy of MARKER_PAGE (tesseract-stream.ts), for the first pass. */
+  marker: string;
+  /** Path prefix of the orientation pass's outputs (`.txt`, `.tsv`), removed after reading. */
   outputRoot: string;
   page: number;
   languages: string;
@@ -47,27 +63,34 @@ export interface PageRead {
 
 /** Reads one page: default page segmentation, then (see {@link needsOrientationPass}) with orientation detection. */
 export async function readPage(read: PageRead): Promise<PageText> {
-  const first = await pass(read, '3');
+  const first = await firstPass(read);
   if (!read.withOsd || !needsOrientationPass(first.confidences)) return first;
-  // psm 1: automatic page segmentation with orientation and script detection.
-  const second = await pass(read, '1');
+  const second = await orientationPass(read);
   return { ...better(first, second), passes: 2 };
 }
 
-async function pass(read: PageRead, psm: '1' | '3'): Promise<PageText> {
+/** Default page segmentation (`--psm 3`), by a stream. */
+async function firstPass(read: PageRead): Promise<PageText> {
+  const { tesseract, languages, dpi, image, marker, limits } = read;
+  try {
+    const page = await read.streams.read({ tesseract, languages, dpi, image, marker, limits });
+    return { text: page.text, confidences: page.confidences, passes: 1 };
+  } catch (error) {
+    if (!(error instanceof StreamEnded)) throw error;
+    if (error.startError) throw new CommandUnavailable(tesseract, error.startError.message);
+    throw pageFailure(tesseract, error.result, read.page);
+  }
+}
+
+/** psm 1: automatic page segmentation with orientation and script detection, by a process of its own. */
+async function orientationPass(read: PageRead): Promise<PageText> {
   const { image, outputRoot: output, page } = read;
-  const args = [image, output, '-l', read.languages, '--psm', psm];
+  const args = [image, output, '-l', read.languages, '--psm', '1'];
   if (read.dpi) args.push('--dpi', String(read.dpi));
   args.push('txt', 'tsv');
   const result = await runProcess(read.tesseract, args, read.limits);
   try {
-    if (result.code !== 0) {
-      if (/failed loading language|error opening data file/i.test(result.stderr)) {
-        throw new Error(`tesseract cannot load its language data: ${result.stderr.trim().split('\n').pop() ?? ''}`);
-      }
-      if (ranOutOfMemory(result)) throw new OcrFailure('too_large', `Page ${page} needs more memory to read than allowed`);
-      throw new OcrFailure('unreadable_file', `Page ${page} cannot be read as an image`);
-    }
+    if (result.code !== 0) throw pageFailure(read.tesseract, result, page);
     const [text, tsv] = await Promise.all([readFile(`${output}.txt`, 'utf8'), readFile(`${output}.tsv`, 'utf8')]);
     return { text: text.trim(), confidences: wordConfidences(tsv), passes: 1 };
   } finally {
@@ -75,19 +98,16 @@ async function pass(read: PageRead, psm: '1' | '3'): Promise<PageText> {
   }
 }
 
-const TSV_WORD_LEVEL = '5';
-
-/** Word confidences from tesseract's TSV: level-5 rows with a confidence of 0 or more and some text. */
-export function wordConfidences(tsv: string): number[] {
-  const confidences: number[] = [];
-  for (const line of tsv.split('\n').slice(1)) {
-    const columns = line.split('\t');
-    if (columns[0] !== TSV_WORD_LEVEL || columns.length < 12) continue;
-    const confidence = Number(columns[10]);
-    const text = columns.slice(11).join('\t').trim();
-    if (text && Number.isFinite(confidence) && confidence >= 0) confidences.push(confidence);
+/** Why tesseract failed on a page: the machine's fault (missing command or language data) or the file's. */
+function pageFailure(tesseract: string, result: ProcessResult, page: number): Error {
+  if (result.code === SHELL_NOT_FOUND || result.code === SHELL_NOT_EXECUTABLE) {
+    return new CommandUnavailable(tesseract, result.stderr.trim().split('\n').pop() || `exit code ${result.code}`);
   }
-  return confidences;
+  if (/failed loading language|error opening data file/i.test(result.stderr)) {
+    return new Error(`tesseract cannot load its language data: ${result.stderr.trim().split('\n').pop() ?? ''}`);
+  }
+  if (ranOutOfMemory(result)) return new OcrFailure('too_large', `Page ${page} needs more memory to read than allowed`);
+  return new OcrFailure('unreadable_file', `Page ${page} cannot be read as an image`);
 }
 
 const sum = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);

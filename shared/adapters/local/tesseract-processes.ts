@@ -26,8 +26,8 @@ const MAX_OUTPUT_CHARS = 1_000_000;
 /** One launcher for every command of the process (see ProcessLauncher: forking from the runtime is slow). */
 const launcher = new ProcessLauncher(MAX_OUTPUT_CHARS);
 /** sh's exit codes for a command not found and one not executable. */
-const SHELL_NOT_FOUND = 127;
-const SHELL_NOT_EXECUTABLE = 126;
+export const SHELL_NOT_FOUND = 127;
+export const SHELL_NOT_EXECUTABLE = 126;
 
 /** The command is missing or cannot be executed: a broken machine (transient for the job), never the file's fault. */
 export class CommandUnavailable extends Error {
@@ -38,9 +38,18 @@ export class CommandUnavailable extends Error {
 }
 
 /**
- * Runs `command args` and resolves with how it ended, whatever the exit code. With a memory cap it is started
- * as `sh -c 'ulimit -v KB; exec "$@"' sh KB command args...`: the arguments still travel as an array (nothing is
- * interpolated into the script), and `exec` makes the command itself the process that SIGKILL reaches. A timeout
+ * The file and arguments that run `command args` with an address-space cap, when there is one: `sh -c 'ulimit -v
+ * KB; exec "$@"' sh KB command args...`. The arguments travel as an array (nothing is interpolated into the
+ * script), and `exec` makes the command itself the process that a kill reaches. sh exits with 126 when the cap
+ * cannot be set and 127 when the command is missing.
+ */
+export const cappedCommand = (command: string, args: readonly string[], memoryLimitBytes: number): [string, string[]] =>
+  memoryLimitBytes > 0
+    ? ['sh', ['-c', 'ulimit -v "$1" || exit 126; shift; exec "$@"', 'sh', String(Math.ceil(memoryLimitBytes / 1024)), command, ...args]]
+    : [command, [...args]];
+
+/**
+ * Runs `command args` and resolves with how it ended, whatever the exit code, under {@link cappedCommand}. A timeout
  * rejects with OcrFailure `timeout`, an abort with the signal's reason; both only once the process has exited, so
  * the caller may delete the files it had open.
  */
@@ -48,9 +57,7 @@ export const runProcess = (command: string, args: readonly string[], limits: Pro
   const { timeoutMs, memoryLimitBytes, signal, env } = limits;
   signal.throwIfAborted();
   const viaShell = memoryLimitBytes > 0;
-  const [file, argv] = viaShell
-    ? ['sh', ['-c', 'ulimit -v "$1" || exit 126; shift; exec "$@"', 'sh', String(Math.ceil(memoryLimitBytes / 1024)), command, ...args]]
-    : [command, [...args]];
+  const [file, argv] = cappedCommand(command, args, memoryLimitBytes);
   return new Promise<ProcessResult>((resolve, reject) => {
     const started = launcher.start(file, argv, env ?? process.env);
     let failure: Error | undefined;

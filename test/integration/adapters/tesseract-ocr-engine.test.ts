@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -6,11 +7,13 @@ import encodeWebp, { init as initWebpEncoder } from '@jsquash/webp/encode.js';
 import * as mupdf from 'mupdf';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TesseractOcrEngine, type TesseractOcrEngineOptions } from '../../../shared/adapters/local/tesseract-ocr-engine';
+import { MARKER_FILE } from '../../../shared/adapters/local/tesseract-stream';
 import { OcrFailure, type OcrEngine, type OcrInput } from '../../../shared/domain/ocr/ports';
 import { describeOcrEngineContract, OCR_CORPUS_DIR } from '../../contracts/ocr-engine.contract';
 import { textPdf, type TextPage } from '../../support/text-pdf';
 import { rejectionOf } from '../../support/rejection';
 import { fileInput } from '../../support/ocr-input';
+import { eventually } from '../../support/until';
 
 const OCR_TIMEOUT_MS = 120_000;
 
@@ -107,10 +110,35 @@ const input = (bytes: Uint8Array, mimeType: string, extra: Partial<OcrInput> = {
 
 const failure = (promise: Promise<unknown>): Promise<OcrFailure> => rejectionOf(promise, OcrFailure);
 
+const TSV_HEADER = 'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext';
+
 /**
- * A stand-in for tesseract that logs each run (OMP_THREAD_LIMIT, pid, start and end in ns), sleeps, and writes
- * empty outputs; `--list-langs` goes to the real tesseract. It makes scheduling observable without OCR's cost.
- * `hang` replaces the script by `sleep` (same pid), so that killing the logged pid leaves nothing running.
+ * The lines of a stand-in's script that answer tesseract's stream mode (`tesseract - - ... -c
+ * stream_filelist=true`): for each image path read from standard input, `onPage` runs with `$n` (the page's
+ * number) and `$image`, unless the image is the engine's marker page; then the page's TSV row, and `$word` as
+ * its text when set.
+ */
+const streamMode = (onPage: string[]): string[] => [
+  'if [ "$1" = "-" ]; then',
+  `  printf '${TSV_HEADER}\\n'`,
+  '  n=0',
+  '  while IFS= read -r image; do',
+  '    n=$((n + 1)); word=; conf=-1',
+  `    case "$image" in *${MARKER_FILE}) ;; *)`,
+  ...onPage.map((line) => `      ${line}`),
+  '    ;; esac',
+  "    printf '5\\t%s\\t1\\t1\\t1\\t1\\t0\\t0\\t10\\t10\\t%s\\t%s\\n' \"$n\" \"$conf\" \"$word\"",
+  '    [ -n "$word" ] && echo "$word"',
+  '  done',
+  '  exit 0',
+  'fi',
+];
+
+/**
+ * A stand-in for tesseract that logs each page it reads (OMP_THREAD_LIMIT, pid and page, start and end in ns),
+ * sleeps, and reads nothing; `--list-langs` goes to the real tesseract. It makes scheduling observable without
+ * OCR's cost. `hang` replaces the script by `sleep` (same pid), so that killing the logged pid leaves nothing
+ * running.
  */
 const fakeTesseract = async (
   directory: string,
@@ -124,11 +152,12 @@ const fakeTesseract = async (
     [
       '#!/bin/sh',
       'if [ "$1" = "--list-langs" ]; then exec tesseract --list-langs; fi',
-      `echo "start $$ \${OMP_THREAD_LIMIT:-unset} $(date +%s%N)" >> "${log}"`,
-      mode === 'hang' ? `exec sleep ${sleepSeconds}` : `sleep ${sleepSeconds}`,
-      `echo "end $$ - $(date +%s%N)" >> "${log}"`,
-      ': > "$2.txt"',
-      "printf 'level\\tpage_num\\tblock_num\\tpar_num\\tline_num\\tword_num\\tleft\\ttop\\twidth\\theight\\tconf\\ttext\\n' > \"$2.tsv\"",
+      ...streamMode([
+        `echo "start $$ $n \${OMP_THREAD_LIMIT:-unset} $(date +%s%N)" >> "${log}"`,
+        mode === 'hang' ? `exec sleep ${sleepSeconds}` : `sleep ${sleepSeconds}`,
+        `echo "end $$ $n - $(date +%s%N)" >> "${log}"`,
+      ]),
+      'exit 1',
       '',
     ].join('\n'),
   );
@@ -138,23 +167,22 @@ const fakeTesseract = async (
 
 /**
  * A stand-in for tesseract whose reading depends on the page segmentation asked for: `--psm 1` (with orientation
- * detection) reads "upright" with confidence 95, any other reads "garbled" with `firstConfidence`. Each run
- * appends its `--psm` value to the log.
+ * detection, a process per page) reads "upright" with confidence 95; the stream (`--psm 3`) reads "garbled" with
+ * `firstConfidence`. Each page read appends its `--psm` value to the log.
  */
 const orientationTesseract = async (directory: string, firstConfidence: number): Promise<{ command: string; log: string }> => {
   const command = path.join(directory, 'orientation-tesseract.sh');
   const log = path.join(directory, 'psm.log');
-  const header = 'level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext';
   await writeFile(
     command,
     [
       '#!/bin/sh',
       'if [ "$1" = "--list-langs" ]; then exec tesseract --list-langs; fi',
       'psm=$(echo "$*" | sed -n "s/.*--psm \\([0-9]*\\).*/\\1/p")',
+      ...streamMode([`echo "$psm" >> "${log}"`, `word=garbled; conf=${firstConfidence}`]),
       `echo "$psm" >> "${log}"`,
-      `if [ "$psm" = 1 ]; then word=upright; conf=95; else word=garbled; conf=${firstConfidence}; fi`,
-      'echo "$word" > "$2.txt"',
-      `printf '${header}\\n5\\t1\\t1\\t1\\t1\\t1\\t0\\t0\\t10\\t10\\t%s\\t%s\\n' "$conf" "$word" > "$2.tsv"`,
+      'echo upright > "$2.txt"',
+      `printf '${TSV_HEADER}\\n5\\t1\\t1\\t1\\t1\\t1\\t0\\t0\\t10\\t10\\t95\\tupright\\n' > "$2.tsv"`,
       '',
     ].join('\n'),
   );
@@ -165,18 +193,20 @@ const orientationTesseract = async (directory: string, firstConfidence: number):
 const psmRuns = async (log: string): Promise<string[]> => (await readFile(log, 'utf8')).trim().split('\n');
 
 interface Run {
+  /** The tesseract process that read the page. */
   pid: number;
   ompThreadLimit: string;
   start: bigint;
   end?: bigint;
 }
 
+/** The pages the stand-in read, one run each, in the order they started. */
 const runsOf = async (log: string): Promise<Run[]> => {
-  const runs = new Map<number, Run>();
+  const runs = new Map<string, Run>();
   for (const line of (await readFile(log, 'utf8')).trim().split('\n')) {
-    const [kind, pid, limit, at] = line.split(' ');
-    if (kind === 'start') runs.set(Number(pid), { pid: Number(pid), ompThreadLimit: limit!, start: BigInt(at!) });
-    else runs.get(Number(pid))!.end = BigInt(at!);
+    const [kind, pid, page, limit, at] = line.split(' ');
+    if (kind === 'start') runs.set(`${pid} ${page}`, { pid: Number(pid), ompThreadLimit: limit!, start: BigInt(at!) });
+    else runs.get(`${pid} ${page}`)!.end = BigInt(at!);
   }
   return [...runs.values()];
 };
@@ -417,6 +447,48 @@ describe('TesseractOcrEngine', () => {
       const runs = await runsOf(log);
       expect(runs).toHaveLength(9);
       expect(maxOverlap(runs)).toBe(2);
+    });
+
+    it('reads the pages of a document one after another with one tesseract process', async () => {
+      const { command, log } = await fakeTesseract(workDir, 0);
+
+      await engine({ concurrency: 1, commands: { tesseract: command } }).recognize(input(textPdf([PAGE_ONE, PAGE_TWO, PAGE_ONE]), 'application/pdf'));
+
+      const runs = await runsOf(log);
+      expect(runs).toHaveLength(3);
+      expect(new Set(runs.map((run) => run.pid)).size).toBe(1);
+    });
+
+    it('lets a tesseract process that has no page to read exit after the idle time', async () => {
+      const { command, log } = await fakeTesseract(workDir, 0);
+
+      await engine({ idleProcessMs: 200, commands: { tesseract: command } }).recognize(input(textPdf([PAGE_ONE]), 'application/pdf'));
+
+      const [run] = await runsOf(log);
+      await eventually(async () => isAlive(run!.pid), (alive) => !alive, 5_000, 'the idle tesseract process to exit');
+    });
+
+    it('reads the same text as a tesseract process started for the page alone', { timeout: OCR_TIMEOUT_MS }, async () => {
+      const file = path.join(OCR_CORPUS_DIR, 'typewriter.png');
+      const alone = execFileSync('tesseract', [file, '-', '-l', 'eng', '--psm', '3'], { env: { ...process.env, OMP_THREAD_LIMIT: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });
+      const reader = engine({ concurrency: 1 });
+
+      const outputs = [await reader.recognize(input(await corpus('typewriter.png'), 'image/png')), await reader.recognize(input(await corpus('typewriter.png'), 'image/png'))];
+
+      expect(outputs.map((output) => output.text)).toEqual([alone.toString('utf8').trim(), alone.toString('utf8').trim()]);
+    });
+
+    it('reads a document after tesseract failed on an image it could not decode, with a new process', { timeout: OCR_TIMEOUT_MS }, async () => {
+      const reader = engine({ concurrency: 1 });
+      const good = await corpus('typewriter.png');
+      const corrupt = good.slice();
+      corrupt.fill(0x5a, 200, 4000); // inside the image data: the header and the end are intact, the data is not
+
+      const error = await failure(reader.recognize(input(corrupt, 'image/png')));
+      const output = await reader.recognize(input(good, 'image/png'));
+
+      expect(error.reason).toBe('unreadable_file');
+      expect(output.text.length).toBeGreaterThan(100);
     });
 
     it('leaves its temporary directory empty after reading a document', { timeout: OCR_TIMEOUT_MS }, async () => {

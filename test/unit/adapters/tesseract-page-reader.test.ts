@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { needsOrientationPass, ORIENTATION_BELOW_CONFIDENCE, wordConfidences } from '../../../shared/adapters/local/tesseract-page-reader';
+import { needsOrientationPass, ORIENTATION_BELOW_CONFIDENCE } from '../../../shared/adapters/local/tesseract-page-reader';
+import { wordConfidences } from '../../../shared/adapters/local/tesseract-tsv';
 
 describe('needsOrientationPass', () => {
   it('asks for orientation detection when the words were read with little confidence, as an upside-down page reads', () => {
