@@ -20,10 +20,12 @@ const ESM_REQUIRE_BANNER =
 
 /**
  * Packages the Lambda bundles replace (esbuild `--alias`): the SDK's default credential chain by the environment
- * provider, since a Lambda's credentials are in its environment (see shared/adapters/aws/lambda-credentials.ts).
+ * provider, since a Lambda's credentials are in its environment (see shared/adapters/aws/lambda-credentials.ts),
+ * and `semver` by the one comparison the X-Ray SDK asks of it (shared/adapters/aws/lambda-semver.ts).
  */
 export const LAMBDA_ESBUILD_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': path.join(REPO_ROOT, 'shared', 'adapters', 'aws', 'lambda-credentials.ts'),
+  semver: path.join(REPO_ROOT, 'shared', 'adapters', 'aws', 'lambda-semver.ts'),
 };
 
 /** The architecture of every Lambda of the service; the imaging functions' native canvas binary follows it. */

@@ -24,6 +24,8 @@ const WEBDAV_CODE = /shared\/adapters\/webdav\//u;
 const WEBDAV_USERS = ['sources', 'source-sync'];
 /** The SDK's default credential chain beyond the environment: profiles, SSO, STS web identity and their clients. */
 const CREDENTIAL_CHAIN_CODE = /node_modules\/@aws-sdk\/(credential-provider-(node|ini|sso|web-identity|process)|nested-clients)\//u;
+/** The semver package (both copies: the X-Ray SDK's and cls-hooked's), replaced by shared/adapters/aws/lambda-semver.ts. */
+const SEMVER_CODE = /node_modules\/semver\//u;
 
 describe('the search, @connections and WebDAV clients in the Lambda bundles', () => {
   it('finds a bundle for each of the stream consumers', () => {
@@ -68,5 +70,16 @@ describe('the search, @connections and WebDAV clients in the Lambda bundles', ()
 
     // Assert
     expect(chain).toEqual([]);
+  });
+
+  it.each(GROUPS)('leaves the semver package out of the %s function, where one comparison stands in for it', async (group) => {
+    // Arrange
+    const inputs = await bundledInputsOf(group);
+
+    // Act
+    const semver = inputs.filter((input) => SEMVER_CODE.test(input));
+
+    // Assert
+    expect(semver).toEqual([]);
   });
 });
