@@ -55,9 +55,6 @@ import type { RateDecision } from '../domain/limits/rate-policy';
 import { DynamoUsageRepository } from '../adapters/aws/dynamodb/usage-repository';
 import type { UsageMeter, UsageRepository, WorkspaceUsageMeter } from '../domain/usage/ports';
 import { meterRequests, requestLimits } from './request-limits';
-import { DynamoSourceRepository } from '../adapters/aws/dynamodb/source-repository';
-import { DynamoSourceSchedule } from '../adapters/aws/dynamodb/source-schedule';
-import { DynamoSyncStateStore } from '../adapters/aws/dynamodb/sync-state-store';
 import type { WebDavFoldersOptions } from '../adapters/webdav/webdav-client';
 import type { HotReadStores } from '../adapters/local/remembered-reads';
 import type { CredentialVault, SourceRepository, SourceSchedule, SyncQueue, SyncStateStore } from '../domain/sources/ports';
@@ -168,6 +165,12 @@ export interface OidcServices {
   frontendUrl: string | null;
 }
 
+/** The sources' stores: each workspace's sources and sync state, and the schedule across workspaces. */
+export interface SourceStores {
+  forWorkspace(workspaceId: string): { sources: SourceRepository; syncState: SyncStateStore };
+  schedule: SourceSchedule;
+}
+
 export interface ContainerParts {
   /** The DynamoDB document client, as the repositories take it. */
   db: ConstructorParameters<typeof DynamoUserRepository>[0];
@@ -215,6 +218,11 @@ export interface ContainerParts {
   decorateConnections?: (connections: ConnectionRepository, clock: Clock) => ConnectionRepository;
   /** Wraps the usage meter of requests (the local runtime counts in memory and writes behind the requests). */
   decorateUsageMeter?: (meter: UsageMeter) => UsageMeter;
+  /**
+   * Makes the sources' stores (`dynamoSourceStores`). Only the roots of what manages, syncs and schedules sources
+   * pass it, so that no other Lambda bundle carries those repositories.
+   */
+  sourceStores?: (db: ContainerParts['db'], tableName: string) => SourceStores;
   /** Seals source passwords (KMS in the cloud, a key under DATA_DIR locally). */
   vault?: CredentialVault;
   /** The queue of sync steps. */
@@ -243,6 +251,13 @@ const noFiles: FileStore = {
 };
 const noVault: CredentialVault = { seal: unavailable('source credentials key'), open: unavailable('source credentials key') };
 const noSyncQueue: SyncQueue = { enqueue: unavailable('sync queue') };
+/** A store of which every method answers `unavailable(what)`. */
+const unavailableStore = <T extends object>(what: string): T =>
+  new Proxy({} as T, { get: (_target, key) => (key === 'then' ? undefined : unavailable(what)) });
+const noSourceStores: SourceStores = {
+  forWorkspace: () => ({ sources: unavailableStore('source repository'), syncState: unavailableStore('sync state store') }),
+  schedule: unavailableStore('source schedule'),
+};
 const noRemoteFolders: RemoteFolders = { open: unavailable('WebDAV client') };
 const noOcrQueues: OcrJobQueues = { forWorkspace: () => ({ enqueue: unavailable('OCR queue') }) };
 const noSearchIndexView: SearchIndex = { upsert: unavailable('search index'), remove: unavailable('search index'), search: unavailable('search index') };
@@ -293,6 +308,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
   const files = parts.files ?? noFiles;
   const ocrQueues = parts.ocrQueues ?? noOcrQueues;
   const usage = new DynamoUsageRepository(parts.db, parts.tableName);
+  const sourceStores = parts.sourceStores?.(parts.db, parts.tableName) ?? noSourceStores;
   const meter = meterRequests(parts.decorateUsageMeter?.(usage) ?? usage, clock);
   const forWorkspace = (workspaceId: string): WorkspaceData => {
     const documents = new DynamoDocumentRepository(parts.db, parts.tableName, workspaceId, clock);
@@ -311,8 +327,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
       searchIndex: searchIndex ?? noSearchIndexView,
       ...(listingIndex ? { listingIndex } : {}),
       usageMeter: { count: (counts) => meter(workspaceId, counts) },
-      sources: new DynamoSourceRepository(parts.db, parts.tableName, workspaceId),
-      syncState: new DynamoSyncStateStore(parts.db, parts.tableName, workspaceId),
+      ...sourceStores.forWorkspace(workspaceId),
     };
   };
   return {
@@ -348,7 +363,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
         requestTimeoutMs: parts.env.SOURCE_REQUEST_TIMEOUT_SECONDS * 1000,
       }) ?? noRemoteFolders,
     syncQueue: parts.syncQueue ?? noSyncQueue,
-    sourceSchedule: new DynamoSourceSchedule(parts.db, parts.tableName),
+    sourceSchedule: sourceStores.schedule,
     changeLedger: new DynamoChangeLedger(parts.db, parts.tableName),
   };
 }

@@ -2,6 +2,7 @@ import { WebDavFolders } from '../adapters/webdav/webdav-client';
 import type { AppContainer } from './app-container';
 import { awsAppContainer, awsCredentialVault, awsStorageParts, awsSyncQueue, tokenlessContainer, type SourceParts } from './aws';
 import { parseEnv, tableEnvSchema } from './config';
+import { dynamoSourceStores } from './source-stores';
 
 /*
  * The sources part of the cloud composition root, apart from aws.ts so that only the functions that check and
@@ -12,9 +13,10 @@ const sourceParts = (env: NodeJS.ProcessEnv): Required<SourceParts> => ({
   vault: awsCredentialVault(env),
   syncQueue: awsSyncQueue(env),
   remoteFolders: (policy) => new WebDavFolders(policy),
+  sourceStores: dynamoSourceStores,
 });
 
-/** The source endpoints: the app container, the credentials key (KMS), the sync queue and the WebDAV client. */
+/** The source endpoints: the app container, the sources' stores, the credentials key (KMS), the sync queue and the WebDAV client. */
 export function awsSourcesContainer(env: NodeJS.ProcessEnv = process.env): AppContainer {
   return awsAppContainer(env, sourceParts(env));
 }

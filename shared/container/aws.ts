@@ -24,6 +24,7 @@ import { buildAppContainer, type AppContainer, type ContainerParts, type Documen
 import { commonEnvSchema, parseEnv, tableEnvSchema } from './config';
 import type { EdgeOrigin } from '../http/edge';
 import { imagingServices } from './imaging';
+import { dynamoSourceStores } from './source-stores';
 import { lambdaBusinessMetrics } from '../adapters/powertools/powertools-metrics';
 
 /**
@@ -75,7 +76,7 @@ type StorageParts = Pick<ContainerParts, 'files' | 'ocrQueues'>;
  * The source credentials key, the sync queue and the WebDAV client, for the functions that manage and sync
  * sources (see `aws-sources.ts`, which alone bundles the WebDAV client).
  */
-export type SourceParts = Pick<ContainerParts, 'vault' | 'syncQueue' | 'remoteFolders'>;
+export type SourceParts = Pick<ContainerParts, 'vault' | 'syncQueue' | 'remoteFolders' | 'sourceStores'>;
 
 /** What the function that serves single sign-on adds to its container (see `aws-auth.ts`). */
 export type OidcParts = Pick<ContainerParts, 'oidcClient'>;
@@ -183,9 +184,9 @@ export const awsCredentialVault = (env: NodeJS.ProcessEnv) => {
   return new KmsCredentialVault(() => (client ??= createKmsClient()), parseEnv(vaultEnvSchema, env).SOURCE_CREDENTIALS_KEY_ARN);
 };
 
-/** The schedule: the sources table and the sync queue, nothing else. */
+/** The schedule: the sources' stores and the sync queue, nothing else. */
 export function awsSourceSchedulerDependencies(env: NodeJS.ProcessEnv = process.env): AppContainer {
-  return tokenlessContainer(parseEnv(tableEnvSchema, env).TABLE_NAME, env, { syncQueue: awsSyncQueue(env) });
+  return tokenlessContainer(parseEnv(tableEnvSchema, env).TABLE_NAME, env, { syncQueue: awsSyncQueue(env), sourceStores: dynamoSourceStores });
 }
 
 const ocrEnvSchema = z.object({ OCR_WORKERS: z.coerce.number().int().min(1).default(1) });

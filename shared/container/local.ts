@@ -32,6 +32,7 @@ import { WriteBehindRateLimitStore } from '../adapters/local/write-behind-rate-l
 import { WriteBehindUsageMeter } from '../adapters/local/write-behind-usage-meter';
 import { WebDavFolders } from '../adapters/webdav/webdav-client';
 import { rememberHotReads } from '../adapters/local/remembered-reads';
+import { dynamoSourceStores } from './source-stores';
 
 /** Where the emulators listen and what the local runtime provisioned in them. */
 export interface LocalResources {
@@ -159,6 +160,7 @@ export function localAppContainer(options: {
     vault: new AesGcmCredentialVault(options.sourceCredentialsKey),
     syncQueue: new SqsSyncQueue(sqs, resources.sourceSyncQueueUrl),
     remoteFolders: (policy) => new WebDavFolders(policy),
+    sourceStores: dynamoSourceStores,
     legacyObjects: new S3LegacyObjectAdopter(s3, resources.bucketName),
     // Every write of users, settings and revocations happens in this process too: what was read stays exact.
     decorateHotReads: rememberHotReads,

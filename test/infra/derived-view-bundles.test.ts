@@ -10,6 +10,8 @@ import { bundledInputsOf } from '../support/lambda-bundle-inputs';
  * shared/container/aws-search.ts reaches the OpenSearch adapter and only shared/container/aws-events.ts the
  * @connections sender; this reads each bundle's contents, as the CDK bundles it (lib/constructs/app-function.ts).
  * The WebDAV client likewise stays in the two functions that check and sync sources (shared/container/aws-sources.ts).
+ * The sources' repositories stay in the three source functions (shared/container/source-stores.ts), and the
+ * semver package in none (the bundles alias it: shared/adapters/aws/lambda-semver.ts).
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -24,6 +26,9 @@ const WEBDAV_CODE = /shared\/adapters\/webdav\//u;
 const WEBDAV_USERS = ['sources', 'source-sync'];
 /** The SDK's default credential chain beyond the environment: profiles, SSO, STS web identity and their clients. */
 const CREDENTIAL_CHAIN_CODE = /node_modules\/@aws-sdk\/(credential-provider-(node|ini|sso|web-identity|process)|nested-clients)\//u;
+/** The sources' stores, which only shared/container/source-stores.ts reaches. */
+const SOURCE_STORES_CODE = /shared\/adapters\/aws\/dynamodb\/(source-repository|sync-state-store|source-schedule)\.ts$/u;
+const SOURCE_STORES_USERS = ['sources', 'source-sync', 'source-scheduler'];
 /** The semver package (both copies: the X-Ray SDK's and cls-hooked's), replaced by shared/adapters/aws/lambda-semver.ts. */
 const SEMVER_CODE = /node_modules\/semver\//u;
 
@@ -81,5 +86,16 @@ describe('the search, @connections and WebDAV clients in the Lambda bundles', ()
 
     // Assert
     expect(semver).toEqual([]);
+  });
+
+  it.each(GROUPS)("puts the sources' stores only where the %s function manages, syncs or schedules sources", async (group) => {
+    // Arrange
+    const inputs = await bundledInputsOf(group);
+
+    // Act
+    const carries = inputs.some((input) => SOURCE_STORES_CODE.test(input));
+
+    // Assert
+    expect(carries).toBe(SOURCE_STORES_USERS.includes(group));
   });
 });

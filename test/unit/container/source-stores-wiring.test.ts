@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { buildAppContainer, type ContainerParts } from '../../../shared/container/app-container';
+import { commonEnvSchema, parseEnv } from '../../../shared/container/config';
+import { dynamoSourceStores } from '../../../shared/container/source-stores';
+import { DynamoSourceRepository } from '../../../shared/adapters/aws/dynamodb/source-repository';
+import { DynamoSourceSchedule } from '../../../shared/adapters/aws/dynamodb/source-schedule';
+
+/*
+ * Only what manages, syncs and schedules sources (the sources, source-sync and source-scheduler functions, the
+ * local runtime) passes the sources' stores to the container, so that no other Lambda bundle carries them.
+ * Nothing here does I/O: the container talks to nothing until a request comes.
+ */
+
+const partsWith = (sourceStores?: ContainerParts['sourceStores']): ContainerParts => ({
+  db: {} as ContainerParts['db'],
+  tableName: 'docservice',
+  jwtKey: async () => new Uint8Array(32),
+  env: parseEnv(commonEnvSchema, {}),
+  healthProbes: [],
+  ...(sourceStores ? { sourceStores } : {}),
+});
+
+describe("the sources' stores in the container", () => {
+  it('gives each workspace its sources over the table when the function was given the stores', () => {
+    // Arrange
+    const container = buildAppContainer(partsWith(dynamoSourceStores));
+
+    // Act
+    const scope = container.forWorkspace('ws-1');
+
+    // Assert
+    expect(scope.sources).toBeInstanceOf(DynamoSourceRepository);
+    expect(container.sourceSchedule).toBeInstanceOf(DynamoSourceSchedule);
+  });
+
+  it('answers a use case that reaches for sources in a function without them with an error that says so', () => {
+    // Arrange
+    const container = buildAppContainer(partsWith());
+
+    // Act
+    const listing = () => container.forWorkspace('ws-1').sources.list();
+
+    // Assert
+    expect(listing).toThrow('this function has no source repository');
+  });
+
+  it('answers the schedule of a function without the stores with an error that says so', () => {
+    // Arrange
+    const container = buildAppContainer(partsWith());
+
+    // Act
+    const due = () => container.sourceSchedule.due('2026-11-26T00:00:00.000Z', 10);
+
+    // Assert
+    expect(due).toThrow('this function has no source schedule');
+  });
+});
