@@ -1,14 +1,14 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { OcrFailure, type OcrEngine, type OcrInput, type OcrOutput } from '../../domain/ocr/ports';
-import { looksComplete, sniffFormat, webpDimensions, type ImageFormat } from '../imaging/formats';
-import { jpegSize, pngSize, tiffLayout, tiffPage, type Size } from '../image-headers';
+import { looksComplete, sniffFormat, type ImageFormat } from '../imaging/formats';
 import { PagePool } from './tesseract-page-pool';
+import { PagePlanner, writeInput, type PagePlan } from './tesseract-page-plans';
 import { readPage, type PageText } from './tesseract-page-reader';
 import { MARKER_FILE, MARKER_PAGE } from './tesseract-stream';
 import { TesseractStreams } from './tesseract-streams';
-import { ranOutOfMemory, runProcess, type ProcessLimits } from './tesseract-processes';
+import { runProcess, type ProcessLimits } from './tesseract-processes';
 
 /** Limits and tools of {@link TesseractOcrEngine}; every field has a default. */
 export interface TesseractOcrEngineOptions {
@@ -56,21 +56,6 @@ export const PAGE_SEPARATOR = '\n\f\n';
 
 /** Language data that is not a language: orientation and script detection. */
 const OSD = 'osd';
-
-/** One page to read: how to get its image into the temp dir, and at which resolution it is. */
-interface PagePlan {
-  /** Writes or renders the page's image; returns its path. */
-  prepare: (directory: string, signal: AbortSignal) => Promise<string>;
-  /** For rasters without resolution information (pdftoppm's PGM). */
-  dpi?: number;
-  /** Set when the page is too large to read: it is left out (empty text) if other pages can be read. */
-  tooLarge?: string;
-}
-
-interface PdfInfo {
-  pages: number;
-  sizes: Size[];
-}
 
 const MIME_TYPES: Record<string, ImageFormat> = {
   'application/pdf': 'pdf',
@@ -122,6 +107,7 @@ export class TesseractOcrEngine implements OcrEngine {
   private readonly commands: { tesseract: string; pdftoppm: string; pdfinfo: string };
   private readonly pool: PagePool;
   private readonly streams: TesseractStreams;
+  private readonly planner: PagePlanner;
   private installed: Promise<readonly string[]> | undefined;
   private readonly counts = { pages: 0, orientationPasses: 0 };
 
@@ -134,6 +120,17 @@ export class TesseractOcrEngine implements OcrEngine {
     this.commands = { tesseract: 'tesseract', pdftoppm: 'pdftoppm', pdfinfo: 'pdfinfo', ...definedOnly(commands ?? {}) };
     this.pool = new PagePool(this.options.concurrency);
     this.streams = new TesseractStreams(this.options.concurrency, this.options.idleProcessMs);
+    const { dpi, minDpi, maxPagePixels, maxPages } = this.options;
+    this.planner = new PagePlanner({
+      dpi,
+      minDpi,
+      maxPagePixels,
+      maxPages,
+      pdfinfo: this.commands.pdfinfo,
+      pdftoppm: this.commands.pdftoppm,
+      pool: this.pool,
+      limits: (signal) => this.limits(signal),
+    });
   }
 
   /** Pages read so far, and how many of them needed the orientation pass (for benchmarks and diagnostics). */
@@ -158,7 +155,7 @@ export class TesseractOcrEngine implements OcrEngine {
     try {
       // The document's turn in the pool's round: every process of this document queues under it.
       const turn = {};
-      const plans = await this.plan(bytes, format, directory, controller.signal, turn);
+      const plans = await this.planner.plan(bytes, format, directory, controller.signal, turn);
       const marker = await writeInput(directory, MARKER_FILE, MARKER_PAGE);
       return await this.readPages(plans, { directory, marker, languages, withOsd, controller, onProgress: input.onProgress, priority: input.priority, turn });
     } finally {
@@ -217,103 +214,6 @@ export class TesseractOcrEngine implements OcrEngine {
 
   private limits(signal: AbortSignal, env?: NodeJS.ProcessEnv): ProcessLimits {
     return { timeoutMs: this.options.processTimeoutMs, memoryLimitBytes: this.options.memoryLimitBytes, signal, ...(env ? { env } : {}) };
-  }
-
-  private checkPageCount(pages: number): void {
-    if (pages < 1) throw new OcrFailure('no_pages', 'The document has no pages');
-    if (pages > this.options.maxPages) {
-      throw new OcrFailure('too_large', `The document has more than ${this.options.maxPages} pages`);
-    }
-  }
-
-  private checkPixels(size: Size, page: number): void {
-    if (!(size.width > 0 && size.height > 0)) throw new OcrFailure('unreadable_file', `Page ${page} has no pixels`);
-    if (size.width * size.height > this.options.maxPagePixels) {
-      throw new OcrFailure(
-        'too_large',
-        `Page ${page} is ${size.width}x${size.height} pixels, more than the ${Math.round(this.options.maxPagePixels / 1e6)} megapixels a page may have`,
-      );
-    }
-  }
-
-  /** What to read, page by page, after every check that can be made without decoding a page. */
-  private async plan(bytes: Uint8Array, format: ImageFormat, directory: string, signal: AbortSignal, turn: object): Promise<PagePlan[]> {
-    if (format === 'pdf') return this.planPdf(bytes, directory, signal, turn);
-    if (format === 'tiff') return this.planTiff(bytes);
-    const size = format === 'png' ? pngSize(bytes) : format === 'jpeg' ? jpegSize(bytes) : webpDimensions(bytes);
-    if (!size) throw new OcrFailure('unreadable_file', `The ${format.toUpperCase()} header is malformed`);
-    this.checkPixels(size, 1);
-    return [{ prepare: (dir) => writeInput(dir, `page-1.${format}`, bytes) }];
-  }
-
-  private planTiff(bytes: Uint8Array): PagePlan[] {
-    const layout = tiffLayout(bytes, this.options.maxPages);
-    if (!layout) throw new OcrFailure('unreadable_file', 'The TIFF file is malformed');
-    this.checkPageCount(layout.sizes.length);
-    layout.sizes.forEach((size, i) => this.checkPixels(size, i + 1));
-    if (layout.ifds.length === 1) return [{ prepare: (dir) => writeInput(dir, 'page-1.tiff', bytes) }];
-    // Each page's file is written just before it is read and removed after: at most `concurrency` copies at once.
-    return layout.ifds.map((_, i) => ({ prepare: (dir) => writeInput(dir, `page-${i + 1}.tiff`, tiffPage(bytes, layout, i)) }));
-  }
-
-  private async planPdf(bytes: Uint8Array, directory: string, signal: AbortSignal, turn: object): Promise<PagePlan[]> {
-    const file = await writeInput(directory, 'input.pdf', bytes);
-    const info = await this.pool.run(() => this.pdfInfo(file, signal), signal, 'normal', turn);
-    this.checkPageCount(info.pages);
-    const { dpi: maxDpi, minDpi, maxPagePixels } = this.options;
-    const plans = info.sizes.map((points, i) => {
-      const page = i + 1;
-      const area = (points.width / 72) * (points.height / 72); // square inches
-      if (!(area > 0)) throw new OcrFailure('unreadable_file', `Page ${page} has no area`);
-      const dpi = Math.min(maxDpi, Math.floor(Math.sqrt(maxPagePixels / area)));
-      const plan: PagePlan = { dpi, prepare: (dir, pageSignal) => this.rasterise(file, page, dpi, dir, pageSignal) };
-      if (dpi < minDpi) {
-        plan.tooLarge = `Page ${page} is ${Math.round(points.width)}x${Math.round(points.height)} pt, too large to read at ${minDpi} dpi or more within ${Math.round(maxPagePixels / 1e6)} megapixels`;
-      }
-      return plan;
-    });
-    // An oversized page among readable ones is left out rather than failing the whole document.
-    const refused = plans.find((plan) => plan.tooLarge);
-    if (refused && plans.every((plan) => plan.tooLarge)) throw new OcrFailure('too_large', refused.tooLarge!);
-    return plans;
-  }
-
-  private async pdfInfo(file: string, signal: AbortSignal): Promise<PdfInfo> {
-    // One call gives the page count, the encryption and the size of the pages up to the bound (pdfinfo clamps -l).
-    const result = await runProcess(this.commands.pdfinfo, ['-f', '1', '-l', String(this.options.maxPages), file], this.limits(signal));
-    if (/incorrect password/i.test(result.stderr)) {
-      throw new OcrFailure('encrypted', 'The PDF is encrypted with a password');
-    }
-    const pagesMatch = /^Pages:\s+(\d+)/m.exec(result.stdout);
-    if (/invalid page count 0/i.test(result.stderr) || pagesMatch?.[1] === '0') {
-      throw new OcrFailure('no_pages', 'The document has no pages');
-    }
-    if (result.code !== 0 || !pagesMatch) {
-      if (result.code !== 0 && ranOutOfMemory(result)) throw new OcrFailure('too_large', 'The PDF needs more memory to open than allowed');
-      throw new OcrFailure('unreadable_file', 'The PDF is corrupt or not a PDF');
-    }
-    const pages = Number(pagesMatch[1]);
-    if (pages > this.options.maxPages) return { pages, sizes: [] };
-    const sizes: Size[] = [];
-    for (const [, page, width, height] of result.stdout.matchAll(/^Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+) pts/gm)) {
-      sizes[Number(page) - 1] = { width: Number(width), height: Number(height) };
-    }
-    if (sizes.length !== pages || sizes.some((size) => size === undefined)) {
-      throw new OcrFailure('unreadable_file', 'The PDF page tree is corrupt');
-    }
-    return { pages, sizes };
-  }
-
-  private async rasterise(file: string, page: number, dpi: number, directory: string, signal: AbortSignal): Promise<string> {
-    const root = path.join(directory, `page-${page}`);
-    // PGM rather than PNG: pdftoppm writes it four times faster, and it is removed right after reading.
-    const args = ['-r', String(dpi), '-gray', '-f', String(page), '-l', String(page), '-singlefile', file, root];
-    const result = await runProcess(this.commands.pdftoppm, args, this.limits(signal));
-    if (result.code !== 0) {
-      if (ranOutOfMemory(result)) throw new OcrFailure('too_large', `Page ${page} needs more memory to draw than allowed`);
-      throw new OcrFailure('unreadable_file', `Page ${page} of the PDF cannot be drawn`);
-    }
-    return `${root}.pgm`;
   }
 
   private async readPages(
@@ -384,9 +284,3 @@ export class TesseractOcrEngine implements OcrEngine {
     };
   }
 }
-
-const writeInput = async (directory: string, name: string, bytes: Uint8Array): Promise<string> => {
-  const file = path.join(directory, name);
-  await writeFile(file, bytes);
-  return file;
-};

@@ -72,6 +72,8 @@ export class TesseractStreams {
       this.keep(key, stream);
       return page;
     } catch (error) {
+      // Whatever went wrong, the stream's state is unknown: it reads no further page.
+      stream.kill();
       if (failure === undefined) throw error;
       await stream.ended;
       throw failure;
