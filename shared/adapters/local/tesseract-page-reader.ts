@@ -6,15 +6,7 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { OcrFailure } from '../../domain/ocr/ports';
-import {
-  CommandUnavailable,
-  ranOutOfMemory,
-  runProcess,
-  SHELL_NOT_EXECUTABLE,
-  SHELL_NOT_FOUND,
-  type ProcessLimits,
-  type ProcessResult,
-} from './tesseract-processes';
+import { ranOutOfMemory, runProcess, type ProcessLimits, type ProcessResult } from './tesseract-processes';
 import { StreamEnded } from './tesseract-stream';
 import type { TesseractStreams } from './tesseract-streams';
 import { wordConfidences } from './tesseract-tsv';
@@ -77,8 +69,7 @@ async function firstPass(read: PageRead): Promise<PageText> {
     return { text: page.text, confidences: page.confidences, passes: 1 };
   } catch (error) {
     if (!(error instanceof StreamEnded)) throw error;
-    if (error.startError) throw new CommandUnavailable(tesseract, error.startError.message);
-    throw pageFailure(tesseract, error.result, read.page);
+    throw pageFailure(error.result, read.page);
   }
 }
 
@@ -90,7 +81,7 @@ async function orientationPass(read: PageRead): Promise<PageText> {
   args.push('txt', 'tsv');
   const result = await runProcess(read.tesseract, args, read.limits);
   try {
-    if (result.code !== 0) throw pageFailure(read.tesseract, result, page);
+    if (result.code !== 0) throw pageFailure(result, page);
     const [text, tsv] = await Promise.all([readFile(`${output}.txt`, 'utf8'), readFile(`${output}.tsv`, 'utf8')]);
     return { text: text.trim(), confidences: wordConfidences(tsv), passes: 1 };
   } finally {
@@ -98,11 +89,8 @@ async function orientationPass(read: PageRead): Promise<PageText> {
   }
 }
 
-/** Why tesseract failed on a page: the machine's fault (missing command or language data) or the file's. */
-function pageFailure(tesseract: string, result: ProcessResult, page: number): Error {
-  if (result.code === SHELL_NOT_FOUND || result.code === SHELL_NOT_EXECUTABLE) {
-    return new CommandUnavailable(tesseract, result.stderr.trim().split('\n').pop() || `exit code ${result.code}`);
-  }
+/** Why tesseract, which ran, failed on a page: the machine's fault (missing language data) or the file's. */
+function pageFailure(result: ProcessResult, page: number): Error {
   if (/failed loading language|error opening data file/i.test(result.stderr)) {
     return new Error(`tesseract cannot load its language data: ${result.stderr.trim().split('\n').pop() ?? ''}`);
   }

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import { OcrFailure } from '../../domain/ocr/ports';
-import { ProcessLauncher } from './process-launcher';
+import { ProcessLauncher, type LaunchOutcome } from './process-launcher';
 
 export interface ProcessResult {
   code: number | null;
@@ -26,8 +26,8 @@ const MAX_OUTPUT_CHARS = 1_000_000;
 /** One launcher for every command of the process (see ProcessLauncher: forking from the runtime is slow). */
 const launcher = new ProcessLauncher(MAX_OUTPUT_CHARS);
 /** sh's exit codes for a command not found and one not executable. */
-export const SHELL_NOT_FOUND = 127;
-export const SHELL_NOT_EXECUTABLE = 126;
+const SHELL_NOT_FOUND = 127;
+const SHELL_NOT_EXECUTABLE = 126;
 
 /** The command is missing or cannot be executed: a broken machine (transient for the job), never the file's fault. */
 export class CommandUnavailable extends Error {
@@ -75,16 +75,29 @@ export const runProcess = (command: string, args: readonly string[], limits: Pro
     void started.ended.then((outcome) => {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
-      if ('error' in outcome) {
-        const unavailable = outcome.error.code === 'ENOENT' || outcome.error.code === 'EACCES';
-        reject(unavailable ? new CommandUnavailable(command, outcome.error.message) : new Error(outcome.error.message));
-      } else if (failure) reject(failure);
-      else if (viaShell && (outcome.code === SHELL_NOT_FOUND || outcome.code === SHELL_NOT_EXECUTABLE)) {
-        reject(new CommandUnavailable(command, outcome.stderr.trim().split('\n').pop() || `exit code ${outcome.code}`));
-      } else resolve(outcome);
+      const unstarted = launchFailure(command, outcome, viaShell);
+      if (failure && !('error' in outcome)) reject(failure);
+      else if (unstarted) reject(unstarted);
+      else resolve(outcome as ProcessResult);
     });
   });
 };
+
+/**
+ * Why a command did not run at all, if it did not: it could not be started (missing or not executable: {@link
+ * CommandUnavailable}; anything else: an Error), or, started through sh (`viaShell`, see {@link cappedCommand}),
+ * sh could not find or execute it. Undefined when the command ran, whatever its exit code.
+ */
+export function launchFailure(command: string, outcome: LaunchOutcome, viaShell: boolean): Error | undefined {
+  if ('error' in outcome) {
+    const unavailable = outcome.error.code === 'ENOENT' || outcome.error.code === 'EACCES';
+    return unavailable ? new CommandUnavailable(command, outcome.error.message) : new Error(outcome.error.message);
+  }
+  if (viaShell && (outcome.code === SHELL_NOT_FOUND || outcome.code === SHELL_NOT_EXECUTABLE)) {
+    return new CommandUnavailable(command, outcome.stderr.trim().split('\n').pop() || `exit code ${outcome.code}`);
+  }
+  return undefined;
+}
 
 /** True when a process died for want of memory: killed by a signal (abort on bad_alloc) or said so. */
 export const ranOutOfMemory = (result: ProcessResult): boolean =>

@@ -6,8 +6,8 @@
  */
 import { OcrFailure } from '../../domain/ocr/ports';
 import type { StreamedPage } from './tesseract-stream-output';
-import { TesseractStream, type StreamSettings } from './tesseract-stream';
-import type { ProcessLimits } from './tesseract-processes';
+import { StreamEnded, TesseractStream, type StreamSettings } from './tesseract-stream';
+import { launchFailure, type ProcessLimits } from './tesseract-processes';
 
 /**
  * A stream is closed after this many pages and the next page starts a new one: whatever a process keeps from
@@ -47,8 +47,8 @@ export class TesseractStreams {
 
   /**
    * Reads one page. A timeout rejects with OcrFailure `timeout` and an abort with the signal's reason, both once
-   * the stream's process has exited (so the caller may delete the image); a process that ended by itself rejects
-   * with StreamEnded.
+   * the stream's process has exited (so the caller may delete the image); a command that could not run rejects as
+   * `runProcess` does ({@link launchFailure}), and a process that ended by itself with StreamEnded.
    */
   async read(read: StreamedRead): Promise<StreamedPage> {
     const { signal, timeoutMs, memoryLimitBytes, env } = read.limits;
@@ -74,6 +74,10 @@ export class TesseractStreams {
     } catch (error) {
       // Whatever went wrong, the stream's state is unknown: it reads no further page.
       stream.kill();
+      if (failure === undefined && error instanceof StreamEnded) {
+        const { result, startError } = error;
+        throw launchFailure(read.tesseract, startError ? { error: startError } : result, memoryLimitBytes > 0) ?? error;
+      }
       if (failure === undefined) throw error;
       await stream.ended;
       throw failure;
