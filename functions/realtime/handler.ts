@@ -1,5 +1,5 @@
 import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
-import type { Principal } from '../../shared/domain/auth/principal';
+import type { Principal } from '../../shared/domain/principal';
 import {
   authenticateConnection,
   closeConnection,
@@ -10,8 +10,8 @@ import {
   subscribeConnection,
   type ChannelDeps,
 } from '../../shared/domain/events/channel';
-import { SERVER_EVENT_TYPES } from '../../shared/domain/events/ports';
-import { sessionEndedMessage } from '../../shared/domain/events/sessions';
+import { SERVER_EVENT_TYPES } from '../../shared/domain/connections/ports';
+import { sessionEndedMessage } from '../../shared/domain/connections/sessions';
 import { logger } from '../../shared/logger';
 import { clientMessage, MAX_CLIENT_MESSAGE_BYTES, type ClientMessage } from './schemas';
 

@@ -1,4 +1,4 @@
-import { changePassword } from '../../shared/domain/users/change-password';
+import { changePassword } from '../../shared/domain/auth/change-password';
 import { createWorkspaceUser } from '../../shared/domain/users/create-workspace-user';
 import { deleteWorkspaceUser } from '../../shared/domain/users/delete-workspace-user';
 import { listUsers } from '../../shared/domain/users/list-users';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { MONTH_PATTERN } from '../../shared/domain/usage/usage';
-import { ROLES } from '../../shared/domain/users/user';
+import { ROLES } from '../../shared/domain/principal';
 import { displayNameField, emailField, passwordField, usernameField } from '../../shared/http/fields';
 
 export const updateProfileBody = z

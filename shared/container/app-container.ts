@@ -15,16 +15,13 @@ import { DynamoOidcLoginStore } from '../adapters/aws/dynamodb/oidc-login-store'
 import { JoseTokenService } from '../adapters/jwt/jose-token-service';
 import type { OpenIdClientOidcOptions } from '../adapters/oidc/openid-client-oidc';
 import { authenticate } from '../domain/auth/authenticate';
-import type { Principal } from '../domain/auth/principal';
-import type { PasswordHasher, RevokedTokenStore, TokenService } from '../domain/auth/ports';
+import type { Principal } from '../domain/principal';
+import type { RevokedTokenStore, TokenService } from '../domain/auth/ports';
 import { systemClock, type Clock } from '../domain/clock';
-import type { DocumentListingIndex, DocumentRepository, FileStore, PendingUploadRepository } from '../domain/documents/ports';
-import {
-  silentEventHub,
-  type ConnectionRepository,
-  type ConnectionSender,
-  type EventHub,
-} from '../domain/events/ports';
+import type { DocumentListingIndex, DocumentRepository, PendingUploadRepository } from '../domain/documents/ports';
+import type { FileStore } from '../domain/files/ports';
+import { silentEventHub, type EventHub } from '../domain/events/ports';
+import type { ConnectionRepository, ConnectionSender } from '../domain/connections/ports';
 import { ConnectionEventPublisher } from '../domain/events/publisher';
 import { workspaceFileStore } from '../domain/documents/bucket-layout';
 import type { NotificationRepository } from '../domain/notifications/notification';
@@ -38,7 +35,7 @@ import type { HealthProbe } from '../domain/health/health';
 import type { LabelRepository } from '../domain/labels/label';
 import type { SettingsRepository } from '../domain/settings/settings';
 import type { OidcClient, PendingLoginStore, SsoUserPolicy } from '../domain/sso/ports';
-import type { UserRepository } from '../domain/users/ports';
+import type { PasswordHasher, UserRepository } from '../domain/users/ports';
 import type { LegacyDataAdopter, WorkspaceRepository } from '../domain/workspaces/ports';
 import { DynamoLegacyItemAdopter } from '../adapters/aws/dynamodb/legacy-item-adoption';
 import type { CorsOrigins } from '../http/cors';

@@ -1,6 +1,6 @@
 import { REGISTRATION_MODES } from '../manifest';
 import * as z from 'zod';
-import { ROLES, type Role } from '../domain/users/user';
+import { ROLES, type Role } from '../domain/principal';
 import { BOOTSTRAP_WORKSPACE_ID } from '../domain/workspaces/workspace';
 import { parseCorsOrigins } from '../http/cors';
 

@@ -21,7 +21,7 @@ import type { Clock } from '../domain/clock';
 import { CachedConnectionRepository } from '../adapters/local/cached-connection-repository';
 import { SqliteSearchIndex } from '../adapters/local/sqlite-search-index';
 import { TesseractOcrEngine, type TesseractOcrEngineOptions } from '../adapters/local/tesseract-ocr-engine';
-import type { ConnectionSender } from '../domain/events/ports';
+import type { ConnectionSender } from '../domain/connections/ports';
 import type { HealthProbe } from '../domain/health/health';
 import type { OcrWorkerServices } from '../domain/ocr/process-ocr-job';
 import { debugLogBusinessMetrics } from '../observability/logged-metrics';

@@ -1,11 +1,10 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { v1RouteKey, type DeprecationTable } from '../manifest';
-import type { Principal } from '../domain/auth/principal';
 import { rateLimited, type RequestOrigin } from '../domain/limits/limit-request';
 import type { RateDecision } from '../domain/limits/rate-policy';
 import { AppError, forbidden, unauthorized } from '../domain/errors';
-import { hasRole } from '../domain/users/user';
+import { hasRole, type Principal } from '../domain/principal';
 import { corsHeaders, preflightResponse, type CorsOrigins } from './cors';
 import { errorResponse } from './error-response';
 import { bearerToken, header, jsonBody } from './request';

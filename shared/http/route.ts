@@ -1,7 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { z } from 'zod';
-import type { Principal } from '../domain/auth/principal';
-import type { Role } from '../domain/users/user';
+import type { Principal, Role } from '../domain/principal';
 import type { HttpResponse } from './responses';
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { ConnectionSender, SendResult } from '../domain/events/ports';
+import type { ConnectionSender, SendResult } from '../domain/connections/ports';
 import { logger } from '../logger';
 import { isOwnUserPeer } from './loopback-peer';
 

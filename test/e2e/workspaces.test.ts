@@ -7,7 +7,7 @@ import { emptyPdf, textPdf } from '../support/text-pdf';
 import { ChannelClient, type ChannelMessage } from '../support/ws-client';
 import { DOCUMENT_STATUSES } from '../../shared/domain/documents/document';
 import { DOCUMENT_SORT_FIELDS } from '../../shared/domain/documents/ports';
-import { SERVER_EVENT_TYPES } from '../../shared/domain/events/ports';
+import { SERVER_EVENT_TYPES } from '../../shared/domain/connections/ports';
 import { OCR_JOB_STATUSES, OCR_PRIORITIES } from '../../shared/domain/ocr/jobs';
 import { SEARCH_SORT_FIELDS } from '../../shared/domain/search/ports';
 

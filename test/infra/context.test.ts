@@ -3,7 +3,7 @@ import { ENV } from '../../shared/manifest';
 import { OIDC_CONTEXT, OIDC_ROLES, oidcFromContext, rateLimitsFromContext, type ContextReader } from '../../lib/context';
 import { DEFAULT_RATE_LIMITS } from '../../lib/stacks/limits';
 import { commonEnvSchema, oidcSettings, parseEnv } from '../../shared/container/config';
-import { ROLES } from '../../shared/domain/users/user';
+import { ROLES } from '../../shared/domain/principal';
 
 /** Context as `cdk -c key=value` gives it: strings (cdk.json may give numbers). */
 const contextOf =

@@ -5,7 +5,7 @@ import { TABLE_SCHEMA } from '../../shared/manifest';
 import { NONCURRENT_VERSION_DAYS, SEARCH_DOMAIN_PROFILES } from '../../lib/stacks/stateful-stack';
 import { STAGING_PREFIX } from '../../shared/manifest';
 import { bucketKey, stagedObject } from '../../shared/domain/documents/bucket-layout';
-import { fileKeys } from '../../shared/domain/documents/document';
+import { fileKeys } from '../../shared/domain/files/file-keys';
 import { buildStacks, logicalIdOf, type InfraConfig } from './build-stacks';
 
 const stacks = buildStacks();

@@ -4,7 +4,7 @@ import { buildAppContainer, type AppContainer } from '../../shared/container/app
 import { login } from '../../shared/domain/auth/login';
 import { logout } from '../../shared/domain/auth/logout';
 import { refreshSession } from '../../shared/domain/auth/refresh';
-import { changePassword } from '../../shared/domain/users/change-password';
+import { changePassword } from '../../shared/domain/auth/change-password';
 import { ensureAdmin } from '../../shared/domain/users/ensure-admin';
 import { registerUser } from '../../shared/domain/users/register';
 import { freshTable } from '../support/aws-resources';

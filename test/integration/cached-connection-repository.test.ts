@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
 import { CachedConnectionRepository } from '../../shared/adapters/local/cached-connection-repository';
 import { systemClock } from '../../shared/domain/clock';
-import type { Connection, ConnectionRepository } from '../../shared/domain/events/ports';
+import type { Connection, ConnectionRepository } from '../../shared/domain/connections/ports';
 import { freshTable } from '../support/aws-resources';
 
 const workspaceId = crypto.randomUUID();

@@ -2,7 +2,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
 import type { Clock } from '../../shared/domain/clock';
-import { CONNECTION_LIFETIME_SECONDS } from '../../shared/domain/events/ports';
+import { CONNECTION_LIFETIME_SECONDS } from '../../shared/domain/connections/ports';
 import { freshTable, testClients } from '../support/aws-resources';
 
 /** A clock the test moves forward. */

@@ -3,7 +3,7 @@ import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/c
 import { CachedConnectionRepository } from '../../shared/adapters/local/cached-connection-repository';
 import { systemClock } from '../../shared/domain/clock';
 import { forgetAllConnections } from '../../shared/domain/events/channel';
-import type { ConnectionRepository } from '../../shared/domain/events/ports';
+import type { ConnectionRepository } from '../../shared/domain/connections/ports';
 import type { HostProbe } from '../../shared/domain/system/ports';
 import { systemMetrics } from '../../shared/domain/system/system-metrics';
 import { freshTable } from '../support/aws-resources';

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildAppContainer, type AppContainer } from '../../shared/container/app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
 import type { Clock } from '../../shared/domain/clock';
-import type { ConnectionSender, SendResult, ServerEvent } from '../../shared/domain/events/ports';
+import type { ServerEvent } from '../../shared/domain/events/ports';
+import type { ConnectionSender, SendResult } from '../../shared/domain/connections/ports';
 import { freshTable } from '../support/aws-resources';
 
 /** Stands in for API Gateway's @connections API: records what it was asked to send and close. */

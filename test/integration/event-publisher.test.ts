@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
 import { systemClock } from '../../shared/domain/clock';
-import type { ConnectionSender, SendResult, ServerEvent } from '../../shared/domain/events/ports';
+import type { ServerEvent } from '../../shared/domain/events/ports';
+import type { ConnectionSender, SendResult } from '../../shared/domain/connections/ports';
 import { ConnectionEventPublisher, type Publication } from '../../shared/domain/events/publisher';
 import { freshTable } from '../support/aws-resources';
 

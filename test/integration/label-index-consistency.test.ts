@@ -5,7 +5,7 @@ import { DynamoLabelRepository } from '../../shared/adapters/aws/dynamodb/label-
 import { ensureBucket } from '../../shared/adapters/aws/provisioning';
 import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
 import { SqliteSearchIndex, type SqliteWorkspaceSearchIndex } from '../../shared/adapters/local/sqlite-search-index';
-import type { Principal } from '../../shared/domain/auth/principal';
+import type { Principal } from '../../shared/domain/principal';
 import { systemClock } from '../../shared/domain/clock';
 import { deleteDocument, updateDocument } from '../../shared/domain/documents/document-changes';
 import { assignLabel, createLabel, deleteLabel, updateLabel } from '../../shared/domain/labels/use-cases';

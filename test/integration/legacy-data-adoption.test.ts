@@ -5,7 +5,7 @@ import { S3LegacyObjectAdopter } from '../../shared/adapters/aws/legacy-object-a
 import { ensureBucket } from '../../shared/adapters/aws/provisioning';
 import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
 import type { AppContainer } from '../../shared/container/app-container';
-import { fileKeys } from '../../shared/domain/documents/document';
+import { fileKeys } from '../../shared/domain/files/file-keys';
 import { ensureAdmin } from '../../shared/domain/users/ensure-admin';
 import { BOOTSTRAP_WORKSPACE_ID } from '../../shared/domain/workspaces/workspace';
 import { testClients, uniqueName } from '../support/aws-resources';

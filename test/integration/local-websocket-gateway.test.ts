@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import { ApiGatewayConnectionSender } from '../../shared/adapters/aws/api-gateway-connection-sender';
 import { createConnectionsClient } from '../../shared/adapters/aws/clients';
 import { localClientOptions } from '../../shared/container/local';
-import type { ConnectionSender } from '../../shared/domain/events/ports';
+import type { ConnectionSender } from '../../shared/domain/connections/ports';
 import { LocalWebSocketGateway } from '../../shared/local/websocket-gateway';
 
 /**

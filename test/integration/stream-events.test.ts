@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SyncOutcome } from '../../shared/domain/sources/ports';
-import { endSessions, sessionEndedMessage } from '../../shared/domain/events/sessions';
+import { endSessions, sessionEndedMessage } from '../../shared/domain/connections/sessions';
 import { consumers } from '../support/change-consumers';
 import { until } from '../support/until';
 import { aSourceRecord, aSyncJob } from '../support/builders';

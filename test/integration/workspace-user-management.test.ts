@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/adapters/aws/dynamodb/keys';
 import type { AppContainer } from '../../shared/container/app-container';
 import { login } from '../../shared/domain/auth/login';
-import type { Principal } from '../../shared/domain/auth/principal';
+import type { Principal } from '../../shared/domain/principal';
 import { createWorkspaceUser } from '../../shared/domain/users/create-workspace-user';
 import { deleteWorkspaceUser } from '../../shared/domain/users/delete-workspace-user';
 import { ensureAdmin } from '../../shared/domain/users/ensure-admin';

@@ -12,7 +12,8 @@ import { DynamoSourceRepository } from '../../shared/adapters/aws/dynamodb/sourc
 import { DynamoUserRepository } from '../../shared/adapters/aws/dynamodb/user-repository';
 import { SqliteSearchIndex } from '../../shared/adapters/local/sqlite-search-index';
 import { systemClock } from '../../shared/domain/clock';
-import type { Audience, ConnectionSender, EventHub, SendResult, ServerEvent } from '../../shared/domain/events/ports';
+import type { Audience, EventHub, ServerEvent } from '../../shared/domain/events/ports';
+import type { ConnectionSender, SendResult } from '../../shared/domain/connections/ports';
 import type { SearchIndex } from '../../shared/domain/search/ports';
 import { createEventsHandler } from '../../functions/events/handler';
 import { createIndexerHandler } from '../../functions/indexer/handler';

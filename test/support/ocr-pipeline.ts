@@ -7,7 +7,8 @@ import { TesseractOcrEngine } from '../../shared/adapters/local/tesseract-ocr-en
 import { createOcrWorkerHandler } from '../../functions/ocr-worker/handler';
 import { buildAppContainer, inWorkspace } from '../../shared/container/app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
-import { fileKeys, type DocumentRecord } from '../../shared/domain/documents/document';
+import type { DocumentRecord } from '../../shared/domain/documents/document';
+import { fileKeys } from '../../shared/domain/files/file-keys';
 import type { BusinessMetric, BusinessMetrics } from '../../shared/domain/metrics/ports';
 import { newOcrJob } from '../../shared/domain/ocr/jobs';
 import type { OcrEngine } from '../../shared/domain/ocr/ports';

@@ -15,7 +15,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { FileTooLargeError, type FileStore, type StoredFileInfo } from '../../domain/documents/ports';
+import { FileTooLargeError, type FileStore, type StoredFileInfo } from '../../domain/files/ports';
 import { attachmentDisposition } from '../../http/content-disposition';
 
 /** How long a download link works. */

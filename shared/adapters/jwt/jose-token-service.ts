@@ -2,7 +2,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../../domain/clock';
 import { unauthorized } from '../../domain/errors';
 import type { IssuedToken, TokenClaims, TokenService, VerifyOptions } from '../../domain/auth/ports';
-import { ROLES, type Role } from '../../domain/users/user';
+import { ROLES, type Role } from '../../domain/principal';
 
 const ALGORITHM = 'HS256';
 const MIN_KEY_BYTES = 32;

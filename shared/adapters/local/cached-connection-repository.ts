@@ -1,16 +1,5 @@
 import type { Clock } from '../../domain/clock';
-import {
-  inAudience,
-  type AuthenticateOutcome,
-  type Connection,
-  type ConnectionAudience,
-  type ConnectionMember,
-  type ConnectionRepository,
-  type ServerEventType,
-  type SessionEndReason,
-  type SessionSelector,
-  type TokenSession,
-} from '../../domain/events/ports';
+import { inAudience, type AuthenticateOutcome, type Connection, type ConnectionAudience, type ConnectionMember, type ConnectionRepository, type ServerEventType, type SessionEndReason, type SessionSelector, type TokenSession } from '../../domain/connections/ports';
 import { connectionTtl, isLive } from '../aws/dynamodb/connection-repository';
 
 /**

@@ -1,6 +1,6 @@
 import { unauthorized } from '../errors';
 import type { UserRepository } from '../users/ports';
-import type { Principal } from './principal';
+import type { Principal } from '../principal';
 import type { RevokedTokenStore, TokenClaims, TokenService } from './ports';
 
 export interface AuthenticateDeps {

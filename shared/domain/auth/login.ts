@@ -1,7 +1,7 @@
 import { unauthorized } from '../errors';
 import type { LoginAttemptGuard } from '../limits/ports';
-import type { UserRepository } from '../users/ports';
-import type { PasswordHasher, TokenService } from './ports';
+import type { PasswordHasher, UserRepository } from '../users/ports';
+import type { TokenService } from './ports';
 import { toSession, type Session } from './session';
 
 export interface LoginDeps {

@@ -1,5 +1,5 @@
-import { endSessions, type SessionDeps } from '../events/sessions';
-import type { Principal } from './principal';
+import { endSessions, type SessionDeps } from '../connections/sessions';
+import type { Principal } from '../principal';
 import type { RevokedTokenStore } from './ports';
 import { revocationHorizon } from './session';
 

@@ -1,11 +1,4 @@
-import type { Role } from '../users/user';
-
-/** One-way password hashing; `verify` takes time whether or not the hash matches. */
-export interface PasswordHasher {
-  hash(password: string): Promise<string>;
-  /** With a null hash it spends the same time and returns false, so unknown users cannot be told apart by timing. */
-  verify(password: string, hash: string | null): Promise<boolean>;
-}
+import type { Role } from '../principal';
 
 /** What a token says about its bearer. */
 export interface TokenClaims {

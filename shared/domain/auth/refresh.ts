@@ -1,5 +1,5 @@
 import { unauthorized } from '../errors';
-import { moveSessions, type SessionDeps } from '../events/sessions';
+import { moveSessions, type SessionDeps } from '../connections/sessions';
 import type { UserRepository } from '../users/ports';
 import { principalFromClaims } from './authenticate';
 import type { RevokedTokenStore, TokenService } from './ports';

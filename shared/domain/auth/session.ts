@@ -1,4 +1,4 @@
-import type { Role } from '../users/user';
+import type { Role } from '../principal';
 import type { IssuedToken } from './ports';
 
 /** The body a client gets when it obtains a token: login and refresh answer the same way. */

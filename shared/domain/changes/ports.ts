@@ -1,10 +1,10 @@
 import type { DocumentRecord } from '../documents/document';
-import type { DocumentContent } from '../documents/ports';
+import type { DocumentContent } from '../files/ports';
 import type { Label } from '../labels/label';
 import type { Notification } from '../notifications/notification';
 import type { OcrJob, OcrQueueCounters } from '../ocr/jobs';
 import type { SyncJob } from '../sources/sync-job';
-import type { Connection } from '../events/ports';
+import type { Connection } from '../connections/ports';
 
 /** Where a change sits in its stream and what it is: common to every {@link ItemChange}. */
 interface ChangeBase {

@@ -1,7 +1,7 @@
 import { STAGING_PREFIX, SYNC_STAGING_PREFIX, WORKSPACES_PREFIX } from '../../manifest';
 import { BOOTSTRAP_WORKSPACE_ID } from '../workspaces/workspace';
 import { UUID } from './document';
-import type { FileStore } from './ports';
+import type { FileStore } from '../files/ports';
 
 /**
  * Where a workspace's object lives in the bucket. Use cases name keys within their workspace (`fileKeys`:

@@ -2,8 +2,10 @@ import type { Clock } from '../clock';
 import { notFound } from '../errors';
 import { requireLabels } from '../labels/use-cases';
 import type { LabelRepository } from '../labels/label';
-import { fileKeys, toSummary, type DocumentSummary } from './document';
-import type { DocumentChanges, DocumentRepository, FileStore } from './ports';
+import { toSummary, type DocumentSummary } from './document';
+import { fileKeys } from '../files/file-keys';
+import type { DocumentChanges, DocumentRepository } from './ports';
+import type { FileStore } from '../files/ports';
 
 /**
  * Changes title, labels (replacing them) and metadata; labels must exist. The search index and the connected

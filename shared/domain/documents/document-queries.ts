@@ -1,8 +1,10 @@
 import { notFound } from '../errors';
 import { pageOf, type Page } from '../pagination';
-import { fileKeys, toSummary, type DocumentSummary, type DocumentView } from './document';
+import { toSummary, type DocumentSummary, type DocumentView } from './document';
+import { fileKeys } from '../files/file-keys';
 import { missingDocument } from './large-upload';
-import { isPlainListing, type DocumentListingIndex, type DocumentQuery, type DocumentRepository, type FileStore, type PendingUploadRepository } from './ports';
+import { isPlainListing, type DocumentListingIndex, type DocumentQuery, type DocumentRepository, type PendingUploadRepository } from './ports';
+import type { FileStore } from '../files/ports';
 
 /**
  * One page of documents, without their text. The table serves the first page of the plain listing from its own

@@ -1,7 +1,8 @@
 import { AppError, notFound } from '../errors';
-import { fileKeys } from './document';
+import { fileKeys } from '../files/file-keys';
 import { detectMimeType } from './file-type';
-import type { DocumentRepository, FileStore } from './ports';
+import type { DocumentRepository } from './ports';
+import type { FileStore } from '../files/ports';
 import type { ThumbnailRenderer } from './thumbnails';
 
 export interface ThumbnailImage {

@@ -1,4 +1,4 @@
-import { STAGING_PREFIX, SYNC_STAGING_PREFIX } from '../../manifest';
+import { STAGING_PREFIX } from '../../manifest';
 
 export const DOCUMENT_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
@@ -54,20 +54,6 @@ export const toSummary = (record: DocumentRecord): DocumentSummary => ({
   updated_at: record.updated_at,
   ...(record.status === 'failed' ? { failure_reason: record.failure_reason } : {}),
 });
-
-/** Object keys of a document's files, within its workspace's part of the bucket (see bucket-layout.ts). */
-export const fileKeys = {
-  original: (id: string) => `documents/${id}/original`,
-  thumbnail: (id: string, width: number, height: number) => `documents/${id}/thumbnails/${width}x${height}`,
-  prefix: (id: string) => `documents/${id}/`,
-  /** Extracted text too large for a table item. */
-  text: (id: string) => `documents/${id}/text.txt`,
-  /** Where a presigned upload puts the file until it is checked and moved to `original`. */
-  staged: (id: string) => `${STAGING_PREFIX}${id}`,
-  /** Where a source sync writes a file until it is checked and moved to `original` (or dropped). */
-  syncStaged: (id: string) => `${SYNC_STAGING_PREFIX}${id}`,
-  thumbnails: (id: string) => `documents/${id}/thumbnails/`,
-};
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

@@ -3,13 +3,15 @@ import { AppError, notFound } from '../errors';
 import type { LabelRepository } from '../labels/label';
 import type { BusinessMetrics } from '../metrics/ports';
 import { requireLabels } from '../labels/use-cases';
-import { fileKeys, stagedUploadId } from './document';
+import { stagedUploadId } from './document';
+import { fileKeys } from '../files/file-keys';
 import { detectMimeType, SUPPORTED_MIME_TYPES } from './file-type';
 import type { OcrJobQueue } from '../ocr/jobs';
 import type { OcrEngine } from '../ocr/ports';
 import { ocrLanguageFor, requireOcrLanguage } from '../ocr/queue-control';
 import type { SettingsRepository } from '../settings/settings';
-import type { DocumentRepository, FileStore, PendingUpload, PendingUploadRepository } from './ports';
+import type { DocumentRepository, PendingUpload, PendingUploadRepository } from './ports';
+import type { FileStore } from '../files/ports';
 import { newDocumentRecord, registerDocument, safeFilename } from './upload-document';
 
 /** The P limit on a document's size. */

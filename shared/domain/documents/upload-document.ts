@@ -3,13 +3,15 @@ import { validationError } from '../errors';
 import { requireLabels } from '../labels/use-cases';
 import type { LabelRepository } from '../labels/label';
 import type { BusinessMetrics } from '../metrics/ports';
-import { fileKeys, type DocumentRecord } from './document';
+import type { DocumentRecord } from './document';
+import { fileKeys } from '../files/file-keys';
 import { detectMimeType, SUPPORTED_MIME_TYPES } from './file-type';
 import { newOcrJob, type OcrJob, type OcrJobQueue } from '../ocr/jobs';
 import type { OcrEngine } from '../ocr/ports';
 import { ocrLanguageFor, requireOcrLanguage } from '../ocr/queue-control';
 import type { SettingsRepository } from '../settings/settings';
-import type { DocumentRepository, FileStore } from './ports';
+import type { DocumentRepository } from './ports';
+import type { FileStore } from '../files/ports';
 
 export interface UploadDeps {
   documents: DocumentRepository;

@@ -1,15 +1,8 @@
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import type { Clock } from '../clock';
 import { AppError } from '../errors';
-import {
-  MAX_CONNECTIONS_PER_USER,
-  SERVER_EVENT_TYPES,
-  type Connection,
-  type ConnectionRepository,
-  type ConnectionSender,
-  type ServerEventType,
-} from './ports';
-import { connectionEnd, sessionOf, type ConnectionEnd } from './sessions';
+import { MAX_CONNECTIONS_PER_USER, SERVER_EVENT_TYPES, type Connection, type ConnectionRepository, type ConnectionSender, type ServerEventType } from '../connections/ports';
+import { connectionEnd, sessionOf, type ConnectionEnd } from '../connections/sessions';
 
 /** What the WebSocket channel's use cases work with. */
 export interface ChannelDeps {

@@ -1,7 +1,8 @@
 import type { ChangeLedger, ChangeOutcome, ItemChange } from '../changes/ports';
 import { deriveEvents, needsCompletedToday, type ChangeFacts } from './derive-events';
-import { emit, type Audience, type ConnectionSender, type EventHub, type ServerEvent } from './ports';
-import { endConnection, sessionEndOf } from './sessions';
+import { emit, type Audience, type EventHub, type ServerEvent } from './ports';
+import type { ConnectionSender, SessionEndReason } from '../connections/ports';
+import { endConnection } from '../connections/sessions';
 
 /** The ledger's name for this consumer. */
 export const EVENTS_CONSUMER = 'events';
@@ -118,4 +119,13 @@ async function actionOf(deps: PublishChangesDeps, change: ItemChange): Promise<(
   return async () => {
     for (const { workspaceId, event, audience } of addressed) await emit(deps.hub.forWorkspace(workspaceId), event, audience);
   };
+}
+
+/**
+ * The connection a change ends, and why: a connection record marked ended that was not before. A record
+ * removed (a disconnect, its TTL) or written again while ended ends nothing. Pure.
+ */
+export function sessionEndOf(change: ItemChange): { connectionId: string; end: SessionEndReason } | null {
+  if (change.entity !== 'connection' || !change.new?.ended || change.old?.ended) return null;
+  return { connectionId: change.connectionId, end: change.new.ended };
 }

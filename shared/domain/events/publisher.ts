@@ -1,15 +1,7 @@
 import { systemClock, type Clock } from '../clock';
-import type {
-  Audience,
-  Connection,
-  ConnectionRepository,
-  ConnectionSender,
-  EventHub,
-  EventPublisher,
-  ServerEvent,
-  ServerEventType,
-} from './ports';
-import { connectionEnd, endConnection, type ConnectionEnd } from './sessions';
+import type { Audience, EventHub, EventPublisher, ServerEvent } from './ports';
+import type { Connection, ConnectionRepository, ConnectionSender, ServerEventType } from '../connections/ports';
+import { connectionEnd, endConnection, type ConnectionEnd } from '../connections/sessions';
 
 /** Where the publisher reports what went wrong, since it never throws. */
 export type ProblemLog = (message: string, fields: Record<string, unknown>) => void;

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock';
 import { notFound } from '../errors';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import { unknownLabelsError, type AssignmentOutcome, type Label, type LabelChanges, type LabelRepository } from './label';
 
 /**

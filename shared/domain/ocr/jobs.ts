@@ -1,4 +1,4 @@
-import type { DocumentContent } from '../documents/ports';
+import type { DocumentContent } from '../files/ports';
 import type { Page, PageRequest } from '../pagination';
 
 export const OCR_PRIORITIES = ['normal', 'high'] as const;

@@ -4,6 +4,25 @@ export interface OcrPageProgress {
   total: number;
 }
 
+/**
+ * What the worker reads of the document a job is for: the documents' repository returns more. OCR sits below
+ * documents (an upload queues its job), so it names what it needs here instead of importing the record.
+ */
+export interface OcrDocument {
+  id: string;
+  title: string;
+  /** Who is notified when the read completes or fails. */
+  created_by: string;
+  mime_type: string;
+  size: number;
+  sha256: string;
+}
+
+/** Where the worker finds the document of a job; null when it was deleted meanwhile. */
+export interface OcrDocuments {
+  get(id: string): Promise<OcrDocument | null>;
+}
+
 /** One document to read. */
 export interface OcrInput {
   /** The original file's size in bytes, as stored. */

@@ -1,13 +1,22 @@
 import { MAX_RECEIVES } from '../../manifest';
 import type { Clock } from '../clock';
-import { fileKeys, type DocumentRecord } from '../documents/document';
-import type { DocumentContent, DocumentRepository, FileStore } from '../documents/ports';
+import { fileKeys } from '../files/file-keys';
+import type { DocumentContent, FileStore } from '../files/ports';
 import type { NotificationRepository } from '../notifications/notification';
 import { notifyUser } from '../notifications/use-cases';
 import type { SettingsRepository } from '../settings/settings';
 import type { BusinessMetrics } from '../metrics/ports';
 import type { OcrJob, OcrJobMessage, OcrJobQueue, OcrJobRepository } from './jobs';
-import { OcrEngineBusy, OcrFailure, type OcrEngine, type OcrInput, type OcrOutput, type TextLayerReader } from './ports';
+import {
+  OcrEngineBusy,
+  OcrFailure,
+  type OcrDocument,
+  type OcrDocuments,
+  type OcrEngine,
+  type OcrInput,
+  type OcrOutput,
+  type TextLayerReader,
+} from './ports';
 import { deferralDelaySeconds, MAX_DEFERRALS } from './throttling';
 
 /** The engine name of pages whose text came from the PDF's own text layer, not from OCR. */
@@ -29,7 +38,7 @@ export interface OcrWorkerDeps extends OcrWorkerServices {
   ocrJobs: OcrJobRepository;
   /** Where a job the engine is throttling is put back, with a delay. */
   ocrQueue: OcrJobQueue;
-  documents: Pick<DocumentRepository, 'get'>;
+  documents: OcrDocuments;
   files: Pick<FileStore, 'get' | 'put' | 'bucketKey'>;
   notifications: NotificationRepository;
   settings: SettingsRepository;
@@ -98,7 +107,7 @@ async function defer(deps: OcrWorkerDeps, job: OcrJob, message: OcrJobMessage): 
 /** What was read, and by what: the usage counts pages by engine. */
 type ReadText = OcrOutput & { engine: string };
 
-async function read(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord): Promise<ReadText> {
+async function read(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument): Promise<ReadText> {
   const file = originalFile(deps, document);
   // A PDF above the reader's bound goes to the engine unread: in the cloud Textract reads it from the bucket.
   if (document.mime_type === 'application/pdf' && document.size <= deps.textLayer.maxInputBytes) {
@@ -127,7 +136,7 @@ async function read(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord):
 }
 
 /** The original file, read from the bucket at most once, and only by whoever needs its bytes. */
-function originalFile(deps: OcrWorkerDeps, document: DocumentRecord): Pick<OcrInput, 'size' | 'sha256' | 'readBytes'> {
+function originalFile(deps: OcrWorkerDeps, document: OcrDocument): Pick<OcrInput, 'size' | 'sha256' | 'readBytes'> {
   let bytes: Promise<Uint8Array> | undefined;
   return {
     size: document.size,
@@ -140,7 +149,7 @@ function originalFile(deps: OcrWorkerDeps, document: DocumentRecord): Pick<OcrIn
   };
 }
 
-async function finish(deps: OcrWorkerDeps, job: OcrJob, document: DocumentRecord, output: ReadText): Promise<OcrJobOutcome> {
+async function finish(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument, output: ReadText): Promise<OcrJobOutcome> {
   const finishedAt = deps.clock.now();
   const processingTime = Math.max(0, (finishedAt.getTime() - Date.parse(job.started_at!)) / 1000);
   const content = await storeText(deps, document.id, output.text);
@@ -182,7 +191,7 @@ async function handOn(deps: OcrWorkerDeps, job: OcrJob): Promise<OcrJobOutcome> 
 async function end(
   deps: OcrWorkerDeps,
   job: OcrJob,
-  document: DocumentRecord,
+  document: OcrDocument,
   status: 'failed' | 'cancelled',
   reason: string,
 ): Promise<OcrJobOutcome> {

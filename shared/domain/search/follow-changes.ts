@@ -1,5 +1,6 @@
 import { compareSequences, type ChangeOutcome, type ItemChange } from '../changes/ports';
-import type { DocumentContent, DocumentRepository } from '../documents/ports';
+import type { DocumentRepository } from '../documents/ports';
+import type { DocumentContent } from '../files/ports';
 import { createDocumentIndexer, type IndexerDeps } from './use-cases';
 
 /** How many documents are reindexed at once within a batch. */

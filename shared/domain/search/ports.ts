@@ -1,5 +1,5 @@
 import type { DocumentRecord } from '../documents/document';
-import type { DocumentContent } from '../documents/ports';
+import type { DocumentContent } from '../files/ports';
 
 /**
  * Keeps the search index in step with documents: the `indexer` stream consumer calls it for every change that

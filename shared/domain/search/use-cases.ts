@@ -1,5 +1,6 @@
 import type { DocumentRecord } from '../documents/document';
-import type { DocumentContent, DocumentRepository, FileStore } from '../documents/ports';
+import type { DocumentRepository } from '../documents/ports';
+import type { DocumentContent, FileStore } from '../files/ports';
 import { validationError } from '../errors';
 import type { LabelRepository } from '../labels/label';
 import {

@@ -1,8 +1,9 @@
 import type { Clock } from '../clock';
-import { fileKeys } from '../documents/document';
+import { fileKeys } from '../files/file-keys';
 import { detectMimeType } from '../documents/file-type';
 import { MAX_DOCUMENT_BYTES } from '../documents/large-upload';
-import { FileTooLargeError, type DocumentRepository, type FileStore, type StoredFileInfo } from '../documents/ports';
+import type { DocumentRepository } from '../documents/ports';
+import { FileTooLargeError, type FileStore, type StoredFileInfo } from '../files/ports';
 import { newDocumentRecord, registerDocument } from '../documents/upload-document';
 import type { BusinessMetrics } from '../metrics/ports';
 import type { OcrJobQueue, OcrJobRepository } from '../ocr/jobs';

@@ -1,4 +1,4 @@
-import { hasRole, ROLES, type Role } from '../users/user';
+import { hasRole, ROLES, type Role } from '../principal';
 import type { SsoUserPolicy, VerifiedIdentity } from './ports';
 
 /** Where and as what a first SSO login lands: the configured workspace, with the mapped or default role. */

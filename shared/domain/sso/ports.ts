@@ -1,4 +1,4 @@
-import type { Role } from '../users/user';
+import type { Role } from '../principal';
 
 /** What the service keeps between sending a browser to the provider and the provider sending it back. */
 export interface PendingLogin {

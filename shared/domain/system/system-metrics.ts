@@ -1,4 +1,4 @@
-import type { ConnectionRepository } from '../events/ports';
+import type { ConnectionRepository } from '../connections/ports';
 import type { HostProbe } from './ports';
 
 /** The P body of `GET /api/metrics/system`. */

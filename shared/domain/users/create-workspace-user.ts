@@ -1,6 +1,6 @@
-import type { Principal } from '../auth/principal';
+import type { Principal, Role } from '../principal';
 import { createUser, type NewUser, type RegisterDeps } from './register';
-import { toPublicUser, type PublicUser, type Role } from './user';
+import { toPublicUser, type PublicUser } from './user';
 
 /**
  * A workspace admin adds a user to their own workspace, with any role. Usernames and emails are unique across

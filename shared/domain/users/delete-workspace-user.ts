@@ -1,6 +1,6 @@
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import { notFound } from '../errors';
-import { endSessions, type SessionDeps } from '../events/sessions';
+import { endSessions, type SessionDeps } from '../connections/sessions';
 import { memberOf, refuseRemovingOperator } from './member-rules';
 import type { UserRepository } from './ports';
 

@@ -1,4 +1,4 @@
-import { ensureBootstrapWorkspace } from '../workspaces/ensure-bootstrap-workspace';
+import { ensureBootstrapWorkspace } from './ensure-bootstrap-workspace';
 import type { LegacyDataAdopter, WorkspaceRepository } from '../workspaces/ports';
 import { BOOTSTRAP_WORKSPACE_ID } from '../workspaces/workspace';
 import { createUser, type RegisterDeps } from './register';

@@ -1,5 +1,6 @@
 import type { Workspace } from '../workspaces/workspace';
-import type { Role, User } from './user';
+import type { User } from './user';
+import type { Role } from '../principal';
 
 /** Fields of the caller's profile that the caller may change. */
 export interface ProfileChanges {
@@ -63,4 +64,11 @@ export interface UserRepository {
    * admins; idempotent and safe to run concurrently. Answers how many it moved.
    */
   adoptLegacyUsers(): Promise<number>;
+}
+
+/** One-way password hashing; `verify` takes time whether or not the hash matches. */
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  /** With a null hash it spends the same time and returns false, so unknown users cannot be told apart by timing. */
+  verify(password: string, hash: string | null): Promise<boolean>;
 }

@@ -1,10 +1,10 @@
 import { forbidden } from '../errors';
 import type { Clock } from '../clock';
-import type { PasswordHasher } from '../auth/ports';
-import type { UserRepository } from './ports';
+import type { PasswordHasher, UserRepository } from './ports';
 import type { RegistrationMode } from '../../manifest';
 import type { Workspace } from '../workspaces/workspace';
-import { toPublicUser, type PublicUser, type Role, type User } from './user';
+import { toPublicUser, type PublicUser, type User } from './user';
+import type { Role } from '../principal';
 
 export interface RegisterDeps {
   users: UserRepository;

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../principal';
 import type { Clock } from '../clock';
 import { notFound } from '../errors';
 import { memberOf, refuseRemovingOperator } from './member-rules';

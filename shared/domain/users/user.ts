@@ -1,5 +1,4 @@
-export const ROLES = ['viewer', 'editor', 'admin'] as const;
-export type Role = (typeof ROLES)[number];
+import type { Role } from '../principal';
 
 /** A stored user, secrets included. Never leaves the service as is: see {@link toPublicUser}. */
 export interface User {
@@ -23,8 +22,3 @@ export type PublicUser = Omit<User, 'password_hash' | 'token_version' | 'operato
 
 export const toPublicUser = ({ password_hash: _hash, token_version: _version, operator: _operator, ...user }: User): PublicUser =>
   user;
-
-const RANK: Record<Role, number> = { viewer: 1, editor: 2, admin: 3 };
-
-/** Roles are ordered: an admin may do what an editor may, an editor what a viewer may. */
-export const hasRole = (actual: Role, required: Role): boolean => RANK[actual] >= RANK[required];

@@ -2,18 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { connectionTtl } from '../../../shared/adapters/aws/dynamodb/connection-repository';
 import { CachedConnectionRepository } from '../../../shared/adapters/local/cached-connection-repository';
 import type { Clock } from '../../../shared/domain/clock';
-import {
-  inAudience,
-  type AuthenticateOutcome,
-  type Connection,
-  type ConnectionAudience,
-  type ConnectionMember,
-  type ConnectionRepository,
-  type ServerEventType,
-  type SessionEndReason,
-  type SessionSelector,
-  type TokenSession,
-} from '../../../shared/domain/events/ports';
+import { inAudience, type AuthenticateOutcome, type Connection, type ConnectionAudience, type ConnectionMember, type ConnectionRepository, type ServerEventType, type SessionEndReason, type SessionSelector, type TokenSession } from '../../../shared/domain/connections/ports';
 
 /**
  * The store of record in memory, so that the tests can hold a read or fail a write at the moment they need.

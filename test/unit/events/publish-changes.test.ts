@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChangeLedger, ItemChange } from '../../../shared/domain/changes/ports';
-import type { Connection, ConnectionSender, EventHub, ServerEvent } from '../../../shared/domain/events/ports';
+import type { EventHub, ServerEvent } from '../../../shared/domain/events/ports';
+import type { Connection, ConnectionSender } from '../../../shared/domain/connections/ports';
 import { publishChanges, type PublishChangesDeps } from '../../../shared/domain/events/publish-changes';
 import type { Notification } from '../../../shared/domain/notifications/notification';
 import type { OcrQueueCounters } from '../../../shared/domain/ocr/jobs';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import type { Principal } from '../../../shared/domain/auth/principal';
+import type { Principal } from '../../../shared/domain/principal';
 import { AppError, unauthorized } from '../../../shared/domain/errors';
 import { httpHandler } from '../../../shared/http/pipeline';
 import { json } from '../../../shared/http/responses';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { DEPRECATIONS, HTTP_ROUTES, v1RouteKey, type DeprecationTable, type HttpGroup } from '../../../shared/manifest';
-import type { Principal } from '../../../shared/domain/auth/principal';
+import type { Principal } from '../../../shared/domain/principal';
 import { unauthorized } from '../../../shared/domain/errors';
 import { httpHandler } from '../../../shared/http/pipeline';
 import { json } from '../../../shared/http/responses';

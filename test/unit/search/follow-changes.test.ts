@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ItemChange } from '../../../shared/domain/changes/ports';
 import type { DocumentRecord } from '../../../shared/domain/documents/document';
-import type { DocumentContent } from '../../../shared/domain/documents/ports';
+import type { DocumentContent } from '../../../shared/domain/files/ports';
 import { followChanges, type FollowChangesDeps } from '../../../shared/domain/search/follow-changes';
 import type { IndexedDocument, SearchIndex } from '../../../shared/domain/search/ports';
 import { REMOVED_FOREVER } from '../../../shared/domain/search/use-cases';

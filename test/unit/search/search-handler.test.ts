@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSearchHandler } from '../../../functions/search/handler';
 import { SqliteSearchIndex } from '../../../shared/adapters/local/sqlite-search-index';
 import type { AppContainer } from '../../../shared/container/app-container';
-import type { Principal } from '../../../shared/domain/auth/principal';
+import type { Principal } from '../../../shared/domain/principal';
 import { aSearchRequest } from '../../support/builders';
 import { httpEvent, lambdaTestContext } from '../../support/http-events';
 

@@ -1,4 +1,4 @@
-import type { Connection, ServerEventType, SessionEndReason, SessionSelector, TokenSession } from '../../../domain/events/ports';
+import type { Connection, ServerEventType, SessionEndReason, SessionSelector, TokenSession } from '../../../domain/connections/ports';
 
 type Item = Record<string, unknown>;
 

@@ -7,18 +7,7 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../../domain/clock';
-import {
-  CONNECTION_LIFETIME_SECONDS,
-  type AuthenticateOutcome,
-  type Connection,
-  type ConnectionAudience,
-  type ConnectionMember,
-  type ConnectionRepository,
-  type ServerEventType,
-  type SessionEndReason,
-  type SessionSelector,
-  type TokenSession,
-} from '../../../domain/events/ports';
+import { CONNECTION_LIFETIME_SECONDS, type AuthenticateOutcome, type Connection, type ConnectionAudience, type ConnectionMember, type ConnectionRepository, type ServerEventType, type SessionEndReason, type SessionSelector, type TokenSession } from '../../../domain/connections/ports';
 import { failedConditions, isConditionFailure } from './errors';
 import { selection, sessionAttributes, toConnection } from './connection-items';
 import { keys, ttlOf } from './keys';

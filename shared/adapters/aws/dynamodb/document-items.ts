@@ -1,4 +1,4 @@
-import type { DocumentContent } from '../../../domain/documents/ports';
+import type { DocumentContent } from '../../../domain/files/ports';
 
 /** A document's text as its content item (`DOC#id / CONTENT`) holds it: inline, or the object that holds it. */
 export function toDocumentContent(item: Record<string, unknown> | undefined): DocumentContent {

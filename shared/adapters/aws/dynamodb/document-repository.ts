@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DocumentRecord } from '../../../domain/documents/document';
-import { isPlainListing, type DocumentChanges, type DocumentContent, type DocumentQuery, type DocumentRepository, type ReplacedFile } from '../../../domain/documents/ports';
+import { isPlainListing, type DocumentChanges, type DocumentQuery, type DocumentRepository, type ReplacedFile } from '../../../domain/documents/ports';
+import type { DocumentContent } from '../../../domain/files/ports';
 import type { OcrJob } from '../../../domain/ocr/jobs';
 import { unknownLabelsError } from '../../../domain/labels/label';
 import { pageOf, type Page } from '../../../domain/pagination';

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { DocumentContent } from '../../../domain/documents/ports';
+import type { DocumentContent } from '../../../domain/files/ports';
 import type {
   CancelOutcome,
   OcrDailyTotals,

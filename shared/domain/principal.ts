@@ -1,4 +1,16 @@
-import type { Role } from '../users/user';
+/**
+ * The access model every area shares: the roles of a workspace's members and the authenticated caller of a
+ * request. It sits with the clock and the errors below every area, so that no area imports another to learn
+ * who is calling.
+ */
+
+export const ROLES = ['viewer', 'editor', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+const RANK: Record<Role, number> = { viewer: 1, editor: 2, admin: 3 };
+
+/** Roles are ordered: an admin may do what an editor may, an editor what a viewer may. */
+export const hasRole = (actual: Role, required: Role): boolean => RANK[actual] >= RANK[required];
 
 /** The authenticated caller of a request. */
 export interface Principal {

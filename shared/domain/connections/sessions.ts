@@ -1,5 +1,4 @@
-import type { Principal } from '../auth/principal';
-import type { ItemChange } from '../changes/ports';
+import type { Principal } from '../principal';
 import type { Connection, ConnectionRepository, ConnectionSender, SessionEndReason, SessionSelector, TokenSession } from './ports';
 
 /** Why a connection stops: its session was ended, or its token expired. */
@@ -52,15 +51,6 @@ export interface SessionDeps {
  */
 export async function endSessions(deps: SessionDeps, selector: SessionSelector, reason: SessionEndReason): Promise<void> {
   await deps.connections.endSessions(selector, reason);
-}
-
-/**
- * The connection a change ends, and why: a connection record marked ended that was not before. A record
- * removed (a disconnect, its TTL) or written again while ended ends nothing. Pure.
- */
-export function sessionEndOf(change: ItemChange): { connectionId: string; end: SessionEndReason } | null {
-  if (change.entity !== 'connection' || !change.new?.ended || change.old?.ended) return null;
-  return { connectionId: change.connectionId, end: change.new.ended };
 }
 
 /**

@@ -1,9 +1,9 @@
 import { notFound, validationError } from '../errors';
 import type { Clock } from '../clock';
-import type { PasswordHasher, TokenService } from '../auth/ports';
-import { toSession, type Session } from '../auth/session';
-import { endSessions, type SessionDeps } from '../events/sessions';
-import type { UserRepository } from './ports';
+import type { TokenService } from './ports';
+import { toSession, type Session } from './session';
+import { endSessions, type SessionDeps } from '../connections/sessions';
+import type { PasswordHasher, UserRepository } from '../users/ports';
 
 export interface ChangePasswordDeps extends SessionDeps {
   users: UserRepository;

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock';
-import type { UserRepository } from '../users/ports';
-import type { LegacyDataAdopter, WorkspaceRepository } from './ports';
-import { BOOTSTRAP_WORKSPACE_ID, BOOTSTRAP_WORKSPACE_NAME } from './workspace';
+import type { LegacyDataAdopter, WorkspaceRepository } from '../workspaces/ports';
+import { BOOTSTRAP_WORKSPACE_ID, BOOTSTRAP_WORKSPACE_NAME } from '../workspaces/workspace';
+import type { UserRepository } from './ports';
 
 export interface BootstrapWorkspaceDeps {
   workspaces: WorkspaceRepository;
