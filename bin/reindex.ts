@@ -4,7 +4,7 @@
  * bucket and write the domain. Locally the runtime rebuilds its index by itself when DATA_DIR/search is missing.
  */
 import { awsReindexDependencies } from '../shared/container/aws-search';
-import { rebuildSearchIndex } from '../shared/domain/search/use-cases';
+import { rebuildSearchIndex } from '../shared/domain/search/rebuild-search-index';
 
 const deps = awsReindexDependencies();
 const started = Date.now();

@@ -1,8 +1,11 @@
 import { inWorkspace, type AppContainer, type DocumentServices } from '../../shared/container/app-container';
-import { deleteDocument, updateDocument } from '../../shared/domain/documents/document-changes';
-import { downloadDocument, getDocument, listDocuments } from '../../shared/domain/documents/document-queries';
+import { deleteDocument } from '../../shared/domain/documents/delete-document';
+import { updateDocument } from '../../shared/domain/documents/update-document';
+import { downloadDocument } from '../../shared/domain/documents/download-document';
+import { getDocument } from '../../shared/domain/documents/get-document';
+import { listDocuments } from '../../shared/domain/documents/list-documents';
 import { documentThumbnail } from '../../shared/domain/documents/document-thumbnail';
-import { requestUploadUrl } from '../../shared/domain/documents/large-upload';
+import { requestUploadUrl } from '../../shared/domain/documents/request-upload-url';
 import { uploadDocument } from '../../shared/domain/documents/upload-document';
 import { AppError, validationError } from '../../shared/domain/errors';
 import { attachmentDisposition } from '../../shared/http/content-disposition';

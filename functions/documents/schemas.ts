@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { DOCUMENT_STATUSES } from '../../shared/domain/documents/document';
-import { MAX_DOCUMENT_BYTES } from '../../shared/domain/documents/large-upload';
+import { DOCUMENT_STATUSES, MAX_DOCUMENT_BYTES } from '../../shared/domain/documents/document';
 import { DOCUMENT_SORT_FIELDS } from '../../shared/domain/documents/ports';
 import { booleanField, isoDateBound, ocrLanguageField, pageQuery, storableNumber } from '../../shared/http/fields';
 

@@ -1,5 +1,6 @@
 import { AppError } from '../../shared/domain/errors';
-import { checkHealth, type HealthProbe } from '../../shared/domain/health/health';
+import { checkHealth } from '../../shared/domain/health/check-health';
+import type { HealthProbe } from '../../shared/domain/health/ports';
 import type { CorsOrigins } from '../../shared/http/cors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
 import { stagedObject } from '../../shared/domain/documents/bucket-layout';
-import { ingestUploadedFile } from '../../shared/domain/documents/large-upload';
+import { ingestUploadedFile } from '../../shared/domain/documents/ingest-uploaded-file';
 import { logger } from '../../shared/logger';
 import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 

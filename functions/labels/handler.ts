@@ -1,5 +1,9 @@
 import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
-import { assignLabel, createLabel, deleteLabel, listLabels, updateLabel } from '../../shared/domain/labels/use-cases';
+import { assignLabel } from '../../shared/domain/labels/assign-label';
+import { deleteLabel } from '../../shared/domain/labels/delete-label';
+import { updateLabel } from '../../shared/domain/labels/update-label';
+import { createLabel } from '../../shared/domain/labels/create-label';
+import { listLabels } from '../../shared/domain/labels/list-labels';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json, noContent } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';

@@ -1,9 +1,7 @@
 import type { AppContainer } from '../../shared/container/app-container';
-import {
-  listNotifications,
-  markAllNotificationsRead,
-  markNotificationRead,
-} from '../../shared/domain/notifications/use-cases';
+import { markAllNotificationsRead } from '../../shared/domain/notifications/mark-all-notifications-read';
+import { markNotificationRead } from '../../shared/domain/notifications/mark-notification-read';
+import { listNotifications } from '../../shared/domain/notifications/list-notifications';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';

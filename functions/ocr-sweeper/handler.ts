@@ -1,4 +1,4 @@
-import { requeueStuckJobs, type OcrSweeperDeps } from '../../shared/domain/ocr/queue-control';
+import { requeueStuckJobs, type OcrSweeperDeps } from '../../shared/domain/ocr/requeue-stuck-jobs';
 import { logger } from '../../shared/logger';
 
 /** Runs on a schedule: queues again the OCR jobs nothing is working on, so no document stays pending. */

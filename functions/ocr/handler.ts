@@ -1,12 +1,10 @@
 import { inWorkspace, type AppContainer, type OcrServices } from '../../shared/container/app-container';
-import {
-  cancelOcrJob,
-  listOcrQueue,
-  ocrMetrics,
-  ocrQueueStatus,
-  retryOcr,
-  setOcrPriority,
-} from '../../shared/domain/ocr/queue-control';
+import { ocrMetrics } from '../../shared/domain/ocr/ocr-metrics';
+import { cancelOcrJob } from '../../shared/domain/ocr/cancel-ocr-job';
+import { setOcrPriority } from '../../shared/domain/ocr/set-ocr-priority';
+import { listOcrQueue } from '../../shared/domain/ocr/list-ocr-queue';
+import { ocrQueueStatus } from '../../shared/domain/ocr/queue-status';
+import { retryOcr } from '../../shared/domain/ocr/retry-ocr';
 import { systemMetrics } from '../../shared/domain/system/system-metrics';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';

@@ -1,16 +1,13 @@
 import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import type { Principal } from '../../shared/domain/principal';
-import {
-  authenticateConnection,
-  closeConnection,
-  closeIfUnauthenticated,
-  connectionState,
-  openConnection,
-  refuseConnection,
-  subscribeConnection,
-  type ChannelDeps,
-} from '../../shared/domain/events/channel';
-import { SERVER_EVENT_TYPES } from '../../shared/domain/connections/ports';
+import { closeIfUnauthenticated } from '../../shared/domain/connections/close-if-unauthenticated';
+import { refuseConnection } from '../../shared/domain/connections/refuse-connection';
+import { subscribeConnection } from '../../shared/domain/connections/subscribe-connection';
+import { connectionState } from '../../shared/domain/connections/connection-state';
+import { authenticateConnection } from '../../shared/domain/connections/authenticate-connection';
+import { closeConnection } from '../../shared/domain/connections/close-connection';
+import { openConnection } from '../../shared/domain/connections/open-connection';
+import { type ChannelDeps, SERVER_EVENT_TYPES } from '../../shared/domain/connections/ports';
 import { sessionEndedMessage } from '../../shared/domain/connections/sessions';
 import { logger } from '../../shared/logger';
 import { clientMessage, MAX_CLIENT_MESSAGE_BYTES, type ClientMessage } from './schemas';

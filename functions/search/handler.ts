@@ -1,6 +1,7 @@
 import { inWorkspace, type AppContainer, type WorkspaceData } from '../../shared/container/app-container';
-import type { SearchResults } from '../../shared/domain/search/ports';
-import { advancedSearch, searchDocuments, type SearchDeps } from '../../shared/domain/search/use-cases';
+import type { SearchResults, SearchDeps } from '../../shared/domain/search/ports';
+import { advancedSearch } from '../../shared/domain/search/advanced-search';
+import { searchDocuments } from '../../shared/domain/search/search-documents';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';

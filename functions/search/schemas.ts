@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { DOCUMENT_STATUSES } from '../../shared/domain/documents/document';
 import { SEARCH_FIELDS, SEARCH_SORT_FIELDS, type SearchFilters, type SearchSortField } from '../../shared/domain/search/ports';
-import { CLAUSE_TYPES } from '../../shared/domain/search/use-cases';
+import { CLAUSE_TYPES } from '../../shared/domain/search/advanced-search';
 import { booleanField, isoDateBound, pageQuery } from '../../shared/http/fields';
 import { unsafeInput } from '../../shared/http/input-safety';
 

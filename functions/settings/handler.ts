@@ -1,4 +1,5 @@
-import { getSettings, updateSettings } from '../../shared/domain/settings/settings';
+import { updateSettings } from '../../shared/domain/settings/update-settings';
+import { getSettings } from '../../shared/domain/settings/get-settings';
 import type { AppContainer } from '../../shared/container/app-container';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';

@@ -4,7 +4,7 @@ import { OpenSearchSearchIndex } from '../adapters/aws/opensearch-search-index';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
 import type { FollowChangesDeps } from '../domain/search/follow-changes';
 import type { ReconcileDeps } from '../domain/search/reconcile-index';
-import type { RebuildDeps } from '../domain/search/use-cases';
+import type { RebuildDeps } from '../domain/search/rebuild-search-index';
 import type { AppContainer } from './app-container';
 import { indexerDepsOf, rebuildDepsOf, reconcileDepsOf } from './consumer-deps';
 import { awsAppContainer, tokenlessContainer } from './aws';

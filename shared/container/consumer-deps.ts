@@ -2,7 +2,8 @@ import type { DocumentRepository } from '../domain/documents/ports';
 import type { PublishChangesDeps } from '../domain/events/publish-changes';
 import type { FollowChangesDeps } from '../domain/search/follow-changes';
 import type { ReconcileDeps } from '../domain/search/reconcile-index';
-import type { IndexerDeps, RebuildDeps } from '../domain/search/use-cases';
+import type { RebuildDeps } from '../domain/search/rebuild-search-index';
+import type { IndexerDeps } from '../domain/search/document-indexer';
 import type { AppContainer } from './app-container';
 
 /*

@@ -22,7 +22,7 @@ import { CachedConnectionRepository } from '../adapters/local/cached-connection-
 import { SqliteSearchIndex } from '../adapters/local/sqlite-search-index';
 import { TesseractOcrEngine, type TesseractOcrEngineOptions } from '../adapters/local/tesseract-ocr-engine';
 import type { ConnectionSender } from '../domain/connections/ports';
-import type { HealthProbe } from '../domain/health/health';
+import type { HealthProbe } from '../domain/health/ports';
 import type { OcrWorkerServices } from '../domain/ocr/process-ocr-job';
 import { debugLogBusinessMetrics } from '../observability/logged-metrics';
 import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type DocumentServices, type OcrServices } from './app-container';

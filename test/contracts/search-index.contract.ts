@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/domain/errors';
 import type { IndexedDocument, SearchFilters, SearchIndex, SearchIndexStore, SearchResults } from '../../shared/domain/search/ports';
-import { advancedSearch, searchDocuments, type AdvancedSearchRequest, type SearchClause } from '../../shared/domain/search/use-cases';
+import { advancedSearch, type AdvancedSearchRequest, type SearchClause } from '../../shared/domain/search/advanced-search';
+import { searchDocuments } from '../../shared/domain/search/search-documents';
 import { listingCases } from './search-index-listing.cases';
 
 /** An index under test, with a way to make its last writes visible (OpenSearch refreshes; SQLite needs nothing). */

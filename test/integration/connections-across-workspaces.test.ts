@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
 import { CachedConnectionRepository } from '../../shared/adapters/local/cached-connection-repository';
 import { systemClock } from '../../shared/domain/clock';
-import { forgetAllConnections } from '../../shared/domain/events/channel';
+import { forgetAllConnections } from '../../shared/domain/connections/forget-all-connections';
 import type { ConnectionRepository } from '../../shared/domain/connections/ports';
 import type { HostProbe } from '../../shared/domain/system/ports';
 import { systemMetrics } from '../../shared/domain/system/system-metrics';

@@ -2,7 +2,8 @@ import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/clien
 import { describe, expect, it } from 'vitest';
 import { OcrEngineBusy, type OcrEngine, type OcrInput } from '../../shared/domain/ocr/ports';
 import { processOcrJob } from '../../shared/domain/ocr/process-ocr-job';
-import { cancelOcrJob, requeueStuckJobs } from '../../shared/domain/ocr/queue-control';
+import { requeueStuckJobs } from '../../shared/domain/ocr/requeue-stuck-jobs';
+import { cancelOcrJob } from '../../shared/domain/ocr/cancel-ocr-job';
 import { MAX_DEFERRALS } from '../../shared/domain/ocr/throttling';
 import { textPdf } from '../support/text-pdf';
 import { ocrPipeline, RecordedMetrics } from '../support/ocr-pipeline';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA } from '../../shared/manifest';
 import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../../shared/adapters/aws/provisioning';
 import { bucketProbe, queueProbe, tableProbe } from '../../shared/adapters/aws/health-probes';
-import { checkHealth } from '../../shared/domain/health/health';
+import { checkHealth } from '../../shared/domain/health/check-health';
 import { testClients, uniqueName } from '../support/aws-resources';
 
 describe('provisioning of the local resources', () => {

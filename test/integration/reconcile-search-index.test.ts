@@ -3,7 +3,7 @@ import { SqliteSearchIndex } from '../../shared/adapters/local/sqlite-search-ind
 import type { AppContainer } from '../../shared/container/app-container';
 import type { SearchIndex } from '../../shared/domain/search/ports';
 import { reconcileSearchIndex, type ReconcileDeps } from '../../shared/domain/search/reconcile-index';
-import { createDocumentIndexer, toIndexedDocument } from '../../shared/domain/search/use-cases';
+import { createDocumentIndexer, toIndexedDocument } from '../../shared/domain/search/document-indexer';
 import { createReconcileHandler, isReconcileEvent } from '../../functions/indexer/reconcile';
 import { reconcileDepsOf } from '../../shared/container/consumer-deps';
 import type { Logger } from '../../shared/logger';

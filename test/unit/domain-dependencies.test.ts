@@ -88,6 +88,17 @@ describe('domain area dependencies', () => {
     expect(importers.map(([area]) => area)).toEqual([]);
   });
 
+  it('no module of the domain imports one that imports it back, within an area or across', () => {
+    const files = sourceFiles(DOMAIN);
+    const fileGraph = new Map(
+      files.map((file) => [path.relative(DOMAIN, file).replace(/\.ts$/, ''), new Set(importsOf(file).filter((target) => !target.startsWith('..')))]),
+    );
+
+    const cycle = findCycle(fileGraph);
+
+    expect(cycle?.join(' -> ') ?? 'none').toBe('none');
+  });
+
   it('the kernel beside the areas imports no area', () => {
     const kernel = readdirSync(DOMAIN).filter((name) => name.endsWith('.ts')).map((name) => path.join(DOMAIN, name));
 

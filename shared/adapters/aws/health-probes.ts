@@ -2,7 +2,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { HealthProbe } from '../../domain/health/health';
+import type { HealthProbe } from '../../domain/health/ports';
 
 export const tableProbe = (db: DynamoDBDocumentClient, tableName: string): HealthProbe => ({
   name: 'dynamodb',

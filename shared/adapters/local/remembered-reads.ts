@@ -1,5 +1,6 @@
 import type { RevokedTokenStore } from '../../domain/auth/ports';
-import type { Settings, SettingsRepository } from '../../domain/settings/settings';
+import type { Settings } from '../../domain/settings/settings';
+import type { SettingsRepository } from '../../domain/settings/ports';
 import type { MemberChanges, NewUserOptions, ProfileChanges, UserRepository } from '../../domain/users/ports';
 import type { User } from '../../domain/users/user';
 import { ExactReadCache } from './exact-read-cache';

@@ -3,6 +3,8 @@
  * Below the areas that end sessions (auth, users) and the events that are pushed to connections.
  */
 
+import type { Clock } from '../clock';
+
 /**
  * Which authenticated connections a listing wants: one user's (within one workspace when given), one
  * workspace's, or every connection of the deployment ('all': the stale-connection sweep and the system count,
@@ -144,4 +146,11 @@ export interface ConnectionSender {
   send(connectionId: string, message: string): Promise<SendResult>;
   /** Closes the connection; closing one that is gone is not an error. */
   close(connectionId: string): Promise<void>;
+}
+
+/** What the WebSocket channel's use cases work with. */
+export interface ChannelDeps {
+  connections: ConnectionRepository;
+  connectionSender: ConnectionSender;
+  clock: Clock;
 }

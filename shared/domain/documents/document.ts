@@ -63,3 +63,6 @@ export const stagedUploadId = (key: string): string | null => {
   const id = key.slice(STAGING_PREFIX.length);
   return UUID.test(id) ? id : null;
 };
+
+/** The P limit on a document's size. */
+export const MAX_DOCUMENT_BYTES = 500 * 1024 * 1024;

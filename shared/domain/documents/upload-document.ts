@@ -1,15 +1,15 @@
 import type { Clock } from '../clock';
 import { validationError } from '../errors';
-import { requireLabels } from '../labels/use-cases';
-import type { LabelRepository } from '../labels/label';
+import { requireLabels } from '../labels/require-labels';
+import type { LabelRepository } from '../labels/ports';
 import type { BusinessMetrics } from '../metrics/ports';
 import type { DocumentRecord } from './document';
 import { fileKeys } from '../files/file-keys';
 import { detectMimeType, SUPPORTED_MIME_TYPES } from './file-type';
-import { newOcrJob, type OcrJob, type OcrJobQueue } from '../ocr/jobs';
-import type { OcrEngine } from '../ocr/ports';
-import { ocrLanguageFor, requireOcrLanguage } from '../ocr/queue-control';
-import type { SettingsRepository } from '../settings/settings';
+import { newOcrJob, type OcrJob } from '../ocr/jobs';
+import type { OcrJobQueue, OcrEngine } from '../ocr/ports';
+import { ocrLanguageFor, requireOcrLanguage } from '../ocr/ocr-language';
+import type { SettingsRepository } from '../settings/ports';
 import type { DocumentRepository } from './ports';
 import type { FileStore } from '../files/ports';
 

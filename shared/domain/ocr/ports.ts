@@ -1,3 +1,7 @@
+import type { DocumentContent } from '../files/ports';
+import type { Page } from '../pagination';
+import type { OcrPriority, OcrJob, OcrJobMessage, OcrResult, OcrQueueCounters, OcrTotals, OcrDailyTotals, OcrJobFilter, CancelOutcome } from './jobs';
+
 /** How far an engine has got with one document: `done` of `total` pages read. */
 export interface OcrPageProgress {
   done: number;
@@ -114,4 +118,72 @@ export class OcrEngineBusy extends Error {
     super(message, options);
     this.name = 'OcrEngineBusy';
   }
+}
+
+/**
+ * OCR jobs with their documents' status and the counters: every transition moves the job, the document's
+ * status and the counters in one transaction, conditioned on the job's current state, so that two workers (a
+ * message delivered twice) can never both win and counters never drift.
+ */
+export interface OcrJobRepository {
+  get(documentId: string): Promise<OcrJob | null>;
+  list(filter: OcrJobFilter): Promise<Page<OcrJob>>;
+  /**
+   * Starts a new run for an existing document whose job is not queued or processing: the job is queued and
+   * the document pending. Returns the job, or null when the document has no job to restart (does not exist),
+   * or 'busy' when a run is already queued or processing (unless it is `heldRun`, processing: the worker that
+   * holds it hands the job on to a new run).
+   */
+  restart(documentId: string, options: { language: string; priority: OcrPriority; by: string; now: string; heldRun?: number }): Promise<OcrJob | 'busy' | null>;
+  /**
+   * Takes the job for this run: queued → processing, or processing whose heartbeat is older than `staleBefore`
+   * (its worker died). Null when the run is stale, finished, cancelled, or held by a live worker.
+   */
+  claim(message: OcrJobMessage, now: string, staleBefore: string): Promise<OcrJob | null>;
+  /** Renews the heartbeat and progress; tells whether a cancel was asked for meanwhile. */
+  heartbeat(documentId: string, run: number, progress: number, pages: number, now: string): Promise<{ cancelRequested: boolean }>;
+  /**
+   * processing → completed with the text stored and the document completed: 'completed'. Nothing is written when
+   * a cancel was asked for meanwhile ('cancel_requested'), the run no longer holds the job ('not_held'), or the
+   * document's file is no longer the one the run read, `readSha256` ('file_replaced': a sync replaced it).
+   */
+  complete(
+    documentId: string,
+    run: number,
+    result: OcrResult & { content: DocumentContent; readSha256: string },
+    now: string,
+  ): Promise<'completed' | 'cancel_requested' | 'not_held' | 'file_replaced'>;
+  /** processing or queued → failed (or cancelled) with the reason on job and document. */
+  fail(documentId: string, run: number, reason: string, now: string, status?: 'failed' | 'cancelled'): Promise<boolean>;
+  /**
+   * processing → queued because the engine was throttling: the delivery does not count as an attempt, and the
+   * job is not stuck before `until` (its message comes back then). False when the run no longer holds the job.
+   */
+  defer(documentId: string, run: number, now: string, until: string): Promise<boolean>;
+  /** processing → queued after a transient error, so the redelivered message can claim it again. */
+  release(documentId: string, run: number, now: string): Promise<void>;
+  /** Cancels a queued job at once, or asks the worker of a processing one to stop. */
+  cancel(documentId: string, now: string): Promise<CancelOutcome>;
+  /** Changes the priority of a queued job; 'not_queued' once it started or finished. */
+  setPriority(documentId: string, priority: OcrPriority): Promise<OcrJob | 'not_queued' | null>;
+  /**
+   * Jobs queued before `queuedBefore` (a deferred one: deferred until before it) or processing with a heartbeat
+   * before `heartbeatBefore`.
+   */
+  stuck(queuedBefore: string, heartbeatBefore: string): Promise<OcrJob[]>;
+  counters(): Promise<OcrQueueCounters>;
+  totals(): Promise<OcrTotals>;
+  /** Daily totals from `fromDate` to `toDate` (YYYY-MM-DD, inclusive), oldest first; days without runs omitted. */
+  daily(fromDate: string, toDate: string): Promise<OcrDailyTotals[]>;
+}
+
+/** Puts one workspace's OCR jobs on the queue of their priority. */
+export interface OcrJobQueue {
+  /** `delaySeconds` (0..{@link MAX_QUEUE_DELAY_SECONDS}) keeps the message invisible that long before its first delivery. */
+  enqueue(message: OcrJobMessage, options?: { delaySeconds?: number }): Promise<void>;
+}
+
+/** The OCR queues of every workspace; use cases get one workspace's, whose messages carry its id to the worker. */
+export interface OcrJobQueues {
+  forWorkspace(workspaceId: string): OcrJobQueue;
 }

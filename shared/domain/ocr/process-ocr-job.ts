@@ -2,21 +2,12 @@ import { MAX_RECEIVES } from '../../manifest';
 import type { Clock } from '../clock';
 import { fileKeys } from '../files/file-keys';
 import type { DocumentContent, FileStore } from '../files/ports';
-import type { NotificationRepository } from '../notifications/notification';
-import { notifyUser } from '../notifications/use-cases';
-import type { SettingsRepository } from '../settings/settings';
+import type { NotificationRepository } from '../notifications/ports';
+import { notifyUser } from '../notifications/notify-user';
+import type { SettingsRepository } from '../settings/ports';
 import type { BusinessMetrics } from '../metrics/ports';
-import type { OcrJob, OcrJobMessage, OcrJobQueue, OcrJobRepository } from './jobs';
-import {
-  OcrEngineBusy,
-  OcrFailure,
-  type OcrDocument,
-  type OcrDocuments,
-  type OcrEngine,
-  type OcrInput,
-  type OcrOutput,
-  type TextLayerReader,
-} from './ports';
+import type { OcrJob, OcrJobMessage } from './jobs';
+import { type OcrJobQueue, type OcrJobRepository, OcrEngineBusy, OcrFailure, type OcrDocument, type OcrDocuments, type OcrEngine, type OcrInput, type OcrOutput, type TextLayerReader } from './ports';
 import { deferralDelaySeconds, MAX_DEFERRALS } from './throttling';
 
 /** The engine name of pages whose text came from the PDF's own text layer, not from OCR. */

@@ -1,7 +1,7 @@
 import { compareSequences, type ChangeOutcome, type ItemChange } from '../changes/ports';
 import type { DocumentRepository } from '../documents/ports';
 import type { DocumentContent } from '../files/ports';
-import { createDocumentIndexer, type IndexerDeps } from './use-cases';
+import { createDocumentIndexer, type IndexerDeps } from './document-indexer';
 
 /** How many documents are reindexed at once within a batch. */
 const CONCURRENCY = 8;

@@ -168,3 +168,7 @@ export interface SearchIndex {
   remove(documentId: string, version: number): Promise<void>;
   search(request: SearchRequest): Promise<SearchResults>;
 }
+
+export interface SearchDeps {
+  searchIndex: SearchIndex;
+}

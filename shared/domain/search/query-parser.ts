@@ -211,3 +211,6 @@ export function assertSearchableQuery(node: QueryNode, field = 'query'): void {
     throw invalid('needs at least one condition that is not excluded (must or should)', field);
   }
 }
+
+/** `contains` needs three characters: both indexes find substrings through their three-letter pieces. */
+export const MIN_CONTAINS_LENGTH = 3;

@@ -1,7 +1,7 @@
 import type { DocumentRepository } from '../documents/ports';
 import type { WorkspaceRepository } from '../workspaces/ports';
 import type { IndexEntry, SearchIndexStore } from './ports';
-import { createDocumentIndexer, type IndexerDeps } from './use-cases';
+import { createDocumentIndexer, type IndexerDeps } from './document-indexer';
 
 export interface ReconcileDeps {
   workspaces: Pick<WorkspaceRepository, 'list'>;

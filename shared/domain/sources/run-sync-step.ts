@@ -1,9 +1,9 @@
 import { SOURCE_SYNC_TIMEOUT_SECONDS } from '../../manifest';
-import type { NotificationRepository } from '../notifications/notification';
-import { notifyUser } from '../notifications/use-cases';
+import type { NotificationRepository } from '../notifications/ports';
+import { notifyUser } from '../notifications/notify-user';
 import { compileFilePatterns } from './file-patterns';
-import { ocrLanguageFor } from '../ocr/queue-control';
-import type { SettingsRepository } from '../settings/settings';
+import { ocrLanguageFor } from '../ocr/ocr-language';
+import type { SettingsRepository } from '../settings/ports';
 import type { CredentialVault, SourceRepository, SyncProgress, SyncQueue, SyncStepMessage } from './ports';
 import { SourceAccessError, type RemoteFolders } from './remote-folder';
 import { accessFailureReason } from './check-source-access';

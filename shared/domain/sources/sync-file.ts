@@ -1,12 +1,12 @@
 import type { Clock } from '../clock';
 import { fileKeys } from '../files/file-keys';
 import { detectMimeType } from '../documents/file-type';
-import { MAX_DOCUMENT_BYTES } from '../documents/large-upload';
+import { MAX_DOCUMENT_BYTES } from '../documents/document';
 import type { DocumentRepository } from '../documents/ports';
 import { FileTooLargeError, type FileStore, type StoredFileInfo } from '../files/ports';
 import { newDocumentRecord, registerDocument } from '../documents/upload-document';
 import type { BusinessMetrics } from '../metrics/ports';
-import type { OcrJobQueue, OcrJobRepository } from '../ocr/jobs';
+import type { OcrJobQueue, OcrJobRepository } from '../ocr/ports';
 import type { RememberedFile, SyncStateStore, SyncWorkItem } from './ports';
 import { SourceAccessError, type RemoteFolder } from './remote-folder';
 import type { SourceRecord } from './source';

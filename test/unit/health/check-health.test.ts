@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkHealth, type HealthProbe, type SlowHealthCheck } from '../../../shared/domain/health/health';
+import { checkHealth, type SlowHealthCheck } from '../../../shared/domain/health/check-health';
+import type { HealthProbe } from '../../../shared/domain/health/ports';
 
 const answersAfter = (name: string, ms: number): HealthProbe => ({
   name,

@@ -4,7 +4,7 @@ import type { DocumentRecord } from '../../../shared/domain/documents/document';
 import type { DocumentContent } from '../../../shared/domain/files/ports';
 import { followChanges, type FollowChangesDeps } from '../../../shared/domain/search/follow-changes';
 import type { IndexedDocument, SearchIndex } from '../../../shared/domain/search/ports';
-import { REMOVED_FOREVER } from '../../../shared/domain/search/use-cases';
+import { REMOVED_FOREVER } from '../../../shared/domain/search/document-indexer';
 import { aDocumentRecord } from '../../support/builders';
 
 const at = '2026-11-26T10:00:00.000Z';

@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { duplicate } from '../../../domain/errors';
-import type { AssignmentOutcome, Label, LabelChanges, LabelRepository } from '../../../domain/labels/label';
+import type { AssignmentOutcome, Label, LabelChanges } from '../../../domain/labels/label';
+import type { LabelRepository } from '../../../domain/labels/ports';
 import { failedConditions, isConditionFailure } from './errors';
 import { dataKeys, withoutKeys, type DataKeys, type WorkspaceTable } from './keys';
 import { currentLabelMembers, joinLabel } from './label-membership';

@@ -1,5 +1,6 @@
 import { PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Notification, NotificationOwner, NotificationRepository } from '../../../domain/notifications/notification';
+import type { Notification, NotificationOwner } from '../../../domain/notifications/notification';
+import type { NotificationRepository } from '../../../domain/notifications/ports';
 import { isConditionFailure } from './errors';
 import { keys } from './keys';
 import { toNotification } from './notification-items';

@@ -1,18 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DocumentContent } from '../../../domain/files/ports';
-import type {
-  CancelOutcome,
-  OcrDailyTotals,
-  OcrJob,
-  OcrJobFilter,
-  OcrJobMessage,
-  OcrJobRepository,
-  OcrJobStatus,
-  OcrPriority,
-  OcrQueueCounters,
-  OcrResult,
-  OcrTotals,
-} from '../../../domain/ocr/jobs';
+import type { CancelOutcome, OcrDailyTotals, OcrJob, OcrJobFilter, OcrJobMessage, OcrJobStatus, OcrPriority, OcrQueueCounters, OcrResult, OcrTotals } from '../../../domain/ocr/jobs';
+import type { OcrJobRepository } from '../../../domain/ocr/ports';
 import { pageOf, type Page } from '../../../domain/pagination';
 import { failedConditions, isConditionFailure } from './errors';
 import { dataKeys, type DataKeys, type WorkspaceTable } from './keys';

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { PENDING_UPLOAD_RETENTION_SECONDS } from '../../../domain/documents/large-upload';
+import { PENDING_UPLOAD_RETENTION_SECONDS } from '../../../domain/documents/request-upload-url';
 import type { PendingUpload, PendingUploadRepository } from '../../../domain/documents/ports';
 import type { Clock } from '../../../domain/clock';
 import { dataKeys, ttlOf, withoutKeys, type DataKeys, type WorkspaceTable } from './keys';

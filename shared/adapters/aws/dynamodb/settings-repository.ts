@@ -1,5 +1,6 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Settings, SettingsRepository } from '../../../domain/settings/settings';
+import type { Settings } from '../../../domain/settings/settings';
+import type { SettingsRepository } from '../../../domain/settings/ports';
 import { keys, withoutKeys } from './keys';
 
 const storedFields = (item: Record<string, unknown> | undefined): Partial<Settings> => {

@@ -1,11 +1,9 @@
 import type { Clock } from '../clock';
 import { notFound } from '../errors';
-import { requireLabels } from '../labels/use-cases';
-import type { LabelRepository } from '../labels/label';
+import { requireLabels } from '../labels/require-labels';
+import type { LabelRepository } from '../labels/ports';
 import { toSummary, type DocumentSummary } from './document';
-import { fileKeys } from '../files/file-keys';
 import type { DocumentChanges, DocumentRepository } from './ports';
-import type { FileStore } from '../files/ports';
 
 /**
  * Changes title, labels (replacing them) and metadata; labels must exist. The search index and the connected
@@ -24,10 +22,4 @@ export async function updateDocument(
   );
   if (!updated) throw notFound('Document', id);
   return toSummary(updated);
-}
-
-/** Deletes the document, its files (original and thumbnails) and its place in label counts; the index follows the stream. */
-export async function deleteDocument(deps: { documents: DocumentRepository; files: FileStore }, id: string): Promise<void> {
-  if (!(await deps.documents.delete(id))) throw notFound('Document', id);
-  await deps.files.deletePrefix(fileKeys.prefix(id));
 }
