@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { deflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import type {
@@ -10,13 +9,13 @@ import type {
   SearchRequest,
   SearchResults,
 } from '../../domain/search/ports';
-import type { DocumentListingIndex, DocumentQuery } from '../../domain/documents/ports';
-import { fuzzyDistance, maxEdits, withinEdits } from '../../domain/search/text';
+import type { DocumentListingIndex } from '../../domain/documents/ports';
 import { FacetColumns } from './search-facet-columns';
-import { SqliteReadPool } from './sqlite-read-pool';
+import { listIndexedDocuments } from './sqlite-document-listing';
 import { highlightsOf } from './sqlite-search-highlights';
 import { sqliteIndexListing } from './sqlite-search-listing';
-import { LISTING_ORDER, orderBy, parseRowids, QueryPlan, type SqlValue, type WorkspaceRange } from './sqlite-search-query';
+import { parseRowids, QueryPlan, type SqlValue, type WorkspaceRange } from './sqlite-search-query';
+import { SqliteRanking } from './sqlite-search-ranking';
 import {
   adoptUnrangedFile,
   COLUMNS,
@@ -28,18 +27,11 @@ import {
   PAGE_SIZE,
   rowidRange,
   SCHEMA,
-  vocabulary,
-  WEIGHTS,
-  type Column,
   type FacetChange,
+  writeStatements,
 } from './sqlite-search-schema';
+import { SqliteVocabulary } from './sqlite-search-vocabulary';
 
-/** Fuzzy alternatives of one word, at most: the closest are kept, so a query's work stays bounded. */
-const MAX_FUZZY_ALTERNATIVES = 20;
-/** Rows read past a relevance page, so that a run of equal scores at its end can still be ordered by id. */
-const TIE_MARGIN = 50;
-/** Reader threads that rank shards of a query in parallel: one per core, up to this many. */
-const MAX_READERS = 4;
 /**
  * Reader threads rank a workspace holding at least this share of the index's live documents; a smaller one is
  * ranked by this thread. FTS5's bm25() counts each query word's documents over the whole table on every
@@ -47,22 +39,6 @@ const MAX_READERS = 4;
  * each thread repeats that count, and splitting a small workspace's scoring does not pay for it.
  */
 const READERS_FROM_SHARE = 0.5;
-/** Rows the BM25 ranking keeps at most for one page (a deep page); past this, the general query ranks instead. */
-const MAX_RANKED_ROWS = 20_000;
-
-interface PageRow {
-  rid: number;
-  id: string;
-  title: string;
-  score: number;
-}
-
-interface DocRow {
-  rid: number;
-  slot: number;
-  version: number;
-  deleted: number;
-}
 
 const NO_RESULTS: SearchResults = { results: [], total: 0, facets: { mime_types: {}, labels: {} } };
 
@@ -98,23 +74,15 @@ export interface SqliteSearchIndexOptions {
  */
 export class SqliteSearchIndex implements SearchIndexStore {
   private readonly db: Database.Database;
-  private readerCount: number;
-  /** Started on the first ranked search, so that an index that is only written never starts threads. */
-  private pool: SqliteReadPool | null = null;
-  /** Words already in each workspace's vocabulary (by slot): written once per process. */
-  private readonly knownWords = new Map<number, Set<string>>();
+  private readonly ranking: SqliteRanking;
+  private readonly vocabulary: SqliteVocabulary;
   /** The facet columns of each workspace, by slot. */
   private readonly columns = new Map<number, FacetColumns>();
   /** Committed slots by workspace id (a slot never changes once committed). */
   private readonly slots = new Map<string, number>();
   private readonly statements;
 
-  constructor(
-    private readonly path: string,
-    options: SqliteSearchIndexOptions = {},
-  ) {
-    const cores = availableParallelism();
-    this.readerCount = path === ':memory:' ? 0 : (options.readers ?? (cores > 1 ? Math.min(cores, MAX_READERS) : 0));
+  constructor(path: string, options: SqliteSearchIndexOptions = {}) {
     this.db = new Database(path);
     this.db.function('inflate_text', { deterministic: true }, (blob: unknown) => inflateText(blob as Buffer | null));
     this.db.pragma(`page_size = ${PAGE_SIZE}`);
@@ -123,41 +91,14 @@ export class SqliteSearchIndex implements SearchIndexStore {
     this.db.exec(SCHEMA);
     adoptUnrangedFile(this.db);
     this.db.exec(INDEXES);
-    this.statements = {
-      current: this.db.prepare<[string], DocRow>('SELECT rid, slot, version, deleted FROM docs WHERE id = ?'),
-      slotOf: this.db.prepare<[string], number>('SELECT slot FROM workspaces WHERE workspace_id = ?').pluck(),
-      addWorkspace: this.db.prepare<[string]>('INSERT INTO workspaces (workspace_id) VALUES (?)'),
-      maxRid: this.db.prepare<[number, number], number | null>('SELECT max(rid) FROM docs WHERE rid BETWEEN ? AND ?').pluck(),
-      insertDoc: this.db.prepare(
-        `INSERT INTO docs (rid, id, slot, version, deleted, title, filename, content_z, labels_text, metadata_text, mime_type, status, ocr_confidence, size,
-           created_at, updated_at, label_ids, label_names, metadata_values)
-         VALUES (@rid, @id, @slot, @version, 0, @title, @filename, @content_z, @labels_text, @metadata_text, @mime_type, @status, @ocr_confidence, @size,
-           @created_at, @updated_at, @label_ids, @label_names, @metadata_values)`,
-      ),
-      updateDoc: this.db.prepare(
-        `UPDATE docs SET version = @version, deleted = 0, title = @title, filename = @filename, content_z = @content_z, labels_text = @labels_text,
-           metadata_text = @metadata_text, mime_type = @mime_type, status = @status, ocr_confidence = @ocr_confidence, size = @size,
-           created_at = @created_at, updated_at = @updated_at, label_ids = @label_ids, label_names = @label_names, metadata_values = @metadata_values
-         WHERE rid = @rid`,
-      ),
-      insertTombstone: this.db.prepare<[number, string, number, number]>('INSERT INTO docs (rid, id, slot, version, deleted) VALUES (?, ?, ?, ?, 1)'),
-      tombstone: this.db.prepare<[number, number]>(
-        `UPDATE docs SET version = ?, deleted = 1, title = '', filename = '', content_z = NULL, labels_text = '', metadata_text = '', label_ids = '[]',
-           label_names = '[]', metadata_values = '[]' WHERE rid = ?`,
-      ),
-      indexed: this.db.prepare<[number], Record<Column, string>>('SELECT title, filename, content, labels, metadata FROM fts_source WHERE rid = ?'),
-      insertFts: this.db.prepare('INSERT INTO fts (rowid, title, filename, content, labels, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
-      deleteFts: this.db.prepare(`INSERT INTO fts (fts, rowid, title, filename, content, labels, metadata) VALUES ('delete', ?, ?, ?, ?, ?, ?)`),
-      insertTri: this.db.prepare('INSERT INTO tri (rowid, title, filename, content, labels, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
-      deleteTri: this.db.prepare('DELETE FROM tri WHERE rowid = ?'),
-      insertWord: this.db.prepare('INSERT OR IGNORE INTO words (slot, len, word) VALUES (?, ?, ?)'),
-      wordsOfLength: this.db.prepare<[number, number, number], string>('SELECT word FROM words WHERE slot = ? AND len BETWEEN ? AND ?').pluck(),
-    };
+    this.statements = writeStatements(this.db);
     const live = this.db.prepare<
       [],
       { rid: number; slot: number; mime_type: string; status: string; ocr_confidence: number | null; created_at: string; label_ids: string }
     >('SELECT rid, slot, mime_type, status, ocr_confidence, created_at, label_ids FROM docs WHERE deleted = 0');
     for (const row of live.iterate()) this.facetsOf(row.slot).set(row.rid - rowidRange(row.slot).base, facetEntry(row));
+    this.ranking = new SqliteRanking(this.db, path, options.readers);
+    this.vocabulary = new SqliteVocabulary(this.db);
   }
 
   /**
@@ -172,7 +113,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
       upsert: async (document) => this.apply(this.db.transaction(() => this.write(workspaceId, document))()),
       remove: async (documentId, version) => this.remove(workspaceId, documentId, version),
       search: (request) => this.search(workspaceId, request),
-      list: async (query) => this.list(workspaceId, query),
+      list: async (query) => listIndexedDocuments(this.db, this.slotOf(workspaceId), query),
     };
   }
 
@@ -184,7 +125,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
   async clear(): Promise<void> {
     // The workspaces keep their slots: a slot is never given to another workspace.
     this.db.exec(`INSERT INTO fts (fts) VALUES ('delete-all'); DELETE FROM tri; DELETE FROM docs; DELETE FROM words;`);
-    this.knownWords.clear();
+    this.vocabulary.clear();
     this.columns.clear();
   }
 
@@ -257,44 +198,8 @@ export class SqliteSearchIndex implements SearchIndexStore {
     return columns;
   }
 
-  /**
-   * A filtered or sorted listing of the workspace's documents from the documents table of the index (no
-   * full-text work): the page's ids and the total. Null for a source filter, which the index does not hold.
-   */
-  private list(workspaceId: string, query: DocumentQuery): { ids: string[]; total: number } | null {
-    if (query.sourceId) return null;
-    const slot = this.slotOf(workspaceId);
-    if (slot === undefined) return { ids: [], total: 0 };
-    const parts: string[] = ['d.slot = ?', 'd.deleted = 0'];
-    const params: SqlValue[] = [slot];
-    if (query.status) {
-      parts.push('d.status = ?');
-      params.push(query.status);
-    }
-    for (const label of new Set(query.labelIds ?? [])) {
-      parts.push('EXISTS (SELECT 1 FROM json_each(d.label_ids) WHERE value = ?)');
-      params.push(label);
-    }
-    if (query.createdFrom) {
-      parts.push('d.created_at >= ?');
-      params.push(query.createdFrom);
-    }
-    if (query.createdTo) {
-      parts.push('d.created_at <= ?');
-      params.push(query.createdTo);
-    }
-    const where = parts.join(' AND ');
-    const direction = query.order === 'asc' ? 'ASC' : 'DESC';
-    const { total } = this.db.prepare(`SELECT count(*) AS total FROM docs AS d WHERE ${where}`).get(...params) as { total: number };
-    const rows = this.db
-      .prepare(`SELECT d.id FROM docs AS d WHERE ${where} ORDER BY ${LISTING_ORDER[query.sort]} ${direction}, d.id ${direction} LIMIT ? OFFSET ?`)
-      .all(...params, query.perPage, (query.page - 1) * query.perPage) as { id: string }[];
-    return { ids: rows.map((row) => row.id), total };
-  }
-
   close(): void {
-    void this.pool?.close();
-    this.pool = null;
+    this.ranking.close();
     this.db.close();
   }
 
@@ -378,13 +283,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
     const values = COLUMNS.map((column) => text[column]);
     this.statements.insertFts.run(rid, ...values);
     this.statements.insertTri.run(rid, ...values);
-    let known = this.knownWords.get(slot);
-    if (!known) this.knownWords.set(slot, (known = new Set()));
-    for (const word of vocabulary(values.join(' '))) {
-      if (known.has(word)) continue;
-      known.add(word);
-      this.statements.insertWord.run(slot, word.length, word);
-    }
+    this.vocabulary.add(slot, values.join(' '));
     return { slot, sequence: rid - rowidRange(slot).base, entry: facetEntry(row) };
   }
 
@@ -400,118 +299,22 @@ export class SqliteSearchIndex implements SearchIndexStore {
     const { base, first } = rowidRange(slot);
     // The range ends at the workspace's last row: the reader threads split what is there, not 2^32 ids.
     const range: WorkspaceRange = { base, first, last: this.statements.maxRid.get(first, rowidRange(slot).last) ?? first };
-    const plan = new QueryPlan(request, range, (word) => this.fuzzyAlternatives(slot, word));
+    const plan = new QueryPlan(request, range, (word) => this.vocabulary.alternatives(slot, word));
     const offset = (request.page - 1) * request.perPage;
     // Started first: the reader threads rank while this thread counts.
     const parallel = this.facetsOf(slot).size >= READERS_FROM_SHARE * this.liveDocuments();
-    const ranked = plan.rankedByFts() ? this.pageByFtsRank(plan, range, offset, request.perPage, parallel) : Promise.resolve(null);
+    const ranked = plan.rankedByFts() ? this.ranking.pageByFtsRank(plan, range, offset, request.perPage, parallel) : Promise.resolve(null);
     // Should the count below throw first, the ranking's own failure must not go unhandled.
     ranked.catch(() => undefined);
     const matchSet = plan.matchSet();
     const sequences = parseRowids(this.db.prepare<SqlValue[], string | null>(matchSet.sql).pluck().get(...matchSet.params) ?? null);
     const { total, facets } = this.facetsOf(slot).count(sequences, request.filters);
-    const hits = (await ranked) ?? (total ? this.page(plan, request, offset) : []);
+    const hits = (await ranked) ?? (total ? this.ranking.page(plan, request, offset) : []);
     const highlights = request.highlight ? highlightsOf(this.db, plan, hits.map((hit) => hit.rid)) : new Map<number, SearchHit['highlights']>();
     return {
       results: hits.map((hit) => ({ document_id: hit.id, title: hit.title, score: hit.score, highlights: highlights.get(hit.rid) ?? [] })),
       total,
       facets,
     };
-  }
-
-  /** The requested page of hits, in the requested order; ties are broken by id so that pages never overlap. */
-  private page(plan: QueryPlan, request: SearchRequest, offset: number): PageRow[] {
-    const matches = plan.matches();
-    const order = orderBy(request.sort);
-    return this.db
-      .prepare<SqlValue[], PageRow>(`SELECT rid, id, title, score FROM (${matches.sql}) ORDER BY ${order} LIMIT ? OFFSET ?`)
-      .all(...matches.params, request.perPage, offset);
-  }
-
-  /**
-   * A relevance page straight from FTS5's BM25 sort over the workspace's range, which keeps only the best rows
-   * instead of sorting every match. Rows past the page are read too, so that equal scores can be ordered by id
-   * as the general query orders them. Null (the caller then takes the general query) when a run of equal
-   * scores reaches past what was read, or for a page too deep.
-   */
-  private async pageByFtsRank(plan: QueryPlan, range: WorkspaceRange, offset: number, perPage: number, parallel: boolean): Promise<PageRow[] | null> {
-    const end = offset + perPage;
-    const limit = end + TIE_MARGIN;
-    if (limit > MAX_RANKED_ROWS) return null;
-    const ranked = await this.bestByBm25(plan.wordsExpression(), range, limit, parallel);
-    if (ranked.length === limit && ranked[end - 1]!.score === ranked[limit - 1]!.score) return null;
-    const names = this.namesOf(range, ranked.map((row) => row.rid));
-    return ranked
-      .flatMap((row) => {
-        // A document removed since the readers' snapshot is left out.
-        const name = names.get(row.rid);
-        return name ? [{ ...row, ...name }] : [];
-      })
-      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-      .slice(offset, end);
-  }
-
-  /**
-   * The `limit` best matches of the range by BM25, best first. With reader threads (`parallel`), each ranks
-   * one part of the range and the best of their bests are the best overall (BM25's statistics are the whole
-   * table's in every part).
-   */
-  private async bestByBm25(expression: string, range: WorkspaceRange, limit: number, parallel: boolean): Promise<{ rid: number; score: number }[]> {
-    const select = `SELECT rowid AS rid, -bm25(fts, ${WEIGHTS}) AS score FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?`;
-    const order = `ORDER BY bm25(fts, ${WEIGHTS}) LIMIT ?`;
-    const pool = parallel ? this.readers() : null;
-    if (pool) {
-      const span = Math.ceil((range.last - range.first + 1) / pool.size);
-      try {
-        const shards = await pool.allOnEach<{ rid: number; score: number }>(
-          Array.from({ length: pool.size }, (_, i) => ({
-            sql: `${select} ${order}`,
-            params: [expression, range.first + i * span, Math.min(range.last, range.first + (i + 1) * span - 1), limit],
-          })),
-        );
-        return shards
-          .flat()
-          .sort((a, b) => b.score - a.score)
-          .slice(0, limit);
-      } catch {
-        // A reader that failed (or a pool that died) is not worth failing the search: this thread ranks instead.
-      }
-    }
-    return this.db
-      .prepare<[string, number, number, number], { rid: number; score: number }>(`${select} ${order}`)
-      .all(expression, range.first, range.last, limit);
-  }
-
-  private readers(): SqliteReadPool | null {
-    if (this.pool && !this.pool.usable) {
-      // Threads that died once would die again: this index ranks in its own thread from now on.
-      this.pool = null;
-      this.readerCount = 0;
-    }
-    if (!this.pool && this.readerCount > 0) this.pool = new SqliteReadPool(this.path, this.readerCount);
-    return this.pool;
-  }
-
-  private namesOf(range: WorkspaceRange, rids: number[]): Map<number, { id: string; title: string }> {
-    if (!rids.length) return new Map();
-    const rows = this.db
-      .prepare<SqlValue[], { rid: number; id: string; title: string }>(
-        `SELECT rid, id, title FROM docs WHERE rid BETWEEN ? AND ? AND deleted = 0 AND rid IN (${rids.map(() => '?').join(', ')})`,
-      )
-      .all(range.first, range.last, ...rids);
-    return new Map(rows.map((row) => [row.rid, row]));
-  }
-
-  private fuzzyAlternatives(slot: number, word: string): string[] {
-    const normalized = word.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
-    const edits = maxEdits(normalized.length);
-    if (!edits || !/^[\p{L}\p{N}]+$/u.test(normalized)) return [];
-    const candidates = this.statements.wordsOfLength.all(slot, normalized.length - edits, normalized.length + edits);
-    return candidates
-      .filter((candidate) => candidate !== normalized && withinEdits(normalized, candidate, edits))
-      .map((candidate) => ({ candidate, distance: fuzzyDistance(normalized, candidate) }))
-      .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
-      .slice(0, MAX_FUZZY_ALTERNATIVES)
-      .map(({ candidate }) => candidate);
   }
 }

@@ -174,3 +174,43 @@ export function facetEntry(row: { mime_type: string; status: string; ocr_confide
     labelIds: JSON.parse(row.label_ids) as string[],
   };
 }
+
+/** A document's row in `docs`: its range slot, its version and whether it is a tombstone. */
+export interface DocRow {
+  rid: number;
+  slot: number;
+  version: number;
+  deleted: number;
+}
+
+/** The statements the index's writes run, prepared once per connection. */
+export function writeStatements(db: Database.Database) {
+return {
+    current: db.prepare<[string], DocRow>('SELECT rid, slot, version, deleted FROM docs WHERE id = ?'),
+    slotOf: db.prepare<[string], number>('SELECT slot FROM workspaces WHERE workspace_id = ?').pluck(),
+    addWorkspace: db.prepare<[string]>('INSERT INTO workspaces (workspace_id) VALUES (?)'),
+    maxRid: db.prepare<[number, number], number | null>('SELECT max(rid) FROM docs WHERE rid BETWEEN ? AND ?').pluck(),
+    insertDoc: db.prepare(
+      `INSERT INTO docs (rid, id, slot, version, deleted, title, filename, content_z, labels_text, metadata_text, mime_type, status, ocr_confidence, size,
+         created_at, updated_at, label_ids, label_names, metadata_values)
+       VALUES (@rid, @id, @slot, @version, 0, @title, @filename, @content_z, @labels_text, @metadata_text, @mime_type, @status, @ocr_confidence, @size,
+         @created_at, @updated_at, @label_ids, @label_names, @metadata_values)`,
+    ),
+    updateDoc: db.prepare(
+      `UPDATE docs SET version = @version, deleted = 0, title = @title, filename = @filename, content_z = @content_z, labels_text = @labels_text,
+         metadata_text = @metadata_text, mime_type = @mime_type, status = @status, ocr_confidence = @ocr_confidence, size = @size,
+         created_at = @created_at, updated_at = @updated_at, label_ids = @label_ids, label_names = @label_names, metadata_values = @metadata_values
+       WHERE rid = @rid`,
+    ),
+    insertTombstone: db.prepare<[number, string, number, number]>('INSERT INTO docs (rid, id, slot, version, deleted) VALUES (?, ?, ?, ?, 1)'),
+    tombstone: db.prepare<[number, number]>(
+      `UPDATE docs SET version = ?, deleted = 1, title = '', filename = '', content_z = NULL, labels_text = '', metadata_text = '', label_ids = '[]',
+         label_names = '[]', metadata_values = '[]' WHERE rid = ?`,
+    ),
+    indexed: db.prepare<[number], Record<Column, string>>('SELECT title, filename, content, labels, metadata FROM fts_source WHERE rid = ?'),
+    insertFts: db.prepare('INSERT INTO fts (rowid, title, filename, content, labels, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
+    deleteFts: db.prepare(`INSERT INTO fts (fts, rowid, title, filename, content, labels, metadata) VALUES ('delete', ?, ?, ?, ?, ?, ?)`),
+    insertTri: db.prepare('INSERT INTO tri (rowid, title, filename, content, labels, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
+    deleteTri: db.prepare('DELETE FROM tri WHERE rowid = ?'),
+  };
+}
