@@ -66,7 +66,7 @@ const BENCH_ENV: Record<string, string> = {
   CORS_ORIGINS: '*',
   /** search-index-setup; the dev profile's value (lib/stacks/stateful-stack.ts). */
   SEARCH_INDEX_REPLICAS: '0',
-  /** sources, source-sync, source-scheduler (bindQueue in lib/stacks/api-stack.ts). */
+  /** sources, source-sync, source-scheduler (bindQueue in lib/stacks/api-stack.ts and queue-workers.ts). */
   SOURCE_SYNC_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-source-sync',
   /** sources, source-sync (bindCredentialsKey in lib/constructs/bindings.ts sets the KMS key's ARN). */
   SOURCE_CREDENTIALS_KEY_ARN: 'arn:aws:kms:us-east-1:000000000000:key/00000000-0000-0000-0000-000000000000',
@@ -74,8 +74,8 @@ const BENCH_ENV: Record<string, string> = {
 
 /**
  * The functions deployed with the imaging asset beside `index.mjs` (`afterBundling: thumbnailRendererFiles` in
- * lib/stacks/api-stack.ts): without `thumbnail-worker.mjs` there, worker-pool.ts falls back to tsx, which a bundle
- * does not have.
+ * lib/stacks/api-stack.ts and queue-workers.ts): without `thumbnail-worker.mjs` there, worker-pool.ts falls back
+ * to tsx, which a bundle does not have.
  */
 const IMAGING_FUNCTIONS: ReadonlySet<string> = new Set(['documents', 'ocr-worker']);
 

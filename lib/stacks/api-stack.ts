@@ -1,38 +1,29 @@
+import type {
+  CustomResource} from 'aws-cdk-lib';
 import {
   Annotations,
   CfnOutput,
-  type CfnResource,
   CrossStackReferences,
-  CustomResource,
   Duration,
   ReferenceStrength,
   RemovalPolicy,
   Stack,
   type StackProps,
 } from 'aws-cdk-lib';
-import * as apigateway from 'aws-cdk-lib/aws-apigateway';
-import * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration, WebSocketLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as opensearch from 'aws-cdk-lib/aws-opensearchservice';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import { Provider } from 'aws-cdk-lib/custom-resources';
 import type { Construct } from 'constructs';
 import {
   ENV,
-  HTTP_ROUTES,
   INDEX_RECONCILE_HOURS,
-  SOURCE_SCHEDULE_MINUTES,
-  v2RouteKey,
-  WS_ROUTES,
   type HttpGroup,
   type RegistrationMode,
 } from '../../shared/manifest';
@@ -63,22 +54,14 @@ import {
   DEFAULT_RATE_LIMITS,
   DEFAULT_TEXTRACT_TPS,
   EVENTS_TIMEOUT_SECONDS,
-  HTTP_ROUTE_THROTTLES,
-  HTTP_STAGE_THROTTLE,
   INDEXER_TIMEOUT_SECONDS,
-  INGEST_CONCURRENCY,
   ocrConcurrency,
   type RateLimitSettings,
-  SOURCE_SYNC_CONCURRENCY,
-  WEBSOCKET_STAGE_THROTTLE,
 } from './limits';
-import { INGEST_TIMEOUT, OCR_WORKER_TIMEOUT, SOURCE_SYNC_TIMEOUT } from './stateful-stack';
+import { createAdminBootstrap, createSearchIndexSetup } from './deploy-time-setup';
+import { createHttpApi, createWebSocketApi, pascalCase } from './gateway-apis';
+import { createQueueWorkers } from './queue-workers';
 
-/** What the admin bootstrap sets up (see the AdminBootstrap resource); a new value reruns it on deploy. */
-export const BOOTSTRAP_DATA_VERSION = 'workspaces-2';
-
-/** Name of the WebSocket API stage; part of the `@connections` callback URL. */
-export const WEBSOCKET_STAGE_NAME = 'prod';
 
 /** Every Lambda of the API stack, by the folder name of its entry under `functions/`. */
 export type ApiFunctionName =
@@ -260,54 +243,7 @@ export class ApiStack extends Stack {
     });
     const fallback = fn('fallback', corsEnvironment);
 
-    this.httpApi = new apigwv2.HttpApi(this, 'HttpApi', {
-      apiName: `${this.stackName}-http`,
-      defaultIntegration: new HttpLambdaIntegration('FallbackIntegration', fallback.function),
-      // The stage is made below, with throttles and access logs.
-      createDefaultStage: false,
-    });
-    // Every route of the manifest, v1 (`/api/...`) and its v2 twin (`/api/v2/...`), on the group's function.
-    const httpRoutes: apigwv2.HttpRoute[] = [];
-    for (const group of Object.keys(HTTP_ROUTES) as HttpGroup[]) {
-      const integration = new HttpLambdaIntegration(`${pascalCase(group)}Integration`, httpFunctions[group].function);
-      for (const routeKey of HTTP_ROUTES[group]) {
-        const { method, path } = parseRouteKey(routeKey);
-        httpRoutes.push(...this.httpApi.addRoutes({ path, methods: [method], integration }));
-      }
-    }
-    this.httpStage = new apigwv2.HttpStage(this, 'HttpStage', {
-      httpApi: this.httpApi,
-      stageName: '$default',
-      autoDeploy: true,
-      throttle: HTTP_STAGE_THROTTLE,
-      accessLogSettings: {
-        destination: new apigwv2.LogGroupLogDestination(this.accessLogGroup('HttpAccessLogs', logRemovalPolicy)),
-        format: apigateway.AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: '$context.requestId',
-            ip: '$context.identity.sourceIp',
-            requestTime: '$context.requestTime',
-            routeKey: '$context.routeKey',
-            status: '$context.status',
-            responseLength: '$context.responseLength',
-            responseLatency: '$context.responseLatency',
-            integrationLatency: '$context.integrationLatency',
-            integrationError: '$context.integrationErrorMessage',
-            userAgent: '$context.identity.userAgent',
-          }),
-        ),
-      },
-    });
-    // RouteSettings is a free-form map in CloudFormation's schema: CDK passes its keys through as written.
-    const httpStageResource = this.httpStage.node.defaultChild as apigwv2.CfnStage;
-    // A v2 route costs what its v1 twin costs, so it gets the same throttle.
-    httpStageResource.routeSettings = Object.fromEntries(
-      Object.entries(HTTP_ROUTE_THROTTLES).flatMap(([routeKey, limit]) =>
-        [routeKey, v2RouteKey(routeKey)].map((key) => [key, { ThrottlingRateLimit: limit.rateLimit, ThrottlingBurstLimit: limit.burstLimit }]),
-      ),
-    );
-    // Route settings name route keys, which must exist before the stage is created.
-    for (const route of httpRoutes) this.httpStage.node.addDependency(route);
+    ({ httpApi: this.httpApi, httpStage: this.httpStage } = createHttpApi(this, { functions: httpFunctions, fallback, logRemovalPolicy }));
     if (props.edge ?? true) {
       this.edge = new ApiEdge(this, 'Edge', { httpApi: this.httpApi, corsOrigins: props.corsOrigins });
       // The functions that count requests per client address; health and the 404 fallback reveal nothing.
@@ -319,124 +255,22 @@ export class ApiStack extends Stack {
     const realtime = fn('realtime', jwtEnvironment);
     bindTable(realtime.function, props.table, 'readWrite');
     bindSecret(realtime.function, props.jwtSecret, ENV.jwtSecretArn);
-    const realtimeIntegration = new WebSocketLambdaIntegration('RealtimeIntegration', realtime.function);
-    this.webSocketApi = new apigwv2.WebSocketApi(this, 'WebSocketApi', {
-      apiName: `${this.stackName}-ws`,
-    });
-    for (const routeKey of WS_ROUTES) {
-      // $default answers each client message (auth outcome, errors) through the route response.
-      this.webSocketApi.addRoute(routeKey, { integration: realtimeIntegration, returnResponse: routeKey === '$default' });
-    }
-    // WebSocket APIs write access logs with the account's API Gateway CloudWatch role (HTTP APIs need none).
-    const apiGatewayLogsRole = new iam.Role(this, 'ApiGatewayCloudWatchRole', {
-      assumedBy: new iam.ServicePrincipal('apigateway.amazonaws.com'),
-      managedPolicies: [iam.ManagedPolicy.fromAwsManagedPolicyName('service-role/AmazonAPIGatewayPushToCloudWatchLogs')],
-    });
-    const apiGatewayAccount = new apigateway.CfnAccount(this, 'ApiGatewayAccount', { cloudWatchRoleArn: apiGatewayLogsRole.roleArn });
-    this.webSocketStage = new apigwv2.WebSocketStage(this, 'WebSocketStage', {
-      webSocketApi: this.webSocketApi,
-      stageName: WEBSOCKET_STAGE_NAME,
-      autoDeploy: true,
-      throttle: WEBSOCKET_STAGE_THROTTLE,
-      accessLogSettings: {
-        destination: new apigwv2.LogGroupLogDestination(this.accessLogGroup('WebSocketAccessLogs', logRemovalPolicy)),
-        format: apigateway.AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: '$context.requestId',
-            ip: '$context.identity.sourceIp',
-            requestTime: '$context.requestTime',
-            eventType: '$context.eventType',
-            routeKey: '$context.routeKey',
-            connectionId: '$context.connectionId',
-            status: '$context.status',
-            integrationLatency: '$context.integrationLatency',
-            integrationError: '$context.integrationErrorMessage',
-          }),
-        ),
-      },
-    });
-    this.webSocketStage.node.addDependency(apiGatewayAccount);
+    ({ webSocketApi: this.webSocketApi, webSocketStage: this.webSocketStage } = createWebSocketApi(this, { realtime, logRemovalPolicy }));
     // The channel itself pushes and closes (auth errors, limits); the events function (below) pushes the events
     // of the table's changes. No other function reaches the connections.
     bindWebSocket(realtime.function, this.webSocketApi, this.webSocketStage);
 
-    // Presigned uploads: the bucket's events reach the ingest function through a queue, with partial batch
-    // failures so one bad event does not redo the others.
-    const ingest = new AppFunction(this, 'Ingest', { group: 'ingest', environment: {}, memorySize: 512, timeout: INGEST_TIMEOUT, logRemovalPolicy });
-    bindTable(ingest.function, props.table, 'readWrite');
-    bindBucket(ingest.function, props.documentsBucket, 'readWrite');
-    bindOcrQueues(ingest.function, ocrQueues);
-    ingest.function.addEventSource(
-      new SqsEventSource(props.ingestQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: INGEST_CONCURRENCY }),
-    );
-
-    // OCR worker: one function on both priority queues, each with its own event source and concurrency, so
-    // high jobs are taken while normal ones queue up. Textract reads the file from the bucket with the
-    // worker's role; pdf.js (with its data and the canvas binary shipped beside the bundle) reads PDF text layers.
-    const ocrWorker = new AppFunction(this, 'OcrWorker', {
-      group: 'ocr-worker',
-      environment: imagingEnvironment,
-      memorySize: 1536,
-      timeout: OCR_WORKER_TIMEOUT,
+    const { ingest, ocrWorker, ocrSweeper, sourceSync, sourceScheduler } = createQueueWorkers(this, {
+      table: props.table,
+      documentsBucket: props.documentsBucket,
+      ocrQueues,
+      ocrWorkers,
+      ingestQueue: props.ingestQueue,
+      sourceSyncQueue: props.sourceSyncQueue,
+      sourceCredentialsKey: props.sourceCredentialsKey,
+      imagingEnvironment,
+      sourcesAllowPrivateNetworks: SOURCES_ALLOW_PRIVATE_NETWORKS,
       logRemovalPolicy,
-      afterBundling: thumbnailRendererFiles,
-    });
-    bindTable(ocrWorker.function, props.table, 'readWrite');
-    bindBucket(ocrWorker.function, props.documentsBucket, 'readWrite');
-    // A job Textract is throttling goes back on its queue with a delay (not an attempt).
-    bindOcrQueues(ocrWorker.function, ocrQueues);
-    ocrWorker.function.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['textract:DetectDocumentText', 'textract:StartDocumentTextDetection', 'textract:GetDocumentTextDetection'],
-        resources: ['*'],
-      }),
-    );
-    // One file per invocation (Textract reads a large one from the bucket; only files within the text-layer bound
-    // are held in memory). Concurrency stays inside the Textract quota.
-    for (const priority of ['normal', 'high'] as const) {
-      ocrWorker.function.addEventSource(
-        new SqsEventSource(ocrQueues[priority], {
-          batchSize: 1,
-          reportBatchItemFailures: true,
-          maxConcurrency: ocrWorkers[priority],
-        }),
-      );
-    }
-
-    // Stuck-job sweep: jobs whose message was lost or whose worker died are queued again.
-    const ocrSweeper = new AppFunction(this, 'OcrSweeper', { group: 'ocr-sweeper', environment: {}, timeout: Duration.minutes(1), logRemovalPolicy });
-    bindTable(ocrSweeper.function, props.table, 'read');
-    bindOcrQueues(ocrSweeper.function, ocrQueues);
-    new events.Rule(this, 'OcrSweepSchedule', {
-      schedule: events.Schedule.rate(Duration.minutes(10)),
-      targets: [new targets.LambdaFunction(ocrSweeper.function)],
-    });
-
-    // WebDAV source syncs: one step (one message) at a time per invocation, streaming each file into the bucket
-    // (sync-staging/, then workspaces/) as the ingest would, and queueing the rest of the sync as a new message.
-    const sourceSync = new AppFunction(this, 'SourceSync', {
-      group: 'source-sync',
-      environment: { [ENV.sourcesAllowPrivateNetworks]: SOURCES_ALLOW_PRIVATE_NETWORKS },
-      memorySize: 1024,
-      timeout: SOURCE_SYNC_TIMEOUT,
-      logRemovalPolicy,
-    });
-    bindTable(sourceSync.function, props.table, 'readWrite');
-    bindBucket(sourceSync.function, props.documentsBucket, 'readWrite');
-    bindCredentialsKey(sourceSync.function, props.sourceCredentialsKey, 'decrypt');
-    bindQueue(sourceSync.function, props.sourceSyncQueue, 'send', ENV.sourceSyncQueueUrl);
-    bindOcrQueues(sourceSync.function, ocrQueues);
-    sourceSync.function.addEventSource(
-      new SqsEventSource(props.sourceSyncQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: SOURCE_SYNC_CONCURRENCY }),
-    );
-
-    // The schedule claims the sources whose next sync is due and queues a sync for each.
-    const sourceScheduler = new AppFunction(this, 'SourceScheduler', { group: 'source-scheduler', environment: {}, timeout: Duration.minutes(1), logRemovalPolicy });
-    bindTable(sourceScheduler.function, props.table, 'readWrite');
-    bindQueue(sourceScheduler.function, props.sourceSyncQueue, 'send', ENV.sourceSyncQueueUrl);
-    new events.Rule(this, 'SourceSchedule', {
-      schedule: events.Schedule.rate(Duration.minutes(SOURCE_SCHEDULE_MINUTES)),
-      targets: [new targets.LambdaFunction(sourceScheduler.function)],
     });
 
     // The table's stream: the indexer keeps the search index in step (reading documents, their long texts in the
@@ -463,59 +297,20 @@ export class ApiStack extends Stack {
       targets: [new targets.LambdaFunction(indexer.function, { event: events.RuleTargetInput.fromObject({ reconcile: true } satisfies ReconcileEvent) })],
     });
 
-    // Admin bootstrap, run by CloudFormation on every deploy that changes its properties.
-    const bootstrap = fn(
-      'bootstrap',
-      { [ENV.adminUsername]: props.adminUsername, [ENV.adminEmail]: props.adminEmail },
-      Duration.seconds(30),
-    );
-    bindTable(bootstrap.function, props.table, 'readWrite');
-    bindSecret(bootstrap.function, props.adminPasswordSecret, ENV.adminPasswordSecretArn);
-    const bootstrapProvider = new Provider(this, 'AdminBootstrapProvider', {
-      onEventHandler: bootstrap.function,
-      logGroup: new logs.LogGroup(this, 'AdminBootstrapProviderLogGroup', {
-        retention: logs.RetentionDays.ONE_MONTH,
-        removalPolicy: logRemovalPolicy,
-      }),
-    });
-    new CustomResource(this, 'AdminBootstrap', {
-      serviceToken: bootstrapProvider.serviceToken,
-      resourceType: 'Custom::AdminBootstrap',
-      // DataVersion moves with each change of what ensureAdmin sets up, so that upgrading a stack runs it again
-      // (an unchanged resource is not updated): 'workspaces-1' created the first workspace and moved users into it;
-      // 'workspaces-2' also moves the documents, labels, OCR jobs, uploads and counters written before workspaces.
-      properties: { AdminUsername: props.adminUsername, AdminEmail: props.adminEmail, DataVersion: BOOTSTRAP_DATA_VERSION },
-    });
-
-    // Search index setup: the deploy, not the first request, creates or migrates the index. Every function that
-    // reads or writes it is created or updated after it, so new code never meets an old mapping.
-    const searchIndexSetup = new AppFunction(this, 'SearchIndexSetup', {
-      group: 'search-index-setup',
-      environment: { [ENV.searchIndexReplicas]: String(props.searchDomainSize.indexReplicas) },
-      // A migration copies the index (_reindex) while the deploy waits.
-      timeout: Duration.minutes(15),
+    const bootstrap = createAdminBootstrap(this, {
+      table: props.table,
+      adminPasswordSecret: props.adminPasswordSecret,
+      adminUsername: props.adminUsername,
+      adminEmail: props.adminEmail,
       logRemovalPolicy,
     });
-    searchAccess.bind(searchIndexSetup.function, 'readWrite');
-    const searchIndexSetupProvider = new Provider(this, 'SearchIndexSetupProvider', {
-      onEventHandler: searchIndexSetup.function,
-      logGroup: new logs.LogGroup(this, 'SearchIndexSetupProviderLogGroup', {
-        retention: logs.RetentionDays.ONE_MONTH,
-        removalPolicy: logRemovalPolicy,
-      }),
+    const searchIndexSetup = createSearchIndexSetup(this, {
+      searchAccess,
+      indexReplicas: props.searchDomainSize.indexReplicas,
+      indexUsers: [httpFunctions.search, indexer],
+      logRemovalPolicy,
     });
-    this.searchIndexSetup = new CustomResource(this, 'SearchIndex', {
-      serviceToken: searchIndexSetupProvider.serviceToken,
-      resourceType: 'Custom::SearchIndexSetup',
-      // Any new code of the setup (a new mapping or INDEX_VERSION is in its bundle) or replica count re-runs it;
-      // the migration does nothing when the index is already current.
-      properties: { CodeVersion: searchIndexSetup.function.currentVersion.version, Replicas: props.searchDomainSize.indexReplicas },
-    });
-    this.searchIndexSetup.node.addDependency(searchAccess.accessPolicy);
-    // The function resources only: their roles must exist first, for the domain's access policy to name them.
-    for (const user of [httpFunctions.search, indexer]) {
-      (user.function.node.defaultChild as CfnResource).addDependency(this.searchIndexSetup.node.defaultChild as CfnResource);
-    }
+    this.searchIndexSetup = searchIndexSetup.resource;
 
     this.functions = {
       ...httpFunctions,
@@ -525,7 +320,7 @@ export class ApiStack extends Stack {
       ingest,
       'ocr-worker': ocrWorker,
       'ocr-sweeper': ocrSweeper,
-      'search-index-setup': searchIndexSetup,
+      'search-index-setup': searchIndexSetup.function,
       'source-sync': sourceSync,
       'source-scheduler': sourceScheduler,
       indexer,
@@ -575,22 +370,4 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'TableName', { value: props.table.tableName });
     new CfnOutput(this, 'BucketName', { value: props.documentsBucket.bucketName });
   }
-
-  private accessLogGroup(id: string, removalPolicy: RemovalPolicy): logs.LogGroup {
-    return new logs.LogGroup(this, id, { retention: logs.RetentionDays.ONE_MONTH, removalPolicy });
-  }
-}
-
-/** Splits a route key such as `GET /api/users` into the pieces `HttpApi.addRoutes` takes. */
-function parseRouteKey(routeKey: string): { method: apigwv2.HttpMethod; path: string } {
-  const [method, path, ...rest] = routeKey.split(' ');
-  const httpMethod = Object.values(apigwv2.HttpMethod).find((m) => m === method);
-  if (!httpMethod || !path?.startsWith('/') || rest.length > 0) {
-    throw new Error(`Invalid route key "${routeKey}": expected "METHOD /path"`);
-  }
-  return { method: httpMethod, path };
-}
-
-function pascalCase(name: string): string {
-  return name.charAt(0).toUpperCase() + name.slice(1);
 }

@@ -1,7 +1,8 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { BUSINESS_METRICS_NAMESPACE, ENV, FALLBACK_ROUTE_KEY, HTTP_ROUTES, WS_ROUTES, type HttpGroup } from '../../shared/manifest';
-import { BOOTSTRAP_DATA_VERSION, type ApiFunctionName } from '../../lib/stacks/api-stack';
+import type { ApiFunctionName } from '../../lib/stacks/api-stack';
+import { BOOTSTRAP_DATA_VERSION } from '../../lib/stacks/deploy-time-setup';
 import {
   buildStacks,
   environmentOf,
