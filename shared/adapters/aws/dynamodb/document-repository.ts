@@ -6,7 +6,7 @@ import type { OcrJob } from '../../../domain/ocr/jobs';
 import { unknownLabelsError } from '../../../domain/labels/label';
 import { pageOf, type Page } from '../../../domain/pagination';
 import { failedConditions } from './errors';
-import { dataKeys, withoutKeys, type DataKeys, type WorkspaceTable } from './keys';
+import { dataKeys, type DataKeys, type WorkspaceTable } from './keys';
 import { countedLabel, joinLabel, leaveLabel, type TransactItem } from './label-membership';
 import { createJobItems, deleteJobItems, toStoredJob, type StoredOcrJob } from './ocr-job-items';
 import { batchGetAll, indexPartition, labelMembers, queryAll } from './queries';
@@ -14,15 +14,9 @@ import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
 import { systemClock, type Clock } from '../../../domain/clock';
 import { monthOf } from '../../../domain/usage/usage';
 import { usageMove } from './usage-repository';
-import { toDocumentContent } from './document-items';
+import { toDocumentContent, toDocumentRecord } from './document-items';
 
 type Item = Record<string, unknown>;
-
-/** A stored document item as the domain sees it: labels as a sorted list, never a DynamoDB set. */
-const toRecord = (item: Item): DocumentRecord => {
-  const record = withoutKeys<DocumentRecord & { labels?: Set<string> | string[] }>(item);
-  return { ...record, labels: [...(record.labels ?? [])].sort(), version: Number(item['version'] ?? 1) } as DocumentRecord;
-};
 
 /** DynamoDB wants a set with members, or no attribute at all. */
 const labelSet = (labels: string[]) => (labels.length ? new Set(labels) : undefined);
@@ -89,7 +83,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
   // and a stale copy indexed last would stay until the document changes again.
   async get(id: string): Promise<DocumentRecord | null> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.document(id), ConsistentRead: true }));
-    return Item ? toRecord(Item) : null;
+    return Item ? toDocumentRecord(Item) : null;
   }
 
   async getContent(id: string): Promise<DocumentContent> {
@@ -115,7 +109,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
       async () => {
         const item = await this.rawDocument(id);
         if (!item) return null;
-        const current = toRecord(item);
+        const current = toDocumentRecord(item);
         const next: DocumentRecord = { ...current, ...dropUndefined(changes), updated_at: updatedAt, version: (current.version ?? 1) + 1 };
         const added = next.labels.filter((label) => !current.labels.includes(label));
         const removed = current.labels.filter((label) => !next.labels.includes(label));
@@ -171,7 +165,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
       async () => {
         const [item, job] = await Promise.all([this.rawDocument(id), this.rawJob(id)]);
         if (!item) return false;
-        const labels = toRecord(item).labels;
+        const labels = toDocumentRecord(item).labels;
         const items: TransactItem[] = [
           {
             Delete: {
@@ -186,7 +180,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
           usageMove(this.table, monthOf(this.clock.now()), { documents_deleted: 1, bytes_deleted: Number(item['size'] ?? 0) }),
           ...labels.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId))),
           ...(job ? deleteJobItems(this.table, job) : []),
-          ...this.fileItems(toRecord(item), -1),
+          ...this.fileItems(toDocumentRecord(item), -1),
         ];
         try {
           await this.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -229,7 +223,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
       async () => {
         const item = await this.rawDocument(id);
         if (!item) return null;
-        const before = toRecord(item);
+        const before = toDocumentRecord(item);
         const after: DocumentRecord = { ...before, ...file, updated_at: updatedAt, version: before.version! + 1 };
         const hashMoves = before.sha256 === file.sha256 ? [] : [...this.fileItems({ ...before, source_id: null }, -1), ...this.fileItems({ ...after, source_id: null }, 1)];
         try {
@@ -273,7 +267,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
 
   async getMany(ids: string[]): Promise<DocumentRecord[]> {
     const found = new Map(
-      (await batchGetAll(this.db, this.tableName, ids.map((id) => this.keys.document(id)))).map((item) => [String(item['id']), toRecord(item)]),
+      (await batchGetAll(this.db, this.tableName, ids.map((id) => this.keys.document(id)))).map((item) => [String(item['id']), toDocumentRecord(item)]),
     );
     return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
   }
@@ -290,7 +284,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
           ExclusiveStartKey: cursor,
         }),
       );
-      for (const item of page.Items ?? []) yield toRecord(item);
+      for (const item of page.Items ?? []) yield toDocumentRecord(item);
       cursor = page.LastEvaluatedKey;
     } while (cursor);
   }
@@ -361,11 +355,11 @@ export class DynamoDocumentRepository implements DocumentRepository {
     const { Item: counter } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.documentCounter }));
     const total = Number(counter?.['count'] ?? 0);
     const start = (query.page - 1) * query.perPage;
-    return pageOf(items.slice(start, wanted).map(toRecord), query, total);
+    return pageOf(items.slice(start, wanted).map(toDocumentRecord), query, total);
   }
 
   private async allDocuments(): Promise<DocumentRecord[]> {
-    return (await indexPartition(this.db, this.tableName, this.keys.documentsIndex)).map(toRecord);
+    return (await indexPartition(this.db, this.tableName, this.keys.documentsIndex)).map(toDocumentRecord);
   }
 
   /** Documents carrying every one of the labels: the smallest membership first, intersected with the others. */
@@ -375,7 +369,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
     const [smallest = [], ...others] = memberships;
     const otherSets = others.map((ids) => new Set(ids));
     const ids = smallest.filter((id) => otherSets.every((set) => set.has(id)));
-    return (await batchGetAll(this.db, this.tableName, ids.map((id) => this.keys.document(id)))).map(toRecord);
+    return (await batchGetAll(this.db, this.tableName, ids.map((id) => this.keys.document(id)))).map(toDocumentRecord);
   }
 }
 

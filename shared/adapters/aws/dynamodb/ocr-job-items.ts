@@ -30,6 +30,12 @@ export const jobItem = (keys: DataKeys, { deferred_until: deferredUntil, ...job 
 
 export const toStoredJob = (item: Item): StoredOcrJob => ({ ...withoutKeys<OcrJob>(item), rev: Number(item['rev']) });
 
+/** A job as the domain sees it: no keys, no revision. */
+export const withoutRev = ({ rev: _rev, ...job }: StoredOcrJob): OcrJob => job;
+
+/** A job item as the domain sees it (see {@link withoutRev}). */
+export const toOcrJob = (item: Item): OcrJob => withoutRev(toStoredJob(item));
+
 /** gsi1 sort-key prefix of one priority within a status partition. */
 export const priorityPrefix = (priority: OcrJob['priority']): string => `${PRIORITY_RANK[priority]}#`;
 

@@ -6,7 +6,7 @@ import { pageOf, type Page } from '../../../domain/pagination';
 import { failedConditions, isConditionFailure } from './errors';
 import { dataKeys, type DataKeys, type WorkspaceTable } from './keys';
 import type { TransactItem } from './label-membership';
-import { countersMove, jobItem, priorityPrefix, toStoredJob, type StoredOcrJob } from './ocr-job-items';
+import { countersMove, jobItem, priorityPrefix, toOcrJob, toStoredJob, withoutRev, type StoredOcrJob } from './ocr-job-items';
 import { queryAll } from './queries';
 import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
 import { monthOf } from '../../../domain/usage/usage';
@@ -80,7 +80,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
       if (items.length < wanted && count > 0) items.push(...(await queryAll(this.db, input, wanted - items.length)));
     }
     const start = (filter.page - 1) * filter.perPage;
-    return pageOf(items.slice(start, wanted).map((item) => withoutRev(toStoredJob(item))), filter, total);
+    return pageOf(items.slice(start, wanted).map(toOcrJob), filter, total);
   }
 
   async restart(
@@ -291,7 +291,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
       partition('queued', 'queued_at', queuedBefore),
       partition('processing', 'heartbeat_at', heartbeatBefore),
     ]);
-    return [...processing, ...queued].map((item) => withoutRev(toStoredJob(item)));
+    return [...processing, ...queued].map(toOcrJob);
   }
 
   async counters(): Promise<OcrQueueCounters> {
@@ -434,7 +434,6 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
   }
 }
 
-const withoutRev = ({ rev: _rev, ...job }: StoredOcrJob): OcrJob => job;
 
 function toTotals(item: Item | undefined): OcrTotals {
   const languages = Object.fromEntries(

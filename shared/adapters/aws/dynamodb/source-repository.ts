@@ -5,6 +5,7 @@ import { MAX_SYNC_ERRORS, type SyncJob } from '../../../domain/sources/sync-job'
 import { failedConditions, isConditionFailure, isTransactionConflict } from './errors';
 import { dataKeys, keys, withoutKeys, type DataKeys } from './keys';
 import { queryAll } from './queries';
+import { toSyncJob } from './sync-job-items';
 import type { TransactItem } from './label-membership';
 import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
 
@@ -141,7 +142,7 @@ export class DynamoSourceRepository implements SourceRepository {
 
   async getJob(sourceId: string, jobId: string): Promise<SyncJob | null> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.syncJob(sourceId, jobId), ConsistentRead: true }));
-    return Item ? toJob(Item) : null;
+    return Item ? toSyncJob(Item) : null;
   }
 
   async leaseJob(sourceId: string, jobId: string, until: string, now: string): Promise<SyncJob | null> {
@@ -164,7 +165,7 @@ export class DynamoSourceRepository implements SourceRepository {
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return toJob(Attributes!);
+      return toSyncJob(Attributes!);
     } catch (error) {
       if (isConditionFailure(error)) return null;
       throw error;
@@ -285,10 +286,6 @@ const toSource = (item: Item): SourceRecord => {
   return { ...source, last_full_walk: source.last_full_walk ?? null };
 };
 
-const toJob = (item: Item): SyncJob => {
-  const { lease_until: _lease, ...job } = withoutKeys<SyncJob & { lease_until?: string | null }>(item);
-  return { ...job, started_at: job.started_at ?? null, finished_at: job.finished_at ?? null };
-};
 
 const withoutUnset = (job: SyncJob): Partial<SyncJob> => {
   const { started_at, finished_at, ...rest } = job;

@@ -3,12 +3,12 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { ChangeOutcome, ItemChange } from '../../../domain/changes/ports';
 import { logger } from '../../../logger';
-import type { DocumentRecord } from '../../../domain/documents/document';
 import type { Label } from '../../../domain/labels/label';
-import type { OcrJob, OcrQueueCounters } from '../../../domain/ocr/jobs';
-import type { SyncJob } from '../../../domain/sources/sync-job';
+import type { OcrQueueCounters } from '../../../domain/ocr/jobs';
 import { toConnection } from './connection-items';
-import { toDocumentContent } from './document-items';
+import { toDocumentContent, toDocumentRecord } from './document-items';
+import { toOcrJob } from './ocr-job-items';
+import { toSyncJob } from './sync-job-items';
 import { ownerWorkspaceOf, toNotification } from './notification-items';
 import { withoutKeys } from './keys';
 
@@ -47,28 +47,7 @@ function entityOf(pk: string, sk: string) {
 const plain = (image: Record<string, AttributeValue> | undefined): Item | null =>
   image ? unmarshall(image as Record<string, SdkAttributeValue>) : null;
 
-/** A document as the document repository gives it: no keys, labels a sorted list (never a set), its version. */
-const documentOf = (item: Item): DocumentRecord => {
-  const record = withoutKeys<DocumentRecord & { labels?: Iterable<string> }>(item);
-  return { ...record, labels: [...(record.labels ?? [])].sort(), version: Number(item['version'] ?? 1) };
-};
-/** A job as the OCR job repository gives it: no keys, no revision. */
-const jobOf = (item: Item): OcrJob => {
-  const { rev: _rev, ...job } = withoutKeys<OcrJob & { rev?: number }>(item);
-  return job;
-};
-/** A sync as the source repository gives it (no keys, no lease), its counters numbers even where never added to. */
-const syncJobOf = (item: Item): SyncJob => {
-  const { lease_until: _lease, ...job } = withoutKeys<SyncJob & { lease_until?: string | null }>(item);
-  const counters = ['new', 'changed', 'unchanged', 'skipped', 'duplicates', 'failed', 'processed', 'total'] as const;
-  return {
-    ...job,
-    ...Object.fromEntries(counters.map((name) => [name, Number(item[name] ?? 0)])),
-    current_file: job.current_file ?? null,
-    started_at: job.started_at ?? null,
-    finished_at: job.finished_at ?? null,
-  };
-};
+/** The queue counters item as numbers, zero where never added to. */
 const countersOf = (item: Item): OcrQueueCounters => ({
   pending: Number(item['pending'] ?? 0),
   processing: Number(item['processing'] ?? 0),
@@ -96,11 +75,11 @@ export function changeOf(record: DynamoDBRecord): ItemChange | null {
   const map = <T>(convert: (item: Item) => T) => ({ old: oldItem && convert(oldItem), new: newItem && convert(newItem) });
   switch (kind.entity) {
     case 'document':
-      return { ...base, ...kind, ...map(documentOf) };
+      return { ...base, ...kind, ...map(toDocumentRecord) };
     case 'document_content':
       return { ...base, ...kind, ...map(toDocumentContent) };
     case 'ocr_job':
-      return { ...base, ...kind, ...map(jobOf) };
+      return { ...base, ...kind, ...map(toOcrJob) };
     case 'ocr_queue_counters':
       return { ...base, ...kind, ...map(countersOf) };
     case 'label':
@@ -108,7 +87,7 @@ export function changeOf(record: DynamoDBRecord): ItemChange | null {
     case 'notification':
       return { ...base, ...kind, workspaceId: ownerWorkspaceOf(newItem ?? oldItem), ...map(toNotification) };
     case 'sync_job':
-      return { ...base, ...kind, ...map(syncJobOf) };
+      return { ...base, ...kind, ...map(toSyncJob) };
     case 'connection':
       return { ...base, ...kind, ...map(toConnection) };
   }
