@@ -215,6 +215,22 @@ export const CHANGE_CONSUMER_DELIVERY = { batchSize: 100, retryAttempts: 10 } as
  */
 export const INDEX_RECONCILE_HOURS = 6;
 
+/**
+ * The scheduled event that asks the `indexer` function for a reconciliation (an EventBridge rule's constant
+ * input): `{ "reconcile": true }`, with `"check_only": true` to count the drift without repairing it, and
+ * `"workspace_ids": [...]` to check only those workspaces.
+ */
+export interface ReconcileEvent {
+  reconcile: true;
+  check_only?: boolean;
+  /** Only these workspaces (a long run split over several invocations); default every workspace. */
+  workspace_ids?: string[];
+}
+
+/** Whether the indexer's event is the scheduled reconciliation (anything else is a batch of the stream). */
+export const isReconcileEvent = (event: unknown): event is ReconcileEvent =>
+  typeof event === 'object' && event !== null && (event as { reconcile?: unknown }).reconcile === true;
+
 /** How self-service sign-up works (REGISTRATION_MODE, CDK context `registrationMode`): a new workspace per sign-up, or none. */
 export const REGISTRATION_MODES = ['workspace', 'closed'] as const;
 export type RegistrationMode = (typeof REGISTRATION_MODES)[number];

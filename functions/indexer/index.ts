@@ -2,7 +2,8 @@ import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { awsIndexerDependencies } from '../../shared/container/aws-search';
 import { createIndexerHandler } from './handler';
-import { createReconcileHandler, isReconcileEvent, type ReconcileEvent } from './reconcile';
+import { createReconcileHandler } from './reconcile';
+import { isReconcileEvent, type ReconcileEvent } from '../../shared/manifest';
 
 const deps = awsIndexerDependencies();
 const followChanges = createIndexerHandler(deps.changes);

@@ -1,21 +1,6 @@
 import { reconcileSearchIndex, type ReconcileDeps, type ReconcileOptions, type ReconciliationReport } from '../../shared/domain/search/reconcile-index';
+import type { ReconcileEvent } from '../../shared/manifest';
 import { logger as defaultLogger, type Logger } from '../../shared/logger';
-
-/**
- * The scheduled event that asks the `indexer` function for a reconciliation (an EventBridge rule's constant
- * input): `{ "reconcile": true }`, with `"check_only": true` to count the drift without repairing it, and
- * `"workspace_ids": [...]` to check only those workspaces.
- */
-export interface ReconcileEvent {
-  reconcile: true;
-  check_only?: boolean;
-  /** Only these workspaces (a long run split over several invocations); default every workspace. */
-  workspace_ids?: string[];
-}
-
-/** Whether the indexer's event is the scheduled reconciliation (anything else is a batch of the stream). */
-export const isReconcileEvent = (event: unknown): event is ReconcileEvent =>
-  typeof event === 'object' && event !== null && (event as { reconcile?: unknown }).reconcile === true;
 
 /**
  * Runs the reconciliation of the search index with the table (reconcileSearchIndex) and logs what it found:

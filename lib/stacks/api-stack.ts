@@ -1,15 +1,4 @@
-import type {
-  CustomResource} from 'aws-cdk-lib';
-import {
-  Annotations,
-  CfnOutput,
-  CrossStackReferences,
-  Duration,
-  ReferenceStrength,
-  RemovalPolicy,
-  Stack,
-  type StackProps,
-} from 'aws-cdk-lib';
+import { type CustomResource, Annotations, CfnOutput, CrossStackReferences, Duration, ReferenceStrength, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -21,12 +10,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import {
-  ENV,
-  INDEX_RECONCILE_HOURS,
-  type HttpGroup,
-  type RegistrationMode,
-} from '../../shared/manifest';
+import { ENV, INDEX_RECONCILE_HOURS, type HttpGroup, type RegistrationMode, type ReconcileEvent } from '../../shared/manifest';
 import { ApiEdge } from '../constructs/api-edge';
 import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
 import { ChangeConsumers } from '../constructs/change-consumers';
@@ -45,7 +29,6 @@ import {
   bindUsageMeter,
   bindWebSocket,
 } from '../constructs/bindings';
-import type { ReconcileEvent } from '../../functions/indexer/reconcile';
 import type { OidcDeployment } from '../context';
 import { Monitoring } from '../constructs/monitoring';
 import { SearchAccess } from '../constructs/search-access';

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CHANGE_CONSUMER_DELIVERY, ENV, INDEX_RECONCILE_HOURS } from '../../shared/manifest';
+import { CHANGE_CONSUMER_DELIVERY, ENV, INDEX_RECONCILE_HOURS, isReconcileEvent } from '../../shared/manifest';
 import { changeLedgerKey } from '../../shared/adapters/aws/dynamodb/change-ledger';
 import { CHANGE_LEDGER_KEY_PATTERN } from '../../lib/constructs/bindings';
 import type { ApiFunctionName } from '../../lib/stacks/api-stack';
 import { CHANGE_MAX_ITERATOR_AGE_MINUTES, CHANGE_PARALLELIZATION_FACTOR } from '../../lib/stacks/limits';
-import { isReconcileEvent } from '../../functions/indexer/reconcile';
 import { buildStacks, environmentOf, functionIdOf, grantsOf, logicalIdOf, resolveImports } from './build-stacks';
 
 /*
