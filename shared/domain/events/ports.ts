@@ -1,11 +1,20 @@
-/** The P server events of the WebSocket channel, each `{type, data}` with exactly the P fields. */
-export type ServerEvent =
-  | { type: 'ocr_progress'; data: { document_id: string; progress: number; status: string } }
-  | { type: 'notification'; data: { id: string; type: string; title: string; message: string } }
-  | { type: 'document_created'; data: { document_id: string; title: string; source: string | null } }
-  | { type: 'document_updated'; data: { document_id: string; changes: Record<string, unknown> } }
-  | { type: 'queue_status'; data: { pending: number; processing: number; completed: number } }
-  | { type: 'sync_progress'; data: { source_id: string; processed: number; total: number; current_file: string } };
+import type { ServerEventType } from '../connections/ports';
+
+/** The data of each P server event, by its type. */
+interface ServerEventData {
+  ocr_progress: { document_id: string; progress: number; status: string };
+  notification: { id: string; type: string; title: string; message: string };
+  document_created: { document_id: string; title: string; source: string | null };
+  document_updated: { document_id: string; changes: Record<string, unknown> };
+  queue_status: { pending: number; processing: number; completed: number };
+  sync_progress: { source_id: string; processed: number; total: number; current_file: string };
+}
+
+/**
+ * The P server events of the WebSocket channel, each `{type, data}` with exactly the P fields: one per type a
+ * client may subscribe to (SERVER_EVENT_TYPES), so a type without its data does not compile.
+ */
+export type ServerEvent = { [T in ServerEventType]: { type: T; data: ServerEventData[T] } }[ServerEventType];
 
 /**
  * Who receives an event of a workspace's publisher: one user's connections (a notification), or every
