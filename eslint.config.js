@@ -6,6 +6,9 @@ const awsSdkOnlyInAdapters = {
   patterns: [{ group: ['@aws-sdk/*'], message: 'Only shared/adapters/aws and shared/container/aws.ts talk to the AWS SDK.' }],
 };
 
+/** zod/mini with English messages; classic zod would triple zod's share of every bundle. */
+const zodThroughSharedZod = { regex: '^zod(/|$)', message: 'Import * as z from shared/zod.ts.' };
+
 export default tseslint.config(
   { ignores: ['node_modules', 'cdk.out', '.data', 'coverage', 'bench/results'] },
   js.configs.recommended,
@@ -28,6 +31,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^handler$' }] },
   },
   {
+    files: ['**/*.ts'],
+    ignores: ['shared/zod.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [zodThroughSharedZod] }] },
+  },
+  {
     files: ['shared/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -43,7 +51,7 @@ export default tseslint.config(
   },
   {
     files: ['functions/**/*.ts', 'shared/http/**/*.ts', 'shared/local/**/*.ts', 'shared/container/local.ts', 'shared/container/app-container.ts', 'shared/container/config.ts', 'lib/**/*.ts', 'bin/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', awsSdkOnlyInAdapters] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [...awsSdkOnlyInAdapters.patterns, zodThroughSharedZod] }] },
   },
   {
     files: ['lib/**/*.ts'],
@@ -53,6 +61,7 @@ export default tseslint.config(
         {
           patterns: [
             ...awsSdkOnlyInAdapters.patterns,
+            zodThroughSharedZod,
             {
               group: ['../../shared/*', '../shared/*', '!../../shared/manifest', '!../shared/manifest'],
               message: 'lib/ points at functions by path and imports no runtime code; the one module it shares with them is shared/manifest.ts.',

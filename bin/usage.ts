@@ -4,11 +4,11 @@
  * stack's outputs) and credentials allowed to read the table. Columns: see shared/domain/usage/usage-csv.ts.
  */
 import { parseArgs } from 'node:util';
-import * as z from 'zod';
+import * as z from '../shared/zod';
 import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
 import { DynamoUsageRepository } from '../shared/adapters/aws/dynamodb/usage-repository';
 import { DynamoWorkspaceRepository } from '../shared/adapters/aws/dynamodb/workspace-repository';
-import { parseEnv } from '../shared/container/config';
+import { envText, parseEnv } from '../shared/container/config';
 import { systemClock } from '../shared/domain/clock';
 import { everyWorkspaceUsage } from '../shared/domain/usage/get-usage';
 import { MONTH_PATTERN } from '../shared/domain/usage/usage';
@@ -19,7 +19,7 @@ if (values.month !== undefined && !MONTH_PATTERN.test(values.month)) {
   console.error(`--month must be a month as YYYY-MM, not "${values.month}"`);
   process.exit(2);
 }
-const config = parseEnv(z.object({ TABLE_NAME: z.string().min(1), AWS_REGION: z.string().min(1).optional() }), process.env);
+const config = parseEnv(z.object({ TABLE_NAME: envText, AWS_REGION: z.optional(envText) }), process.env);
 const db = createDynamoDocumentClient(config.AWS_REGION ? { region: config.AWS_REGION } : {});
 const report = await everyWorkspaceUsage(
   { usage: new DynamoUsageRepository(db, config.TABLE_NAME), workspaces: new DynamoWorkspaceRepository(db, config.TABLE_NAME), clock: systemClock },

@@ -1,17 +1,17 @@
-import * as z from 'zod';
+import * as z from '../../shared/zod';
 import { displayNameField, emailField, passwordField, usernameField } from '../../shared/http/fields';
 
 export const registerBody = z.strictObject({
   username: usernameField,
   email: emailField,
   password: passwordField,
-  display_name: displayNameField.optional(),
+  display_name: z.optional(displayNameField),
 });
 
 /** Login checks only shape and size: the rules of today must not lock out accounts made under older ones. */
 export const loginBody = z.strictObject({
-  username: z.string().min(1).max(256),
-  password: z.string().min(1).max(256),
+  username: z.string().check(z.minLength(1), z.maxLength(256)),
+  password: z.string().check(z.minLength(1), z.maxLength(256)),
 });
 
 /**
@@ -20,9 +20,9 @@ export const loginBody = z.strictObject({
  * merely relays them, so unknown parameters are ignored here rather than refused.
  */
 export const oidcCallbackQuery = z.object({
-  code: z.string().min(1).max(4096).optional(),
-  state: z.string().min(1).max(512).optional(),
-  iss: z.string().min(1).max(2048).optional(),
-  error: z.string().min(1).max(256).optional(),
-  error_description: z.string().max(1024).optional(),
+  code: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
+  state: z.optional(z.string().check(z.minLength(1), z.maxLength(512))),
+  iss: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
+  error: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+  error_description: z.optional(z.string().check(z.maxLength(1024))),
 });

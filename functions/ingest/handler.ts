@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../shared/zod';
 import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
 import { stagedObject } from '../../shared/domain/documents/bucket-layout';
 import { ingestUploadedFile } from '../../shared/domain/documents/ingest-uploaded-file';
@@ -6,11 +6,8 @@ import { logger } from '../../shared/logger';
 import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 
 /** The part of an S3 event notification the ingest reads; S3's `s3:TestEvent` has no Records and is skipped. */
-const s3Notification = z.object({
-  Records: z
-    .array(z.object({ eventName: z.string(), s3: z.object({ object: z.object({ key: z.string() }) }) }))
-    .default([]),
-});
+const s3Record = z.object({ eventName: z.string(), s3: z.object({ object: z.object({ key: z.string() }) }) });
+const s3Notification = z.object({ Records: z._default(z.array(s3Record), []) });
 
 /** S3 notifications URL-encode keys, with + for spaces. */
 const objectKey = (encoded: string) => decodeURIComponent(encoded.replace(/\+/g, ' '));

@@ -1,8 +1,8 @@
-import * as z from 'zod';
+import * as z from '../../shared/zod';
 import { booleanField } from '../../shared/http/fields';
 
 export const notificationIdParams = z.strictObject({ id: z.uuid('must be a notification id (UUID)') });
 
 export const listNotificationsQuery = z.strictObject({
-  unread_only: booleanField.default(false),
+  unread_only: z._default(booleanField, false),
 });

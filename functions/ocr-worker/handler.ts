@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../shared/zod';
 import { OCR_PRIORITIES } from '../../shared/domain/ocr/jobs';
 import { processOcrJob, type OcrWorkerServices } from '../../shared/domain/ocr/process-ocr-job';
 import { MAX_DEFERRALS } from '../../shared/domain/ocr/throttling';
@@ -9,11 +9,11 @@ import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 
 const jobMessage = z.object({
   // Messages sent before workspaces carry none: their documents were adopted into the first workspace.
-  workspace_id: z.uuid().default(BOOTSTRAP_WORKSPACE_ID),
+  workspace_id: z._default(z.uuid(), BOOTSTRAP_WORKSPACE_ID),
   document_id: z.uuid(),
-  run: z.number().int().min(1),
+  run: z.number().check(z.int(), z.gte(1)),
   priority: z.enum(OCR_PRIORITIES),
-  deferrals: z.number().int().min(0).max(MAX_DEFERRALS).default(0),
+  deferrals: z._default(z.number().check(z.int(), z.gte(0), z.lte(MAX_DEFERRALS)), 0),
 });
 
 /** The worker's dependencies: the container (each job is run in its workspace, named by its message) and the engines. */

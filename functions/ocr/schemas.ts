@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../shared/zod';
 import { OCR_JOB_STATUSES, OCR_PRIORITIES } from '../../shared/domain/ocr/jobs';
 import { ocrLanguageField, pageQuery } from '../../shared/http/fields';
 
@@ -7,13 +7,13 @@ export const jobIdParams = z.strictObject({ id: z.uuid('must be an OCR job id (t
 export const documentIdParams = z.strictObject({ id: z.uuid('must be a document id (UUID)') });
 
 export const retryOcrBody = z.strictObject({
-  language: ocrLanguageField.optional(),
-  priority: z.enum(OCR_PRIORITIES).default('normal'),
+  language: z.optional(ocrLanguageField),
+  priority: z._default(z.enum(OCR_PRIORITIES), 'normal'),
 });
 
-export const queueListQuery = pageQuery.extend({
-  status: z.enum(OCR_JOB_STATUSES).optional(),
-  priority: z.enum(OCR_PRIORITIES).optional(),
+export const queueListQuery = z.extend(pageQuery, {
+  status: z.optional(z.enum(OCR_JOB_STATUSES)),
+  priority: z.optional(z.enum(OCR_PRIORITIES)),
 });
 
 export const priorityBody = z.strictObject({ priority: z.enum(OCR_PRIORITIES) });

@@ -1,9 +1,9 @@
-import * as z from 'zod';
+import * as z from '../../shared/zod';
 
 /** Client messages of the P WebSocket channel. */
 export const clientMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('auth'), token: z.string().min(1) }),
-  z.object({ type: z.literal('subscribe'), events: z.array(z.string()).max(20) }),
+  z.object({ type: z.literal('auth'), token: z.string().check(z.minLength(1)) }),
+  z.object({ type: z.literal('subscribe'), events: z.array(z.string()).check(z.maxLength(20)) }),
   z.object({ type: z.literal('ping') }),
 ]);
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../shared/zod';
 import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
 import { runSyncStep } from '../../shared/domain/sources/run-sync-step';
 import { logger } from '../../shared/logger';

@@ -1,16 +1,18 @@
-import * as z from 'zod';
+import * as z from '../../shared/zod';
 import { MONTH_PATTERN } from '../../shared/domain/usage/usage';
 import { ROLES } from '../../shared/domain/principal';
 import { displayNameField, emailField, passwordField, usernameField } from '../../shared/http/fields';
 
 export const updateProfileBody = z
-  .strictObject({ email: emailField.optional(), display_name: displayNameField.optional() })
-  .refine((body) => body.email !== undefined || body.display_name !== undefined, {
-    message: 'give at least one of email, display_name',
-  });
+  .strictObject({ email: z.optional(emailField), display_name: z.optional(displayNameField) })
+  .check(
+    z.refine((body) => body.email !== undefined || body.display_name !== undefined, {
+      message: 'give at least one of email, display_name',
+    }),
+  );
 
 export const changePasswordBody = z.strictObject({
-  current_password: z.string().min(1).max(256),
+  current_password: z.string().check(z.minLength(1), z.maxLength(256)),
   new_password: passwordField,
 });
 
@@ -23,16 +25,22 @@ export const createUserBody = z.strictObject({
   email: emailField,
   password: passwordField,
   role: roleField,
-  display_name: displayNameField.optional(),
+  display_name: z.optional(displayNameField),
 });
 
 export const updateUserBody = z
-  .strictObject({ role: roleField.optional(), email: emailField.optional(), display_name: displayNameField.optional() })
-  .refine((body) => body.role !== undefined || body.email !== undefined || body.display_name !== undefined, {
-    message: 'give at least one of role, email, display_name',
-  });
+  .strictObject({
+    role: z.optional(roleField),
+    email: z.optional(emailField),
+    display_name: z.optional(displayNameField),
+  })
+  .check(
+    z.refine((body) => body.role !== undefined || body.email !== undefined || body.display_name !== undefined, {
+      message: 'give at least one of role, email, display_name',
+    }),
+  );
 
 /** `?month=YYYY-MM` (a calendar month, UTC); absent: the current month. */
 export const usageQuery = z.strictObject({
-  month: z.string().regex(MONTH_PATTERN, 'must be a month as YYYY-MM').optional(),
+  month: z.optional(z.string().check(z.regex(MONTH_PATTERN, 'must be a month as YYYY-MM'))),
 });

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod';
 import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connection-sender';
 import { createConnectionsClient } from '../adapters/aws/clients';
 import type { PublishChangesDeps } from '../domain/events/publish-changes';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod';
 import { createS3Client } from '../adapters/aws/clients';
 import { OpenSearchSearchIndex } from '../adapters/aws/opensearch-search-index';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
@@ -8,7 +8,7 @@ import type { RebuildDeps } from '../domain/search/rebuild-search-index';
 import type { AppContainer } from './app-container';
 import { indexerDepsOf, rebuildDepsOf, reconcileDepsOf } from './consumer-deps';
 import { awsAppContainer, tokenlessContainer } from './aws';
-import { parseEnv } from './config';
+import { envText, parseEnv } from './config';
 
 /*
  * The OpenSearch part of the cloud composition root, apart from aws.ts so that only the functions that search
@@ -17,9 +17,9 @@ import { parseEnv } from './config';
  */
 
 const searchEnvSchema = z.object({
-  OPENSEARCH_ENDPOINT: z.string().min(1).optional(),
-  AWS_REGION: z.string().min(1).default('us-east-1'),
-  BUCKET_NAME: z.string().min(1).optional(),
+  OPENSEARCH_ENDPOINT: z.optional(envText),
+  AWS_REGION: z._default(envText, 'us-east-1'),
+  BUCKET_NAME: z.optional(envText),
 });
 
 /** One OpenSearch client per function instance. */
@@ -35,10 +35,10 @@ function openSearch(endpoint: string, region: string): OpenSearchSearchIndex {
   return openSearchIndex;
 }
 
-const indexerEnvSchema = searchEnvSchema.extend({
-  TABLE_NAME: z.string().min(1),
-  OPENSEARCH_ENDPOINT: z.string().min(1),
-  BUCKET_NAME: z.string().min(1),
+const indexerEnvSchema = z.extend(searchEnvSchema, {
+  TABLE_NAME: envText,
+  OPENSEARCH_ENDPOINT: envText,
+  BUCKET_NAME: envText,
 });
 
 /**
@@ -55,14 +55,14 @@ export function awsIndexerDependencies(env: NodeJS.ProcessEnv = process.env): { 
 
 /** The search endpoints: the app container with the OpenSearch index (each workspace searches its view). */
 export function awsSearchContainer(env: NodeJS.ProcessEnv = process.env): AppContainer {
-  const config = parseEnv(searchEnvSchema.extend({ OPENSEARCH_ENDPOINT: z.string().min(1) }), env);
+  const config = parseEnv(z.extend(searchEnvSchema, { OPENSEARCH_ENDPOINT: envText }), env);
   return awsAppContainer(env, { search: openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION) });
 }
 
 /** What `npm run reindex` needs to rebuild the OpenSearch index from the table and the bucket. */
 export function awsReindexDependencies(env: NodeJS.ProcessEnv = process.env): RebuildDeps {
   const config = parseEnv(
-    z.object({ TABLE_NAME: z.string().min(1), BUCKET_NAME: z.string().min(1), OPENSEARCH_ENDPOINT: z.string().min(1), AWS_REGION: z.string().min(1) }),
+    z.object({ TABLE_NAME: envText, BUCKET_NAME: envText, OPENSEARCH_ENDPOINT: envText, AWS_REGION: envText }),
     env,
   );
   const index = openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION);
@@ -72,9 +72,9 @@ export function awsReindexDependencies(env: NodeJS.ProcessEnv = process.env): Re
 /** What the deploy-time search-index-setup function needs: the index to migrate and the replicas to set. */
 export function awsSearchIndexSetupDependencies(env: NodeJS.ProcessEnv = process.env) {
   const config = parseEnv(
-    searchEnvSchema.extend({
-      OPENSEARCH_ENDPOINT: z.string().min(1),
-      SEARCH_INDEX_REPLICAS: z.coerce.number().int().min(0).max(5),
+    z.extend(searchEnvSchema, {
+      OPENSEARCH_ENDPOINT: envText,
+      SEARCH_INDEX_REPLICAS: z.coerce.number().check(z.int(), z.gte(0), z.lte(5)),
     }),
     env,
   );

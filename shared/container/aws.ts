@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import {
   createDynamoDocumentClient,
@@ -21,7 +21,7 @@ import { KmsCredentialVault } from '../adapters/aws/kms-credential-vault';
 import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
 import type { HealthProbe } from '../domain/health/ports';
 import { buildAppContainer, type AppContainer, type ContainerParts, type DocumentServices, type OcrServices } from './app-container';
-import { commonEnvSchema, parseEnv, tableEnvSchema } from './config';
+import { commonEnvSchema, envText, parseEnv, tableEnvSchema } from './config';
 import type { EdgeOrigin } from '../http/edge';
 import { imagingServices } from './imaging';
 import { dynamoSourceStores } from './source-stores';
@@ -34,31 +34,31 @@ import { lambdaBusinessMetrics } from '../adapters/powertools/powertools-metrics
  * published by each function's entry (`lambdaEntry`) when its invocation ends.
  */
 
-const appEnvSchema = commonEnvSchema.extend({
-  TABLE_NAME: z.string().min(1),
+const appEnvSchema = z.extend(commonEnvSchema, {
+  TABLE_NAME: envText,
   /** The JWT signing key's secret in Secrets Manager: what the stack sets. */
-  JWT_SECRET_ARN: z.string().min(1).optional(),
+  JWT_SECRET_ARN: z.optional(envText),
   /**
    * The key itself, for running the bundled functions against the emulators (test/bundles), where there is no
    * Secrets Manager. Refused beside JWT_SECRET_ARN, so a deployed function never reads a key from its environment.
    */
-  JWT_SECRET: z.string().min(32).optional(),
+  JWT_SECRET: z.optional(z.string().check(z.minLength(32))),
   /** The OIDC client secret, kept in Secrets Manager rather than in the function's environment. */
-  OIDC_CLIENT_SECRET_ARN: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET_ARN: z.optional(envText),
   /** The CloudFront edge's origin token: set, the function answers only requests that came through the edge. */
-  EDGE_ORIGIN_SECRET_ARN: z.string().min(1).optional(),
+  EDGE_ORIGIN_SECRET_ARN: z.optional(envText),
   /** The token itself, for the bundled functions against the emulators (test/bundles); refused beside the ARN. */
-  EDGE_ORIGIN_TOKEN: z.string().min(32).optional(),
+  EDGE_ORIGIN_TOKEN: z.optional(z.string().check(z.minLength(32))),
   /** Set by Lambda: the function's memory in MB, what the system metrics measure memory use against. */
-  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: z.coerce.number().int().positive().optional(),
+  AWS_LAMBDA_FUNCTION_MEMORY_SIZE: z.optional(z.coerce.number().check(z.int(), z.positive())),
 });
 
 /** Exactly one source of the JWT key. */
-const appConfigSchema = appEnvSchema.superRefine((env, ctx) => {
+const appConfigSchema = appEnvSchema.check(z.superRefine((env, ctx) => {
   if (env.JWT_SECRET_ARN && env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'must not be set with JWT_SECRET_ARN' });
   if (!env.JWT_SECRET_ARN && !env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET_ARN'], message: 'is required' });
   if (env.EDGE_ORIGIN_SECRET_ARN && env.EDGE_ORIGIN_TOKEN) ctx.addIssue({ code: 'custom', path: ['EDGE_ORIGIN_TOKEN'], message: 'must not be set with EDGE_ORIGIN_SECRET_ARN' });
-});
+}));
 
 /** What a function that searches or keeps the search index in step adds to its container (see `aws-search.ts`). */
 export type SearchParts = Pick<ContainerParts, 'search' | 'files'>;
@@ -125,8 +125,8 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: Sea
 }
 
 const ocrQueuesEnvSchema = z.object({
-  OCR_QUEUE_URL: z.string().url(),
-  OCR_HIGH_QUEUE_URL: z.string().url(),
+  OCR_QUEUE_URL: z.url(),
+  OCR_HIGH_QUEUE_URL: z.url(),
 });
 
 const ocrQueues = (env: NodeJS.ProcessEnv) => {
@@ -137,7 +137,7 @@ const ocrQueues = (env: NodeJS.ProcessEnv) => {
 /** Textract's languages: the HTTP functions check requests against them without loading the engine. */
 const textractLanguages = async () => TEXTRACT_LANGUAGES;
 
-const storageEnvSchema = z.object({ BUCKET_NAME: z.string().min(1) });
+const storageEnvSchema = z.object({ BUCKET_NAME: envText });
 
 /** The bucket (BUCKET_NAME) and the OCR queues (OCR_QUEUE_URL, OCR_HIGH_QUEUE_URL). */
 export function awsStorageParts(env: NodeJS.ProcessEnv): Required<StorageParts> {
@@ -173,7 +173,7 @@ export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, pa
 }
 
 const syncQueueEnvSchema = z.object({ SOURCE_SYNC_QUEUE_URL: z.url() });
-const vaultEnvSchema = z.object({ SOURCE_CREDENTIALS_KEY_ARN: z.string().min(1) });
+const vaultEnvSchema = z.object({ SOURCE_CREDENTIALS_KEY_ARN: envText });
 
 /** The sync queue (SOURCE_SYNC_QUEUE_URL). */
 export const awsSyncQueue = (env: NodeJS.ProcessEnv) => new SqsSyncQueue(createSqsClient(), parseEnv(syncQueueEnvSchema, env).SOURCE_SYNC_QUEUE_URL);
@@ -189,7 +189,7 @@ export function awsSourceSchedulerDependencies(env: NodeJS.ProcessEnv = process.
   return tokenlessContainer(parseEnv(tableEnvSchema, env).TABLE_NAME, env, { syncQueue: awsSyncQueue(env), sourceStores: dynamoSourceStores });
 }
 
-const ocrEnvSchema = z.object({ OCR_WORKERS: z.coerce.number().int().min(1).default(1) });
+const ocrEnvSchema = z.object({ OCR_WORKERS: z._default(z.coerce.number().check(z.int(), z.gte(1)), 1) });
 
 /** The OCR queue endpoints: the app container, both OCR queues, Textract's languages and the worker count. */
 export function awsOcrContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & OcrServices {
@@ -200,7 +200,7 @@ export function awsOcrContainer(env: NodeJS.ProcessEnv = process.env): AppContai
 /** A processing job whose heartbeat is older than the worker's timeout plus a minute lost its worker. */
 export const OCR_STALE_AFTER_SECONDS = 16 * 60;
 
-const workerEnvSchema = z.object({ TABLE_NAME: z.string().min(1), BUCKET_NAME: z.string().min(1) });
+const workerEnvSchema = z.object({ TABLE_NAME: envText, BUCKET_NAME: envText });
 
 /**
  * The OCR worker: Textract reading from the bucket, pdf.js for PDF text layers, the repositories, and the OCR
@@ -222,7 +222,7 @@ export function awsOcrWorkerDependencies(env: NodeJS.ProcessEnv = process.env): 
 
 /** The scheduled sweep of stuck OCR jobs. */
 export function awsOcrSweeperDependencies(env: NodeJS.ProcessEnv = process.env): OcrSweeperDeps {
-  const config = parseEnv(z.object({ TABLE_NAME: z.string().min(1) }), env);
+  const config = parseEnv(z.object({ TABLE_NAME: envText }), env);
   return {
     ...tokenlessContainer(config.TABLE_NAME, env, { ocrQueues: ocrQueues(env) }),
     queuedForSeconds: 30 * 60,
@@ -231,9 +231,9 @@ export function awsOcrSweeperDependencies(env: NodeJS.ProcessEnv = process.env):
 }
 
 const healthEnvSchema = z.object({
-  TABLE_NAME: z.string().min(1),
-  BUCKET_NAME: z.string().min(1),
-  OCR_QUEUE_URL: z.string().url(),
+  TABLE_NAME: envText,
+  BUCKET_NAME: envText,
+  OCR_QUEUE_URL: z.url(),
   CORS_ORIGINS: commonEnvSchema.shape.CORS_ORIGINS,
 });
 
@@ -254,10 +254,10 @@ export function awsHealthDependencies(env: NodeJS.ProcessEnv = process.env): {
 }
 
 const bootstrapEnvSchema = z.object({
-  TABLE_NAME: z.string().min(1),
-  ADMIN_USERNAME: z.string().min(1),
-  ADMIN_EMAIL: z.string().email(),
-  ADMIN_PASSWORD_SECRET_ARN: z.string().min(1),
+  TABLE_NAME: envText,
+  ADMIN_USERNAME: envText,
+  ADMIN_EMAIL: z.email(),
+  ADMIN_PASSWORD_SECRET_ARN: envText,
 });
 
 /** What the deploy-time admin bootstrap needs: the app container and the admin account from its secret. */

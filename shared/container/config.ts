@@ -1,78 +1,92 @@
 import { REGISTRATION_MODES } from '../manifest';
-import * as z from 'zod';
+import * as z from '../zod';
 import { ROLES, type Role } from '../domain/principal';
 import { BOOTSTRAP_WORKSPACE_ID } from '../domain/workspaces/workspace';
 import { parseCorsOrigins } from '../http/cors';
 
+/** An environment variable that is set and not empty. */
+export const envText = z.string().check(z.minLength(1));
+
 /** A boolean environment variable: true/false, 1/0, yes/no. */
-export const envBoolean = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((value) => ['true', '1', 'yes'].includes(value));
+export const envBoolean = z.pipe(
+  z.enum(['true', 'false', '1', '0', 'yes', 'no']),
+  z.transform((value) => ['true', '1', 'yes'].includes(value)),
+);
 
 /** `group=role,group=role`: which value of the role claim gives which role. */
-const roleMapSchema = z.string().transform((text, ctx) => {
-  const entries: [string, Role][] = [];
-  for (const entry of text.split(',').map((part) => part.trim()).filter(Boolean)) {
-    const at = entry.lastIndexOf('=');
-    const [value, role] = [entry.slice(0, at).trim(), entry.slice(at + 1).trim()];
-    if (at <= 0 || !(ROLES as readonly string[]).includes(role)) {
-      ctx.addIssue({ code: 'custom', message: `"${entry}" is not <claim value>=<${ROLES.join('|')}>` });
-      return z.NEVER;
+const roleMapSchema = z.pipe(
+  z.string(),
+  z.transform((text, ctx) => {
+    const entries: [string, Role][] = [];
+    const pairs = text.split(',').map((part) => part.trim()).filter(Boolean);
+    for (const entry of pairs) {
+      const at = entry.lastIndexOf('=');
+      const [value, role] = [entry.slice(0, at).trim(), entry.slice(at + 1).trim()];
+      if (at <= 0 || !(ROLES as readonly string[]).includes(role)) {
+        ctx.issues.push({
+          code: 'custom',
+          message: `"${entry}" is not <claim value>=<${ROLES.join('|')}>`,
+          input: text,
+        });
+        return z.NEVER;
+      }
+      entries.push([value, role as Role]);
     }
-    entries.push([value, role as Role]);
-  }
-  // fromEntries defines own properties, so even a value named __proto__ is an ordinary key.
-  return Object.fromEntries(entries);
-});
+    // fromEntries defines own properties, so even a value named __proto__ is an ordinary key.
+    return Object.fromEntries(entries);
+  }),
+);
 
 /** Single sign-on (OIDC): all optional here; {@link oidcSettings} checks that they come together. */
 function oidcEnvShape() {
   return {
-    OIDC_ISSUER: z.url().optional(),
-    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_ISSUER: z.optional(z.url()),
+    OIDC_CLIENT_ID: z.optional(envText),
     /** Locally; the cloud reads it from Secrets Manager (OIDC_CLIENT_SECRET_ARN). None: a public client. */
-    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
-    OIDC_REDIRECT_URI: z.url().optional(),
-    OIDC_SCOPES: z.string().min(1).default('openid email profile'),
+    OIDC_CLIENT_SECRET: z.optional(envText),
+    OIDC_REDIRECT_URI: z.optional(z.url()),
+    OIDC_SCOPES: z._default(envText, 'openid email profile'),
     /** Where the callback sends the browser with the token in the fragment; without it the callback answers JSON. */
-    OIDC_FRONTEND_URL: z.url().refine((url) => !url.includes('#'), 'must not have a fragment (the token goes there)').optional(),
+    OIDC_FRONTEND_URL: z.optional(
+      z.url().check(z.refine((url) => !url.includes('#'), 'must not have a fragment (the token goes there)')),
+    ),
     /** The workspace a first SSO login joins; default: the first workspace (the operator's). */
-    OIDC_WORKSPACE_ID: z.uuid().default(BOOTSTRAP_WORKSPACE_ID),
-    OIDC_DEFAULT_ROLE: z.enum(ROLES).default('viewer'),
-    OIDC_ROLE_CLAIM: z.string().min(1).optional(),
-    OIDC_ROLE_MAP: roleMapSchema.optional(),
+    OIDC_WORKSPACE_ID: z._default(z.uuid(), BOOTSTRAP_WORKSPACE_ID),
+    OIDC_DEFAULT_ROLE: z._default(z.enum(ROLES), 'viewer'),
+    OIDC_ROLE_CLAIM: z.optional(envText),
+    OIDC_ROLE_MAP: z.optional(roleMapSchema),
   };
 }
 
 /** TABLE_NAME alone: what a function built on `tokenlessContainer` needs beside its own parts. */
-export const tableEnvSchema = z.object({ TABLE_NAME: z.string().min(1) });
+export const tableEnvSchema = z.object({ TABLE_NAME: envText });
 
 /** Settings read by both runtimes, with their defaults. */
 export const commonEnvSchema = z.object({
-  JWT_ISSUER: z.string().min(1).default('docservice'),
-  JWT_AUDIENCE: z.string().min(1).default('docservice-api'),
-  JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(3600),
-  JWT_REFRESH_GRACE_SECONDS: z.coerce.number().int().min(0).max(30 * 86_400).default(7 * 86_400),
+  JWT_ISSUER: z._default(envText, 'docservice'),
+  JWT_AUDIENCE: z._default(envText, 'docservice-api'),
+  JWT_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(60), z.lte(86_400)), 3600),
+  JWT_REFRESH_GRACE_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(30 * 86_400)), 7 * 86_400),
   /** `workspace`: a sign-up gets a new, empty workspace and is its admin; `closed`: sign-up answers 403. */
-  REGISTRATION_MODE: z.enum(REGISTRATION_MODES).default('workspace'),
-  CORS_ORIGINS: z.string().default('*').transform(parseCorsOrigins),
+  REGISTRATION_MODE: z._default(z.enum(REGISTRATION_MODES), 'workspace'),
+  CORS_ORIGINS: z.pipe(z._default(z.string(), '*'), z.transform(parseCorsOrigins)),
   /** A WebSocket client has this long after connecting to send its auth message. */
-  WS_AUTH_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(10),
+  WS_AUTH_TIMEOUT_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(600)), 10),
   /** P limits, per user: a token bucket of RATE_LIMIT_BURST requests refilled at RATE_LIMIT_PER_MINUTE. */
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(100),
-  RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(20),
+  RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(1)), 100),
+  RATE_LIMIT_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1)), 20),
   /** Uploads per user (upload, bulk-upload, upload-url), on top of the general limit; the burst is the same number. */
-  UPLOAD_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  UPLOAD_RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(1)), 10),
   /** Requests without a user (login, register, refresh, OIDC), per client IP. */
-  IP_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
-  IP_RATE_LIMIT_BURST: z.coerce.number().int().min(1).default(20),
+  IP_RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(1)), 60),
+  IP_RATE_LIMIT_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1)), 20),
   /**
    * Whether sources may reach private, loopback and link-local addresses. Off by default (the cloud: a URL a user
    * types must not reach the instance metadata or the VPC); the local runtime turns it on (a NAS on the LAN).
    */
-  SOURCES_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(false),
+  SOURCES_ALLOW_PRIVATE_NETWORKS: z._default(z.stringbool(), false),
   /** A source's server silent this long (no headers, or no bytes mid-file) fails that request. */
-  SOURCE_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(30),
+  SOURCE_REQUEST_TIMEOUT_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(600)), 30),
   ...oidcEnvShape(),
 });
 
@@ -124,7 +138,7 @@ export function oidcSettings(env: CommonEnv): OidcSettings | null {
  * Parses the environment once, at init. A bad or missing variable stops the process right away with the
  * variable's name, rather than failing a request later.
  */
-export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
+export function parseEnv<S extends z.ZodMiniType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
   const result = schema.safeParse(env);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');

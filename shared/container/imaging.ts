@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod';
 import { PdfTextLayerReader } from '../adapters/imaging/pdf-text-layer-reader';
 import { CanvasThumbnailRenderer } from '../adapters/imaging/canvas-thumbnail-renderer';
 import { ImagingPool } from '../adapters/imaging/worker-pool';
@@ -7,9 +7,9 @@ import { parseEnv } from './config';
 /** Settings of the imaging workers (thumbnails, PDF text layers), in both runtimes. */
 export const imagingEnvSchema = z.object({
   /** Worker threads for work on untrusted files: each may hold up to IMAGING_WORKER_MEMORY_MB of heap and as much native memory. */
-  IMAGING_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
+  IMAGING_WORKERS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(16)), 2),
   /** Cap on one worker's V8 heap (pdf.js) and, apart, on its native memory (canvas pixels, WebAssembly); a file needing more fails. */
-  IMAGING_WORKER_MEMORY_MB: z.coerce.number().int().min(128).max(2048).default(512),
+  IMAGING_WORKER_MEMORY_MB: z._default(z.coerce.number().check(z.int(), z.gte(128), z.lte(2048)), 512),
 });
 
 /**

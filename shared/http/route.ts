@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from '../zod';
 import type { Principal, Role } from '../domain/principal';
 import type { HttpResponse } from './responses';
 
@@ -24,13 +24,13 @@ export interface RouteContext<Body, Query, Params, Caller extends Principal | nu
   event: APIGatewayProxyEventV2;
 }
 
-type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
 export interface RouteDefinition<
   A extends Access,
-  B extends z.ZodType | undefined,
-  Q extends z.ZodType | undefined,
-  P extends z.ZodType | undefined,
+  B extends z.ZodMiniType | undefined,
+  Q extends z.ZodMiniType | undefined,
+  P extends z.ZodMiniType | undefined,
 > {
   /** The API Gateway route key, e.g. `POST /api/auth/login` (see shared/manifest.ts). */
   key: string;
@@ -48,18 +48,18 @@ export interface Route {
   key: string;
   access: Access;
   rateLimit?: RateLimitClass | undefined;
-  body?: z.ZodType | undefined;
-  query?: z.ZodType | undefined;
-  params?: z.ZodType | undefined;
+  body?: z.ZodMiniType | undefined;
+  query?: z.ZodMiniType | undefined;
+  params?: z.ZodMiniType | undefined;
   handle(context: RouteContext<unknown, unknown, unknown, Principal | null>): Promise<HttpResponse>;
 }
 
 /** Declares a route; the schemas type the context that `handle` receives. */
 export const route = <
   A extends Access,
-  B extends z.ZodType | undefined = undefined,
-  Q extends z.ZodType | undefined = undefined,
-  P extends z.ZodType | undefined = undefined,
+  B extends z.ZodMiniType | undefined = undefined,
+  Q extends z.ZodMiniType | undefined = undefined,
+  P extends z.ZodMiniType | undefined = undefined,
 >(
   definition: RouteDefinition<A, B, Q, P>,
 ): Route => definition as unknown as Route;

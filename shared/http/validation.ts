@@ -1,9 +1,9 @@
-import * as z from 'zod';
+import * as z from '../zod';
 import { validationError, type AppError, type FieldIssue } from '../domain/errors';
 import { unsafeInputIssues } from './input-safety';
 
 /** Zod issues as P validation details: one {field, reason} per problem, unknown keys named one by one. */
-export function toFieldIssues(error: z.ZodError, location: string): FieldIssue[] {
+export function toFieldIssues(error: z.core.$ZodError, location: string): FieldIssue[] {
   return error.issues.flatMap((issue): FieldIssue[] => {
     const path = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
@@ -21,7 +21,7 @@ export const NO_PARAMETERS = z.strictObject({});
  * through here, so reserved names, NUL, unpaired surrogates and deep nesting are refused first, for all
  * routes alike (see unsafeInputIssues).
  */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, location: 'body' | 'query' | 'path'): z.output<S> {
+export function parseWith<S extends z.ZodMiniType>(schema: S, value: unknown, location: 'body' | 'query' | 'path'): z.output<S> {
   const unsafe = unsafeInputIssues(value, location);
   if (unsafe.length) throw validationError(`The request ${location} is not valid`, unsafe);
   const result = schema.safeParse(value);

@@ -4,7 +4,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import * as z from 'zod';
+import * as z from '../zod';
 import { createAuthHandler } from '../../functions/auth/handler';
 import { createDocumentsHandler } from '../../functions/documents/handler';
 import { createFallbackHandler } from '../../functions/fallback/handler';
@@ -30,7 +30,7 @@ import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../adapters/aws/p
 import { LOCAL_OCR_POLLING } from '../adapters/aws/sqs-ocr-job-queue';
 import { startQueuePoller, type QueuePoller } from '../adapters/aws/sqs-poller';
 import { jsonMessageSender } from '../adapters/aws/sqs-send';
-import { commonEnvSchema } from '../container/config';
+import { commonEnvSchema, envText } from '../container/config';
 import { rebuildDepsOf } from '../container/consumer-deps';
 import { LOCAL_OCR_JOBS, LOCAL_REGION, localAppContainer, localClientOptions, type LocalCredentials, type LocalResources } from '../container/local';
 import { forgetAllConnections } from '../domain/connections/forget-all-connections';
@@ -50,23 +50,23 @@ import { startChangeConsumers, type ChangeConsumers } from './change-consumers';
 import { scheduleIndexReconciliation } from './index-reconciliation';
 
 /** The local runtime contract (PORT, DATA_DIR, ADMIN_USERNAME, ADMIN_PASSWORD) plus the shared settings. */
-export const localEnvSchema = commonEnvSchema.extend({
-  PORT: z.coerce.number().int().min(0).max(65_535).default(8080),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  DATA_DIR: z.string().min(1).default('./.data'),
-  ADMIN_USERNAME: z.string().min(3).default('admin'),
-  ADMIN_PASSWORD: z.string().min(8).optional(),
-  ADMIN_EMAIL: z.email().optional(),
+export const localEnvSchema = z.extend(commonEnvSchema, {
+  PORT: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(65_535)), 8080),
+  HOST: z._default(envText, '127.0.0.1'),
+  DATA_DIR: z._default(envText, './.data'),
+  ADMIN_USERNAME: z._default(z.string().check(z.minLength(3)), 'admin'),
+  ADMIN_PASSWORD: z.optional(z.string().check(z.minLength(8))),
+  ADMIN_EMAIL: z.optional(z.email()),
   /**
    * 'sdk' pushes each event through the cloud's @connections adapter and SDK client to this gateway, as the
    * cloud does; 'direct' hands it to the gateway in process, which 500 clients need to get an event within
    * 100 ms on two cores (bench/README.md).
    */
-  LOCAL_EVENT_DELIVERY: z.enum(['sdk', 'direct']).default('direct'),
+  LOCAL_EVENT_DELIVERY: z._default(z.enum(['sdk', 'direct']), 'direct'),
   /** P's maximum request size, in MiB: a larger body is 413 (a multipart upload's names the presigned upload). */
-  MAX_REQUEST_SIZE_MB: z.coerce.number().int().min(1).max(1024).default(100),
+  MAX_REQUEST_SIZE_MB: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1024)), 100),
   /** A source on the LAN (a NAS) is the common case locally. */
-  SOURCES_ALLOW_PRIVATE_NETWORKS: z.stringbool().default(true),
+  SOURCES_ALLOW_PRIVATE_NETWORKS: z._default(z.stringbool(), true),
 });
 
 export type LocalEnv = z.output<typeof localEnvSchema>;

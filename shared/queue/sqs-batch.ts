@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from '../zod';
 import { logger } from '../logger';
 import { recordLogContext, withLogContext } from '../observability/log-context';
 
@@ -41,7 +41,7 @@ const parseJson = (text: string): unknown => {
  * {@link sqsBatchHandler} for JSON messages of one shape: a body that is not JSON or does not match the schema
  * is logged and dropped (a retry cannot fix it, so it must not go round to the DLQ); the rest go to `process`.
  */
-export const sqsJsonHandler = <S extends z.ZodType>(
+export const sqsJsonHandler = <S extends z.ZodMiniType>(
   name: string,
   schema: S,
   process: (body: z.output<S>, record: SQSRecord) => Promise<void>,

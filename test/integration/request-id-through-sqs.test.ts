@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from '../../shared/zod';
 import { ensureQueueWithDlq } from '../../shared/adapters/aws/provisioning';
 import { jsonMessageSender } from '../../shared/adapters/aws/sqs-send';
 import { SqsOcrJobQueue } from '../../shared/adapters/aws/sqs-ocr-job-queue';
@@ -25,7 +25,7 @@ afterEach(async () => {
 async function consumedQueue() {
   const { queueUrl } = await ensureQueueWithDlq(sqs, uniqueName('request-id'), { visibilityTimeoutSeconds: 30 });
   const contexts: LogContext[] = [];
-  const handler = sqsJsonHandler('probe', z.object({}).loose(), async () => {
+  const handler = sqsJsonHandler('probe', z.looseObject({}), async () => {
     contexts.push(currentLogContext());
   });
   const consume = () => pollers.push(startQueuePoller({ sqs, queueUrl, handler, waitTimeSeconds: 1 }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from '../../../shared/zod';
 import type { Principal } from '../../../shared/domain/principal';
 import { AppError, unauthorized } from '../../../shared/domain/errors';
 import { httpHandler } from '../../../shared/http/pipeline';
@@ -27,19 +27,19 @@ const handler = httpHandler({
     route({
       key: 'POST /api/things',
       access: 'public',
-      body: z.strictObject({ name: z.string().min(1), count: z.number().int().max(100) }),
+      body: z.strictObject({ name: z.string().check(z.minLength(1)), count: z.number().check(z.int(), z.lte(100)) }),
       handle: async ({ body }) => json(201, body),
     }),
     route({
       key: 'GET /api/things',
       access: 'public',
-      query: z.strictObject({ page: z.coerce.number().int().min(1).default(1) }),
+      query: z.strictObject({ page: z._default(z.coerce.number().check(z.int(), z.gte(1)), 1) }),
       handle: async ({ query }) => json(200, query),
     }),
     route({
       key: 'PUT /api/things/{id}',
       access: 'public',
-      params: z.strictObject({ id: z.string().max(40) }),
+      params: z.strictObject({ id: z.string().check(z.maxLength(40)) }),
       body: z.strictObject({ tags: z.record(z.string(), z.unknown()) }),
       handle: async ({ body }) => json(200, body),
     }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from '../../../shared/zod';
 import { DEPRECATIONS, HTTP_ROUTES, v1RouteKey, type DeprecationTable, type HttpGroup } from '../../../shared/manifest';
 import type { Principal } from '../../../shared/domain/principal';
 import { unauthorized } from '../../../shared/domain/errors';

@@ -1,6 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from '../../../shared/zod';
 import { httpHandler } from '../../../shared/http/pipeline';
 import { json } from '../../../shared/http/responses';
 import { route } from '../../../shared/http/route';

@@ -1,6 +1,6 @@
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from '../../../shared/zod';
 import { sqsJsonHandler } from '../../../shared/queue/sqs-batch';
 
 const record = (messageId: string, body: string): SQSRecord => ({
