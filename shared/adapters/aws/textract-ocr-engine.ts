@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
-import { inflateSync } from 'node:zlib';
 import {
-  type Block,
   DetectDocumentTextCommand,
-  type DocumentMetadata,
   GetDocumentTextDetectionCommand,
   StartDocumentTextDetectionCommand,
   type TextractClient,
 } from '@aws-sdk/client-textract';
 import type { BusinessMetrics } from '../../domain/metrics/ports';
 import { type OcrEngine, OcrEngineBusy, OcrFailure, type OcrInput, type OcrOutput } from '../../domain/ocr/ports';
+import { textractOutput } from './textract-blocks';
+import { countPages, encryptedPdf } from './textract-file-inspection';
 import { TEXTRACT_LANGUAGES } from './textract-languages';
 
 /**
@@ -34,9 +33,6 @@ const THROTTLING_ERRORS = new Set([
 const THROTTLE_BASE_MS = 250;
 const THROTTLE_MAX_MS = 8_000;
 const MAX_POLL_INTERVAL_MS = 15_000;
-
-/** Bounds the inflated size of one PDF object stream while counting pages, so a deflate bomb cannot hurt. */
-const MAX_OBJECT_STREAM_BYTES = 16 * 1024 * 1024;
 
 /** What a {@link TextractOcrEngine} needs. Only `client` and `bucket` are required. */
 export interface TextractOcrEngineOptions {
@@ -143,7 +139,7 @@ export class TextractOcrEngine implements OcrEngine {
         }),
       ),
     );
-    return toOutput(response.Blocks ?? [], response.DocumentMetadata);
+    return textractOutput(response.Blocks ?? [], response.DocumentMetadata);
   }
 
   private async readAsync(input: OcrInput, bytes: Uint8Array | null): Promise<OcrOutput> {
@@ -171,7 +167,7 @@ export class TextractOcrEngine implements OcrEngine {
       if (first.JobStatus === 'IN_PROGRESS') continue;
       if (first.JobStatus === 'FAILED') {
         throw new OcrFailure(
-          encryptedPdf(input, bytes) ? 'encrypted' : 'unreadable_file',
+          encryptedPdf(input.mimeType, bytes) ? 'encrypted' : 'unreadable_file',
           `Textract could not read the document: ${first.StatusMessage ?? 'no reason given'}.`,
         );
       }
@@ -187,7 +183,7 @@ export class TextractOcrEngine implements OcrEngine {
         blocks.push(...(page.Blocks ?? []));
         token = page.NextToken;
       }
-      return toOutput(blocks, first.DocumentMetadata);
+      return textractOutput(blocks, first.DocumentMetadata);
     }
   }
 
@@ -220,7 +216,7 @@ export class TextractOcrEngine implements OcrEngine {
       case 'UnsupportedDocumentException':
       case 'BadDocumentException': {
         // Textract answers the same for an encrypted PDF as for a corrupt one; the bytes tell them apart.
-        const encrypted = encryptedPdf(input, bytes) || /encrypt|password/i.test(error instanceof Error ? error.message : '');
+        const encrypted = encryptedPdf(input.mimeType, bytes) || /encrypt|password/i.test(error instanceof Error ? error.message : '');
         return encrypted
           ? new OcrFailure('encrypted', 'The document is encrypted or password protected.')
           : new OcrFailure('unreadable_file', `Textract could not read the document${detail}.`);
@@ -244,135 +240,3 @@ const errorName = (error: unknown): string =>
 /** Stable per object and content (the hash recorded at upload): Textract returns the same JobId for a repeated token. */
 const requestToken = (input: OcrInput): string =>
   createHash('sha256').update(input.objectKey).update('\0').update(input.sha256).digest('hex');
-
-/**
- * Whether a PDF names an /Encrypt dictionary. The trailer (or cross-reference stream) that does is at the end of
- * the file, or also at the start when the file is linearized; the middle is not read, so that a 500 MB file
- * costs no more than a small one.
- */
-const encryptedPdf = (input: OcrInput, bytes: Uint8Array | null): boolean => {
-  // A file too large to read here is judged by Textract's message alone.
-  if (input.mimeType !== 'application/pdf' || !bytes) return false;
-  const edge = 64 * 1024;
-  const ends =
-    bytes.byteLength <= 2 * edge ? [bytes] : [bytes.subarray(0, edge), bytes.subarray(bytes.byteLength - edge)];
-  return ends.some((part) => /\/Encrypt\b/.test(latin1(part)));
-};
-
-const latin1 = (bytes: Uint8Array): string =>
-  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-
-/** LINE blocks in reading order, one page after another; confidence from the WORD blocks. */
-const toOutput = (blocks: readonly Block[], metadata: DocumentMetadata | undefined): OcrOutput => {
-  const byId = new Map(blocks.flatMap((block) => (block.Id ? [[block.Id, block] as const] : [])));
-  const pageBlocks = new Map<number, Block>();
-  const lines = new Map<number, Block[]>();
-  for (const block of blocks) {
-    const page = block.Page ?? 1;
-    if (block.BlockType === 'PAGE') pageBlocks.set(page, block);
-    if (block.BlockType === 'LINE') {
-      const pageLines = lines.get(page) ?? [];
-      pageLines.push(block);
-      lines.set(page, pageLines);
-    }
-  }
-  const pageNumbers = new Set([...pageBlocks.keys(), ...lines.keys()]);
-
-  const pageTexts = [...pageNumbers]
-    .sort((a, b) => a - b)
-    .map((page) => {
-      // The PAGE block lists its lines in reading order; the order of the response is the fallback.
-      const ordered = (pageBlocks.get(page)?.Relationships ?? [])
-        .filter((relationship) => relationship.Type === 'CHILD')
-        .flatMap((relationship) => relationship.Ids ?? [])
-        .flatMap((id) => {
-          const child = byId.get(id);
-          return child?.BlockType === 'LINE' ? [child] : [];
-        });
-      const listed = new Set(ordered);
-      const rest = (lines.get(page) ?? []).filter((line) => !listed.has(line));
-      return [...ordered, ...rest].map((line) => line.Text ?? '').join('\n');
-    });
-
-  const confidences = blocks.flatMap((block) =>
-    block.BlockType === 'WORD' && typeof block.Confidence === 'number' ? [block.Confidence] : [],
-  );
-  const mean = confidences.length ? confidences.reduce((sum, value) => sum + value, 0) / confidences.length : 0;
-
-  return {
-    text: pageTexts.join('\n\n'),
-    confidence: Math.min(1, Math.max(0, mean / 100)),
-    pages: metadata?.Pages ?? Math.max(pageNumbers.size, 1),
-  };
-};
-
-const countPages = (bytes: Uint8Array, mimeType: string): number | null =>
-  mimeType === 'application/pdf' ? countPdfPages(bytes) : countTiffPages(bytes);
-
-/**
- * The number of page objects in a PDF, read from the bytes without rendering: `/Type /Page` dictionaries (not
- * `/Pages`), both in the file body and inside compressed object streams (PDF 1.5+ keeps most dictionaries
- * there, e.g. every page of the multi-page corpus file). Old revisions left by incremental updates may be
- * counted too; overcounting only sends a one-page PDF to the asynchronous API, which reads it as well.
- *
- * Returns 0 when a page tree is found with no page in it, and null when the bytes show no page tree at all
- * (not a PDF, or one whose objects are encrypted): Textract then decides.
- */
-export const countPdfPages = (bytes: Uint8Array): number | null => {
-  const texts = [latin1(bytes)];
-  const objectStream = /\/Type\s*\/ObjStm\b/g;
-  const body = texts[0] ?? '';
-  for (let match = objectStream.exec(body); match; match = objectStream.exec(body)) {
-    const inflated = inflateObjectStream(bytes, body, match.index);
-    if (inflated) texts.push(inflated);
-  }
-
-  let pages = 0;
-  let pageTree = false;
-  for (const text of texts) {
-    pages += text.match(/\/Type\s*\/Page(?![A-Za-z])/g)?.length ?? 0;
-    pageTree ||= /\/Type\s*\/Pages\b/.test(text);
-  }
-  return pages > 0 ? pages : pageTree ? 0 : null;
-};
-
-/** The content of the FlateDecode stream whose dictionary contains `at`, or null. */
-const inflateObjectStream = (bytes: Uint8Array, text: string, at: number): string | null => {
-  const streamKeyword = text.indexOf('stream', at);
-  const dictionaryEnd = text.lastIndexOf('>>', streamKeyword);
-  if (streamKeyword < 0 || dictionaryEnd < at) return null;
-  if (!/\/FlateDecode\b/.test(text.slice(text.lastIndexOf('<<', at), dictionaryEnd))) return null;
-  let start = streamKeyword + 'stream'.length;
-  if (text[start] === '\r') start++;
-  if (text[start] === '\n') start++;
-  const end = text.indexOf('endstream', start);
-  if (end < 0) return null;
-  try {
-    return latin1(inflateSync(bytes.subarray(start, end), { maxOutputLength: MAX_OBJECT_STREAM_BYTES }));
-  } catch {
-    // Truncated, encrypted or oversized streams are simply not counted.
-    return null;
-  }
-};
-
-/** The number of images (IFDs) in a TIFF, following the chain of IFD offsets; null when it is not a TIFF. */
-export const countTiffPages = (bytes: Uint8Array): number | null => {
-  if (bytes.byteLength < 8) return null;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const order = view.getUint16(0);
-  const little = order === 0x4949;
-  if ((order !== 0x4949 && order !== 0x4d4d) || view.getUint16(2, little) !== 42) return null;
-
-  const seen = new Set<number>();
-  let offset = view.getUint32(4, little);
-  while (offset !== 0) {
-    // A loop in the chain or an offset past the end is a broken file: stop at what was read.
-    if (seen.has(offset) || offset + 2 > bytes.byteLength) break;
-    seen.add(offset);
-    const entries = view.getUint16(offset, little);
-    const next = offset + 2 + entries * 12;
-    if (next + 4 > bytes.byteLength) break;
-    offset = view.getUint32(next, little);
-  }
-  return seen.size;
-};

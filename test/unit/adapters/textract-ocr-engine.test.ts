@@ -1,4 +1,3 @@
-import { deflateSync } from 'node:zlib';
 import {
   type Block,
   DetectDocumentTextCommand,
@@ -16,14 +15,10 @@ import {
 } from '@aws-sdk/client-textract';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  countPdfPages,
-  countTiffPages,
-  TextractOcrEngine,
-  type TextractOcrEngineOptions,
-} from '../../../shared/adapters/aws/textract-ocr-engine';
+import { TextractOcrEngine, type TextractOcrEngineOptions } from '../../../shared/adapters/aws/textract-ocr-engine';
 import { OcrEngineBusy, OcrFailure, type OcrInput, type OcrPageProgress } from '../../../shared/domain/ocr/ports';
 import { fileInput } from '../../support/ocr-input';
+import { minimalPdf, PNG } from '../../support/minimal-files';
 
 const textract = mockClient(TextractClient);
 const BUCKET = 'documents-bucket';
@@ -52,23 +47,6 @@ const engine = (options: Partial<TextractOcrEngineOptions> = {}) => {
     ...options,
   });
   return { engine: instance, time };
-};
-
-const ascii = (text: string) => new TextEncoder().encode(text);
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
-
-/** A minimal PDF whose page tree holds `pages` pages, written as plain objects. */
-const pdf = (pages: number, extra = '') => {
-  const kids = Array.from({ length: pages }, (_, i) => `${i + 3} 0 R`).join(' ');
-  const pageObjects = Array.from(
-    { length: pages },
-    (_, i) => `${i + 3} 0 obj <</Type /Page /Parent 2 0 R /MediaBox [0 0 612 792]>> endobj\n`,
-  ).join('');
-  return ascii(
-    `%PDF-1.4\n1 0 obj <</Type /Catalog /Pages 2 0 R>> endobj\n` +
-      `2 0 obj <</Type /Pages /Count ${pages} /Kids [${kids}]>> endobj\n` +
-      `${pageObjects}trailer <</Root 1 0 R${extra}>>\n%%EOF\n`,
-  );
 };
 
 /** An input for `bytes` (default a PNG), as the worker describes a stored file. */
@@ -165,7 +143,7 @@ describe('TextractOcrEngine', () => {
     it('reads a one-page PDF with the synchronous API', async () => {
       textract.on(DetectDocumentTextCommand).resolves(answer(page(1, [[['one', 90]]]), 1));
 
-      const result = await engine().engine.recognize(input({ bytes: pdf(1), mimeType: 'application/pdf' }));
+      const result = await engine().engine.recognize(input({ bytes: minimalPdf(1), mimeType: 'application/pdf' }));
 
       expect(result.text).toBe('one');
       expect(textract.commandCalls(StartDocumentTextDetectionCommand)).toHaveLength(0);
@@ -234,7 +212,7 @@ describe('TextractOcrEngine', () => {
         .resolves(answer(page(2, [[['page', 85], ['two', 85]]]), 2, 'SUCCEEDED'));
       const { engine: ocr, time } = engine({ pollIntervalMs: 1000 });
 
-      const result = await ocr.recognize(input({ bytes: pdf(2), mimeType: 'application/pdf' }));
+      const result = await ocr.recognize(input({ bytes: minimalPdf(2), mimeType: 'application/pdf' }));
 
       expect(textract.commandCalls(StartDocumentTextDetectionCommand)[0]?.args[0].input).toMatchObject({
         DocumentLocation: { S3Object: { Bucket: BUCKET, Name: 'documents/doc-1/original' } },
@@ -254,7 +232,7 @@ describe('TextractOcrEngine', () => {
       const progress: OcrPageProgress[] = [];
 
       await engine().engine.recognize(
-        input({ bytes: pdf(3), mimeType: 'application/pdf', onProgress: (step) => void progress.push(step) }),
+        input({ bytes: minimalPdf(3), mimeType: 'application/pdf', onProgress: (step) => void progress.push(step) }),
       );
 
       expect(progress).toEqual([
@@ -268,7 +246,7 @@ describe('TextractOcrEngine', () => {
       textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
       textract.on(GetDocumentTextDetectionCommand).resolves(answer(page(1, [[['big', 90]]]), 1, 'SUCCEEDED'));
       const bytes = new Uint8Array(10_000_001);
-      bytes.set(pdf(1));
+      bytes.set(minimalPdf(1));
 
       const result = await engine().engine.recognize(input({ bytes, mimeType: 'application/pdf' }));
 
@@ -295,8 +273,8 @@ describe('TextractOcrEngine', () => {
       textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
       textract.on(GetDocumentTextDetectionCommand).resolves(answer([], 2, 'SUCCEEDED'));
 
-      await engine().engine.recognize(input({ bytes: pdf(2), mimeType: 'application/pdf' }));
-      await engine().engine.recognize(input({ bytes: pdf(3), mimeType: 'application/pdf' }));
+      await engine().engine.recognize(input({ bytes: minimalPdf(2), mimeType: 'application/pdf' }));
+      await engine().engine.recognize(input({ bytes: minimalPdf(3), mimeType: 'application/pdf' }));
 
       const [first, second] = textract
         .commandCalls(StartDocumentTextDetectionCommand)
@@ -307,7 +285,7 @@ describe('TextractOcrEngine', () => {
     it('starts the same document with the same request token, so a redelivered job joins the running one', async () => {
       textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
       textract.on(GetDocumentTextDetectionCommand).resolves(answer([], 2, 'SUCCEEDED'));
-      const document = input({ bytes: pdf(2), mimeType: 'application/pdf' });
+      const document = input({ bytes: minimalPdf(2), mimeType: 'application/pdf' });
 
       await engine().engine.recognize(document);
       await engine().engine.recognize(document);
@@ -325,7 +303,7 @@ describe('TextractOcrEngine', () => {
         .on(GetDocumentTextDetectionCommand)
         .resolves({ JobStatus: 'FAILED', StatusMessage: 'INVALID_IMAGE_TYPE' });
 
-      const failure = await failureOf(engine().engine.recognize(input({ bytes: pdf(2), mimeType: 'application/pdf' })));
+      const failure = await failureOf(engine().engine.recognize(input({ bytes: minimalPdf(2), mimeType: 'application/pdf' })));
 
       expect(failure.reason).toBe('unreadable_file');
       expect(failure.message).toContain('INVALID_IMAGE_TYPE');
@@ -336,7 +314,7 @@ describe('TextractOcrEngine', () => {
       textract.on(GetDocumentTextDetectionCommand).resolves({ JobStatus: 'IN_PROGRESS' });
       const { engine: ocr, time } = engine({ pollIntervalMs: 1000, maxWaitMs: 10_000 });
 
-      const failure = await failureOf(ocr.recognize(input({ bytes: pdf(2), mimeType: 'application/pdf' })));
+      const failure = await failureOf(ocr.recognize(input({ bytes: minimalPdf(2), mimeType: 'application/pdf' })));
 
       expect(failure.reason).toBe('timeout');
       expect(time.state.now).toBe(10_000);
@@ -395,7 +373,7 @@ describe('TextractOcrEngine', () => {
         .rejectsOnce(new ThrottlingException({ message: 'Slow down', ...metadata }))
         .resolves({ JobStatus: 'SUCCEEDED', DocumentMetadata: { Pages: 2 }, Blocks: page(1, [[['ok', 90]]]) });
 
-      const result = await engine().engine.recognize(input({ bytes: pdf(2), mimeType: 'application/pdf' }));
+      const result = await engine().engine.recognize(input({ bytes: minimalPdf(2), mimeType: 'application/pdf' }));
 
       expect(result.text).toBe('ok');
     });
@@ -423,7 +401,7 @@ describe('TextractOcrEngine', () => {
 
       const failure = await failureOf(
         engine().engine.recognize(
-          input({ bytes: pdf(1, ' /Encrypt 9 0 R /ID [<01> <01>]'), mimeType: 'application/pdf' }),
+          input({ bytes: minimalPdf(1, ' /Encrypt 9 0 R /ID [<01> <01>]'), mimeType: 'application/pdf' }),
         ),
       );
 
@@ -465,7 +443,7 @@ describe('TextractOcrEngine', () => {
     });
 
     it('fails a PDF whose page tree is empty with no_pages', async () => {
-      const failure = await failureOf(engine().engine.recognize(input({ bytes: pdf(0), mimeType: 'application/pdf' })));
+      const failure = await failureOf(engine().engine.recognize(input({ bytes: minimalPdf(0), mimeType: 'application/pdf' })));
 
       expect(failure.reason).toBe('no_pages');
       expect(textract.calls()).toHaveLength(0);
@@ -476,56 +454,5 @@ describe('TextractOcrEngine', () => {
     const languages = await engine().engine.languages();
 
     expect(languages).toEqual(['eng', 'deu', 'fra', 'spa', 'ita', 'por']);
-  });
-});
-
-describe('countPdfPages', () => {
-  it('counts page objects, not the page tree nodes', () => {
-    expect(countPdfPages(pdf(3))).toBe(3);
-  });
-
-  it('counts pages kept in compressed object streams', () => {
-    const objects = '<</Type /Page /Parent 2 0 R>> <</Type/Page/Parent 2 0 R>> <</Type /Pages /Count 2>>';
-    const stream = deflateSync(Buffer.from(objects, 'latin1'));
-    const bytes = Buffer.concat([
-      Buffer.from(
-        `%PDF-1.7\n5 0 obj\n<</Type /ObjStm /N 3 /First 0 /Filter /FlateDecode /Length ${stream.length}>>\nstream\n`,
-        'latin1',
-      ),
-      stream,
-      Buffer.from('\nendstream\nendobj\n%%EOF\n', 'latin1'),
-    ]);
-
-    expect(countPdfPages(bytes)).toBe(2);
-  });
-
-  it('answers 0 for a page tree without pages and null for bytes without a page tree', () => {
-    expect(countPdfPages(pdf(0))).toBe(0);
-    expect(countPdfPages(ascii('%PDF-1.3\nThis is not a valid PDF file\n%%EOF\n'))).toBeNull();
-  });
-});
-
-describe('countTiffPages', () => {
-  /** A little-endian TIFF with `pages` empty IFDs chained one after the other. */
-  const tiff = (pages: number) => {
-    const bytes = new Uint8Array(8 + pages * 6);
-    const view = new DataView(bytes.buffer);
-    bytes.set([0x49, 0x49, 42, 0]);
-    view.setUint32(4, 8, true);
-    for (let i = 0; i < pages; i++) {
-      const offset = 8 + i * 6;
-      view.setUint16(offset, 0, true);
-      view.setUint32(offset + 2, i + 1 < pages ? offset + 6 : 0, true);
-    }
-    return bytes;
-  };
-
-  it('follows the chain of image directories', () => {
-    expect(countTiffPages(tiff(1))).toBe(1);
-    expect(countTiffPages(tiff(4))).toBe(4);
-  });
-
-  it('answers null for bytes that are not a TIFF', () => {
-    expect(countTiffPages(PNG)).toBeNull();
   });
 });

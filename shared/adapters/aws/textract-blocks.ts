@@ -1,0 +1,46 @@
+import type { Block, DocumentMetadata } from '@aws-sdk/client-textract';
+import type { OcrOutput } from '../../domain/ocr/ports';
+
+/** LINE blocks in reading order, one page after another; confidence from the WORD blocks. */
+export const textractOutput = (blocks: readonly Block[], metadata: DocumentMetadata | undefined): OcrOutput => {
+  const byId = new Map(blocks.flatMap((block) => (block.Id ? [[block.Id, block] as const] : [])));
+  const pageBlocks = new Map<number, Block>();
+  const lines = new Map<number, Block[]>();
+  for (const block of blocks) {
+    const page = block.Page ?? 1;
+    if (block.BlockType === 'PAGE') pageBlocks.set(page, block);
+    if (block.BlockType === 'LINE') {
+      const pageLines = lines.get(page) ?? [];
+      pageLines.push(block);
+      lines.set(page, pageLines);
+    }
+  }
+  const pageNumbers = new Set([...pageBlocks.keys(), ...lines.keys()]);
+
+  const pageTexts = [...pageNumbers]
+    .sort((a, b) => a - b)
+    .map((page) => {
+      // The PAGE block lists its lines in reading order; the order of the response is the fallback.
+      const ordered = (pageBlocks.get(page)?.Relationships ?? [])
+        .filter((relationship) => relationship.Type === 'CHILD')
+        .flatMap((relationship) => relationship.Ids ?? [])
+        .flatMap((id) => {
+          const child = byId.get(id);
+          return child?.BlockType === 'LINE' ? [child] : [];
+        });
+      const listed = new Set(ordered);
+      const rest = (lines.get(page) ?? []).filter((line) => !listed.has(line));
+      return [...ordered, ...rest].map((line) => line.Text ?? '').join('\n');
+    });
+
+  const confidences = blocks.flatMap((block) =>
+    block.BlockType === 'WORD' && typeof block.Confidence === 'number' ? [block.Confidence] : [],
+  );
+  const mean = confidences.length ? confidences.reduce((sum, value) => sum + value, 0) / confidences.length : 0;
+
+  return {
+    text: pageTexts.join('\n\n'),
+    confidence: Math.min(1, Math.max(0, mean / 100)),
+    pages: metadata?.Pages ?? Math.max(pageNumbers.size, 1),
+  };
+};
