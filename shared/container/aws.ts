@@ -1,13 +1,6 @@
 import * as z from '../zod';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import {
-  createDynamoDocumentClient,
-  createKmsClient,
-  createS3Client,
-  createSecretsClient,
-  createSqsClient,
-  createTextractClient,
-} from '../adapters/aws/clients';
+import { createDynamoDocumentClient, createKmsClient, createS3Client, createSecretsClient, createSqsClient, createTextractClient } from '../adapters/aws/clients';
 import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-probes';
 import { readSecretString } from '../adapters/aws/secrets';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
@@ -20,7 +13,8 @@ import { sha256 } from '../adapters/crypto/sha256';
 import { KmsCredentialVault } from '../adapters/aws/kms-credential-vault';
 import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
 import type { HealthProbe } from '../domain/health/ports';
-import { buildAppContainer, type AppContainer, type ContainerParts, type DocumentServices, type OcrServices } from './app-container';
+import type { AppContainer, DocumentServices, OcrServices } from './app-container';
+import { buildAppContainer, type ContainerParts } from './build-app-container';
 import { commonEnvSchema, envText, parseEnv, tableEnvSchema } from './config';
 import type { EdgeOrigin } from '../http/edge';
 import { imagingServices } from './imaging';

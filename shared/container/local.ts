@@ -1,12 +1,6 @@
 import * as os from 'node:os';
 import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connection-sender';
-import {
-  createConnectionsClient,
-  createDynamoDocumentClient,
-  createS3Client,
-  createSqsClient,
-  type ClientOptions,
-} from '../adapters/aws/clients';
+import { createConnectionsClient, createDynamoDocumentClient, createS3Client, createSqsClient, type ClientOptions } from '../adapters/aws/clients';
 import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-probes';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { signalWrites } from '../adapters/aws/dynamodb/write-signal';
@@ -25,7 +19,8 @@ import type { ConnectionSender } from '../domain/connections/ports';
 import type { HealthProbe } from '../domain/health/ports';
 import type { OcrWorkerServices } from '../domain/ocr/process-ocr-job';
 import { debugLogBusinessMetrics } from '../observability/logged-metrics';
-import { buildAppContainer, EVENT_SEND_TIMEOUT_MS, type AppContainer, type DocumentServices, type OcrServices } from './app-container';
+import type { AppContainer, DocumentServices, OcrServices } from './app-container';
+import { buildAppContainer, EVENT_SEND_TIMEOUT_MS } from './build-app-container';
 import type { CommonEnv } from './config';
 import { imagingServices } from './imaging';
 import { WriteBehindRateLimitStore } from '../adapters/local/write-behind-rate-limit-store';

@@ -7,7 +7,8 @@ import { RequestLimiter } from '../domain/limits/take-request';
 import type { MeteredRequests, UsageMeter } from '../domain/usage/ports';
 import { monthOf } from '../domain/usage/usage';
 import { logger } from '../logger';
-import type { AppContainer, ContainerParts } from './app-container';
+import type { AppContainer } from './app-container';
+import type { ContainerParts } from './build-app-container';
 
 /**
  * The rate limits of P over the shared DynamoDB buckets. A limiter that fails lets the request through and logs

@@ -1,7 +1,8 @@
 import { DynamoSourceRepository } from '../adapters/aws/dynamodb/source-repository';
 import { DynamoSourceSchedule } from '../adapters/aws/dynamodb/source-schedule';
 import { DynamoSyncStateStore } from '../adapters/aws/dynamodb/sync-state-store';
-import type { ContainerParts, SourceStores } from './app-container';
+import type { SourceStores } from './app-container';
+import type { ContainerParts } from './build-app-container';
 
 /**
  * The sources' stores over the table: each workspace's sources and sync state, and the schedule across them.

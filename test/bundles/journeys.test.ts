@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDynamoDocumentClient, createSqsClient } from '../../shared/adapters/aws/clients';
 import { createStreamsClient, startStreamPoller } from '../../shared/adapters/aws/dynamodb-stream-poller';
-import { buildAppContainer } from '../../shared/container/app-container';
+import { buildAppContainer } from '../../shared/container/build-app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
 import { localClientOptions } from '../../shared/container/local';
 import { ensureAdmin } from '../../shared/domain/users/ensure-admin';

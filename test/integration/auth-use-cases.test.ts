@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
-import { buildAppContainer, type AppContainer } from '../../shared/container/app-container';
+import type { AppContainer } from '../../shared/container/app-container';
+import { buildAppContainer } from '../../shared/container/build-app-container';
 import { login } from '../../shared/domain/auth/login';
 import { logout } from '../../shared/domain/auth/logout';
 import { refreshSession } from '../../shared/domain/auth/refresh';

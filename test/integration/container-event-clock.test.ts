@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildAppContainer, type AppContainer } from '../../shared/container/app-container';
+import type { AppContainer } from '../../shared/container/app-container';
+import { buildAppContainer } from '../../shared/container/build-app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
 import type { Clock } from '../../shared/domain/clock';
 import type { ServerEvent } from '../../shared/domain/events/ports';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthHandler } from '../../functions/auth/handler';
 import { lazyOpenIdClient } from '../../shared/adapters/oidc/lazy-openid-client';
-import { buildAppContainer, type AppContainer } from '../../shared/container/app-container';
+import type { AppContainer } from '../../shared/container/app-container';
+import { buildAppContainer } from '../../shared/container/build-app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
 import { freePort } from '../../shared/local/emulators/ports';
 import { freshTable } from '../support/aws-resources';

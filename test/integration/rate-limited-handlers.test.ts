@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSettingsHandler } from '../../functions/settings/handler';
-import { buildAppContainer, type AppContainer } from '../../shared/container/app-container';
+import type { AppContainer } from '../../shared/container/app-container';
+import { buildAppContainer } from '../../shared/container/build-app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
 import { login } from '../../shared/domain/auth/login';
 import { registerUser } from '../../shared/domain/users/register';

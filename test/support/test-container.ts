@@ -1,4 +1,5 @@
-import { buildAppContainer, type AppContainer, type ContainerParts } from '../../shared/container/app-container';
+import type { AppContainer } from '../../shared/container/app-container';
+import { buildAppContainer, type ContainerParts } from '../../shared/container/build-app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
 import { freshTable } from './aws-resources';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OpenIdClientOidcOptions } from '../../../shared/adapters/oidc/openid-client-oidc';
-import { buildAppContainer, type ContainerParts } from '../../../shared/container/app-container';
+import { buildAppContainer, type ContainerParts } from '../../../shared/container/build-app-container';
 import { commonEnvSchema, parseEnv } from '../../../shared/container/config';
 import type { OidcClient } from '../../../shared/domain/sso/ports';
 

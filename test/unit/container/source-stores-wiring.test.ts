@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildAppContainer, type ContainerParts } from '../../../shared/container/app-container';
+import { buildAppContainer, type ContainerParts } from '../../../shared/container/build-app-container';
 import { commonEnvSchema, parseEnv } from '../../../shared/container/config';
 import { dynamoSourceStores } from '../../../shared/container/source-stores';
 import { DynamoSourceRepository } from '../../../shared/adapters/aws/dynamodb/source-repository';

@@ -1,0 +1,262 @@
+import { tmpdir } from 'node:os';
+import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher';
+import { DynamoRevokedTokenStore } from '../adapters/aws/dynamodb/revoked-token-store';
+import { DynamoSettingsRepository } from '../adapters/aws/dynamodb/settings-repository';
+import { DynamoUserRepository } from '../adapters/aws/dynamodb/user-repository';
+import { DynamoWorkspaceRepository } from '../adapters/aws/dynamodb/workspace-repository';
+import { DynamoDocumentRepository } from '../adapters/aws/dynamodb/document-repository';
+import { DynamoLabelRepository } from '../adapters/aws/dynamodb/label-repository';
+import { DynamoNotificationRepository } from '../adapters/aws/dynamodb/notification-repository';
+import { DynamoOcrJobRepository } from '../adapters/aws/dynamodb/ocr-job-repository';
+import { DynamoPendingUploadRepository } from '../adapters/aws/dynamodb/pending-upload-repository';
+import { DynamoConnectionRepository } from '../adapters/aws/dynamodb/connection-repository';
+import { DynamoOidcLoginStore } from '../adapters/aws/dynamodb/oidc-login-store';
+import { JoseTokenService } from '../adapters/jwt/jose-token-service';
+import type { OpenIdClientOidcOptions } from '../adapters/oidc/openid-client-oidc';
+import { authenticate } from '../domain/auth/authenticate';
+import { systemClock, type Clock } from '../domain/clock';
+import type { DocumentListingIndex } from '../domain/documents/ports';
+import type { FileStore } from '../domain/files/ports';
+import { silentEventHub, type EventHub } from '../domain/events/ports';
+import type { ConnectionRepository, ConnectionSender } from '../domain/connections/ports';
+import { ConnectionEventPublisher } from '../domain/events/publisher';
+import { workspaceFileStore } from '../domain/documents/bucket-layout';
+import type { OcrJobQueues } from '../domain/ocr/ports';
+import type { SearchIndex, SearchIndexStore } from '../domain/search/ports';
+import { DynamoChangeLedger } from '../adapters/aws/dynamodb/change-ledger';
+import type { HealthProbe } from '../domain/health/ports';
+import type { OidcClient } from '../domain/sso/ports';
+import type { LegacyDataAdopter } from '../domain/workspaces/ports';
+import { DynamoLegacyItemAdopter } from '../adapters/aws/dynamodb/legacy-item-adoption';
+import type { EdgeOrigin } from '../http/edge';
+import { logger } from '../logger';
+import { oidcSettings, type CommonEnv } from './config';
+import { NodeHostProbe } from '../adapters/node/host-probe';
+import { noBusinessMetrics, type BusinessMetrics } from '../domain/metrics/ports';
+import type { DynamoRateLimitStore } from '../adapters/aws/dynamodb/rate-limit-store';
+import type { RateLimitStore } from '../domain/limits/ports';
+import { DynamoUsageRepository } from '../adapters/aws/dynamodb/usage-repository';
+import type { UsageMeter } from '../domain/usage/ports';
+import { meterRequests, requestLimits } from './request-limits';
+import type { WebDavFoldersOptions } from '../adapters/webdav/webdav-client';
+import type { HotReadStores } from '../adapters/local/remembered-reads';
+import type { CredentialVault, SyncQueue } from '../domain/sources/ports';
+import type { RemoteFolders } from '../domain/sources/remote-folder';
+
+import type { AppContainer, OidcServices, SourceStores, WorkspaceData } from './app-container';
+
+export interface ContainerParts {
+  /** The DynamoDB document client, as the repositories take it. */
+  db: ConstructorParameters<typeof DynamoUserRepository>[0];
+  tableName: string;
+  jwtKey: () => Promise<Uint8Array>;
+  env: CommonEnv;
+  healthProbes: HealthProbe[];
+  clock?: Clock;
+  /** The WebSocket gateway's @connections API; without it events are not published. */
+  connectionSender?: ConnectionSender;
+  /** The search index of every workspace; without it nothing is indexed (and nothing large-text is read). */
+  search?: SearchIndexStore;
+  /** The bucket, whole; each workspace gets its part of it. */
+  files?: FileStore;
+  /** The OCR queues; each workspace's jobs carry its id. */
+  ocrQueues?: OcrJobQueues;
+  /** Moves the bucket's objects written before workspaces (the local runtime's bucket: DATA_DIR adoption). */
+  legacyObjects?: LegacyDataAdopter;
+  /** Listings served by the search index (the local runtime's SQLite index). */
+  listings?: (workspaceId: string) => DocumentListingIndex;
+  /** What the system metrics report on: the data path (default: the temp dir, Lambda's /tmp) and a memory bound. */
+  host?: ConstructorParameters<typeof NodeHostProbe>[0];
+  /** The cloud's CloudFront edge in front of the HTTP API (none locally). */
+  edge?: EdgeOrigin;
+  /** The OIDC client secret when it is not in the environment (Secrets Manager in the cloud). */
+  oidcClientSecret?: () => Promise<string | undefined>;
+  /**
+   * Makes the OIDC relying party (`lazyOpenIdClient`). Only the roots of what serves the OIDC routes pass it, so
+   * that no other Lambda bundle carries openid-client; OIDC_* set without it stops the start.
+   */
+  oidcClient?: (options: OpenIdClientOidcOptions) => OidcClient;
+  /**
+   * Makes the reader of sources' remote folders (`webDavFolders`). Only the roots of what manages and syncs
+   * sources pass it, so that no other Lambda bundle carries the WebDAV client and its XML parser.
+   */
+  remoteFolders?: (options: WebDavFoldersOptions) => RemoteFolders;
+  /** Wraps the DynamoDB rate-limit store (the local runtime, its only writer, keeps the buckets in memory). */
+  decorateRateLimits?: (store: DynamoRateLimitStore) => RateLimitStore;
+  /**
+   * Wraps the stores every request reads: users, their settings, revoked tokens (the local runtime, the only
+   * writer of its table, remembers what it read: `rememberHotReads`).
+   */
+  decorateHotReads?: (stores: HotReadStores) => HotReadStores;
+  /** Wraps the DynamoDB connection repository (the local runtime keeps a view of it in memory). */
+  decorateConnections?: (connections: ConnectionRepository, clock: Clock) => ConnectionRepository;
+  /** Wraps the usage meter of requests (the local runtime counts in memory and writes behind the requests). */
+  decorateUsageMeter?: (meter: UsageMeter) => UsageMeter;
+  /**
+   * Makes the sources' stores (`dynamoSourceStores`). Only the roots of what manages, syncs and schedules sources
+   * pass it, so that no other Lambda bundle carries those repositories.
+   */
+  sourceStores?: (db: ContainerParts['db'], tableName: string) => SourceStores;
+  /** Seals source passwords (KMS in the cloud, a key under DATA_DIR locally). */
+  vault?: CredentialVault;
+  /** The queue of sync steps. */
+  syncQueue?: SyncQueue;
+  /** Where business metrics go (embedded metrics in Lambda); without it they are not counted. */
+  metrics?: BusinessMetrics;
+}
+
+/** One send to a connection may take this long before the publisher stops waiting for it. */
+export const EVENT_SEND_TIMEOUT_MS = 3000;
+
+/** What a function that was not given a store answers when a use case reaches for it anyway. */
+const unavailable = (what: string) => (): never => {
+  throw new Error(`this function has no ${what}`);
+};
+const noFiles: FileStore = {
+  put: unavailable('bucket'),
+  putStream: unavailable('bucket'),
+  get: unavailable('bucket'),
+  deletePrefix: unavailable('bucket'),
+  downloadUrl: unavailable('bucket'),
+  uploadUrl: unavailable('bucket'),
+  inspect: unavailable('bucket'),
+  move: unavailable('bucket'),
+  bucketKey: unavailable('bucket'),
+};
+const noVault: CredentialVault = { seal: unavailable('source credentials key'), open: unavailable('source credentials key') };
+const noSyncQueue: SyncQueue = { enqueue: unavailable('sync queue') };
+/** A store of which every method answers `unavailable(what)`. */
+const unavailableStore = <T extends object>(what: string): T =>
+  new Proxy({} as T, { get: (_target, key) => (key === 'then' ? undefined : unavailable(what)) });
+const noSourceStores: SourceStores = {
+  forWorkspace: () => ({ sources: unavailableStore('source repository'), syncState: unavailableStore('sync state store') }),
+  schedule: unavailableStore('source schedule'),
+};
+const noRemoteFolders: RemoteFolders = { open: unavailable('WebDAV client') };
+const noOcrQueues: OcrJobQueues = { forWorkspace: () => ({ enqueue: unavailable('OCR queue') }) };
+const noSearchIndexView: SearchIndex = { upsert: unavailable('search index'), remove: unavailable('search index'), search: unavailable('search index') };
+
+/** The sender of a function that has no WebSocket endpoint: it has no business pushing to connections. */
+const noConnectionSender: ConnectionSender = {
+  send: () => Promise.reject(new Error('this function has no WebSocket endpoint')),
+  close: () => Promise.reject(new Error('this function has no WebSocket endpoint')),
+};
+
+/** Wires the adapters both runtimes share; the composition roots only differ in where the parts come from. */
+export function buildAppContainer(parts: ContainerParts): AppContainer {
+  const clock = parts.clock ?? systemClock;
+  const stores = {
+    users: new DynamoUserRepository(parts.db, parts.tableName),
+    settings: new DynamoSettingsRepository(parts.db, parts.tableName),
+    revokedTokens: new DynamoRevokedTokenStore(parts.db, parts.tableName),
+  };
+  const { users, settings, revokedTokens } = parts.decorateHotReads?.(stores) ?? stores;
+  const tokens = new JoseTokenService({
+    key: parts.jwtKey,
+    issuer: parts.env.JWT_ISSUER,
+    audience: parts.env.JWT_AUDIENCE,
+    ttlSeconds: parts.env.JWT_TTL_SECONDS,
+    clock,
+  });
+  const stored = new DynamoConnectionRepository(parts.db, parts.tableName, clock);
+  const connections = parts.decorateConnections?.(stored, clock) ?? stored;
+  const connectionSender = parts.connectionSender ?? noConnectionSender;
+  const oidc = oidcServices(parts, clock);
+  const eventHub: EventHub = parts.connectionSender
+    ? new ConnectionEventPublisher({
+        connections,
+        sender: parts.connectionSender,
+        sendTimeoutMs: EVENT_SEND_TIMEOUT_MS,
+        // The same clock as the tokens: whether a connection's token has expired is judged by it.
+        clock,
+        log: (message, fields) => logger.warn(message, fields),
+        published: ({ event, targets, emittedAt, durationMs }) =>
+          logger.debug('event published', {
+            event,
+            targets,
+            emitted_at: Math.round(emittedAt * 1000) / 1000,
+            duration_ms: Math.round(durationMs * 10) / 10,
+          }),
+      })
+    : silentEventHub;
+  const files = parts.files ?? noFiles;
+  const ocrQueues = parts.ocrQueues ?? noOcrQueues;
+  const usage = new DynamoUsageRepository(parts.db, parts.tableName);
+  const sourceStores = parts.sourceStores?.(parts.db, parts.tableName) ?? noSourceStores;
+  const meter = meterRequests(parts.decorateUsageMeter?.(usage) ?? usage, clock);
+  const forWorkspace = (workspaceId: string): WorkspaceData => {
+    const documents = new DynamoDocumentRepository(parts.db, parts.tableName, workspaceId, clock);
+    const labels = new DynamoLabelRepository(parts.db, parts.tableName, workspaceId);
+    const workspaceFiles = workspaceFileStore(files, workspaceId);
+    const searchIndex = parts.search?.forWorkspace(workspaceId);
+    const listingIndex = parts.listings?.(workspaceId);
+    return {
+      workspaceId,
+      documents,
+      labels,
+      uploads: new DynamoPendingUploadRepository(parts.db, parts.tableName, workspaceId, clock),
+      ocrJobs: new DynamoOcrJobRepository(parts.db, parts.tableName, workspaceId),
+      files: workspaceFiles,
+      ocrQueue: ocrQueues.forWorkspace(workspaceId),
+      searchIndex: searchIndex ?? noSearchIndexView,
+      ...(listingIndex ? { listingIndex } : {}),
+      usageMeter: { count: (counts) => meter(workspaceId, counts) },
+      ...sourceStores.forWorkspace(workspaceId),
+    };
+  };
+  return {
+    clock,
+    users,
+    workspaces: new DynamoWorkspaceRepository(parts.db, parts.tableName),
+    usage,
+    settings,
+    notifications: new DynamoNotificationRepository(parts.db, parts.tableName),
+    forWorkspace,
+    legacyData: [new DynamoLegacyItemAdopter(parts.db, parts.tableName), ...(parts.legacyObjects ? [parts.legacyObjects] : [])],
+    eventHub,
+    connections,
+    connectionSender,
+    wsAuthTimeoutSeconds: parts.env.WS_AUTH_TIMEOUT_SECONDS,
+    revokedTokens,
+    passwords: new ScryptPasswordHasher(),
+    tokens,
+    registrationMode: parts.env.REGISTRATION_MODE,
+    refreshGraceSeconds: parts.env.JWT_REFRESH_GRACE_SECONDS,
+    corsOrigins: parts.env.CORS_ORIGINS,
+    ...(parts.edge ? { edge: parts.edge } : {}),
+    healthProbes: parts.healthProbes,
+    metrics: parts.metrics ?? noBusinessMetrics,
+    host: new NodeHostProbe(parts.host ?? { dataPath: tmpdir() }),
+    authenticate: (token) => authenticate({ tokens, revokedTokens, users }, token),
+    ...requestLimits(parts, clock, meter),
+    oidc,
+    vault: parts.vault ?? noVault,
+    remoteFolders:
+      parts.remoteFolders?.({
+        allowPrivateNetworks: parts.env.SOURCES_ALLOW_PRIVATE_NETWORKS,
+        requestTimeoutMs: parts.env.SOURCE_REQUEST_TIMEOUT_SECONDS * 1000,
+      }) ?? noRemoteFolders,
+    syncQueue: parts.syncQueue ?? noSyncQueue,
+    sourceSchedule: sourceStores.schedule,
+    changeLedger: new DynamoChangeLedger(parts.db, parts.tableName),
+  };
+}
+
+/** Reads the OIDC configuration at init (a partial one fails here); nothing talks to the provider yet. */
+function oidcServices(parts: ContainerParts, clock: Clock): OidcServices | null {
+  const settings = oidcSettings(parts.env);
+  if (!settings) return null;
+  if (!parts.oidcClient) throw new Error('Invalid configuration: OIDC_ISSUER: is set, but this function serves no single sign-on');
+  return {
+    client: parts.oidcClient({
+      issuer: settings.issuer,
+      clientId: settings.clientId,
+      clientSecret: parts.oidcClientSecret ?? (async () => settings.clientSecret),
+      redirectUri: settings.redirectUri,
+      scopes: settings.scopes,
+    }),
+    pendingLogins: new DynamoOidcLoginStore(parts.db, parts.tableName, clock),
+    policy: { workspaceId: settings.workspaceId, defaultRole: settings.defaultRole, roleClaim: settings.roleClaim, roleMap: settings.roleMap },
+    frontendUrl: settings.frontendUrl,
+  };
+}
