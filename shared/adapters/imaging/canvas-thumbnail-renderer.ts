@@ -2,7 +2,8 @@ import type { Thumbnail, ThumbnailRenderer } from '../../domain/documents/thumbn
 import { AppError, validationError } from '../../domain/errors';
 import { looksComplete, sniffFormat } from './formats';
 import type { RenderJob } from './jobs';
-import { FileFault, ImagingPool, PoolBusy, type ImagingPoolOptions } from './worker-pool';
+import { FileFault, PoolBusy } from './imaging-faults';
+import { ImagingPool, type ImagingPoolOptions } from './worker-pool';
 
 /** Limits and output of {@link CanvasThumbnailRenderer}; every field has a default. */
 export interface CanvasThumbnailRendererOptions {

@@ -1,6 +1,7 @@
 import { OcrFailure, type TextLayerReader } from '../../domain/ocr/ports';
 import { sniffFormat } from './formats';
-import { FileFault, ImagingPool, PoolBusy, type ImagingPoolOptions } from './worker-pool';
+import { FileFault, PoolBusy } from './imaging-faults';
+import { ImagingPool, type ImagingPoolOptions } from './worker-pool';
 
 /** Bounds of {@link PdfTextLayerReader}; every field has a default. */
 export interface PdfTextLayerReaderOptions {

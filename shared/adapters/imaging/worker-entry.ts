@@ -1,0 +1,38 @@
+import { existsSync,readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import { fileURLToPath,pathToFileURL } from 'node:url';
+
+/** File name of the bundled worker that the Lambda bundling writes next to the function's `index.mjs`. */
+export const BUNDLED_WORKER_FILE = 'thumbnail-worker.mjs';
+
+/** What the worker imports from node_modules, all JavaScript already. */
+const PLAIN_JS_LIBRARIES = ['pdfjs-dist/legacy/build/pdf.min.mjs', 'pdfjs-dist/legacy/build/pdf.worker.min.mjs', 'pdf-lib/dist/pdf-lib.esm.min.js', 'utif2', '@napi-rs/canvas'];
+
+/** tsx's ESM API file, from its export map (`require.resolve` would pick the CommonJS build). */
+const tsxEsmApiPath = (): string => {
+  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+  const { exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import?: { default?: string } }> };
+  return path.join(path.dirname(manifest), exports['./esm/api']?.import?.default ?? 'dist/esm/api/index.mjs');
+};
+
+/**
+ * How to start a worker: `thumbnail-worker.mjs` beside this module once bundled (the Lambda asset), else
+ * `render-worker.ts` from source through tsx's loader (local runtime, tests), registered inside the worker
+ * because Node 20 does not pass `--import` loaders on to worker threads.
+ */
+export const workerEntry = (): { code: URL | string; eval: boolean } => {
+  const bundled = new URL(`./${BUNDLED_WORKER_FILE}`, import.meta.url);
+  if (existsSync(fileURLToPath(bundled))) return { code: bundled, eval: false };
+  const tsxApi = pathToFileURL(tsxEsmApiPath()).href;
+  const source = new URL('./render-worker.ts', import.meta.url).href;
+  // The libraries are plain JavaScript: loaded before tsx's loader is registered, they skip its transform (about
+  // 10 s for pdf.js's 3 MB on every worker start, and a worker is replaced after each failed job).
+  const libraries = JSON.stringify(PLAIN_JS_LIBRARIES.map((specifier) => import.meta.resolve(specifier)));
+  return {
+    code:
+      `Promise.all(${libraries}.map((url) => import(url)))` +
+      `.then(() => import(${JSON.stringify(tsxApi)})).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`,
+    eval: true,
+  };
+};
