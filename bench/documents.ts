@@ -39,7 +39,7 @@ import { DynamoDocumentRepository } from '../shared/adapters/aws/dynamodb/docume
 import { SqliteSearchIndex } from '../shared/adapters/local/sqlite-search-index';
 import { BOOTSTRAP_WORKSPACE_ID } from '../shared/domain/workspaces/workspace';
 import { localClientOptions } from '../shared/container/local';
-import { dynamoDbCredentials } from '../shared/local/runtime';
+import { dynamoDbCredentials } from '../shared/local/local-resources';
 import type { DocumentRecord, DocumentStatus } from '../shared/domain/documents/document';
 import type { IndexedDocument } from '../shared/domain/search/ports';
 import { ApiClient } from '../test/support/api-client';

@@ -39,7 +39,7 @@ import type { AppContainer, DocumentServices } from '../shared/container/app-con
 import { buildAppContainer } from '../shared/container/build-app-container';
 import { commonEnvSchema, parseEnv } from '../shared/container/config';
 import { localClientOptions } from '../shared/container/local';
-import { dynamoDbCredentials } from '../shared/local/runtime';
+import { dynamoDbCredentials } from '../shared/local/local-resources';
 import { createDocumentsHandler } from '../functions/documents/handler';
 import { ApiClient } from '../test/support/api-client';
 import { pngImage } from '../test/support/fixtures';

@@ -1,5 +1,6 @@
 import { parseEnv } from '../shared/container/config';
-import { localEnvSchema, startLocalRuntime } from '../shared/local/runtime';
+import { localEnvSchema } from '../shared/local/local-env';
+import { startLocalRuntime } from '../shared/local/runtime';
 import { logger } from '../shared/logger';
 
 /**

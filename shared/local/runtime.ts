@@ -1,10 +1,7 @@
 import { existsSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import * as z from '../zod';
 import { createAuthHandler } from '../../functions/auth/handler';
 import { createDocumentsHandler } from '../../functions/documents/handler';
 import { createFallbackHandler } from '../../functions/fallback/handler';
@@ -18,21 +15,19 @@ import { createLabelsHandler } from '../../functions/labels/handler';
 import { createSearchHandler } from '../../functions/search/handler';
 import { rebuildSearchIndex } from '../domain/search/rebuild-search-index';
 import { logger } from '../logger';
-import { HTTP_ROUTES, SOURCE_SCHEDULE_MINUTES, SOURCE_SYNC_TIMEOUT_SECONDS, type HttpGroup } from '../manifest';
+import { HTTP_ROUTES, SOURCE_SCHEDULE_MINUTES, type HttpGroup } from '../manifest';
 import { createSourcesHandler } from '../../functions/sources/handler';
 import { createSourceSyncHandler } from '../../functions/source-sync/handler';
 import { createSourceSchedulerHandler } from '../../functions/source-scheduler/handler';
 import { createSettingsHandler } from '../../functions/settings/handler';
 import { createAuthDeadlineHandler, createRealtimeHandler } from '../../functions/realtime/handler';
 import { createUsersHandler } from '../../functions/users/handler';
-import { createDynamoDocumentClient, createS3Client, createSqsClient } from '../adapters/aws/clients';
-import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../adapters/aws/provisioning';
+import { createSqsClient } from '../adapters/aws/clients';
 import { LOCAL_OCR_POLLING } from '../adapters/aws/sqs-ocr-job-queue';
 import { startQueuePoller, type QueuePoller } from '../adapters/aws/sqs-poller';
 import { jsonMessageSender } from '../adapters/aws/sqs-send';
-import { commonEnvSchema, envText } from '../container/config';
 import { rebuildDepsOf } from '../container/consumer-deps';
-import { LOCAL_OCR_JOBS, LOCAL_REGION, localAppContainer, localClientOptions, type LocalCredentials, type LocalResources } from '../container/local';
+import { LOCAL_OCR_JOBS, LOCAL_REGION, localAppContainer, localClientOptions } from '../container/local';
 import { forgetAllConnections } from '../domain/connections/forget-all-connections';
 import type { EventHub } from '../domain/events/ports';
 import { ensureAdmin } from '../domain/users/ensure-admin';
@@ -48,47 +43,15 @@ import { LocalWebSocketGateway } from './websocket-gateway';
 import { fileSecret, randomSecret } from './secrets';
 import { startChangeConsumers, type ChangeConsumers } from './change-consumers';
 import { scheduleIndexReconciliation } from './index-reconciliation';
-
-/** The local runtime contract (PORT, DATA_DIR, ADMIN_USERNAME, ADMIN_PASSWORD) plus the shared settings. */
-export const localEnvSchema = z.extend(commonEnvSchema, {
-  PORT: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(65_535)), 8080),
-  HOST: z._default(envText, '127.0.0.1'),
-  DATA_DIR: z._default(envText, './.data'),
-  ADMIN_USERNAME: z._default(z.string().check(z.minLength(3)), 'admin'),
-  ADMIN_PASSWORD: z.optional(z.string().check(z.minLength(8))),
-  ADMIN_EMAIL: z.optional(z.email()),
-  /**
-   * 'sdk' pushes each event through the cloud's @connections adapter and SDK client to this gateway, as the
-   * cloud does; 'direct' hands it to the gateway in process, which 500 clients need to get an event within
-   * 100 ms on two cores (bench/README.md).
-   */
-  LOCAL_EVENT_DELIVERY: z._default(z.enum(['sdk', 'direct']), 'direct'),
-  /** P's maximum request size, in MiB: a larger body is 413 (a multipart upload's names the presigned upload). */
-  MAX_REQUEST_SIZE_MB: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1024)), 100),
-  /** A source on the LAN (a NAS) is the common case locally. */
-  SOURCES_ALLOW_PRIVATE_NETWORKS: z._default(z.stringbool(), true),
-});
-
-export type LocalEnv = z.output<typeof localEnvSchema>;
+import type { LocalEnv } from './local-env';
+import { dynamoDbCredentials, prepareDataDir, provision, RESOURCE_NAMES } from './local-resources';
 
 const MIB = 1024 * 1024;
 
-/** Fixed resource names: one local deployment per DATA_DIR. */
-const RESOURCE_NAMES = {
-  table: 'docservice',
-  bucket: 'docservice-documents',
-  ocrQueue: 'docservice-ocr',
-  ocrHighQueue: 'docservice-ocr-high',
-  ingestQueue: 'docservice-ingest',
-  sourceSyncQueue: 'docservice-source-sync',
-};
 /** Sync steps locally: shorter than the cloud's, so that several sources' syncs take turns on the workers. */
 const LOCAL_SYNC_STEP_SECONDS = 120;
 /** Source syncs that run side by side (each streams one file at a time). */
 const LOCAL_SYNC_WORKERS = 2;
-/** Six times the worker's timeout, as in the cloud stack. */
-const OCR_VISIBILITY_TIMEOUT_SECONDS = 720;
-const INGEST_VISIBILITY_TIMEOUT_SECONDS = 300;
 /** The local stand-in for the cloud's sweep schedule. */
 const SWEEP_INTERVAL_MS = 60_000;
 /**
@@ -140,7 +103,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     await Promise.allSettled(started.reverse().map((emulator) => emulator.stop()));
   };
   try {
-    for (const part of DATA_DIR_PARTS) await privateDirectory(join(dataDir, part));
+    await prepareDataDir(dataDir);
     const dynamodbCredentials = await dynamoDbCredentials(dataDir);
     if (adoptSharedDatabase(join(dataDir, 'dynamodb'), dynamodbCredentials.accessKeyId, LOCAL_REGION)) {
       logger.info('moved the tables of the shared DynamoDB Local database into the runtime\'s private one');
@@ -275,47 +238,6 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     started.push(emulator);
     return emulator;
   }
-}
-
-async function provision(endpoints: LocalResources['endpoints'], dynamodbCredentials: LocalCredentials): Promise<LocalResources> {
-  await ensureTable(createDynamoDocumentClient(localClientOptions(endpoints.dynamodb, dynamodbCredentials)), RESOURCE_NAMES.table, { stream: true });
-  await ensureBucket(createS3Client(localClientOptions(endpoints.s3)), RESOURCE_NAMES.bucket);
-  const sqs = createSqsClient(localClientOptions(endpoints.sqs));
-  const [ocr, ocrHigh, ingest, sourceSync] = await Promise.all([
-    ensureQueueWithDlq(sqs, RESOURCE_NAMES.ocrQueue, { visibilityTimeoutSeconds: OCR_VISIBILITY_TIMEOUT_SECONDS }),
-    ensureQueueWithDlq(sqs, RESOURCE_NAMES.ocrHighQueue, { visibilityTimeoutSeconds: OCR_VISIBILITY_TIMEOUT_SECONDS }),
-    ensureQueueWithDlq(sqs, RESOURCE_NAMES.ingestQueue, { visibilityTimeoutSeconds: INGEST_VISIBILITY_TIMEOUT_SECONDS }),
-    ensureQueueWithDlq(sqs, RESOURCE_NAMES.sourceSyncQueue, { visibilityTimeoutSeconds: SOURCE_SYNC_TIMEOUT_SECONDS }),
-  ]);
-  return {
-    endpoints,
-    dynamodbCredentials,
-    tableName: RESOURCE_NAMES.table,
-    bucketName: RESOURCE_NAMES.bucket,
-    ocrQueueUrl: ocr.queueUrl,
-    ocrHighQueueUrl: ocrHigh.queueUrl,
-    ingestQueueUrl: ingest.queueUrl,
-    sourceSyncQueueUrl: sourceSync.queueUrl,
-  };
-}
-
-/** What DATA_DIR holds; each part is readable by the runtime's OS user only. */
-const DATA_DIR_PARTS = ['dynamodb', 's3', 'search', 'secrets', 'streams'];
-
-async function privateDirectory(path: string): Promise<void> {
-  await mkdir(path, { recursive: true, mode: 0o700 });
-  // mkdir leaves the mode of a directory that exists alone: one made by an earlier version is tightened here.
-  await chmod(path, 0o700);
-}
-
-/**
- * The credentials of the runtime's private DynamoDB Local database. DynamoDB Local accepts any secret key, so
- * the access key id, random and kept under DATA_DIR/secrets (0600), is what keeps other clients out; it may
- * hold letters and digits only.
- */
-export async function dynamoDbCredentials(dataDir: string): Promise<LocalCredentials> {
-  const { value } = await fileSecret(join(dataDir, 'secrets', 'dynamodb-access-key-id'), () => randomBytes(20).toString('hex'));
-  return { accessKeyId: value, secretAccessKey: 'unused-by-dynamodb-local' };
 }
 
 /** The first admin: ADMIN_PASSWORD when given, else a generated one kept under DATA_DIR (printed once). */

@@ -3,7 +3,7 @@ import { AppError } from '../../../shared/domain/errors';
 import { parseEnv } from '../../../shared/container/config';
 import { CLOUD_MULTIPART_MAX_BYTES } from '../../../shared/manifest';
 import { parseMultipart } from '../../../shared/http/multipart';
-import { localEnvSchema } from '../../../shared/local/runtime';
+import { localEnvSchema } from '../../../shared/local/local-env';
 import { httpEvent } from '../../support/http-events';
 
 const MIB = 1024 * 1024;

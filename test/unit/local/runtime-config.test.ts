@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseEnv } from '../../../shared/container/config';
-import { localEnvSchema } from '../../../shared/local/runtime';
+import { localEnvSchema } from '../../../shared/local/local-env';
 
 describe('the local runtime configuration', () => {
   it('serves PORT 8080 from ./.data and delivers events in process when nothing is set', () => {
