@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -337,6 +339,32 @@ describe('WebDavFolders', () => {
 
     // Assert
     expect(error.failure).toBe('unreachable');
+  });
+
+  it('refuses a server whose certificate no trusted authority signed, naming the TLS failure and sending it nothing', async () => {
+    // Arrange: an HTTPS server with a self-signed certificate for 127.0.0.1
+    const tls = (name: string) => readFileSync(new URL(`../../fixtures/tls/${name}`, import.meta.url));
+    let requests = 0;
+    const server = createHttpsServer({ key: tls('self-signed.key'), cert: tls('self-signed.crt') }, (_request, response) => {
+      requests += 1;
+      response.writeHead(207, { 'content-type': 'application/xml' }).end(ROOT_LISTING);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const client = new WebDavFolders({ allowPrivateNetworks: true });
+    clients.push(client);
+
+    try {
+      // Act
+      const error = await failure(client.open({ url: `https://127.0.0.1:${port}/dav/`, username: USERNAME, password: PASSWORD }).list(''));
+
+      // Assert
+      expect(error.failure).toBe('unreachable');
+      expect(error.message).toBe(`https://127.0.0.1:${port}/dav/: TLS failure (DEPTH_ZERO_SELF_SIGNED_CERT).`);
+      expect(requests).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('times out a server that never answers', async () => {
