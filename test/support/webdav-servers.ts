@@ -191,21 +191,37 @@ export async function startApacheDav(options: DavServerOptions & { depthInfinity
  * (`--baseurl`) with Basic auth, an empty throwaway config, no VFS file cache (the default `--vfs-cache-mode
  * off`) and no directory cache (`--dir-cache-time 0s`), so files written straight to `root` show at once.
  * rclone's own log has no response statuses, so `url` is a recording proxy (./webdav-proxy.ts) in front of
- * rclone, and the request log is that proxy's.
+ * rclone, and the request log is that proxy's. With `tls` it serves HTTPS and `url` is rclone's own: nothing is
+ * recorded.
  */
-export async function startRcloneDav(options: DavServerOptions): Promise<RunningDav> {
+export async function startRcloneDav(options: DavServerOptions & { tls?: RcloneTls }): Promise<RunningDav> {
   const dir = await mkdtemp(join(tmpdir(), 'docservice-dav-rclone-'));
   const config = join(dir, 'rclone.conf');
   await writeFile(config, '');
   const port = await freePort();
   const args = ['serve', 'webdav', options.root, '--addr', `127.0.0.1:${port}`, '--baseurl', '/dav'];
   args.push('--user', options.username, '--pass', options.password, '--config', config, '--dir-cache-time', '0s');
+  if (options.tls) args.push('--cert', options.tls.certFile, '--key', options.tls.keyFile);
   let rclone: Awaited<ReturnType<typeof startProcess>>;
   try {
     rclone = await startProcess('rclone', 'rclone', args, port);
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
+  }
+  if (options.tls) {
+    return {
+      kind: 'rclone',
+      url: `https://127.0.0.1:${port}/dav/`,
+      root: options.root,
+      username: options.username,
+      password: options.password,
+      requestLog: () => Promise.reject(new Error('the requests of a server over TLS are not recorded')),
+      stop: async () => {
+        await rclone.stop();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
   }
   const proxy = await startRecordingProxy(`http://127.0.0.1:${port}/dav/`);
   return {
@@ -221,6 +237,12 @@ export async function startRcloneDav(options: DavServerOptions): Promise<Running
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The certificate and key files rclone serves HTTPS with (`--cert`, `--key`), PEM. */
+export interface RcloneTls {
+  certFile: string;
+  keyFile: string;
 }
 
 /** Basic credentials for a server's user, as an Authorization header value. */

@@ -47,12 +47,29 @@ const NETWORK_REASONS: Record<string, string> = {
   EPIPE: 'connection closed',
 };
 
+/** OpenSSL's and node's codes for a certificate the client does not trust (node's `tls` errors). */
+const UNTRUSTED_CERTIFICATE = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'CERT_REVOKED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
 /** Any failure on the wire → SourceAccessError; an abort stays the signal's reason. */
 const toAccessError = (error: unknown, url: URL, signal?: AbortSignal): unknown => {
   if (signal?.aborted) return signal.reason;
   if (error instanceof SourceAccessError) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
   if (code === 'ETIMEDOUT') return new SourceAccessError('timeout', `${shown(url)}: the connection timed out.`);
+  if (UNTRUSTED_CERTIFICATE.has(code)) {
+    return new SourceAccessError('untrusted_certificate', `${shown(url)}: the server's TLS certificate is not trusted (${code}).`);
+  }
   const reason =
     NETWORK_REASONS[code] ??
     (/TLS|SSL|CERT|SELF_SIGNED|VERIFY/.test(code) ? `TLS failure (${code})` : code ? code : 'the connection failed');

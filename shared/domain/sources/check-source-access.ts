@@ -4,6 +4,7 @@ import { SourceAccessError, type RemoteFolderConfig, type RemoteFolders, type So
 /** What a user reads when their source cannot be read, by failure: the field to fix and why. */
 const REASONS: Record<SourceAccessFailure, { field: 'url' | 'password'; reason: string }> = {
   unreachable: { field: 'url', reason: 'could not be reached' },
+  untrusted_certificate: { field: 'url', reason: "the server's TLS certificate is not trusted (self-signed, unknown authority, expired or for another name)" },
   timeout: { field: 'url', reason: 'did not answer in time' },
   unauthorized: { field: 'password', reason: 'the server refused the username or password (401)' },
   forbidden: { field: 'url', reason: 'the server refused access to this folder (403)' },

@@ -55,8 +55,10 @@ export interface RemoteFolders {
 
 /** Why a source could not be read; each is shown to users as a reason (never with the password). */
 export type SourceAccessFailure =
-  /** DNS failed, connection refused or reset, TLS failure. */
+  /** DNS failed, connection refused or reset, a TLS handshake that failed for another reason than trust. */
   | 'unreachable'
+  /** The server's TLS certificate is not trusted: self-signed, signed by an unknown authority, expired, or for another name. */
+  | 'untrusted_certificate'
   /** No answer (headers or body) within the adapter's time limit. */
   | 'timeout'
   /** 401: the username or password is wrong. */

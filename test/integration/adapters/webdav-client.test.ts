@@ -341,7 +341,7 @@ describe('WebDavFolders', () => {
     expect(error.failure).toBe('unreachable');
   });
 
-  it('refuses a server whose certificate no trusted authority signed, naming the TLS failure and sending it nothing', async () => {
+  it('refuses a server whose certificate no trusted authority signed as untrusted, and sends it nothing', async () => {
     // Arrange: an HTTPS server with a self-signed certificate for 127.0.0.1
     const tls = (name: string) => readFileSync(new URL(`../../fixtures/tls/${name}`, import.meta.url));
     let requests = 0;
@@ -359,8 +359,8 @@ describe('WebDavFolders', () => {
       const error = await failure(client.open({ url: `https://127.0.0.1:${port}/dav/`, username: USERNAME, password: PASSWORD }).list(''));
 
       // Assert
-      expect(error.failure).toBe('unreachable');
-      expect(error.message).toBe(`https://127.0.0.1:${port}/dav/: TLS failure (DEPTH_ZERO_SELF_SIGNED_CERT).`);
+      expect(error.failure).toBe('untrusted_certificate');
+      expect(error.message).toBe(`https://127.0.0.1:${port}/dav/: the server's TLS certificate is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT).`);
       expect(requests).toBe(0);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
