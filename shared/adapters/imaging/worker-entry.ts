@@ -1,7 +1,8 @@
-import { existsSync,readFileSync } from 'node:fs';
+/** Which code an imaging worker thread runs: the bundled file beside a Lambda's index.mjs, or the source through tsx. */
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { fileURLToPath,pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** File name of the bundled worker that the Lambda bundling writes next to the function's `index.mjs`. */
 export const BUNDLED_WORKER_FILE = 'thumbnail-worker.mjs';
