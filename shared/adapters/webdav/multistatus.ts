@@ -1,13 +1,5 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { SourceAccessError, type RemoteEntry } from '../../domain/sources/remote-folder';
-
-/** One element with its namespace resolved: servers pick any prefix (`D:`, `d:`, `lp1:`) or a default xmlns. */
-interface XmlElement {
-  ns: string | null;
-  local: string;
-  children: XmlElement[];
-  text: string;
-}
+import { MalformedXml, readXml, type XmlElement } from './xml-reader';
 
 /** A `<response>` that was left out of the result, and why (logged by the caller, shown to no one). */
 export interface SkippedResponse {
@@ -22,51 +14,6 @@ export interface ParsedMultistatus {
 }
 
 const DAV = 'DAV:';
-
-// preserveOrder gives one uniform node shape ({ tag: children, ':@': attributes }), whatever repeats or not;
-// values stay strings (an ETag of digits must not become a number).
-const parser = new XMLParser({
-  preserveOrder: true,
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  processEntities: true,
-  htmlEntities: false,
-});
-
-type OrderedNode = Record<string, unknown>;
-
-const toElements = (nodes: OrderedNode[], scope: ReadonlyMap<string, string>): XmlElement[] => {
-  const elements: XmlElement[] = [];
-  for (const node of nodes) {
-    const tag = Object.keys(node).find((key) => key !== ':@');
-    if (!tag || tag.startsWith('?') || tag.startsWith('#') || tag.startsWith('!')) continue;
-    const attributes = (node[':@'] ?? {}) as Record<string, string>;
-    let inner = scope;
-    for (const [name, value] of Object.entries(attributes)) {
-      if (name === 'xmlns' || name.startsWith('xmlns:')) {
-        if (inner === scope) inner = new Map(scope);
-        (inner as Map<string, string>).set(name === 'xmlns' ? '' : name.slice(6), value);
-      }
-    }
-    const colon = tag.indexOf(':');
-    const prefix = colon >= 0 ? tag.slice(0, colon) : '';
-    const content = (node[tag] ?? []) as OrderedNode[];
-    const text = content
-      .filter((child) => '#text' in child)
-      .map((child) => String(child['#text']))
-      .join('');
-    elements.push({
-      ns: inner.get(prefix) ?? null,
-      local: colon >= 0 ? tag.slice(colon + 1) : tag,
-      children: toElements(content, inner),
-      text,
-    });
-  }
-  return elements;
-};
 
 const davChildren = (element: XmlElement, local: string): XmlElement[] =>
   element.children.filter((child) => child.ns === DAV && child.local === local);
@@ -133,12 +80,14 @@ export interface MultistatusOptions {
  *   has a `.`/`..` segment (a server that does that is not to be trusted with the rest of the listing).
  */
 export function parseMultistatus(body: string, options: MultistatusOptions): ParsedMultistatus {
-  // A multistatus never needs a DTD; refusing one leaves entity expansion no way in.
-  if (/<!(DOCTYPE|ENTITY)/i.test(body) || XMLValidator.validate(body) !== true) {
+  let root: XmlElement;
+  try {
+    root = readXml(body);
+  } catch (error) {
+    if (!(error instanceof MalformedXml)) throw error;
     throw new SourceAccessError('protocol', 'The server answered with a body that is not a WebDAV multistatus.');
   }
-  const [root] = toElements(parser.parse(body) as OrderedNode[], new Map([['xml', 'http://www.w3.org/XML/1998/namespace']]));
-  if (!root || root.ns !== DAV || root.local !== 'multistatus') {
+  if (root.ns !== DAV || root.local !== 'multistatus') {
     throw new SourceAccessError('protocol', 'The server answered with XML that is not a WebDAV multistatus.');
   }
   const rootUrl = new URL(options.rootUrl);

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { MalformedXml, readXml, type XmlElement } from '../../../shared/adapters/webdav/xml-reader';
+
+/** The element's tree as `{namespace}local` names with their text, for comparing shapes. */
+const shape = (element: XmlElement): unknown => ({
+  name: `{${element.ns ?? ''}}${element.local}`,
+  ...(element.text ? { text: element.text } : {}),
+  ...(element.children.length ? { children: element.children.map(shape) } : {}),
+});
+
+describe('readXml', () => {
+  it('resolves prefixes, the default namespace and a prefix redeclared inside a child', () => {
+    // Act
+    const root = readXml(
+      '<?xml version="1.0"?><D:a xmlns:D="DAV:" xmlns="urn:default"><b/><D:c xmlns:D="urn:other"><D:d/></D:c><x:e/></D:a>',
+    );
+
+    // Assert
+    expect(shape(root)).toEqual({
+      name: '{DAV:}a',
+      children: [{ name: '{urn:default}b' }, { name: '{urn:other}c', children: [{ name: '{urn:other}d' }] }, { name: '{}e' }],
+    });
+  });
+
+  it('decodes the five predefined entities and character references in text and attribute values', () => {
+    // Act
+    const root = readXml('<a xmlns="urn:&amp;x">&lt;caf&#233; &#x1F600; &quot;&apos;&gt;&amp;</a>');
+
+    // Assert
+    expect(root).toMatchObject({ ns: 'urn:&x', text: '<café 😀 "\'>&' });
+  });
+
+  it('reads CDATA as text and leaves comments and processing instructions out', () => {
+    // Act
+    const root = readXml('<!-- before --><a><!-- <b/> --><?pi data?><![CDATA[ <not-markup> & ]]></a><!-- after -->');
+
+    // Assert
+    expect(root).toEqual({ ns: null, local: 'a', children: [], text: '<not-markup> &' });
+  });
+
+  it('gives an element its own text nodes, each trimmed, not its children’s', () => {
+    // Act
+    const root = readXml('<status>\n  HTTP/1.1 200 OK\n  <child>inner</child>\n</status>');
+
+    // Assert
+    expect(root.text).toBe('HTTP/1.1 200 OK');
+    expect(root.children[0]?.text).toBe('inner');
+  });
+
+  it('reads a quoted ">" in an attribute value and a byte order mark before the prolog', () => {
+    // Act
+    const root = readXml("\uFEFF<a title='x > y' other=\"it's\"/>");
+
+    // Assert
+    expect(root.local).toBe('a');
+  });
+
+  it('walks 100,000 nested elements without exhausting the call stack', () => {
+    // Arrange
+    const depth = 100_000;
+    const body = '<a>'.repeat(depth) + '</a>'.repeat(depth);
+
+    // Act
+    let element: XmlElement | undefined = readXml(body);
+    let levels = 0;
+    while (element) {
+      levels += 1;
+      element = element.children[0];
+    }
+
+    // Assert
+    expect(levels).toBe(depth);
+  });
+
+  it.each([
+    ['an end tag that closes another element', '<a><b></a></b>'],
+    ['an element left open', '<a><b></b>'],
+    ['a second root element', '<a/><b/>'],
+    ['text before the root', 'hello <a/>'],
+    ['text after the root', '<a/> trailing'],
+    ['a DOCTYPE', '<!DOCTYPE a [<!ENTITY x "xxxx">]><a>&x;</a>'],
+    ['a declaration inside the document', '<a><!ENTITY x "y"></a>'],
+    ['an entity XML does not define', '<a>&nbsp;</a>'],
+    ['an ampersand that starts no reference', '<a>fish & chips</a>'],
+    ['a character reference to a character XML forbids', '<a>&#0;</a>'],
+    ['an attribute without quotes', '<a b=c/>'],
+    ['an attribute given twice', '<a b="1" b="2"/>'],
+    ['"<" inside an attribute value', '<a b="<"/>'],
+    ['attributes with no space between them', '<a b="1"c="2"/>'],
+    ['an unterminated comment', '<a><!-- never closed</a>'],
+    ['an empty body', ''],
+  ])('refuses %s', (_case, body) => {
+    // Act
+    const reading = () => readXml(body);
+
+    // Assert
+    expect(reading).toThrow(MalformedXml);
+  });
+});
