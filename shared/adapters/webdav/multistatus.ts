@@ -85,7 +85,7 @@ export function parseMultistatus(body: string, options: MultistatusOptions): Par
     root = readXml(body);
   } catch (error) {
     if (!(error instanceof MalformedXml)) throw error;
-    throw new SourceAccessError('protocol', 'The server answered with a body that is not a WebDAV multistatus.');
+    throw new SourceAccessError('protocol', `The server answered with a body that is not a WebDAV multistatus: ${error.message}.`);
   }
   if (root.ns !== DAV || root.local !== 'multistatus') {
     throw new SourceAccessError('protocol', 'The server answered with XML that is not a WebDAV multistatus.');

@@ -2,8 +2,8 @@
  * A strict XML reader for what WebDAV servers answer: elements, attributes, text, CDATA, comments and processing
  * instructions, with namespaces resolved. A multistatus never needs a DTD, so a DOCTYPE is refused (entity
  * expansion has no way in), and so is any entity but XML's five and character references. Anything not
- * well-formed throws {@link MalformedXml}. Nesting is walked with a stack of its own, so depth cannot exhaust
- * the call stack.
+ * well-formed throws {@link MalformedXml}, and so does a document beyond {@link XmlLimits}: nesting is walked
+ * with a stack of its own, never the call stack, and the number of elements bounds the tree's memory.
  */
 
 /** One element with its namespace resolved: servers pick any prefix (`D:`, `d:`, `lp1:`) or a default xmlns. */
@@ -33,6 +33,17 @@ const PREDEFINED: Readonly<Record<string, string>> = { lt: '<', gt: '>', amp: '&
 const isXmlChar = (code: number): boolean =>
   code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
 
+/** How deep and how large a document may be; a hostile server cannot make the tree outgrow them. */
+export interface XmlLimits {
+  /** A multistatus is about 6 levels deep; extension properties add a few. @default 64 */
+  maxDepth?: number;
+  /**
+   * About what the 64 MB a listing may take holds when it is real (some 130,000 responses of ~13 elements); a
+   * tree of this many takes about 250 MB. @default 2,000,000
+   */
+  maxElements?: number;
+}
+
 interface Open {
   qname: string;
   element: XmlElement;
@@ -41,7 +52,7 @@ interface Open {
 }
 
 /** Reads `source` and answers its root element. */
-export function readXml(source: string): XmlElement {
+export function readXml(source: string, { maxDepth = 64, maxElements = 2_000_000 }: XmlLimits = {}): XmlElement {
   let at = source.charCodeAt(0) === 0xfeff ? 1 : 0;
   const fail = (reason: string): never => {
     throw new MalformedXml(reason, at);
@@ -95,6 +106,7 @@ export function readXml(source: string): XmlElement {
   if (source[at] !== '<') fail('markup was expected');
 
   let root: XmlElement | undefined;
+  let elements = 0;
   const stack: Open[] = [];
   const rootScope: ReadonlyMap<string, string> = new Map([['xml', XML_NAMESPACE]]);
   do {
@@ -148,6 +160,7 @@ export function readXml(source: string): XmlElement {
         if (attributes.has(attribute)) fail(`attribute ${attribute} appears twice`);
         attributes.set(attribute, decode(value));
       }
+      if ((elements += 1) > maxElements) fail(`more than ${maxElements} elements`);
       const parent = stack.at(-1);
       let scope = parent?.scope ?? rootScope;
       for (const [attribute, value] of attributes) {
@@ -168,6 +181,7 @@ export function readXml(source: string): XmlElement {
       if (source.startsWith('/>', at)) at += 2;
       else {
         at += 1;
+        if (stack.length >= maxDepth) fail(`elements nested deeper than ${maxDepth} levels`);
         stack.push({ qname, element, scope, text: [] });
       }
     }

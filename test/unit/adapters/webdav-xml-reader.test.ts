@@ -55,13 +55,13 @@ describe('readXml', () => {
     expect(root.local).toBe('a');
   });
 
-  it('walks 100,000 nested elements without exhausting the call stack', () => {
+  it('reads elements nested as deep as its limit', () => {
     // Arrange
-    const depth = 100_000;
+    const depth = 64;
     const body = '<a>'.repeat(depth) + '</a>'.repeat(depth);
 
     // Act
-    let element: XmlElement | undefined = readXml(body);
+    let element: XmlElement | undefined = readXml(body, { maxDepth: depth });
     let levels = 0;
     while (element) {
       levels += 1;
@@ -70,6 +70,28 @@ describe('readXml', () => {
 
     // Assert
     expect(levels).toBe(depth);
+  });
+
+  it('refuses elements nested deeper than its limit, however deep, without exhausting the call stack', () => {
+    // Arrange
+    const body = '<a>'.repeat(1_000_000);
+
+    // Act
+    const reading = () => readXml(body);
+
+    // Assert
+    expect(reading).toThrow(/nested deeper than 64 levels/);
+  });
+
+  it('refuses more elements than its limit, before building them', () => {
+    // Arrange
+    const body = `<a>${'<b/>'.repeat(1_001)}</a>`;
+
+    // Act
+    const reading = () => readXml(body, { maxElements: 1_000 });
+
+    // Assert
+    expect(reading).toThrow(/more than 1000 elements/);
   });
 
   it.each([
