@@ -209,30 +209,17 @@ export async function startRcloneDav(options: DavServerOptions & { tls?: RcloneT
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
-  if (options.tls) {
-    return {
-      kind: 'rclone',
-      url: `https://127.0.0.1:${port}/dav/`,
-      root: options.root,
-      username: options.username,
-      password: options.password,
-      requestLog: () => Promise.reject(new Error('the requests of a server over TLS are not recorded')),
-      stop: async () => {
-        await rclone.stop();
-        await rm(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const proxy = await startRecordingProxy(`http://127.0.0.1:${port}/dav/`);
+  // A recording proxy cannot stand in front of TLS: over HTTPS the URL is rclone's own and nothing is recorded.
+  const proxy = options.tls ? null : await startRecordingProxy(`http://127.0.0.1:${port}/dav/`);
   return {
     kind: 'rclone',
-    url: proxy.url,
+    url: proxy?.url ?? `https://127.0.0.1:${port}/dav/`,
     root: options.root,
     username: options.username,
     password: options.password,
-    requestLog: () => Promise.resolve(proxy.requests()),
+    requestLog: () => (proxy ? Promise.resolve(proxy.requests()) : Promise.reject(new Error('the requests of a server over TLS are not recorded'))),
     stop: async () => {
-      await proxy.stop();
+      await proxy?.stop();
       await rclone.stop();
       await rm(dir, { recursive: true, force: true });
     },

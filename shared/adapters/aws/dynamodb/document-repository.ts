@@ -165,7 +165,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
       async () => {
         const [item, job] = await Promise.all([this.rawDocument(id), this.rawJob(id)]);
         if (!item) return false;
-        const labels = toDocumentRecord(item).labels;
+        const document = toDocumentRecord(item);
         const items: TransactItem[] = [
           {
             Delete: {
@@ -178,9 +178,9 @@ export class DynamoDocumentRepository implements DocumentRepository {
           { Delete: { TableName: this.tableName, Key: this.keys.documentContent(id) } },
           this.countDocuments(-1),
           usageMove(this.table, monthOf(this.clock.now()), { documents_deleted: 1, bytes_deleted: Number(item['size'] ?? 0) }),
-          ...labels.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId))),
+          ...document.labels.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId))),
           ...(job ? deleteJobItems(this.table, job) : []),
-          ...this.fileItems(toDocumentRecord(item), -1),
+          ...this.fileItems(document, -1),
         ];
         try {
           await this.db.send(new TransactWriteCommand({ TransactItems: items }));
