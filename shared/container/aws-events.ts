@@ -7,6 +7,7 @@ import { EVENT_SEND_TIMEOUT_MS } from './build-app-container';
 import { eventsDepsOf } from './consumer-deps';
 import { awsAppContainer, tokenlessContainer, type ConnectionParts } from './aws';
 import { parseEnv, tableEnvSchema } from './config';
+import { dynamoConnections } from './connection-store';
 
 /*
  * The WebSocket part of the cloud composition root, apart from aws.ts so that only the functions that push to
@@ -16,10 +17,13 @@ import { parseEnv, tableEnvSchema } from './config';
 
 const websocketEnvSchema = z.object({ WEBSOCKET_ENDPOINT: z.url() });
 
-/** The @connections API of the stage the stack binds the function to (WEBSOCKET_ENDPOINT, required). */
+/** The connections and the @connections API of the stage the stack binds the function to (WEBSOCKET_ENDPOINT, required). */
 function connectionParts(env: NodeJS.ProcessEnv): Required<ConnectionParts> {
   const endpoint = parseEnv(websocketEnvSchema, env).WEBSOCKET_ENDPOINT;
-  return { connectionSender: new ApiGatewayConnectionSender(() => createConnectionsClient({ endpoint, requestTimeoutMs: EVENT_SEND_TIMEOUT_MS })) };
+  return {
+    connectionStore: dynamoConnections,
+    connectionSender: new ApiGatewayConnectionSender(() => createConnectionsClient({ endpoint, requestTimeoutMs: EVENT_SEND_TIMEOUT_MS })),
+  };
 }
 
 /** The WebSocket routes: the app container, which must be able to push to connections. */

@@ -10,6 +10,7 @@ import { TextractOcrEngine } from '../adapters/aws/textract-ocr-engine';
 import type { OcrWorkerServices } from '../domain/ocr/process-ocr-job';
 import type { OcrSweeperDeps } from '../domain/ocr/requeue-stuck-jobs';
 import { sha256 } from '../adapters/crypto/sha256';
+import { joseTokens } from '../adapters/jwt/jose-token-service';
 import { KmsCredentialVault } from '../adapters/aws/kms-credential-vault';
 import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
 import type { HealthProbe } from '../domain/health/ports';
@@ -19,6 +20,7 @@ import { commonEnvSchema, envText, parseEnv, tableEnvSchema } from './config';
 import type { EdgeOrigin } from '../http/edge';
 import { imagingServices } from './imaging';
 import { dynamoSourceStores } from './source-stores';
+import { dynamoConnections } from './connection-store';
 import { lambdaBusinessMetrics } from '../adapters/powertools/powertools-metrics';
 
 /**
@@ -58,10 +60,10 @@ const appConfigSchema = appEnvSchema.check(z.superRefine((env, ctx) => {
 export type SearchParts = Pick<ContainerParts, 'search' | 'files'>;
 
 /**
- * The @connections API of the WebSocket stage, for the functions that push to connections (realtime, events:
- * see `aws-events.ts`, which alone bundles the client). The others have none and publish nothing.
+ * The connections and the @connections API of the WebSocket stage, for the functions that push to connections
+ * (realtime, events: see `aws-events.ts`, which alone bundles the client). The others have none and publish nothing.
  */
-export type ConnectionParts = Pick<ContainerParts, 'connectionSender'>;
+export type ConnectionParts = Pick<ContainerParts, 'connectionSender' | 'connectionStore'>;
 
 /** The bucket and the OCR queues, for the functions the stack binds to them. */
 type StorageParts = Pick<ContainerParts, 'files' | 'ocrQueues'>;
@@ -103,7 +105,7 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: Sea
   return buildAppContainer({
     db,
     tableName: config.TABLE_NAME,
-    jwtKey: async () => new TextEncoder().encode(config.JWT_SECRET ?? (await readSecretString(secrets, config.JWT_SECRET_ARN!))),
+    tokens: joseTokens(async () => new TextEncoder().encode(config.JWT_SECRET ?? (await readSecretString(secrets, config.JWT_SECRET_ARN!)))),
     env: config,
     // Read once, when the OIDC client first discovers the provider (it keeps the result).
     ...(config.OIDC_CLIENT_SECRET_ARN ? { oidcClientSecret: async () => readSecretString(secrets, config.OIDC_CLIENT_SECRET_ARN!) } : {}),
@@ -114,6 +116,9 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: Sea
       ...(config.AWS_LAMBDA_FUNCTION_MEMORY_SIZE ? { memoryLimitBytes: config.AWS_LAMBDA_FUNCTION_MEMORY_SIZE * 1024 * 1024 } : {}),
     },
     metrics: lambdaBusinessMetrics(),
+    // A logout, a refresh, a password change or a user's removal ends or moves their WebSocket sessions; the
+    // system metrics count the open connections.
+    connectionStore: dynamoConnections,
     ...parts,
   });
 }
@@ -153,12 +158,14 @@ export function awsIngestDependencies(env: NodeJS.ProcessEnv = process.env): App
   return tokenlessContainer(parseEnv(tableEnvSchema, env).TABLE_NAME, env, awsStorageParts(env));
 }
 
-/** A container for functions that issue no tokens (workers, schedules): the repositories without the JWT key. */
+/**
+ * A container for functions that issue no tokens (workers, schedules): the repositories without the JWT key,
+ * jose and the connections' store (no worker ends or moves a session).
+ */
 export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, parts: SearchParts & StorageParts & SourceParts & ConnectionParts = {}): AppContainer {
   return buildAppContainer({
     db: createDynamoDocumentClient(),
     tableName,
-    jwtKey: () => Promise.reject(new Error('this function issues no tokens')),
     env: parseEnv(commonEnvSchema, env),
     healthProbes: [],
     metrics: lambdaBusinessMetrics(),
@@ -262,7 +269,6 @@ export function awsBootstrapDependencies(env: NodeJS.ProcessEnv = process.env) {
   const container = buildAppContainer({
     db,
     tableName: config.TABLE_NAME,
-    jwtKey: () => Promise.reject(new Error('the bootstrap issues no tokens')),
     env: parseEnv(commonEnvSchema, env),
     healthProbes: [],
     metrics: lambdaBusinessMetrics(),

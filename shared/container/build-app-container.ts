@@ -9,11 +9,11 @@ import { DynamoLabelRepository } from '../adapters/aws/dynamodb/label-repository
 import { DynamoNotificationRepository } from '../adapters/aws/dynamodb/notification-repository';
 import { DynamoOcrJobRepository } from '../adapters/aws/dynamodb/ocr-job-repository';
 import { DynamoPendingUploadRepository } from '../adapters/aws/dynamodb/pending-upload-repository';
-import { DynamoConnectionRepository } from '../adapters/aws/dynamodb/connection-repository';
 import { DynamoOidcLoginStore } from '../adapters/aws/dynamodb/oidc-login-store';
-import { JoseTokenService } from '../adapters/jwt/jose-token-service';
+import type { TokenSettings } from '../adapters/jwt/jose-token-service';
 import type { OpenIdClientOidcOptions } from '../adapters/oidc/openid-client-oidc';
 import { authenticate } from '../domain/auth/authenticate';
+import type { TokenService } from '../domain/auth/ports';
 import { systemClock, type Clock } from '../domain/clock';
 import type { DocumentListingIndex } from '../domain/documents/ports';
 import type { FileStore } from '../domain/files/ports';
@@ -49,12 +49,21 @@ export interface ContainerParts {
   /** The DynamoDB document client, as the repositories take it. */
   db: ConstructorParameters<typeof DynamoUserRepository>[0];
   tableName: string;
-  jwtKey: () => Promise<Uint8Array>;
+  /**
+   * Makes the token service (`joseTokens(key)`). Only the roots of what issues or accepts tokens pass it, so that
+   * no worker's bundle carries jose; a container without it issues none and accepts none.
+   */
+  tokens?: (settings: TokenSettings) => TokenService;
   env: CommonEnv;
   healthProbes: HealthProbe[];
   clock?: Clock;
   /** The WebSocket gateway's @connections API; without it events are not published. */
   connectionSender?: ConnectionSender;
+  /**
+   * Makes the connections' repository (`dynamoConnections`). The roots of the HTTP functions and of what pushes
+   * to connections pass it, so that the other workers' bundles do not carry it; a sender needs it.
+   */
+  connectionStore?: (db: ContainerParts['db'], tableName: string, clock: Clock) => ConnectionRepository;
   /** The search index of every workspace; without it nothing is indexed (and nothing large-text is read). */
   search?: SearchIndexStore;
   /** The bucket, whole; each workspace gets its part of it. */
@@ -123,6 +132,7 @@ const noFiles: FileStore = {
   move: unavailable('bucket'),
   bucketKey: unavailable('bucket'),
 };
+const noTokens: TokenService = { issue: unavailable('token key'), verify: unavailable('token key') };
 const noVault: CredentialVault = { seal: unavailable('source credentials key'), open: unavailable('source credentials key') };
 const noSyncQueue: SyncQueue = { enqueue: unavailable('sync queue') };
 /** A store of which every method answers `unavailable(what)`. */
@@ -151,15 +161,11 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     revokedTokens: new DynamoRevokedTokenStore(parts.db, parts.tableName),
   };
   const { users, settings, revokedTokens } = parts.decorateHotReads?.(stores) ?? stores;
-  const tokens = new JoseTokenService({
-    key: parts.jwtKey,
-    issuer: parts.env.JWT_ISSUER,
-    audience: parts.env.JWT_AUDIENCE,
-    ttlSeconds: parts.env.JWT_TTL_SECONDS,
-    clock,
-  });
-  const stored = new DynamoConnectionRepository(parts.db, parts.tableName, clock);
-  const connections = parts.decorateConnections?.(stored, clock) ?? stored;
+  const tokens =
+    parts.tokens?.({ issuer: parts.env.JWT_ISSUER, audience: parts.env.JWT_AUDIENCE, ttlSeconds: parts.env.JWT_TTL_SECONDS, clock }) ?? noTokens;
+  const stored = parts.connectionStore?.(parts.db, parts.tableName, clock);
+  if (parts.connectionSender && !stored) throw new Error('a container that pushes to connections needs their store (connectionStore)');
+  const connections = stored ? (parts.decorateConnections?.(stored, clock) ?? stored) : unavailableStore<ConnectionRepository>('connection repository');
   const connectionSender = parts.connectionSender ?? noConnectionSender;
   const oidc = oidcServices(parts, clock);
   const eventHub: EventHub = parts.connectionSender

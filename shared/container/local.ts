@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connection-sender';
 import { createConnectionsClient, createDynamoDocumentClient, createS3Client, createSqsClient, type ClientOptions } from '../adapters/aws/clients';
+import { joseTokens } from '../adapters/jwt/jose-token-service';
 import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-probes';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { signalWrites } from '../adapters/aws/dynamodb/write-signal';
@@ -13,6 +14,7 @@ import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
 import { lazyOpenIdClient } from '../adapters/oidc/lazy-openid-client';
 import type { Clock } from '../domain/clock';
 import { CachedConnectionRepository } from '../adapters/local/cached-connection-repository';
+import { dynamoConnections } from './connection-store';
 import { SqliteSearchIndex } from '../adapters/local/sqlite-search-index';
 import { TesseractOcrEngine, type TesseractOcrEngineOptions } from '../adapters/local/tesseract-ocr-engine';
 import type { ConnectionSender } from '../domain/connections/ports';
@@ -144,7 +146,7 @@ export function localAppContainer(options: {
   const app = buildAppContainer({
     db,
     tableName: resources.tableName,
-    jwtKey: async () => options.jwtKey,
+    tokens: joseTokens(async () => options.jwtKey),
     env: options.env,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.events ? { connectionSender: localConnectionSender(options.events) } : {}),
@@ -160,6 +162,7 @@ export function localAppContainer(options: {
     // Every write of users, settings and revocations happens in this process too: what was read stays exact.
     decorateHotReads: rememberHotReads,
     // Every connection write happens in this process, so an in-memory view of the connections stays exact.
+    connectionStore: dynamoConnections,
     decorateConnections: (connections, clock) => new CachedConnectionRepository(connections, clock),
     // The same holds for the rate-limit buckets: decided in memory, written behind the request.
     decorateRateLimits: (store) => (rateLimits = new WriteBehindRateLimitStore(store)),

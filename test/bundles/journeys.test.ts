@@ -145,7 +145,6 @@ describe('a user journey through the bundles', () => {
     const container = buildAppContainer({
       db: createDynamoDocumentClient(localClientOptions(bundles.endpoints.dynamodb)),
       tableName: bundles.tableName,
-      jwtKey: () => Promise.reject(new Error('issues no tokens')),
       env: parseEnv(commonEnvSchema, {}),
       healthProbes: [],
     });

@@ -10,6 +10,8 @@ import { ensureAdmin } from '../../shared/domain/users/ensure-admin';
 import { registerUser } from '../../shared/domain/users/register';
 import { freshTable } from '../support/aws-resources';
 import { ManualClock } from '../support/builders';
+import { joseTokens } from '../../shared/adapters/jwt/jose-token-service';
+import { dynamoConnections } from '../../shared/container/connection-store';
 
 const TTL = 3600;
 const GRACE = 86_400;
@@ -26,10 +28,11 @@ describe('authentication use cases', () => {
     c = buildAppContainer({
       db,
       tableName,
-      jwtKey: async () => new TextEncoder().encode('k'.repeat(64)),
+      tokens: joseTokens(async () => new TextEncoder().encode('k'.repeat(64))),
       env: parseEnv(commonEnvSchema, { JWT_TTL_SECONDS: String(TTL), JWT_REFRESH_GRACE_SECONDS: String(GRACE) }),
       healthProbes: [],
       clock,
+      connectionStore: dynamoConnections,
     });
     await registerUser(c, alice);
   });

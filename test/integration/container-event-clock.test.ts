@@ -6,6 +6,8 @@ import type { Clock } from '../../shared/domain/clock';
 import type { ServerEvent } from '../../shared/domain/events/ports';
 import type { ConnectionSender, SendResult } from '../../shared/domain/connections/ports';
 import { freshTable } from '../support/aws-resources';
+import { joseTokens } from '../../shared/adapters/jwt/jose-token-service';
+import { dynamoConnections } from '../../shared/container/connection-store';
 
 /** Stands in for API Gateway's @connections API: records what it was asked to send and close. */
 class RecordingSender implements ConnectionSender {
@@ -37,10 +39,11 @@ describe("the container's event publisher", () => {
     container = buildAppContainer({
       db,
       tableName,
-      jwtKey: async () => new TextEncoder().encode('integration-test-signing-key-of-32-bytes'),
+      tokens: joseTokens(async () => new TextEncoder().encode('integration-test-signing-key-of-32-bytes')),
       env: parseEnv(commonEnvSchema, {}),
       healthProbes: [],
       clock,
+      connectionStore: dynamoConnections,
       connectionSender: sender,
     });
   });

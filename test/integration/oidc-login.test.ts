@@ -8,6 +8,7 @@ import { freePort } from '../../shared/local/emulators/ports';
 import { freshTable } from '../support/aws-resources';
 import { httpEvent, lambdaTestContext } from '../support/http-events';
 import { signInAtProvider, startOidcProvider, type TestOidcProvider } from '../support/oidc-provider';
+import { joseTokens } from '../../shared/adapters/jwt/jose-token-service';
 
 /** The workspace first logins join (OIDC_WORKSPACE_ID). */
 const SSO_WORKSPACE = crypto.randomUUID();
@@ -42,7 +43,7 @@ describe('OIDC login through the auth handler', () => {
     container = buildAppContainer({
       db,
       tableName,
-      jwtKey: async () => new TextEncoder().encode('integration-test-signing-key-of-32-bytes'),
+      tokens: joseTokens(async () => new TextEncoder().encode('integration-test-signing-key-of-32-bytes')),
       oidcClient: lazyOpenIdClient,
       env: parseEnv(commonEnvSchema, {
         OIDC_ISSUER: provider.issuer,

@@ -7,6 +7,7 @@ import { login } from '../../shared/domain/auth/login';
 import { registerUser } from '../../shared/domain/users/register';
 import { freshTable } from '../support/aws-resources';
 import { httpEvent, lambdaTestContext } from '../support/http-events';
+import { joseTokens } from '../../shared/adapters/jwt/jose-token-service';
 
 /**
  * Two handlers built from separate containers over one table, as two Lambda instances of a deployment are: the
@@ -20,9 +21,9 @@ describe('rate limits across handler instances', () => {
 
   beforeAll(async () => {
     const { db, tableName } = await freshTable();
-    const jwtKey = async () => new TextEncoder().encode('integration-test-signing-key-of-32-bytes');
-    first = buildAppContainer({ db, tableName, jwtKey, env, healthProbes: [] });
-    second = buildAppContainer({ db, tableName, jwtKey, env, healthProbes: [] });
+    const tokens = joseTokens(async () => new TextEncoder().encode('integration-test-signing-key-of-32-bytes'));
+    first = buildAppContainer({ db, tableName, tokens, env, healthProbes: [] });
+    second = buildAppContainer({ db, tableName, tokens, env, healthProbes: [] });
     const alice = { username: 'alice', email: 'alice@example.com', password: 'alice-password' };
     await registerUser(first, alice);
     token = (await login(first, alice)).token;

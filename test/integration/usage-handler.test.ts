@@ -10,6 +10,7 @@ import { BOOTSTRAP_WORKSPACE_ID } from '../../shared/domain/workspaces/workspace
 import { freshTable } from '../support/aws-resources';
 import { aDocumentRecord, ManualClock } from '../support/builders';
 import { httpEvent, lambdaTestContext } from '../support/http-events';
+import { joseTokens } from '../../shared/adapters/jwt/jose-token-service';
 
 const SECOND = '22222222-2222-4222-8222-222222222222';
 const operatorAccount = { username: 'operator', email: 'operator@example.com', password: 'operator-password' };
@@ -32,7 +33,7 @@ describe('usage endpoints', () => {
     c = buildAppContainer({
       db,
       tableName,
-      jwtKey: async () => new TextEncoder().encode('k'.repeat(64)),
+      tokens: joseTokens(async () => new TextEncoder().encode('k'.repeat(64))),
       env: parseEnv(commonEnvSchema, {}),
       healthProbes: [],
       clock: new ManualClock(new Date('2026-03-10T08:00:00Z')),

@@ -38,7 +38,6 @@ export async function ocrPipeline(engine: OcrEngine = new TesseractOcrEngine(), 
   const container = buildAppContainer({
     db,
     tableName,
-    jwtKey: () => Promise.reject(new Error('no tokens here')),
     env: parseEnv(commonEnvSchema, {}),
     healthProbes: [],
     files: new S3FileStore(s3, bucket),

@@ -2,13 +2,15 @@ import type { AppContainer } from '../../shared/container/app-container';
 import { buildAppContainer, type ContainerParts } from '../../shared/container/build-app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
 import { freshTable } from './aws-resources';
+import { joseTokens } from '../../shared/adapters/jwt/jose-token-service';
+import { dynamoConnections } from '../../shared/container/connection-store';
 
 /** A JWT key for tests that issue tokens. */
 export const TEST_JWT_KEY = new TextEncoder().encode('k'.repeat(64));
 
 /**
  * The container both runtimes share, over a fresh table of the integration tests' DynamoDB Local: default
- * settings (`env` overrides them), a test JWT key and no health probes; `parts` adds stores or replaces any of it.
+ * settings (`env` overrides them), a test JWT key, the connections' store and no health probes; `parts` adds stores or replaces any of it.
  */
 export async function testContainer(
   parts: Partial<Omit<ContainerParts, 'env'>> & { env?: Record<string, string> } = {},
@@ -18,9 +20,10 @@ export async function testContainer(
   const c = buildAppContainer({
     db,
     tableName,
-    jwtKey: async () => TEST_JWT_KEY,
+    tokens: joseTokens(async () => TEST_JWT_KEY),
     env: parseEnv(commonEnvSchema, env ?? {}),
     healthProbes: [],
+    connectionStore: dynamoConnections,
     ...rest,
   });
   return { c, db, tableName };

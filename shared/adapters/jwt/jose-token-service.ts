@@ -16,6 +16,15 @@ export interface JoseTokenServiceOptions {
   clock: Clock;
 }
 
+/** What a container settles for its token service; the root that issues tokens brings the key (`joseTokens`). */
+export type TokenSettings = Omit<JoseTokenServiceOptions, 'key'>;
+
+/** The token service part of a container that issues and accepts tokens: JoseTokenService with `key`. */
+export const joseTokens =
+  (key: JoseTokenServiceOptions['key']) =>
+  (settings: TokenSettings): TokenService =>
+    new JoseTokenService({ key, ...settings });
+
 /** HS256 JWTs signed and verified with jose; only HS256 is accepted, with iss, aud and exp enforced. */
 export class JoseTokenService implements TokenService {
   private keyPromise: Promise<Uint8Array> | undefined;

@@ -15,7 +15,6 @@ const SSO_ENV = { OIDC_ISSUER: 'https://login.example.com', OIDC_CLIENT_ID: 'doc
 const partsWith = (env: Record<string, string>, oidcClient?: ContainerParts['oidcClient']): ContainerParts => ({
   db: {} as ContainerParts['db'],
   tableName: 'docservice',
-  jwtKey: async () => new Uint8Array(32),
   env: parseEnv(commonEnvSchema, env),
   healthProbes: [],
   ...(oidcClient ? { oidcClient } : {}),

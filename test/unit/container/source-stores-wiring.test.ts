@@ -14,7 +14,6 @@ import { DynamoSourceSchedule } from '../../../shared/adapters/aws/dynamodb/sour
 const partsWith = (sourceStores?: ContainerParts['sourceStores']): ContainerParts => ({
   db: {} as ContainerParts['db'],
   tableName: 'docservice',
-  jwtKey: async () => new Uint8Array(32),
   env: parseEnv(commonEnvSchema, {}),
   healthProbes: [],
   ...(sourceStores ? { sourceStores } : {}),
