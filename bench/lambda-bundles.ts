@@ -76,8 +76,8 @@ const BENCH_ENV: Record<string, string> = {
 };
 
 /**
- * What a Lambda's environment adds that changes what loads at import: AWS_LAMBDA_FUNCTION_NAME turns on the
- * X-Ray tracer (shared/adapters/powertools/tracer.ts) and Powertools' JSON logger (shared/logger.ts); the
+ * What a Lambda's environment adds that changes what runs at import: AWS_LAMBDA_FUNCTION_NAME turns on the
+ * X-Ray tracer (shared/adapters/xray/lambda-tracing.ts) and Powertools' JSON logger (shared/logger.ts); the
  * Powertools variables are AppFunction's; AWS_EXECUTION_ENV is where Powertools looks to know it runs in Lambda.
  */
 const lambdaEnv = (group: string): Record<string, string> => ({

@@ -20,12 +20,10 @@ const ESM_REQUIRE_BANNER =
 
 /**
  * Packages the Lambda bundles replace (esbuild `--alias`): the SDK's default credential chain by the environment
- * provider, since a Lambda's credentials are in its environment (see shared/adapters/aws/lambda-credentials.ts),
- * and `semver` by the one comparison the X-Ray SDK asks of it (shared/adapters/aws/lambda-semver.ts).
+ * provider, since a Lambda's credentials are in its environment (see shared/adapters/aws/lambda-credentials.ts).
  */
 export const LAMBDA_ESBUILD_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': path.join(REPO_ROOT, 'shared', 'adapters', 'aws', 'lambda-credentials.ts'),
-  semver: path.join(REPO_ROOT, 'shared', 'adapters', 'aws', 'lambda-semver.ts'),
 };
 
 /** The architecture of every Lambda of the service; the imaging functions' native canvas binary follows it. */
@@ -86,8 +84,9 @@ export interface AppFunctionProps {
 /**
  * One Lambda of the service: `functions/<group>/index.ts` bundled by esbuild as ESM for Node.js 22 on arm64,
  * with the AWS SDK bundled, X-Ray tracing and its own log group kept for one month. Powertools (logs, business
- * metrics, traces: shared/adapters/powertools) names the stack as the service, and publishes the business
- * metrics under {@link BUSINESS_METRICS_NAMESPACE} with the service as their one dimension.
+ * metrics: shared/adapters/powertools) names the stack as the service, and publishes the business metrics under
+ * {@link BUSINESS_METRICS_NAMESPACE} with the service as their one dimension; the traces' subsegments go to the
+ * X-Ray daemon from shared/adapters/xray, annotated with the same service.
  *
  * Grant access and set environment through the helpers in `bindings.ts`, not on {@link AppFunction.function}
  * directly, so that every variable comes with its permission.

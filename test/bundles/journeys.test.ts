@@ -15,6 +15,7 @@ import { localClientOptions } from '../../shared/container/local';
 import { ensureAdmin } from '../../shared/domain/users/ensure-admin';
 import { pdfDocument, pngSize } from '../support/fixtures';
 import { until } from '../support/until';
+import { startRecordingDaemon } from '../support/xray-daemon';
 import { answer, httpEvent, receiveBatch, scheduledEvent, type HttpAnswer, type HttpRequest } from './support/events';
 import { DeployedFunction } from './support/lambda';
 import { nativePackages } from './support/native';
@@ -112,6 +113,30 @@ describe('the bundled functions', () => {
 
     expect(response.statusCode, response.body).toBe(403);
     expect(response.json.error.details).toEqual({ reason: 'not_through_edge' });
+  });
+
+  it('the health bundle sends its invocation and the AWS calls it made to the X-Ray daemon when the trace is sampled', async () => {
+    // Arrange
+    const daemon = await startRecordingDaemon();
+    const traced = DeployedFunction.named('HealthFunction', { environment: { AWS_XRAY_DAEMON_ADDRESS: daemon.address } });
+    const root = '1-6745a1b2-0123456789abcdef01234567';
+    const lambdaSegment = '53995c3f42cd8ad8';
+
+    try {
+      // Act
+      const response = answer(await traced.invoke(await httpEvent('GET /api/health'), { traceHeader: `Root=${root};Parent=${lambdaSegment};Sampled=1` }));
+
+      // Assert
+      expect(response.statusCode, response.body).toBe(200);
+      const [handler] = await daemon.received((document) => document.name === '## handler');
+      expect(handler).toMatchObject({ trace_id: root, parent_id: lambdaSegment, annotations: { ColdStart: true } });
+      const calls = await daemon.received((document) => document.namespace === 'aws', 3);
+      expect(new Set(calls.map((call) => call.name))).toEqual(new Set(['DynamoDB', 'S3', 'SQS']));
+      expect(calls.every((call) => call.trace_id === root && call.parent_id === handler!.id)).toBe(true);
+    } finally {
+      await traced.stop();
+      await daemon.close();
+    }
   });
 
   it('the sweeper runs on its EventBridge schedule and finds nothing stuck', async () => {

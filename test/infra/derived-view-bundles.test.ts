@@ -11,7 +11,7 @@ import { bundledInputsOf } from '../support/lambda-bundle-inputs';
  * @connections sender; this reads each bundle's contents, as the CDK bundles it (lib/constructs/app-function.ts).
  * The WebDAV client likewise stays in the two functions that check and sync sources (shared/container/aws-sources.ts).
  * The sources' repositories stay in the three source functions (shared/container/source-stores.ts), and the
- * semver package in none (the bundles alias it: shared/adapters/aws/lambda-semver.ts).
+ * X-Ray SDK in none (the functions send their subsegments themselves: shared/adapters/xray/).
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -29,8 +29,8 @@ const CREDENTIAL_CHAIN_CODE = /node_modules\/@aws-sdk\/(credential-provider-(nod
 /** The sources' stores, which only shared/container/source-stores.ts reaches. */
 const SOURCE_STORES_CODE = /shared\/adapters\/aws\/dynamodb\/(source-repository|sync-state-store|source-schedule)\.ts$/u;
 const SOURCE_STORES_USERS = ['sources', 'source-sync', 'source-scheduler'];
-/** The semver package (both copies: the X-Ray SDK's and cls-hooked's), replaced by shared/adapters/aws/lambda-semver.ts. */
-const SEMVER_CODE = /node_modules\/semver\//u;
+/** The X-Ray SDK and what it brings (cls-hooked and its async hook, semver): shared/adapters/xray/ does without. */
+const XRAY_SDK_CODE = /node_modules\/(aws-xray-sdk-core|cls-hooked|semver|@aws-lambda-powertools\/tracer)\//u;
 
 describe('the search, @connections and WebDAV clients in the Lambda bundles', () => {
   it('finds a bundle for each of the stream consumers', () => {
@@ -77,15 +77,15 @@ describe('the search, @connections and WebDAV clients in the Lambda bundles', ()
     expect(chain).toEqual([]);
   });
 
-  it.each(GROUPS)('leaves the semver package out of the %s function, where one comparison stands in for it', async (group) => {
+  it.each(GROUPS)('leaves the X-Ray SDK out of the %s function, which sends its trace to the daemon itself', async (group) => {
     // Arrange
     const inputs = await bundledInputsOf(group);
 
     // Act
-    const semver = inputs.filter((input) => SEMVER_CODE.test(input));
+    const xraySdk = inputs.filter((input) => XRAY_SDK_CODE.test(input));
 
     // Assert
-    expect(semver).toEqual([]);
+    expect(xraySdk).toEqual([]);
   });
 
   it.each(GROUPS)("puts the sources' stores only where the %s function manages, syncs or schedules sources", async (group) => {

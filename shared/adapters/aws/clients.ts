@@ -6,7 +6,7 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { TextractClient } from '@aws-sdk/client-textract';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { traced } from '../powertools/tracer';
+import { traced } from '../xray/lambda-tracing';
 
 /**
  * Where an SDK client points. In the cloud both fields are left out (default credential chain, regional

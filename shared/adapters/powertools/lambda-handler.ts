@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
+import { lambdaTracing } from '../xray/lambda-tracing';
 import { addLambdaContext } from './powertools-logger';
 import { publishLambdaBusinessMetrics } from './powertools-metrics';
-import { activeTracer } from './tracer';
 
 /**
  * A function's Lambda entry around its handler (each `functions/<group>/index.ts`): the invocation's context
@@ -12,25 +12,15 @@ import { activeTracer } from './tracer';
 export function lambdaEntry<E, R>(handler: (event: E, context: Context) => Promise<R>): (event: E, context: Context) => Promise<R> {
   return async (event, context) => {
     addLambdaContext(context);
-    const tracer = activeTracer();
-    const segment = tracer?.getSegment();
-    const subsegment = segment?.addNewSubsegment('## handler');
-    if (tracer && subsegment) {
-      tracer.setSegment(subsegment);
-      tracer.annotateColdStart();
-      tracer.addServiceNameAnnotation();
-    }
+    const trace = lambdaTracing?.startInvocation();
     try {
       return await handler(event, context);
     } catch (error) {
-      if (error instanceof Error) tracer?.addErrorAsMetadata(error);
+      trace?.fail(error);
       throw error;
     } finally {
       publishLambdaBusinessMetrics();
-      if (tracer && segment && subsegment) {
-        subsegment.close();
-        tracer.setSegment(segment);
-      }
+      await trace?.end();
     }
   };
 }

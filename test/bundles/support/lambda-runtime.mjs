@@ -67,6 +67,9 @@ process.on('message', (message) => {
       fail() {},
       succeed() {},
     };
+    // Lambda sets the invocation's X-Ray trace header in the environment, and only for that invocation.
+    if (message.traceHeader) process.env._X_AMZN_TRACE_ID = message.traceHeader;
+    else delete process.env._X_AMZN_TRACE_ID;
     try {
       const handler = await init;
       const result = await handler(message.event, context);

@@ -52,9 +52,12 @@ export class DeployedFunction {
     return new DeployedFunction(name, { ...definition, ...(options.asset ? { runnableAsset: options.asset } : {}) }, options.environment);
   }
 
-  /** Calls the handler with `event`; resolves to what it returned, rejects with what it threw. */
-  invoke<T = unknown>(event: unknown): Promise<T> {
-    return this.send<T>({ type: 'invoke', event });
+  /**
+   * Calls the handler with `event`; resolves to what it returned, rejects with what it threw. With `traceHeader`
+   * the invocation runs in that X-Ray trace, as Lambda's active tracing gives it (`_X_AMZN_TRACE_ID`).
+   */
+  invoke<T = unknown>(event: unknown, options: { traceHeader?: string } = {}): Promise<T> {
+    return this.send<T>({ type: 'invoke', event, ...options });
   }
 
   /** Starts the function and waits for its module to load (the cold start); rejects with an init error. */
@@ -62,7 +65,7 @@ export class DeployedFunction {
     await this.send({ type: 'init' });
   }
 
-  private send<T>(message: { type: string; event?: unknown }): Promise<T> {
+  private send<T>(message: { type: string; event?: unknown; traceHeader?: string }): Promise<T> {
     const child = this.start();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
