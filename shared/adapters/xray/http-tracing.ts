@@ -1,4 +1,4 @@
-import { subscribe } from 'node:diagnostics_channel';
+import { subscribe as subscribeChannel } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { markStatus, recordException, type SubsegmentDocument } from './subsegment';
 import type { XRayTracer } from './xray-tracer';
@@ -28,6 +28,15 @@ const undiciHasHeader = (headers: string | string[], name: string): boolean =>
  */
 export function traceOutgoingHttp(tracer: XRayTracer): void {
   const open = new WeakMap<object, SubsegmentDocument>();
+  // An error thrown by a subscriber would surface as an uncaught exception and end the process: a trace is not worth that.
+  const subscribe = (name: string, onMessage: (message: unknown) => void): void =>
+    subscribeChannel(name, (message) => {
+      try {
+        onMessage(message);
+      } catch {
+        // the call goes untraced
+      }
+    });
   const end = (request: object, status: number | undefined, error?: unknown): void => {
     const subsegment = open.get(request);
     if (!subsegment) return;

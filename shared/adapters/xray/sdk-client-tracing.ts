@@ -51,7 +51,7 @@ export function traceSdkClient<T extends TraceableClient>(client: T, tracer: XRa
     if (!subsegment) return next(args);
     const request = args.request as { headers?: Record<string, string> } | undefined;
     if (request?.headers) request.headers['X-Amzn-Trace-Id'] = downstreamTraceHeader(subsegment.trace_id, subsegment.id);
-    const region = await regionOf(client.config);
+    const region = await regionOf(client.config).catch(() => undefined); // the call fails on its own if it has no region
     subsegment.aws = {
       operation: (context.commandName ?? 'unknown').replace(/Command$/u, ''),
       ...(region ? { region } : {}),
