@@ -19,7 +19,8 @@ export interface DaemonAddress {
 export function parseDaemonAddress(value: string | undefined): DaemonAddress {
   if (!value) return DEFAULT_ADDRESS;
   const parts = value.trim().split(/\s+/u);
-  const udp = parts.find((part) => part.startsWith('udp:'))?.slice('udp:'.length) ?? (parts.length === 1 && !/^tcp:/u.test(parts[0]!) ? parts[0] : undefined);
+  const plain = parts.length === 1 && !parts[0]!.startsWith('tcp:') ? parts[0] : undefined;
+  const udp = parts.find((part) => part.startsWith('udp:'))?.slice('udp:'.length) ?? plain;
   const match = udp ? /^(.+):(\d{1,5})$/u.exec(udp) : null;
   const port = match ? Number(match[2]) : NaN;
   return match && port > 0 && port < 65536 ? { host: match[1]!.replace(/^\[(.*)\]$/u, '$1'), port } : DEFAULT_ADDRESS;

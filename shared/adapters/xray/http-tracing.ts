@@ -24,11 +24,12 @@ const undiciHasHeader = (headers: string | string[], name: string): boolean =>
 /**
  * Records the calls made with node's http client (the WebDAV client, the OpenSearch client) and with `fetch`
  * (openid-client) as `remote` subsegments of the invocation under way, named by the host as the X-Ray SDK names
- * them: method, URL without its query, status. Node publishes both on diagnostics channels, so nothing is patched. Subscribes once per tracer.
+ * them: method, URL without its query, status. Node publishes both on diagnostics channels, so nothing is
+ * patched. Subscribes once per tracer.
  */
 export function traceOutgoingHttp(tracer: XRayTracer): void {
   const open = new WeakMap<object, SubsegmentDocument>();
-  // An error thrown by a subscriber would surface as an uncaught exception and end the process: a trace is not worth that.
+  // A subscriber's error would surface as an uncaught exception and end the process: no trace is worth that.
   const subscribe = (name: string, onMessage: (message: unknown) => void): void =>
     subscribeChannel(name, (message) => {
       try {
