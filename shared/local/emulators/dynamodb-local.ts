@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { get } from 'node:http';
 import { existsSync, readdirSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -52,6 +53,30 @@ export function adoptSharedDatabase(dbPath: string, accessKeyId: string, region:
   return true;
 }
 
+/** Ports tried when the caller names none: a free one each time, since another process may take it first. */
+const PORT_ATTEMPTS = 3;
+
+/** Another process took the port between `freePort` and the JVM's bind: the start is tried on another one. */
+class PortTaken extends Error {}
+
+/**
+ * Whether DynamoDB Local answers on `port`: a bare GET gets its own MissingAuthenticationToken error. Anything
+ * else listening there (an emulator that bound the same free port first) answers otherwise.
+ */
+function answersAsDynamoDb(port: number): Promise<boolean> {
+  return new Promise((resolveAnswer) => {
+    const request = get({ host: '127.0.0.1', port, path: '/', agent: false, timeout: 10_000 }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolveAnswer(body.includes('com.amazonaws.dynamodb')));
+      response.on('error', () => resolveAnswer(false));
+    });
+    request.on('timeout', () => request.destroy());
+    request.on('error', () => resolveAnswer(false));
+  });
+}
+
 /**
  * Starts Amazon's DynamoDB Local (Java 17) as a child process. With `dbPath` its data persists there;
  * without, it lives in memory (tests). There is no `-sharedDb`: each access key id gets its own database
@@ -61,8 +86,14 @@ export function adoptSharedDatabase(dbPath: string, accessKeyId: string, region:
  * DynamoDB Local cannot be told which interface to listen on, so it listens on all of them; the private
  * database is what keeps others out. The child is tied to this process (it ends when this process ends, even
  * by SIGKILL), and a DynamoDB Local that an earlier, crashed run left on the same `dbPath` is stopped first.
+ *
+ * It is started once DynamoDB Local itself answers on its port: the JVM binds a second or two after the port was
+ * found free, and the S3 and SQS emulators, started beside it, may bind the same port first. Then the start is
+ * tried again on another port (`ports` gives them; the caller's `port` is tried alone).
  */
-export async function startDynamoDbLocal(options: { dbPath?: string; port?: number } = {}): Promise<RunningEmulator> {
+export async function startDynamoDbLocal(
+  options: { dbPath?: string; port?: number; ports?: () => Promise<number> } = {},
+): Promise<RunningEmulator> {
   if (options.dbPath) {
     const dbPath = resolve(options.dbPath);
     const stale = await stopLeftoverProcesses(
@@ -70,9 +101,22 @@ export async function startDynamoDbLocal(options: { dbPath?: string; port?: numb
     );
     if (stale.length) logger.warn('stopped a DynamoDB Local left running on this DATA_DIR by an earlier run', { pids: stale });
   }
-  const port = options.port ?? (await freePort());
+  const nextPort = options.port !== undefined ? async () => options.port! : (options.ports ?? freePort);
+  const attempts = options.port !== undefined ? 1 : PORT_ATTEMPTS;
+  for (let attempt = 1; ; attempt++) {
+    const port = await nextPort();
+    try {
+      return await startOnPort(port, options.dbPath);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt >= attempts) throw error;
+      logger.warn('another process took the port DynamoDB Local was to listen on; trying another', { port });
+    }
+  }
+}
+
+async function startOnPort(port: number, dbPath: string | undefined): Promise<RunningEmulator> {
   const home = dynamoDbLocalHome();
-  const storage = options.dbPath ? ['-dbPath', resolve(options.dbPath)] : ['-inMemory'];
+  const storage = dbPath ? ['-dbPath', resolve(dbPath)] : ['-inMemory'];
   const child: ChildProcess = spawnTiedToParent(
     'java',
     [...JVM_FLAGS, `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`, '-jar', join(home, JAR), '-port', String(port), '-disableTelemetry', ...storage],
@@ -84,7 +128,9 @@ export async function startDynamoDbLocal(options: { dbPath?: string; port?: numb
   child.stderr?.on('data', keep);
   const exited = new Promise<never>((_, reject) => {
     child.once('error', (error) => reject(new Error(`DynamoDB Local could not be started: ${error.message}`)));
-    child.once('exit', (code) => reject(new Error(`DynamoDB Local exited with code ${code}: ${output.trim()}`)));
+    child.once('exit', (code) =>
+      reject(/BindException|Address already in use/u.test(output) ? new PortTaken(`port ${port} is taken`) : new Error(`DynamoDB Local exited with code ${code}: ${output.trim()}`)),
+    );
   });
   exited.catch(() => undefined);
   const stop = () =>
@@ -96,6 +142,7 @@ export async function startDynamoDbLocal(options: { dbPath?: string; port?: numb
     });
   try {
     await Promise.race([waitForPort(port, 60_000), exited]);
+    if (!(await Promise.race([answersAsDynamoDb(port), exited]))) throw new PortTaken(`something other than DynamoDB Local answers on port ${port}`);
   } catch (error) {
     await stop();
     throw error;
