@@ -46,15 +46,18 @@ async function regionOf(config: TraceableClient['config']): Promise<string | und
  */
 export function traceSdkClient<T extends TraceableClient>(client: T, tracer: XRayTracer): T {
   const service = client.config.serviceId ?? 'AWS';
+  // Resolved on the first traced call and kept: the client's region does not change.
+  let region: Promise<string | undefined> | undefined;
   const middleware: BuildMiddleware<object, object> = (next, context) => async (args) => {
     const subsegment = tracer.open(service, 'aws');
     if (!subsegment) return next(args);
     const request = args.request as { headers?: Record<string, string> } | undefined;
     if (request?.headers) request.headers['X-Amzn-Trace-Id'] = downstreamTraceHeader(subsegment.trace_id, subsegment.id);
-    const region = await regionOf(client.config).catch(() => undefined); // the call fails on its own if it has no region
+    // A client without a region fails the call on its own; the trace just leaves it out.
+    const resolvedRegion = await (region ??= regionOf(client.config).catch(() => undefined));
     subsegment.aws = {
       operation: (context.commandName ?? 'unknown').replace(/Command$/u, ''),
-      ...(region ? { region } : {}),
+      ...(resolvedRegion ? { region: resolvedRegion } : {}),
       ...resourcesOf(args.input),
     };
     let metadata: CallMetadata | undefined;

@@ -2,16 +2,23 @@ import type { XRayDaemonClient } from './daemon-client';
 import { epochSeconds, newSegmentId, recordException, type SubsegmentDocument } from './subsegment';
 import { invocationTraceHeader, parseTraceHeader } from './trace-header';
 
-/** Where a subsegment of the invocation hangs: its trace and its parent's id. */
-export interface TraceParent {
+/** Where a subsegment hangs: its trace and its parent's id. */
+interface TraceParent {
   root: string;
   parentId: string;
 }
 
+const subsegmentOf = (name: string, { root, parentId }: TraceParent): SubsegmentDocument => ({
+  type: 'subsegment',
+  name,
+  id: newSegmentId(),
+  trace_id: root,
+  parent_id: parentId,
+  start_time: epochSeconds(),
+});
+
 /** The trace of one invocation, opened by `startInvocation` as its `## handler` subsegment. */
 export interface InvocationTrace {
-  /** The handler subsegment: the parent of the calls made during the invocation. */
-  readonly parent: TraceParent;
   /** Marks the invocation as failed (a fault) with `error` as its cause. */
   fail(error: unknown): void;
   /** Ends the handler subsegment, sends it and waits (briefly) for every send of the invocation to leave. */
@@ -55,27 +62,18 @@ export class XRayTracer {
     const header = parseTraceHeader(this.traceHeader());
     this.current = undefined;
     if (!header?.sampled || !header.parent) return undefined;
-    const subsegment: SubsegmentDocument = {
-      type: 'subsegment',
-      name: '## handler',
-      id: newSegmentId(),
-      trace_id: header.root,
-      parent_id: header.parent,
-      start_time: epochSeconds(),
-      annotations: { ColdStart: coldStart, Service: this.options.service },
-    };
+    const subsegment = subsegmentOf('## handler', { root: header.root, parentId: header.parent });
+    subsegment.annotations = { ColdStart: coldStart, Service: this.options.service };
     const parent = { root: header.root, parentId: subsegment.id };
     this.current = parent;
     return {
-      parent,
       fail: (error) => {
         subsegment.fault = true;
         recordException(subsegment, error);
       },
       end: async () => {
-        subsegment.end_time = epochSeconds();
         if (this.current === parent) this.current = undefined;
-        this.options.daemon.send(subsegment);
+        this.close(subsegment);
         await this.options.daemon.flush(FLUSH_TIMEOUT_MS);
       },
     };
@@ -83,12 +81,10 @@ export class XRayTracer {
 
   /** Opens a subsegment of the invocation under way; undefined between invocations or when it is not sampled. */
   open(name: string, namespace: 'aws' | 'remote'): SubsegmentDocument | undefined {
-    const parent = this.current;
-    if (!parent) return undefined;
-    return { type: 'subsegment', name, namespace, id: newSegmentId(), trace_id: parent.root, parent_id: parent.parentId, start_time: epochSeconds() };
+    return this.current ? { ...subsegmentOf(name, this.current), namespace } : undefined;
   }
 
-  /** Ends a subsegment from `open` and sends it. */
+  /** Ends a subsegment and sends it. */
   close(subsegment: SubsegmentDocument): void {
     subsegment.end_time = epochSeconds();
     this.options.daemon.send(subsegment);
