@@ -1,7 +1,7 @@
 import { readdirSync, existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bundledInputsOf } from '../support/lambda-bundle-inputs';
+import { bundledInputsOf, externalImportsOf } from '../support/lambda-bundle-inputs';
 
 /*
  * Issue 17: the search index and the WebSocket events follow the table's stream, so the OpenSearch client is
@@ -11,7 +11,8 @@ import { bundledInputsOf } from '../support/lambda-bundle-inputs';
  * @connections sender; this reads each bundle's contents, as the CDK bundles it (lib/constructs/app-function.ts).
  * The WebDAV client likewise stays in the two functions that check and sync sources (shared/container/aws-sources.ts).
  * The sources' repositories stay in the three source functions (shared/container/source-stores.ts), and the
- * X-Ray SDK in none (the functions send their subsegments themselves: shared/adapters/xray/).
+ * X-Ray SDK in none (the functions send their subsegments themselves: shared/adapters/xray/). No bundle loads
+ * `node:process` as a module, which costs a cold start some 6 ms (shared/adapters/node/process-exports.ts).
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -97,5 +98,16 @@ describe('the search, @connections and WebDAV clients in the Lambda bundles', ()
 
     // Assert
     expect(carries).toBe(SOURCE_STORES_USERS.includes(group));
+  });
+
+  it.each(GROUPS)('has the %s function read process from the global rather than load node:process', async (group) => {
+    // Arrange
+    const imports = await externalImportsOf(group);
+
+    // Act
+    const processModule = imports.filter((imported) => imported === 'node:process' || imported === 'process');
+
+    // Assert
+    expect(processModule).toEqual([]);
   });
 });

@@ -3,20 +3,36 @@ import { build } from 'esbuild';
 import { LAMBDA_ESBUILD_ALIASES } from '../../lib/constructs/app-function';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const bundled = new Map<string, Promise<string[]>>();
+interface BundleContents {
+  /** The inputs that put code into the bundle. */
+  inputs: string[];
+  /** What the bundle imports at run time rather than carries (node's built-ins, the native canvas). */
+  externalImports: string[];
+}
+
+const bundled = new Map<string, Promise<BundleContents>>();
 
 /**
  * The inputs that put code into a function's bundle, bundled as the CDK bundles it (lib/constructs/app-function.ts:
  * ESM, minified, the SDK inside, its aliases); tree-shaken modules contribute no bytes and are left out. Each
  * function is bundled once per test file.
  */
-export function bundledInputsOf(group: string): Promise<string[]> {
-  let inputs = bundled.get(group);
-  if (!inputs) bundled.set(group, (inputs = bundle(group)));
-  return inputs;
+export async function bundledInputsOf(group: string): Promise<string[]> {
+  return (await contentsOf(group)).inputs;
 }
 
-async function bundle(group: string): Promise<string[]> {
+/** The modules a function's bundle imports when it loads (`node:crypto`, ...), bundled as {@link bundledInputsOf}. */
+export async function externalImportsOf(group: string): Promise<string[]> {
+  return (await contentsOf(group)).externalImports;
+}
+
+function contentsOf(group: string): Promise<BundleContents> {
+  let contents = bundled.get(group);
+  if (!contents) bundled.set(group, (contents = bundle(group)));
+  return contents;
+}
+
+async function bundle(group: string): Promise<BundleContents> {
   const result = await build({
     entryPoints: [path.join(ROOT, 'functions', group, 'index.ts')],
     absWorkingDir: ROOT,
@@ -32,9 +48,13 @@ async function bundle(group: string): Promise<string[]> {
     metafile: true,
     logLevel: 'silent',
   });
-  return Object.values(result.metafile.outputs).flatMap((output) =>
-    Object.entries(output.inputs)
-      .filter(([, input]) => input.bytesInOutput > 0)
-      .map(([name]) => name),
-  );
+  const outputs = Object.values(result.metafile.outputs);
+  return {
+    inputs: outputs.flatMap((output) =>
+      Object.entries(output.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([name]) => name),
+    ),
+    externalImports: outputs.flatMap((output) => output.imports.filter((imported) => imported.external).map((imported) => imported.path)),
+  };
 }
