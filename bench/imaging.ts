@@ -149,7 +149,7 @@ const timed = async <T>(work: () => Promise<T>): Promise<{ ms: number; value?: T
 };
 
 async function main(): Promise<void> {
-  const { thumbnails, textLayer } = imagingServices({ IMAGING_WORKERS: '2' });
+  const { thumbnails, textLayer } = imagingServices({ IMAGING_WORKERS: '2' }, { prestart: true });
   const files = (await readdir(CORPUS)).sort();
   const failures: string[] = [];
 

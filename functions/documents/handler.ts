@@ -14,6 +14,7 @@ import { httpHandler } from '../../shared/http/pipeline';
 import { json, noContent, type HttpResponse } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { parseWith } from '../../shared/http/validation';
+import { fieldNames } from '../../shared/zod';
 import {
   bulkUploadFields,
   documentIdParams,
@@ -52,7 +53,7 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
           const form = await parseMultipart(event, {
             maxFiles: 1,
             fileFields: ['file'],
-            textFields: Object.keys(uploadFields.shape),
+            textFields: fieldNames(uploadFields),
             maxBytes: maxMultipartBytes,
           });
           const fields = parseWith(uploadFields, form.fields, 'body');
@@ -97,7 +98,7 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
           const form = await parseMultipart(event, {
             maxFiles: MAX_BULK_FILES,
             fileFields: ['files', 'files[]'],
-            textFields: Object.keys(bulkUploadFields.shape),
+            textFields: fieldNames(bulkUploadFields),
             maxBytes: maxMultipartBytes,
           });
           const fields = parseWith(bulkUploadFields, form.fields, 'body');

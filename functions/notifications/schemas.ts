@@ -1,8 +1,12 @@
 import * as z from '../../shared/zod';
 import { booleanField } from '../../shared/http/fields';
 
-export const notificationIdParams = z.strictObject({ id: z.uuid('must be a notification id (UUID)') });
+// Each route's schema is built when the route is first used (z.lazy): a cold start builds only its route's.
 
-export const listNotificationsQuery = z.strictObject({
-  unread_only: z._default(booleanField, false),
-});
+export const notificationIdParams = z.lazy(() => z.strictObject({ id: z.uuid('must be a notification id (UUID)') }));
+
+export const listNotificationsQuery = z.lazy(() =>
+  z.strictObject({
+    unread_only: z._default(booleanField(), false),
+  }),
+);

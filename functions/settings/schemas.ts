@@ -1,19 +1,21 @@
 import * as z from '../../shared/zod';
 import { ocrLanguageField } from '../../shared/http/fields';
 
-/** Any subset of the P settings fields; at least one, and nothing else. */
-export const updateSettingsBody = z
-  .partial(
-    z.strictObject({
-      theme: z.enum(['dark', 'light']),
-      language: z
-        .string()
-        .check(z.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en or de-CH')),
-      notifications_enabled: z.boolean(),
-      ocr_default_language: ocrLanguageField,
-      items_per_page: z
-        .number()
-        .check(z.int('must be an integer'), z.gte(1, 'must be at least 1'), z.lte(100, 'must be at most 100')),
-    }),
-  )
-  .check(z.refine((body) => Object.keys(body).length > 0, { message: 'give at least one settings field' }));
+/** Any subset of the P settings fields; at least one, and nothing else. Built on first use (z.lazy). */
+export const updateSettingsBody = z.lazy(() =>
+  z
+    .partial(
+      z.strictObject({
+        theme: z.enum(['dark', 'light']),
+        language: z
+          .string()
+          .check(z.regex(/^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/, 'must be a language tag such as en or de-CH')),
+        notifications_enabled: z.boolean(),
+        ocr_default_language: ocrLanguageField(),
+        items_per_page: z
+          .number()
+          .check(z.int('must be an integer'), z.gte(1, 'must be at least 1'), z.lte(100, 'must be at most 100')),
+      }),
+    )
+    .check(z.refine((body) => Object.keys(body).length > 0, { message: 'give at least one settings field' })),
+);

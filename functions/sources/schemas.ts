@@ -2,60 +2,69 @@ import * as z from '../../shared/zod';
 import { MAX_FILE_PATTERNS, patternProblem } from '../../shared/domain/sources/file-patterns';
 import { MAX_SYNC_INTERVAL_SECONDS, MIN_SYNC_INTERVAL_SECONDS, SOURCE_TYPES } from '../../shared/domain/sources/source';
 
-export const sourceIdParams = z.strictObject({ id: z.uuid('must be a source id (UUID)') });
+// Each route's schema is built when the route is first used (z.lazy): a cold start builds only its route's.
 
-const name = z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(100));
-const url = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).check(
-  z.maxLength(2048),
-  z.refine(
-    (value) => !new URL(value).username && !new URL(value).password,
-    'must not carry credentials: give username and password',
-  ),
-);
-const username = z.string().check(z.maxLength(256));
-const password = z.string().check(z.maxLength(1024));
-const syncInterval = z
-  .number()
-  .check(
-    z.int('must be a whole number of seconds'),
-    z.gte(MIN_SYNC_INTERVAL_SECONDS, `must be at least ${MIN_SYNC_INTERVAL_SECONDS} seconds`),
-    z.lte(MAX_SYNC_INTERVAL_SECONDS, `must be at most ${MAX_SYNC_INTERVAL_SECONDS} seconds (a week)`),
-  );
-const filePatterns = z
-  .array(
-    z.string().check(
-      z.superRefine((pattern, ctx) => {
-        const problem = patternProblem(pattern);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      }),
+export const sourceIdParams = z.lazy(() => z.strictObject({ id: z.uuid('must be a source id (UUID)') }));
+
+const name = () => z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(100));
+const url = () =>
+  z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).check(
+    z.maxLength(2048),
+    z.refine(
+      (value) => !new URL(value).username && !new URL(value).password,
+      'must not carry credentials: give username and password',
     ),
-  )
-  .check(z.maxLength(MAX_FILE_PATTERNS));
+  );
+const username = () => z.string().check(z.maxLength(256));
+const password = () => z.string().check(z.maxLength(1024));
+const syncInterval = () =>
+  z
+    .number()
+    .check(
+      z.int('must be a whole number of seconds'),
+      z.gte(MIN_SYNC_INTERVAL_SECONDS, `must be at least ${MIN_SYNC_INTERVAL_SECONDS} seconds`),
+      z.lte(MAX_SYNC_INTERVAL_SECONDS, `must be at most ${MAX_SYNC_INTERVAL_SECONDS} seconds (a week)`),
+    );
+const filePatterns = () =>
+  z
+    .array(
+      z.string().check(
+        z.superRefine((pattern, ctx) => {
+          const problem = patternProblem(pattern);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+      ),
+    )
+    .check(z.maxLength(MAX_FILE_PATTERNS));
 
-export const createSourceBody = z.strictObject({
-  name,
-  type: z.enum(SOURCE_TYPES),
-  url,
-  username,
-  password,
-  sync_interval: z._default(syncInterval, 3600),
-  recursive: z._default(z.boolean(), true),
-  file_patterns: z._default(filePatterns, []),
-  enabled: z._default(z.boolean(), true),
-});
+export const createSourceBody = z.lazy(() =>
+  z.strictObject({
+    name: name(),
+    type: z.enum(SOURCE_TYPES),
+    url: url(),
+    username: username(),
+    password: password(),
+    sync_interval: z._default(syncInterval(), 3600),
+    recursive: z._default(z.boolean(), true),
+    file_patterns: z._default(filePatterns(), []),
+    enabled: z._default(z.boolean(), true),
+  }),
+);
 
-export const updateSourceBody = z
-  .partial(
-    z.strictObject({
-      name,
-      type: z.enum(SOURCE_TYPES),
-      url,
-      username,
-      password,
-      sync_interval: syncInterval,
-      recursive: z.boolean(),
-      file_patterns: filePatterns,
-      enabled: z.boolean(),
-    }),
-  )
-  .check(z.refine((body) => Object.keys(body).length > 0, { message: 'give at least one field to change' }));
+export const updateSourceBody = z.lazy(() =>
+  z
+    .partial(
+      z.strictObject({
+        name: name(),
+        type: z.enum(SOURCE_TYPES),
+        url: url(),
+        username: username(),
+        password: password(),
+        sync_interval: syncInterval(),
+        recursive: z.boolean(),
+        file_patterns: filePatterns(),
+        enabled: z.boolean(),
+      }),
+    )
+    .check(z.refine((body) => Object.keys(body).length > 0, { message: 'give at least one field to change' })),
+);

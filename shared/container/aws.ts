@@ -30,7 +30,9 @@ import { lambdaBusinessMetrics } from '../adapters/powertools/powertools-metrics
  * published by each function's entry (`lambdaEntry`) when its invocation ends.
  */
 
-const appEnvSchema = z.extend(commonEnvSchema, {
+// The schemas of the environment are built when parsed (z.lazy): a function builds only those of its own parts.
+
+const appEnvSchema = () => z.extend(commonEnvSchema, {
   TABLE_NAME: envText,
   /** The JWT signing key's secret in Secrets Manager: what the stack sets. */
   JWT_SECRET_ARN: z.optional(envText),
@@ -50,11 +52,11 @@ const appEnvSchema = z.extend(commonEnvSchema, {
 });
 
 /** Exactly one source of the JWT key. */
-const appConfigSchema = appEnvSchema.check(z.superRefine((env, ctx) => {
+const appConfigSchema = z.lazy(() => appEnvSchema().check(z.superRefine((env, ctx) => {
   if (env.JWT_SECRET_ARN && env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET'], message: 'must not be set with JWT_SECRET_ARN' });
   if (!env.JWT_SECRET_ARN && !env.JWT_SECRET) ctx.addIssue({ code: 'custom', path: ['JWT_SECRET_ARN'], message: 'is required' });
   if (env.EDGE_ORIGIN_SECRET_ARN && env.EDGE_ORIGIN_TOKEN) ctx.addIssue({ code: 'custom', path: ['EDGE_ORIGIN_TOKEN'], message: 'must not be set with EDGE_ORIGIN_SECRET_ARN' });
-}));
+})));
 
 /** What a function that searches or keeps the search index in step adds to its container (see `aws-search.ts`). */
 export type SearchParts = Pick<ContainerParts, 'search' | 'files'>;
@@ -81,7 +83,7 @@ export type OidcParts = Pick<ContainerParts, 'oidcClient'>;
  * The edge in front of the function, if any. Its origin token is read on the first request and kept; a failed
  * read is tried again on the next.
  */
-function edgeOrigin(config: Pick<z.infer<typeof appEnvSchema>, 'EDGE_ORIGIN_SECRET_ARN' | 'EDGE_ORIGIN_TOKEN'>, secrets: SecretsManagerClient): { edge?: EdgeOrigin } {
+function edgeOrigin(config: Pick<z.infer<typeof appConfigSchema>, 'EDGE_ORIGIN_SECRET_ARN' | 'EDGE_ORIGIN_TOKEN'>, secrets: SecretsManagerClient): { edge?: EdgeOrigin } {
   const { EDGE_ORIGIN_SECRET_ARN: secretArn, EDGE_ORIGIN_TOKEN: fixed } = config;
   if (fixed) return { edge: { originToken: async () => fixed } };
   if (!secretArn) return {};
@@ -123,10 +125,12 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: Sea
   });
 }
 
-const ocrQueuesEnvSchema = z.object({
-  OCR_QUEUE_URL: z.url(),
-  OCR_HIGH_QUEUE_URL: z.url(),
-});
+const ocrQueuesEnvSchema = z.lazy(() =>
+  z.object({
+    OCR_QUEUE_URL: z.url(),
+    OCR_HIGH_QUEUE_URL: z.url(),
+  }),
+);
 
 const ocrQueues = (env: NodeJS.ProcessEnv) => {
   const config = parseEnv(ocrQueuesEnvSchema, env);
@@ -136,7 +140,7 @@ const ocrQueues = (env: NodeJS.ProcessEnv) => {
 /** Textract's languages: the HTTP functions check requests against them without loading the engine. */
 const textractLanguages = async () => TEXTRACT_LANGUAGES;
 
-const storageEnvSchema = z.object({ BUCKET_NAME: envText });
+const storageEnvSchema = z.lazy(() => z.object({ BUCKET_NAME: envText }));
 
 /** The bucket (BUCKET_NAME) and the OCR queues (OCR_QUEUE_URL, OCR_HIGH_QUEUE_URL). */
 export function awsStorageParts(env: NodeJS.ProcessEnv): Required<StorageParts> {
@@ -147,7 +151,7 @@ export function awsStorageParts(env: NodeJS.ProcessEnv): Required<StorageParts> 
 export function awsDocumentsContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & DocumentServices {
   return {
     ...awsAppContainer(env, awsStorageParts(env)),
-    thumbnails: imagingServices(env).thumbnails,
+    thumbnails: imagingServices(env, { prestart: false }).thumbnails,
     sha256,
     ocrLanguages: textractLanguages,
   };
@@ -173,8 +177,8 @@ export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, pa
   });
 }
 
-const syncQueueEnvSchema = z.object({ SOURCE_SYNC_QUEUE_URL: z.url() });
-const vaultEnvSchema = z.object({ SOURCE_CREDENTIALS_KEY_ARN: envText });
+const syncQueueEnvSchema = z.lazy(() => z.object({ SOURCE_SYNC_QUEUE_URL: z.url() }));
+const vaultEnvSchema = z.lazy(() => z.object({ SOURCE_CREDENTIALS_KEY_ARN: envText }));
 
 /** The sync queue (SOURCE_SYNC_QUEUE_URL). */
 export const awsSyncQueue = (env: NodeJS.ProcessEnv) => new SqsSyncQueue(createSqsClient(), parseEnv(syncQueueEnvSchema, env).SOURCE_SYNC_QUEUE_URL);
@@ -190,7 +194,7 @@ export function awsSourceSchedulerDependencies(env: NodeJS.ProcessEnv = process.
   return tokenlessContainer(parseEnv(tableEnvSchema, env).TABLE_NAME, env, { syncQueue: awsSyncQueue(env), sourceStores: dynamoSourceStores });
 }
 
-const ocrEnvSchema = z.object({ OCR_WORKERS: z._default(z.coerce.number().check(z.int(), z.gte(1)), 1) });
+const ocrEnvSchema = z.lazy(() => z.object({ OCR_WORKERS: z._default(z.coerce.number().check(z.int(), z.gte(1)), 1) }));
 
 /** The OCR queue endpoints: the app container, both OCR queues, Textract's languages and the worker count. */
 export function awsOcrContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & OcrServices {
@@ -201,7 +205,7 @@ export function awsOcrContainer(env: NodeJS.ProcessEnv = process.env): AppContai
 /** A processing job whose heartbeat is older than the worker's timeout plus a minute lost its worker. */
 export const OCR_STALE_AFTER_SECONDS = 16 * 60;
 
-const workerEnvSchema = z.object({ TABLE_NAME: envText, BUCKET_NAME: envText });
+const workerEnvSchema = z.lazy(() => z.object({ TABLE_NAME: envText, BUCKET_NAME: envText }));
 
 /**
  * The OCR worker: Textract reading from the bucket, pdf.js for PDF text layers, the repositories, and the OCR
@@ -216,7 +220,7 @@ export function awsOcrWorkerDependencies(env: NodeJS.ProcessEnv = process.env): 
   return {
     ...container,
     engine: new TextractOcrEngine({ client: createTextractClient(), bucket: config.BUCKET_NAME, metrics: container.metrics }),
-    textLayer: imagingServices(env).textLayer,
+    textLayer: imagingServices(env, { prestart: false }).textLayer,
     staleAfterSeconds: OCR_STALE_AFTER_SECONDS,
   };
 }
@@ -231,12 +235,14 @@ export function awsOcrSweeperDependencies(env: NodeJS.ProcessEnv = process.env):
   };
 }
 
-const healthEnvSchema = z.object({
-  TABLE_NAME: envText,
-  BUCKET_NAME: envText,
-  OCR_QUEUE_URL: z.url(),
-  CORS_ORIGINS: commonEnvSchema.shape.CORS_ORIGINS,
-});
+const healthEnvSchema = z.lazy(() =>
+  z.object({
+    TABLE_NAME: envText,
+    BUCKET_NAME: envText,
+    OCR_QUEUE_URL: z.url(),
+    CORS_ORIGINS: commonEnvSchema.shape.CORS_ORIGINS,
+  }),
+);
 
 /** The probes of the health endpoint: the table, the bucket and the OCR queue. */
 export function awsHealthDependencies(env: NodeJS.ProcessEnv = process.env): {
@@ -254,12 +260,14 @@ export function awsHealthDependencies(env: NodeJS.ProcessEnv = process.env): {
   };
 }
 
-const bootstrapEnvSchema = z.object({
-  TABLE_NAME: envText,
-  ADMIN_USERNAME: envText,
-  ADMIN_EMAIL: z.email(),
-  ADMIN_PASSWORD_SECRET_ARN: envText,
-});
+const bootstrapEnvSchema = z.lazy(() =>
+  z.object({
+    TABLE_NAME: envText,
+    ADMIN_USERNAME: envText,
+    ADMIN_EMAIL: z.email(),
+    ADMIN_PASSWORD_SECRET_ARN: envText,
+  }),
+);
 
 /** What the deploy-time admin bootstrap needs: the app container and the admin account from its secret. */
 export function awsBootstrapDependencies(env: NodeJS.ProcessEnv = process.env) {

@@ -59,7 +59,7 @@ function oidcEnvShape() {
 }
 
 /** TABLE_NAME alone: what a function built on `tokenlessContainer` needs beside its own parts. */
-export const tableEnvSchema = z.object({ TABLE_NAME: envText });
+export const tableEnvSchema = z.lazy(() => z.object({ TABLE_NAME: envText }));
 
 /** Settings read by both runtimes, with their defaults. */
 export const commonEnvSchema = z.object({

@@ -5,22 +5,26 @@ import { ImagingPool } from '../adapters/imaging/worker-pool';
 import { parseEnv } from './config';
 
 /** Settings of the imaging workers (thumbnails, PDF text layers), in both runtimes. */
-export const imagingEnvSchema = z.object({
-  /** Worker threads for work on untrusted files: each may hold up to IMAGING_WORKER_MEMORY_MB of heap and as much native memory. */
-  IMAGING_WORKERS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(16)), 2),
-  /** Cap on one worker's V8 heap (pdf.js) and, apart, on its native memory (canvas pixels, WebAssembly); a file needing more fails. */
-  IMAGING_WORKER_MEMORY_MB: z._default(z.coerce.number().check(z.int(), z.gte(128), z.lte(2048)), 512),
-});
+export const imagingEnvSchema = z.lazy(() =>
+  z.object({
+    /** Worker threads for work on untrusted files: each may hold up to IMAGING_WORKER_MEMORY_MB of heap and as much native memory. */
+    IMAGING_WORKERS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(16)), 2),
+    /** Cap on one worker's V8 heap (pdf.js) and, apart, on its native memory (canvas pixels, WebAssembly); a file needing more fails. */
+    IMAGING_WORKER_MEMORY_MB: z._default(z.coerce.number().check(z.int(), z.gte(128), z.lte(2048)), 512),
+  }),
+);
 
 /**
  * The thumbnail renderer and the PDF text-layer reader on one bounded pool of worker threads, so that the two
- * together never run more than IMAGING_WORKERS jobs on untrusted files. Workers start at once, or on the first
- * job in Lambda.
+ * together never run more than IMAGING_WORKERS jobs on untrusted files. `prestart` starts the workers at once
+ * (the local runtime); without it they start on the first job (a Lambda, where few invocations render and the
+ * cold start should not pay for threads).
  */
-export function imagingServices(env: NodeJS.ProcessEnv = process.env): { thumbnails: CanvasThumbnailRenderer; textLayer: PdfTextLayerReader } {
+export function imagingServices(
+  env: NodeJS.ProcessEnv,
+  { prestart }: { prestart: boolean },
+): { thumbnails: CanvasThumbnailRenderer; textLayer: PdfTextLayerReader } {
   const config = parseEnv(imagingEnvSchema, env);
-  // In Lambda the workers start on the first job (not every invocation renders); elsewhere at once.
-  const prestart = env.AWS_LAMBDA_FUNCTION_NAME === undefined;
   const pool = new ImagingPool({ size: config.IMAGING_WORKERS, memoryMb: config.IMAGING_WORKER_MEMORY_MB, prestart });
   return { thumbnails: new CanvasThumbnailRenderer({ pool }), textLayer: new PdfTextLayerReader({ pool }) };
 }

@@ -139,7 +139,7 @@ export function localAppContainer(options: {
     },
   };
   const files = new S3FileStore(s3, resources.bucketName);
-  const imaging = imagingServices();
+  const imaging = imagingServices(process.env, { prestart: true });
   const searchIndex = new SqliteSearchIndex(options.searchIndexPath);
   let rateLimits: WriteBehindRateLimitStore | undefined;
   let usageMeter: WriteBehindUsageMeter | undefined;

@@ -14,6 +14,7 @@ import { createSourceBody, updateSourceBody } from '../../functions/sources/sche
 import { changePasswordBody, createUserBody, updateProfileBody, updateUserBody, usageQuery } from '../../functions/users/schemas';
 import { ERROR_STATUS } from '../../shared/domain/errors';
 import { pageQuery } from '../../shared/http/fields';
+import { fieldNames } from '../../shared/zod';
 import { pngImage } from './fixtures';
 
 type FuzzBody = NonNullable<RequestInit['body']>;
@@ -25,7 +26,7 @@ export interface RouteModel {
 }
 
 const json = (fields: string[]): RouteModel['body'] => ({ kind: 'json', fields });
-const names = (schema: { shape: object }) => Object.keys(schema.shape);
+const names = fieldNames;
 
 /** The model of every v1 route; a route missing here fails the suite, so new routes get fuzzed. */
 const V1_ROUTE_MODELS: Record<string, RouteModel> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { registerBody } from '../../../functions/auth/schemas';
+import { usernameField } from '../../../shared/http/fields';
 import { placeNewSsoUser, usernameBase, usernameCandidate } from '../../../shared/domain/sso/new-sso-user';
 import type { SsoUserPolicy, VerifiedIdentity } from '../../../shared/domain/sso/ports';
 
@@ -16,8 +16,8 @@ const identity = (claims: Record<string, unknown>): VerifiedIdentity => ({
 const SALES = '7f0c2f4e-3b1d-4c55-9a61-0d2b8e4f1a77';
 const policy: SsoUserPolicy = { workspaceId: SALES, defaultRole: 'viewer', roleClaim: 'groups', roleMap: { writers: 'editor', owners: 'admin' } };
 
-const isValidUsername = (username: string) =>
-  registerBody.shape.username.safeParse(username).success;
+/** Sign-up's rule for usernames, which an SSO user's generated name must also meet. */
+const isValidUsername = (username: string) => usernameField().safeParse(username).success;
 
 describe('the role of a first SSO login', () => {
   it('is the default role when no value of the claim is mapped', () => {
