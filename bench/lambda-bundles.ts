@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { nativePackageDir } from '../lib/constructs/native-packages';
-import { LAMBDA_ESBUILD_ALIASES } from '../lib/constructs/app-function';
+import { ESM_REQUIRE_BANNER, LAMBDA_ESBUILD_ALIASES } from '../lib/constructs/app-function';
 import { CanvasThumbnailRenderer } from '../shared/adapters/imaging/canvas-thumbnail-renderer';
 import { ImagingPool } from '../shared/adapters/imaging/worker-pool';
 import { percentile, round } from './support/stats';
@@ -47,11 +47,6 @@ const SEARCH_CLIENT_PACKAGE = '@opensearch-project/opensearch';
 const SAMPLES = 7;
 /** Samples run first and thrown away, so the first measured one does not pay for a cold disk cache. */
 const WARMUP_SAMPLES = 1;
-
-/** Copied from lib/constructs/app-function.ts (not exported there, and lib/ pulls in aws-cdk-lib). */
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as __docserviceCreateRequire } from 'node:module'; " +
-  'const require = __docserviceCreateRequire(import.meta.url);';
 
 /** Dummy but valid configuration: every function's zod parsing passes, and nothing here is reachable. */
 const BENCH_ENV: Record<string, string> = {

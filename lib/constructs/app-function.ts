@@ -14,7 +14,7 @@ const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * The bundle is ESM, but some bundled CommonJS dependencies still call `require` for node builtins;
  * esbuild's ESM output has no `require`, so one is defined from `import.meta.url`.
  */
-const ESM_REQUIRE_BANNER =
+export const ESM_REQUIRE_BANNER =
   "import { createRequire as __docserviceCreateRequire } from 'node:module'; " +
   'const require = __docserviceCreateRequire(import.meta.url);';
 
