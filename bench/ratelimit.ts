@@ -36,7 +36,9 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
 import { WriteBehindRateLimitStore } from '../shared/adapters/local/write-behind-rate-limit-store';
 import type { AppContainer, DocumentServices } from '../shared/container/app-container';
-import { buildAppContainer } from '../shared/container/build-app-container';
+import { buildAppContainer, type ContainerParts } from '../shared/container/build-app-container';
+import { requestServing } from '../shared/container/request-serving';
+import { joseTokens } from '../shared/adapters/jwt/jose-token-service';
 import { commonEnvSchema, parseEnv } from '../shared/container/config';
 import { localClientOptions } from '../shared/container/local';
 import { dynamoDbCredentials } from '../shared/local/local-resources';
@@ -117,7 +119,14 @@ async function containerOver(
     localClientOptions(await dynamoDbEndpoint(runtime.child.pid!), await dynamoDbCredentials(runtime.dataDir)),
   );
   const jwtKey = new TextEncoder().encode((await readFile(path.join(runtime.dataDir, 'secrets', 'jwt-signing-key'), 'utf8')).trim());
-  const parts = { db, tableName: TABLE_NAME, jwtKey: async () => jwtKey, env: parseEnv(commonEnvSchema, RATE_LIMITS_OUT_OF_REACH), healthProbes: [] };
+  const parts: ContainerParts = {
+    db,
+    tableName: TABLE_NAME,
+    tokens: joseTokens(async () => jwtKey),
+    env: parseEnv(commonEnvSchema, RATE_LIMITS_OUT_OF_REACH),
+    healthProbes: [],
+    serving: requestServing,
+  };
   const container = buildAppContainer({ ...parts, decorateRateLimits: (store) => new WriteBehindRateLimitStore(store) });
   return { container, cloud: buildAppContainer(parts), db };
 }

@@ -22,6 +22,8 @@ import { imagingServices } from './imaging';
 import { dynamoSourceStores } from './source-stores';
 import { dynamoConnections } from './connection-store';
 import { lambdaBusinessMetrics } from '../adapters/powertools/powertools-metrics';
+import { DynamoLegacyItemAdopter } from '../adapters/aws/dynamodb/legacy-item-adoption';
+import { requestServing } from './request-serving';
 
 /**
  * The cloud composition root. Each function's index.ts calls the builder it needs once, at module scope, so
@@ -118,6 +120,7 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: Sea
       ...(config.AWS_LAMBDA_FUNCTION_MEMORY_SIZE ? { memoryLimitBytes: config.AWS_LAMBDA_FUNCTION_MEMORY_SIZE * 1024 * 1024 } : {}),
     },
     metrics: lambdaBusinessMetrics(),
+    serving: requestServing,
     // A logout, a refresh, a password change or a user's removal ends or moves their WebSocket sessions; the
     // system metrics count the open connections.
     connectionStore: dynamoConnections,
@@ -280,6 +283,9 @@ export function awsBootstrapDependencies(env: NodeJS.ProcessEnv = process.env) {
     env: parseEnv(commonEnvSchema, env),
     healthProbes: [],
     metrics: lambdaBusinessMetrics(),
+    // The admin's password is hashed here, and the table's items from before workspaces are adopted.
+    serving: requestServing,
+    legacyData: (db, tableName) => [new DynamoLegacyItemAdopter(db, tableName)],
   });
   return {
     container,

@@ -1,5 +1,3 @@
-import { tmpdir } from 'node:os';
-import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher';
 import { DynamoRevokedTokenStore } from '../adapters/aws/dynamodb/revoked-token-store';
 import { DynamoSettingsRepository } from '../adapters/aws/dynamodb/settings-repository';
 import { DynamoUserRepository } from '../adapters/aws/dynamodb/user-repository';
@@ -27,17 +25,17 @@ import { DynamoChangeLedger } from '../adapters/aws/dynamodb/change-ledger';
 import type { HealthProbe } from '../domain/health/ports';
 import type { OidcClient } from '../domain/sso/ports';
 import type { LegacyDataAdopter } from '../domain/workspaces/ports';
-import { DynamoLegacyItemAdopter } from '../adapters/aws/dynamodb/legacy-item-adoption';
 import type { EdgeOrigin } from '../http/edge';
 import { logger } from '../logger';
 import { oidcSettings, type CommonEnv } from './config';
-import { NodeHostProbe } from '../adapters/node/host-probe';
+import type { NodeHostProbe } from '../adapters/node/host-probe';
 import { noBusinessMetrics, type BusinessMetrics } from '../domain/metrics/ports';
 import type { DynamoRateLimitStore } from '../adapters/aws/dynamodb/rate-limit-store';
 import type { RateLimitStore } from '../domain/limits/ports';
 import { DynamoUsageRepository } from '../adapters/aws/dynamodb/usage-repository';
 import type { UsageMeter } from '../domain/usage/ports';
-import { meterRequests, requestLimits } from './request-limits';
+import { meterRequests } from './request-limits';
+import type { RequestServing, requestServing } from './request-serving';
 import type { WebDavFoldersOptions } from '../adapters/webdav/webdav-client';
 import type { HotReadStores } from '../adapters/local/remembered-reads';
 import type { CredentialVault, SyncQueue } from '../domain/sources/ports';
@@ -70,12 +68,21 @@ export interface ContainerParts {
   files?: FileStore;
   /** The OCR queues; each workspace's jobs carry its id. */
   ocrQueues?: OcrJobQueues;
-  /** Moves the bucket's objects written before workspaces (the local runtime's bucket: DATA_DIR adoption). */
-  legacyObjects?: LegacyDataAdopter;
+  /**
+   * Makes the adopters of data written before workspaces (the table's items; locally also the bucket's objects
+   * under DATA_DIR). Only the roots that create the operator's account (the bootstrap, the local runtime) pass it,
+   * so no other bundle carries them; without it there is nothing to adopt.
+   */
+  legacyData?: (db: ContainerParts['db'], tableName: string) => LegacyDataAdopter[];
   /** Listings served by the search index (the local runtime's SQLite index). */
   listings?: (workspaceId: string) => DocumentListingIndex;
   /** What the system metrics report on: the data path (default: the temp dir, Lambda's /tmp) and a memory bound. */
   host?: ConstructorParameters<typeof NodeHostProbe>[0];
+  /**
+   * Makes the password hasher, the rate limits and the host probe (`requestServing`). The roots of what serves
+   * requests or creates accounts pass it; a worker's container refuses a use case that reaches for them.
+   */
+  serving?: typeof requestServing;
   /** The cloud's CloudFront edge in front of the HTTP API (none locally). */
   edge?: EdgeOrigin;
   /** The OIDC client secret when it is not in the environment (Secrets Manager in the cloud). */
@@ -144,6 +151,13 @@ const noSourceStores: SourceStores = {
 };
 const noRemoteFolders: RemoteFolders = { open: unavailable('WebDAV client') };
 const noOcrQueues: OcrJobQueues = { forWorkspace: () => ({ enqueue: unavailable('OCR queue') }) };
+/** The container of a function that serves no requests: it hashes no password and limits no caller. */
+const notServing: RequestServing = {
+  passwords: unavailableStore('password hasher'),
+  limits: unavailable('rate limits'),
+  loginAttempts: unavailableStore('failed-login guard'),
+  host: unavailableStore('host probe'),
+};
 const noSearchIndexView: SearchIndex = { upsert: unavailable('search index'), remove: unavailable('search index'), search: unavailable('search index') };
 
 /** The sender of a function that has no WebSocket endpoint: it has no business pushing to connections. */
@@ -218,13 +232,12 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     settings,
     notifications: new DynamoNotificationRepository(parts.db, parts.tableName),
     forWorkspace,
-    legacyData: [new DynamoLegacyItemAdopter(parts.db, parts.tableName), ...(parts.legacyObjects ? [parts.legacyObjects] : [])],
+    legacyData: parts.legacyData?.(parts.db, parts.tableName) ?? [],
     eventHub,
     connections,
     connectionSender,
     wsAuthTimeoutSeconds: parts.env.WS_AUTH_TIMEOUT_SECONDS,
     revokedTokens,
-    passwords: new ScryptPasswordHasher(),
     tokens,
     registrationMode: parts.env.REGISTRATION_MODE,
     refreshGraceSeconds: parts.env.JWT_REFRESH_GRACE_SECONDS,
@@ -232,9 +245,8 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     ...(parts.edge ? { edge: parts.edge } : {}),
     healthProbes: parts.healthProbes,
     metrics: parts.metrics ?? noBusinessMetrics,
-    host: new NodeHostProbe(parts.host ?? { dataPath: tmpdir() }),
     authenticate: (token) => authenticate({ tokens, revokedTokens, users }, token),
-    ...requestLimits(parts, clock, meter),
+    ...(parts.serving?.(parts, clock, meter) ?? notServing),
     oidc,
     vault: parts.vault ?? noVault,
     remoteFolders:

@@ -7,6 +7,7 @@ import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { signalWrites } from '../adapters/aws/dynamodb/write-signal';
 import { isChangeLedgerWrite } from '../adapters/aws/dynamodb/change-ledger';
 import { S3LegacyObjectAdopter } from '../adapters/aws/legacy-object-adoption';
+import { DynamoLegacyItemAdopter } from '../adapters/aws/dynamodb/legacy-item-adoption';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { sha256 } from '../adapters/crypto/sha256';
 import { AesGcmCredentialVault } from '../adapters/crypto/aes-gcm-credential-vault';
@@ -30,6 +31,7 @@ import { WriteBehindUsageMeter } from '../adapters/local/write-behind-usage-mete
 import { WebDavFolders } from '../adapters/webdav/webdav-client';
 import { rememberHotReads } from '../adapters/local/remembered-reads';
 import { dynamoSourceStores } from './source-stores';
+import { requestServing } from './request-serving';
 
 /** Where the emulators listen and what the local runtime provisioned in them. */
 export interface LocalResources {
@@ -158,7 +160,8 @@ export function localAppContainer(options: {
     syncQueue: new SqsSyncQueue(sqs, resources.sourceSyncQueueUrl),
     remoteFolders: (policy) => new WebDavFolders(policy),
     sourceStores: dynamoSourceStores,
-    legacyObjects: new S3LegacyObjectAdopter(s3, resources.bucketName),
+    serving: requestServing,
+    legacyData: (table, tableName) => [new DynamoLegacyItemAdopter(table, tableName), new S3LegacyObjectAdopter(s3, resources.bucketName)],
     // Every write of users, settings and revocations happens in this process too: what was read stays exact.
     decorateHotReads: rememberHotReads,
     // Every connection write happens in this process, so an in-memory view of the connections stays exact.

@@ -11,6 +11,8 @@ import { createDynamoDocumentClient, createSqsClient } from '../../shared/adapte
 import { createStreamsClient, startStreamPoller } from '../../shared/adapters/aws/dynamodb-stream-poller';
 import { buildAppContainer } from '../../shared/container/build-app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
+import { requestServing } from '../../shared/container/request-serving';
+import { DynamoLegacyItemAdopter } from '../../shared/adapters/aws/dynamodb/legacy-item-adoption';
 import { localClientOptions } from '../../shared/container/local';
 import { ensureAdmin } from '../../shared/domain/users/ensure-admin';
 import { pdfDocument, pngSize } from '../support/fixtures';
@@ -172,6 +174,8 @@ describe('a user journey through the bundles', () => {
       tableName: bundles.tableName,
       env: parseEnv(commonEnvSchema, {}),
       healthProbes: [],
+      serving: requestServing,
+      legacyData: (table, name) => [new DynamoLegacyItemAdopter(table, name)],
     });
     await ensureAdmin(container, ADMIN);
   });

@@ -11,7 +11,9 @@ import { bundledInputsOf, externalImportsOf } from '../support/lambda-bundle-inp
  * @connections sender; this reads each bundle's contents, as the CDK bundles it (lib/constructs/app-function.ts).
  * The WebDAV client likewise stays in the two functions that check and sync sources (shared/container/aws-sources.ts).
  * The sources' repositories stay in the three source functions (shared/container/source-stores.ts), and the
- * X-Ray SDK in none (the functions send their subsegments themselves: shared/adapters/xray/). No bundle loads
+ * X-Ray SDK in none (the functions send their subsegments themselves: shared/adapters/xray/). The password hasher,
+ * the rate limits and the host probe stay in the functions that serve requests and the bootstrap
+ * (shared/container/request-serving.ts), the adoption of pre-workspace items in the bootstrap. No bundle loads
  * `node:process` as a module, which costs a cold start some 6 ms (shared/adapters/node/process-exports.ts).
  */
 
@@ -30,6 +32,10 @@ const CREDENTIAL_CHAIN_CODE = /node_modules\/@aws-sdk\/(credential-provider-(nod
 /** The sources' stores, which only shared/container/source-stores.ts reaches. */
 const SOURCE_STORES_CODE = /shared\/adapters\/aws\/dynamodb\/(source-repository|sync-state-store|source-schedule)\.ts$/u;
 const SOURCE_STORES_USERS = ['sources', 'source-sync', 'source-scheduler'];
+/** What only serving requests needs (shared/container/request-serving.ts), and the adoption of pre-workspace items. */
+const SERVING_CODE = /shared\/adapters\/(crypto\/scrypt-password-hasher|aws\/dynamodb\/rate-limit-store|node\/host-probe)\.ts$/u;
+const SERVING_USERS = ['auth', 'bootstrap', 'documents', 'labels', 'notifications', 'ocr', 'realtime', 'search', 'settings', 'sources', 'users'];
+const LEGACY_ADOPTION_CODE = /shared\/adapters\/aws\/dynamodb\/legacy-item-adoption\.ts$/u;
 /** The X-Ray SDK and what it brings (cls-hooked and its async hook, semver): shared/adapters/xray/ does without. */
 const XRAY_SDK_CODE = /node_modules\/(aws-xray-sdk-core|cls-hooked|semver|@aws-lambda-powertools\/tracer)\//u;
 
@@ -109,5 +115,27 @@ describe('the search, @connections and WebDAV clients in the Lambda bundles', ()
 
     // Assert
     expect(processModule).toEqual([]);
+  });
+
+  it.each(GROUPS)('puts the password hasher, the rate limits and the host probe only where the %s function serves requests', async (group) => {
+    // Arrange
+    const inputs = await bundledInputsOf(group);
+
+    // Act
+    const serving = inputs.filter((input) => SERVING_CODE.test(input)).length;
+
+    // Assert
+    expect(serving).toBe(SERVING_USERS.includes(group) ? 3 : 0);
+  });
+
+  it.each(GROUPS)('puts the adoption of pre-workspace items in the %s function only if it is the bootstrap', async (group) => {
+    // Arrange
+    const inputs = await bundledInputsOf(group);
+
+    // Act
+    const carries = inputs.some((input) => LEGACY_ADOPTION_CODE.test(input));
+
+    // Assert
+    expect(carries).toBe(group === 'bootstrap');
   });
 });

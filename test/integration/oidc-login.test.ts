@@ -4,6 +4,7 @@ import { lazyOpenIdClient } from '../../shared/adapters/oidc/lazy-openid-client'
 import type { AppContainer } from '../../shared/container/app-container';
 import { buildAppContainer } from '../../shared/container/build-app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
+import { requestServing } from '../../shared/container/request-serving';
 import { freePort } from '../../shared/local/emulators/ports';
 import { freshTable } from '../support/aws-resources';
 import { httpEvent, lambdaTestContext } from '../support/http-events';
@@ -45,6 +46,7 @@ describe('OIDC login through the auth handler', () => {
       tableName,
       tokens: joseTokens(async () => new TextEncoder().encode('integration-test-signing-key-of-32-bytes')),
       oidcClient: lazyOpenIdClient,
+      serving: requestServing,
       env: parseEnv(commonEnvSchema, {
         OIDC_ISSUER: provider.issuer,
         OIDC_CLIENT_ID: 'docservice',

@@ -3,6 +3,7 @@ import { createSettingsHandler } from '../../functions/settings/handler';
 import type { AppContainer } from '../../shared/container/app-container';
 import { buildAppContainer } from '../../shared/container/build-app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
+import { requestServing } from '../../shared/container/request-serving';
 import { login } from '../../shared/domain/auth/login';
 import { registerUser } from '../../shared/domain/users/register';
 import { freshTable } from '../support/aws-resources';
@@ -22,8 +23,8 @@ describe('rate limits across handler instances', () => {
   beforeAll(async () => {
     const { db, tableName } = await freshTable();
     const tokens = joseTokens(async () => new TextEncoder().encode('integration-test-signing-key-of-32-bytes'));
-    first = buildAppContainer({ db, tableName, tokens, env, healthProbes: [] });
-    second = buildAppContainer({ db, tableName, tokens, env, healthProbes: [] });
+    first = buildAppContainer({ db, tableName, tokens, env, healthProbes: [], serving: requestServing });
+    second = buildAppContainer({ db, tableName, tokens, env, healthProbes: [], serving: requestServing });
     const alice = { username: 'alice', email: 'alice@example.com', password: 'alice-password' };
     await registerUser(first, alice);
     token = (await login(first, alice)).token;

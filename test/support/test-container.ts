@@ -4,13 +4,17 @@ import { commonEnvSchema, parseEnv } from '../../shared/container/config';
 import { freshTable } from './aws-resources';
 import { joseTokens } from '../../shared/adapters/jwt/jose-token-service';
 import { dynamoConnections } from '../../shared/container/connection-store';
+import { requestServing } from '../../shared/container/request-serving';
+import { DynamoLegacyItemAdopter } from '../../shared/adapters/aws/dynamodb/legacy-item-adoption';
 
 /** A JWT key for tests that issue tokens. */
 export const TEST_JWT_KEY = new TextEncoder().encode('k'.repeat(64));
 
 /**
  * The container both runtimes share, over a fresh table of the integration tests' DynamoDB Local: default
- * settings (`env` overrides them), a test JWT key, the connections' store and no health probes; `parts` adds stores or replaces any of it.
+ * settings (`env` overrides them), a test JWT key, the connections' store, what serving requests needs (passwords,
+ * rate limits, host probe), the adoption of the table's pre-workspace items and no health probes; `parts` adds
+ * stores or replaces any of it.
  */
 export async function testContainer(
   parts: Partial<Omit<ContainerParts, 'env'>> & { env?: Record<string, string> } = {},
@@ -24,6 +28,8 @@ export async function testContainer(
     env: parseEnv(commonEnvSchema, env ?? {}),
     healthProbes: [],
     connectionStore: dynamoConnections,
+    serving: requestServing,
+    legacyData: (table, name) => [new DynamoLegacyItemAdopter(table, name)],
     ...rest,
   });
   return { c, db, tableName };
