@@ -35,6 +35,7 @@ import { promisify } from 'node:util';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
 import { WriteBehindRateLimitStore } from '../shared/adapters/local/write-behind-rate-limit-store';
+import { WriteBehindUsageMeter } from '../shared/adapters/local/write-behind-usage-meter';
 import type { AppContainer, DocumentServices } from '../shared/container/app-container';
 import { buildAppContainer, type ContainerParts } from '../shared/container/build-app-container';
 import { requestServing } from '../shared/container/request-serving';
@@ -109,8 +110,8 @@ const unreachedServices = (): DocumentServices => ({
 
 /**
  * The containers over the runtime's table and key, with the limits the runtime was started with: `container`
- * counts as the local runtime does (decided in memory, written behind), `cloud` as a Lambda does (one conditional
- * write per request).
+ * counts as the local runtime does (limits decided and usage counted in memory, both written behind), `cloud` as a
+ * Lambda does (one conditional write per request, and the usage's ADD beside it).
  */
 async function containerOver(
   runtime: RuntimeProcess,
@@ -127,7 +128,12 @@ async function containerOver(
     healthProbes: [],
     serving: requestServing,
   };
-  const container = buildAppContainer({ ...parts, decorateRateLimits: (store) => new WriteBehindRateLimitStore(store) });
+  const container = buildAppContainer({
+    ...parts,
+    decorateRateLimits: (store) => new WriteBehindRateLimitStore(store),
+    // The runtime counts a request's usage in memory too; without this each limited request waited for a write.
+    decorateUsageMeter: (meter) => new WriteBehindUsageMeter(meter),
+  });
   return { container, cloud: buildAppContainer(parts), db };
 }
 
