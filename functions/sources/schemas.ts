@@ -37,13 +37,18 @@ const filePatterns = () =>
     )
     .check(z.maxLength(MAX_FILE_PATTERNS));
 
+/** What names and reaches a source: required to create one, each optional in a change. */
+const connectionFields = () => ({
+  name: name(),
+  type: z.enum(SOURCE_TYPES),
+  url: url(),
+  username: username(),
+  password: password(),
+});
+
 export const createSourceBody = z.lazy(() =>
   z.strictObject({
-    name: name(),
-    type: z.enum(SOURCE_TYPES),
-    url: url(),
-    username: username(),
-    password: password(),
+    ...connectionFields(),
     sync_interval: z._default(syncInterval(), 3600),
     recursive: z._default(z.boolean(), true),
     file_patterns: z._default(filePatterns(), []),
@@ -55,11 +60,7 @@ export const updateSourceBody = z.lazy(() =>
   z
     .partial(
       z.strictObject({
-        name: name(),
-        type: z.enum(SOURCE_TYPES),
-        url: url(),
-        username: username(),
-        password: password(),
+        ...connectionFields(),
         sync_interval: syncInterval(),
         recursive: z.boolean(),
         file_patterns: filePatterns(),

@@ -22,8 +22,8 @@ import { imagingServices } from './imaging';
 import { dynamoSourceStores } from './source-stores';
 import { dynamoConnections } from './connection-store';
 import { lambdaBusinessMetrics } from '../adapters/powertools/powertools-metrics';
-import { DynamoLegacyItemAdopter } from '../adapters/aws/dynamodb/legacy-item-adoption';
 import { requestServing } from './request-serving';
+import { dynamoLegacyItems } from './legacy-data';
 
 /**
  * The cloud composition root. Each function's index.ts calls the builder it needs once, at module scope, so
@@ -285,7 +285,7 @@ export function awsBootstrapDependencies(env: NodeJS.ProcessEnv = process.env) {
     metrics: lambdaBusinessMetrics(),
     // The admin's password is hashed here, and the table's items from before workspaces are adopted.
     serving: requestServing,
-    legacyData: (db, tableName) => [new DynamoLegacyItemAdopter(db, tableName)],
+    legacyData: dynamoLegacyItems,
   });
   return {
     container,

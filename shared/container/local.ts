@@ -7,7 +7,6 @@ import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { signalWrites } from '../adapters/aws/dynamodb/write-signal';
 import { isChangeLedgerWrite } from '../adapters/aws/dynamodb/change-ledger';
 import { S3LegacyObjectAdopter } from '../adapters/aws/legacy-object-adoption';
-import { DynamoLegacyItemAdopter } from '../adapters/aws/dynamodb/legacy-item-adoption';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { sha256 } from '../adapters/crypto/sha256';
 import { AesGcmCredentialVault } from '../adapters/crypto/aes-gcm-credential-vault';
@@ -32,6 +31,7 @@ import { WebDavFolders } from '../adapters/webdav/webdav-client';
 import { rememberHotReads } from '../adapters/local/remembered-reads';
 import { dynamoSourceStores } from './source-stores';
 import { requestServing } from './request-serving';
+import { dynamoLegacyItems } from './legacy-data';
 
 /** Where the emulators listen and what the local runtime provisioned in them. */
 export interface LocalResources {
@@ -161,7 +161,7 @@ export function localAppContainer(options: {
     remoteFolders: (policy) => new WebDavFolders(policy),
     sourceStores: dynamoSourceStores,
     serving: requestServing,
-    legacyData: (table, tableName) => [new DynamoLegacyItemAdopter(table, tableName), new S3LegacyObjectAdopter(s3, resources.bucketName)],
+    legacyData: (table, tableName) => [...dynamoLegacyItems(table, tableName), new S3LegacyObjectAdopter(s3, resources.bucketName)],
     // Every write of users, settings and revocations happens in this process too: what was read stays exact.
     decorateHotReads: rememberHotReads,
     // Every connection write happens in this process, so an in-memory view of the connections stays exact.

@@ -12,7 +12,7 @@ import { createStreamsClient, startStreamPoller } from '../../shared/adapters/aw
 import { buildAppContainer } from '../../shared/container/build-app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
 import { requestServing } from '../../shared/container/request-serving';
-import { DynamoLegacyItemAdopter } from '../../shared/adapters/aws/dynamodb/legacy-item-adoption';
+import { dynamoLegacyItems } from '../../shared/container/legacy-data';
 import { localClientOptions } from '../../shared/container/local';
 import { ensureAdmin } from '../../shared/domain/users/ensure-admin';
 import { pdfDocument, pngSize } from '../support/fixtures';
@@ -175,7 +175,7 @@ describe('a user journey through the bundles', () => {
       env: parseEnv(commonEnvSchema, {}),
       healthProbes: [],
       serving: requestServing,
-      legacyData: (table, name) => [new DynamoLegacyItemAdopter(table, name)],
+      legacyData: dynamoLegacyItems,
     });
     await ensureAdmin(container, ADMIN);
   });

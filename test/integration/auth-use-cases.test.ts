@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
 import { requestServing } from '../../shared/container/request-serving';
-import { DynamoLegacyItemAdopter } from '../../shared/adapters/aws/dynamodb/legacy-item-adoption';
+import { dynamoLegacyItems } from '../../shared/container/legacy-data';
 import type { AppContainer } from '../../shared/container/app-container';
 import { buildAppContainer } from '../../shared/container/build-app-container';
 import { login } from '../../shared/domain/auth/login';
@@ -36,7 +36,7 @@ describe('authentication use cases', () => {
       clock,
       connectionStore: dynamoConnections,
       serving: requestServing,
-      legacyData: (table, name) => [new DynamoLegacyItemAdopter(table, name)],
+      legacyData: dynamoLegacyItems,
     });
     await registerUser(c, alice);
   });

@@ -2,7 +2,7 @@ import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { S3LegacyObjectAdopter } from '../../shared/adapters/aws/legacy-object-adoption';
-import { DynamoLegacyItemAdopter } from '../../shared/adapters/aws/dynamodb/legacy-item-adoption';
+import { dynamoLegacyItems } from '../../shared/container/legacy-data';
 import { ensureBucket } from '../../shared/adapters/aws/provisioning';
 import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
 import type { AppContainer } from '../../shared/container/app-container';
@@ -122,7 +122,7 @@ describe('adoption of data written before workspaces', () => {
     await ensureBucket(s3, bucket);
     const built = await testContainer({
       files: new S3FileStore(s3, bucket),
-      legacyData: (table, name) => [new DynamoLegacyItemAdopter(table, name), new S3LegacyObjectAdopter(s3, bucket)],
+      legacyData: (table, name) => [...dynamoLegacyItems(table, name), new S3LegacyObjectAdopter(s3, bucket)],
     });
     c = built.c;
     ({ db, tableName } = built);

@@ -4,7 +4,7 @@ import type { AppContainer } from '../../shared/container/app-container';
 import { buildAppContainer } from '../../shared/container/build-app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';
 import { requestServing } from '../../shared/container/request-serving';
-import { DynamoLegacyItemAdopter } from '../../shared/adapters/aws/dynamodb/legacy-item-adoption';
+import { dynamoLegacyItems } from '../../shared/container/legacy-data';
 import { login } from '../../shared/domain/auth/login';
 import { createWorkspaceUser } from '../../shared/domain/users/create-workspace-user';
 import { ensureAdmin } from '../../shared/domain/users/ensure-admin';
@@ -40,7 +40,7 @@ describe('usage endpoints', () => {
       healthProbes: [],
       clock: new ManualClock(new Date('2026-03-10T08:00:00Z')),
       serving: requestServing,
-      legacyData: (table, name) => [new DynamoLegacyItemAdopter(table, name)],
+      legacyData: dynamoLegacyItems,
     });
     handler = createUsersHandler(c);
     await ensureAdmin(c, operatorAccount);

@@ -5,7 +5,7 @@ import { freshTable } from './aws-resources';
 import { joseTokens } from '../../shared/adapters/jwt/jose-token-service';
 import { dynamoConnections } from '../../shared/container/connection-store';
 import { requestServing } from '../../shared/container/request-serving';
-import { DynamoLegacyItemAdopter } from '../../shared/adapters/aws/dynamodb/legacy-item-adoption';
+import { dynamoLegacyItems } from '../../shared/container/legacy-data';
 
 /** A JWT key for tests that issue tokens. */
 export const TEST_JWT_KEY = new TextEncoder().encode('k'.repeat(64));
@@ -29,7 +29,7 @@ export async function testContainer(
     healthProbes: [],
     connectionStore: dynamoConnections,
     serving: requestServing,
-    legacyData: (table, name) => [new DynamoLegacyItemAdopter(table, name)],
+    legacyData: dynamoLegacyItems,
     ...rest,
   });
   return { c, db, tableName };

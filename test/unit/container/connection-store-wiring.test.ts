@@ -1,7 +1,7 @@
+import { bareContainerParts } from '../../support/container-parts';
 import { describe, expect, it } from 'vitest';
 import { DynamoConnectionRepository } from '../../../shared/adapters/aws/dynamodb/connection-repository';
-import { buildAppContainer, type ContainerParts } from '../../../shared/container/build-app-container';
-import { commonEnvSchema, parseEnv } from '../../../shared/container/config';
+import { buildAppContainer } from '../../../shared/container/build-app-container';
 import { dynamoConnections } from '../../../shared/container/connection-store';
 import type { ConnectionSender } from '../../../shared/domain/connections/ports';
 
@@ -11,13 +11,7 @@ import type { ConnectionSender } from '../../../shared/domain/connections/ports'
  * Nothing here does I/O: the container talks to nothing until a request comes.
  */
 
-const parts = (more: Partial<ContainerParts> = {}): ContainerParts => ({
-  db: {} as ContainerParts['db'],
-  tableName: 'docservice',
-  env: parseEnv(commonEnvSchema, {}),
-  healthProbes: [],
-  ...more,
-});
+const parts = bareContainerParts;
 
 const sender: ConnectionSender = { send: async () => 'sent', close: async () => undefined };
 

@@ -1,3 +1,4 @@
+import { bareContainerParts } from '../../support/container-parts';
 import { describe, expect, it } from 'vitest';
 import type { OpenIdClientOidcOptions } from '../../../shared/adapters/oidc/openid-client-oidc';
 import { buildAppContainer, type ContainerParts } from '../../../shared/container/build-app-container';
@@ -12,13 +13,8 @@ import type { OidcClient } from '../../../shared/domain/sso/ports';
 
 const SSO_ENV = { OIDC_ISSUER: 'https://login.example.com', OIDC_CLIENT_ID: 'docservice', OIDC_REDIRECT_URI: 'https://api.example.com/api/auth/oidc/callback' };
 
-const partsWith = (env: Record<string, string>, oidcClient?: ContainerParts['oidcClient']): ContainerParts => ({
-  db: {} as ContainerParts['db'],
-  tableName: 'docservice',
-  env: parseEnv(commonEnvSchema, env),
-  healthProbes: [],
-  ...(oidcClient ? { oidcClient } : {}),
-});
+const partsWith = (env: Record<string, string>, oidcClient?: ContainerParts['oidcClient']): ContainerParts =>
+  bareContainerParts({ env: parseEnv(commonEnvSchema, env), ...(oidcClient ? { oidcClient } : {}) });
 
 const fakeClient: OidcClient = {
   startAuthorization: () => Promise.reject(new Error('not called')),

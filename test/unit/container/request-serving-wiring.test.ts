@@ -1,10 +1,10 @@
+import { bareContainerParts } from '../../support/container-parts';
 import { describe, expect, it } from 'vitest';
 import { ScryptPasswordHasher } from '../../../shared/adapters/crypto/scrypt-password-hasher';
 import { DynamoLegacyItemAdopter } from '../../../shared/adapters/aws/dynamodb/legacy-item-adoption';
 import { NodeHostProbe } from '../../../shared/adapters/node/host-probe';
 import { awsBootstrapDependencies } from '../../../shared/container/aws';
-import { buildAppContainer, type ContainerParts } from '../../../shared/container/build-app-container';
-import { commonEnvSchema, parseEnv } from '../../../shared/container/config';
+import { buildAppContainer } from '../../../shared/container/build-app-container';
 import { requestServing } from '../../../shared/container/request-serving';
 
 /*
@@ -14,13 +14,7 @@ import { requestServing } from '../../../shared/container/request-serving';
  * Nothing here does I/O: the container talks to nothing until a request comes.
  */
 
-const parts = (more: Partial<ContainerParts> = {}): ContainerParts => ({
-  db: {} as ContainerParts['db'],
-  tableName: 'docservice',
-  env: parseEnv(commonEnvSchema, {}),
-  healthProbes: [],
-  ...more,
-});
+const parts = bareContainerParts;
 
 describe('what serving requests needs, in the container', () => {
   it('gives the container of a function that serves requests the scrypt hasher and the host probe', () => {

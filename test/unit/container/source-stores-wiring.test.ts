@@ -1,6 +1,6 @@
+import { bareContainerParts } from '../../support/container-parts';
 import { describe, expect, it } from 'vitest';
 import { buildAppContainer, type ContainerParts } from '../../../shared/container/build-app-container';
-import { commonEnvSchema, parseEnv } from '../../../shared/container/config';
 import { dynamoSourceStores } from '../../../shared/container/source-stores';
 import { DynamoSourceRepository } from '../../../shared/adapters/aws/dynamodb/source-repository';
 import { DynamoSourceSchedule } from '../../../shared/adapters/aws/dynamodb/source-schedule';
@@ -11,13 +11,8 @@ import { DynamoSourceSchedule } from '../../../shared/adapters/aws/dynamodb/sour
  * Nothing here does I/O: the container talks to nothing until a request comes.
  */
 
-const partsWith = (sourceStores?: ContainerParts['sourceStores']): ContainerParts => ({
-  db: {} as ContainerParts['db'],
-  tableName: 'docservice',
-  env: parseEnv(commonEnvSchema, {}),
-  healthProbes: [],
-  ...(sourceStores ? { sourceStores } : {}),
-});
+const partsWith = (sourceStores?: ContainerParts['sourceStores']): ContainerParts =>
+  bareContainerParts(sourceStores ? { sourceStores } : {});
 
 describe("the sources' stores in the container", () => {
   it('gives each workspace its sources over the table when the function was given the stores', () => {

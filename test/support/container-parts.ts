@@ -1,0 +1,14 @@
+import type { ContainerParts } from '../../shared/container/build-app-container';
+import { commonEnvSchema, parseEnv } from '../../shared/container/config';
+
+/**
+ * The parts every container needs, over a table client that is never called, plus `more`: for the wiring tests,
+ * which build a container and look at what it holds without any I/O.
+ */
+export const bareContainerParts = (more: Partial<ContainerParts> = {}): ContainerParts => ({
+  db: {} as ContainerParts['db'],
+  tableName: 'docservice',
+  env: parseEnv(commonEnvSchema, {}),
+  healthProbes: [],
+  ...more,
+});
