@@ -1,6 +1,6 @@
 /**
  * Lambda bundles: size and cold import time of every `functions/<group>/index.ts`, bundled the way the CDK
- * bundles it (lib/constructs/app-function.ts).
+ * bundles it (lib/bundling/lambda-bundle.ts).
  *
  *   npx tsx bench/lambda-bundles.ts                  (or: npm run bench:bundles)
  *   npx tsx bench/lambda-bundles.ts --source-maps    imports with --enable-source-maps, as the Lambdas run
@@ -20,9 +20,9 @@ import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
 import { nativePackageDir } from '../lib/constructs/native-packages';
-import { ESM_REQUIRE_BANNER, LAMBDA_ESBUILD_ALIASES } from '../lib/constructs/app-function';
+import { bundleLambdaEntry } from '../lib/bundling/lambda-bundle';
 import { CanvasThumbnailRenderer } from '../shared/adapters/imaging/canvas-thumbnail-renderer';
 import { ImagingPool } from '../shared/adapters/imaging/worker-pool';
 import { percentile, round } from './support/stats';
@@ -164,28 +164,11 @@ async function findGroups(): Promise<{ groups: string[]; skipped: string[] }> {
   return { groups: folders.filter(hasIndex), skipped: folders.filter((name) => !hasIndex(name)) };
 }
 
-/** Bundles one function with the options of AppFunction's `bundling` (esbuild, as NodejsFunction runs it). */
+/** Bundles one function as the CDK bundles it (lib/bundling/lambda-bundle.ts); the size ignores the source map. */
 async function bundle(group: string, outDir: string): Promise<{ file: string; metafile: Metafile }> {
   const file = path.join(outDir, group, 'index.mjs');
-  const result = await build({
-    entryPoints: [path.join(FUNCTIONS_DIR, group, 'index.ts')],
-    outfile: file,
-    absWorkingDir: REPO_ROOT,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    minify: true,
-    sourcemap: true, // as the CDK: a separate .map file and a sourceMappingURL comment; the size ignores the map
-    sourcesContent: false,
-    mainFields: ['module', 'main'],
-    banner: { js: ESM_REQUIRE_BANNER },
-    external: [], // bundleAwsSDK: true
-    alias: { ...LAMBDA_ESBUILD_ALIASES },
-    logLevel: 'warning',
-    metafile: true,
-  });
-  return { file, metafile: result.metafile };
+  const metafile = await bundleLambdaEntry({ entry: path.join(FUNCTIONS_DIR, group, 'index.ts'), outfile: file });
+  return { file, metafile };
 }
 
 /** Output bytes per package: the innermost node_modules/<name> (or @scope/name) of each input. */
@@ -309,20 +292,10 @@ interface ImagingAsset extends ImagingFiles {
  */
 async function buildImagingAsset(dir: string): Promise<ImagingFiles> {
   const modules = path.join(REPO_ROOT, 'node_modules');
-  await build({
-    entryPoints: [path.join(REPO_ROOT, 'shared/adapters/imaging/render-worker.ts')],
+  await bundleLambdaEntry({
+    entry: 'shared/adapters/imaging/render-worker.ts',
     outfile: path.join(dir, 'thumbnail-worker.mjs'),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    minify: true,
-    sourcemap: true,
-    sourcesContent: false,
-    mainFields: ['module', 'main'],
     external: ['@napi-rs/canvas'],
-    banner: { js: ESM_REQUIRE_BANNER },
-    logLevel: 'warning',
   });
   for (const folder of ['standard_fonts', 'cmaps', 'wasm', 'iccs']) cpSync(path.join(modules, 'pdfjs-dist', folder), path.join(dir, 'pdfjs', folder), { recursive: true });
   cpSync(path.join(modules, '@napi-rs', 'canvas'), path.join(dir, 'node_modules', '@napi-rs', 'canvas'), { recursive: true });

@@ -1,8 +1,8 @@
+import { execFileSync, execSync } from 'node:child_process';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, Duration, RemovalPolicy, Stack, type ILocalBundling } from 'aws-cdk-lib';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { BUSINESS_METRICS_NAMESPACE } from '../../shared/manifest';
@@ -10,34 +10,19 @@ import { CANVAS_PLATFORM_PACKAGES, nativePackageDir } from './native-packages';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/**
- * The bundle is ESM, but some bundled CommonJS dependencies still call `require` for node builtins;
- * esbuild's ESM output has no `require`, so one is defined from `import.meta.url`.
- */
-export const ESM_REQUIRE_BANNER =
-  "import { createRequire as __docserviceCreateRequire } from 'node:module'; " +
-  'const require = __docserviceCreateRequire(import.meta.url);';
-
-/**
- * Modules the Lambda bundles replace (esbuild `--alias`): the SDK's default credential chain by the environment
- * provider, since a Lambda's credentials are in its environment (see shared/adapters/aws/lambda-credentials.ts), and
- * `node:process` by the global's members, since Node's module view of it costs a cold start some 6 ms (see
- * shared/adapters/node/process-exports.ts).
- */
-export const LAMBDA_ESBUILD_ALIASES: Readonly<Record<string, string>> = {
-  '@aws-sdk/credential-provider-node': path.join(REPO_ROOT, 'shared', 'adapters', 'aws', 'lambda-credentials.ts'),
-  'node:process': path.join(REPO_ROOT, 'shared', 'adapters', 'node', 'process-exports.ts'),
-};
+/** Bundles one file of an asset (lib/bundling/lambda-bundle.ts), as a command a bundling hook can run. */
+const bundleCommand = (root: string, entry: string, outfile: string, external: string[] = []): string[] => [
+  process.execPath,
+  '--import',
+  'tsx',
+  path.join(root, 'scripts', 'bundle-lambda.ts'),
+  entry,
+  outfile,
+  ...external.map((name) => `--external=${name}`),
+];
 
 /** The architecture of every Lambda of the service; the imaging functions' native canvas binary follows it. */
 export const LAMBDA_ARCHITECTURE = lambda.Architecture.ARM_64;
-
-/** The esbuild options of the imaging worker that say what is not bundled (the native canvas) and what Node needs. */
-const WORKER_ESBUILD_FLAGS = [
-  '--bundle --platform=node --format=esm --target=node22 --minify --main-fields=module,main',
-  '--sourcemap --sources-content=false --log-level=warning --external:@napi-rs/canvas',
-  `--banner:js="${ESM_REQUIRE_BANNER}"`,
-].join(' ');
 
 /**
  * The thumbnail renderer and the PDF text-layer reader run pdf.js in a worker thread (`thumbnail-worker.mjs`,
@@ -54,16 +39,36 @@ export const thumbnailRendererFiles = (root: string, assetDir: string): string[]
   const platformPackage = CANVAS_PLATFORM_PACKAGES[architecture];
   const canvas = `${root}/node_modules/@napi-rs/canvas`;
   const pdfjs = `${root}/node_modules/pdfjs-dist`;
-  // Found (or fetched) in this checkout; `root` may name it as seen from elsewhere (CDK also writes a Docker variant).
+  // Found (or fetched) in this checkout.
   const native = `${root}/${path.relative(REPO_ROOT, nativePackageDir(architecture))}`;
+  const worker = bundleCommand(root, 'shared/adapters/imaging/render-worker.ts', `${assetDir}/thumbnail-worker.mjs`, ['@napi-rs/canvas']);
   return [
-    `"${root}/node_modules/.bin/esbuild" "${root}/shared/adapters/imaging/render-worker.ts" ${WORKER_ESBUILD_FLAGS} --outfile="${assetDir}/thumbnail-worker.mjs"`,
+    worker.map((arg) => `"${arg}"`).join(' '),
     `mkdir -p "${assetDir}/pdfjs" "${assetDir}/node_modules/@napi-rs/canvas" "${assetDir}/node_modules/${platformPackage}"`,
     `cp -R "${pdfjs}/standard_fonts" "${pdfjs}/cmaps" "${pdfjs}/wasm" "${pdfjs}/iccs" "${assetDir}/pdfjs/"`,
     `cp "${canvas}/package.json" "${canvas}/index.js" "${canvas}/js-binding.js" "${canvas}/geometry.js" "${canvas}/load-image.js" "${canvas}/node-canvas.js" "${canvas}/LICENSE" "${assetDir}/node_modules/@napi-rs/canvas/"`,
     `cp "${native}"/package.json "${native}"/*.node "${assetDir}/node_modules/${platformPackage}/"`,
   ];
 };
+
+/**
+ * Builds a function's asset on this machine: its entry bundled as `index.mjs`, then the commands of its
+ * `afterBundling`. The fields are what the CDK's asset cache tells one function's bundling from another's by.
+ */
+class LocalFunctionBundling implements ILocalBundling {
+  constructor(
+    /** The function's entry, relative to the repository. */
+    public readonly entry: string,
+    private readonly afterBundling: NonNullable<AppFunctionProps['afterBundling']> = () => [],
+  ) {}
+
+  tryBundle(assetDir: string): boolean {
+    const [node, ...args] = bundleCommand(REPO_ROOT, this.entry, path.join(assetDir, 'index.mjs'));
+    execFileSync(node!, args, { cwd: REPO_ROOT, stdio: 'inherit' });
+    for (const command of this.afterBundling(REPO_ROOT, assetDir)) execSync(command, { cwd: REPO_ROOT, stdio: 'inherit', shell: '/bin/bash' });
+    return true;
+  }
+}
 
 /** Props of {@link AppFunction}. */
 export interface AppFunctionProps {
@@ -85,8 +90,8 @@ export interface AppFunctionProps {
 }
 
 /**
- * One Lambda of the service: `functions/<group>/index.ts` bundled by esbuild as ESM for Node.js 22 on arm64,
- * with the AWS SDK bundled, X-Ray tracing and its own log group kept for one month. Powertools (logs, business
+ * One Lambda of the service: `functions/<group>/index.ts` bundled by esbuild as ESM for Node.js 22 on arm64
+ * (lib/bundling/lambda-bundle.ts: the AWS SDK inside, a source map), X-Ray tracing and its own log group kept for one month. Powertools (logs, business
  * metrics: shared/adapters/powertools) names the stack as the service, and publishes the business metrics under
  * {@link BUSINESS_METRICS_NAMESPACE} with the service as their one dimension; the traces' subsegments go to the
  * X-Ray daemon from shared/adapters/xray, annotated with the same service.
@@ -96,7 +101,7 @@ export interface AppFunctionProps {
  */
 export class AppFunction extends Construct {
   /** The Lambda function. */
-  public readonly function: NodejsFunction;
+  public readonly function: lambda.Function;
   /** The function's log group (retention one month). */
   public readonly logGroup: logs.LogGroup;
   /** The function's timeout, for alarms on runs that come near it. */
@@ -111,11 +116,17 @@ export class AppFunction extends Construct {
     });
 
     this.timeout = props.timeout ?? Duration.seconds(10);
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: path.join(REPO_ROOT, 'functions', props.group, 'index.ts'),
-      handler: 'handler',
-      projectRoot: REPO_ROOT,
-      depsLockFilePath: path.join(REPO_ROOT, 'package-lock.json'),
+    this.function = new lambda.Function(this, 'Function', {
+      code: lambda.Code.fromAsset(REPO_ROOT, {
+        // The bundle's own hash: an edit that changes no bundled byte deploys nothing.
+        assetHashType: AssetHashType.OUTPUT,
+        bundling: {
+          // Never pulled: esbuild is a dependency, so the bundle is always built here (tryBundle says so).
+          image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
+          local: new LocalFunctionBundling(path.join('functions', props.group, 'index.ts'), props.afterBundling),
+        },
+      }),
+      handler: 'index.handler',
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: LAMBDA_ARCHITECTURE,
       memorySize: props.memorySize ?? 512,
@@ -127,30 +138,6 @@ export class AppFunction extends Construct {
         POWERTOOLS_SERVICE_NAME: Stack.of(this).stackName,
         POWERTOOLS_METRICS_NAMESPACE: BUSINESS_METRICS_NAMESPACE,
         ...props.environment,
-      },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        // Maps without embedded sources are a third the size, and node parses them at every cold start.
-        esbuildArgs: {
-          '--sources-content': false,
-          ...Object.fromEntries(Object.entries(LAMBDA_ESBUILD_ALIASES).map(([name, target]) => [`--alias:${name}`, target])),
-        },
-        bundleAwsSDK: true,
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        logLevel: LogLevel.WARNING,
-        ...(props.afterBundling
-          ? {
-              commandHooks: {
-                beforeBundling: () => [],
-                beforeInstall: () => [],
-                afterBundling: props.afterBundling,
-              },
-            }
-          : {}),
       },
     });
   }

@@ -8,7 +8,7 @@ import { bundledInputsOf, externalImportsOf } from '../support/lambda-bundle-inp
  * bundled only by the functions that search, keep the index in step or set it up, and the @connections client
  * only by the functions that push to connections. What keeps them out of the others is that only
  * shared/container/aws-search.ts reaches the OpenSearch adapter and only shared/container/aws-events.ts the
- * @connections sender; this reads each bundle's contents, as the CDK bundles it (lib/constructs/app-function.ts).
+ * @connections sender; this reads each bundle's contents, as the CDK bundles it (lib/bundling/lambda-bundle.ts).
  * The WebDAV client likewise stays in the two functions that check and sync sources (shared/container/aws-sources.ts).
  * The sources' repositories stay in the three source functions (shared/container/source-stores.ts), and the
  * X-Ray SDK in none (the functions send their subsegments themselves: shared/adapters/xray/). The password hasher,

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { build } from 'esbuild';
-import { LAMBDA_ESBUILD_ALIASES } from '../../lib/constructs/app-function';
+import { lambdaBuildOptions } from '../../lib/bundling/lambda-bundle';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 interface BundleContents {
@@ -13,8 +13,8 @@ interface BundleContents {
 const bundled = new Map<string, Promise<BundleContents>>();
 
 /**
- * The inputs that put code into a function's bundle, bundled as the CDK bundles it (lib/constructs/app-function.ts:
- * ESM, minified, the SDK inside, its aliases); tree-shaken modules contribute no bytes and are left out. Each
+ * The inputs that put code into a function's bundle, bundled as the CDK bundles it (lib/bundling/lambda-bundle.ts:
+ * ESM, minified, the SDK inside, its aliases and plugin); tree-shaken modules contribute no bytes and are left out. Each
  * function is bundled once per test file.
  */
 export async function bundledInputsOf(group: string): Promise<string[]> {
@@ -34,18 +34,8 @@ function contentsOf(group: string): Promise<BundleContents> {
 
 async function bundle(group: string): Promise<BundleContents> {
   const result = await build({
-    entryPoints: [path.join(ROOT, 'functions', group, 'index.ts')],
-    absWorkingDir: ROOT,
-    bundle: true,
+    ...lambdaBuildOptions({ entry: path.join('functions', group, 'index.ts'), outfile: path.join(ROOT, 'cdk.out', 'bundle-inputs-test', group, 'index.mjs') }),
     write: false,
-    outdir: path.join(ROOT, 'cdk.out', 'bundle-inputs-test'),
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    minify: true,
-    alias: { ...LAMBDA_ESBUILD_ALIASES },
-    metafile: true,
     logLevel: 'silent',
   });
   const outputs = Object.values(result.metafile.outputs);

@@ -1,0 +1,85 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lambdaBuildOptions } from '../../lib/bundling/lambda-bundle';
+import { inlineSchemaKeys } from '../../lib/bundling/pure-sdk-schemas';
+
+/*
+ * The SDK's generated schemas key their traits by constants (`{ [_hH]: _xaebo }`), which esbuild cannot prove
+ * free of side effects, so every schema of a client stayed in each bundle that used the client. The Lambda
+ * bundles load those modules with the keys inlined (lib/bundling/pure-sdk-schemas.ts): these check that the
+ * installed SDK still has that shape, that the inlined modules mean the same, and that unused schemas now go.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SDK = path.join(ROOT, 'node_modules', '@aws-sdk');
+const S3_SCHEMAS = path.join(SDK, 'client-s3', 'dist-es', 'schemas', 'schemas_0.js');
+const work = mkdtempSync(path.join(tmpdir(), 'lambda-bundling-test-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const schemaModules = readdirSync(SDK)
+  .filter((name) => name.startsWith('client-'))
+  .flatMap((client) => {
+    const dir = path.join(SDK, client, 'dist-es', 'schemas');
+    try {
+      return readdirSync(dir).filter((file) => /^schemas_\d+\.js$/.test(file)).map((file) => path.join(dir, file));
+    } catch {
+      return [];
+    }
+  });
+
+/** Bundles a module that re-exports `target`'s schemas, with or without the Lambda bundles' options, and imports it. */
+async function importSchemas(target: string, name: string, asLambdas: boolean): Promise<Record<string, unknown>> {
+  const entry = path.join(work, `${name}.entry.mjs`);
+  writeFileSync(entry, `export * from ${JSON.stringify(target)};\n`);
+  const outfile = path.join(work, `${name}.mjs`);
+  const options = asLambdas
+    ? lambdaBuildOptions({ entry, outfile })
+    : { entryPoints: [entry], outfile, bundle: true, platform: 'node' as const, format: 'esm' as const, mainFields: ['module', 'main'] };
+  await build({ ...options, sourcemap: false, logLevel: 'silent' });
+  return (await import(pathToFileURL(outfile).href)) as Record<string, unknown>;
+}
+
+/** The text of a minified Lambda bundle of `source`, with the Lambda bundles' options. */
+async function lambdaBundleOf(name: string, source: string): Promise<string> {
+  const entry = path.join(work, `${name}.entry.ts`);
+  writeFileSync(entry, source);
+  const result = await build({ ...lambdaBuildOptions({ entry, outfile: path.join(work, `${name}.mjs`) }), write: false, sourcemap: false, logLevel: 'silent' });
+  return result.outputFiles![0]!.text;
+}
+
+describe('the SDK schemas in the Lambda bundles', () => {
+  it('finds the generated schema modules of the installed clients', () => {
+    expect(schemaModules.map((file) => path.relative(SDK, file))).toEqual(expect.arrayContaining([path.join('client-s3', 'dist-es', 'schemas', 'schemas_0.js')]));
+  });
+
+  it('leaves no computed key in any installed client schema module once its keys are inlined', () => {
+    const leftOver = schemaModules.filter((file) => /\[_\w+\]:/.test(inlineSchemaKeys(readFileSync(file, 'utf8'))));
+
+    expect(leftOver).toEqual([]);
+  });
+
+  it('loads the S3 schemas with inlined keys as the same values as the original module', async () => {
+    const original = await importSchemas(S3_SCHEMAS, 's3-original', false);
+
+    const inlined = await importSchemas(S3_SCHEMAS, 's3-inlined', true);
+
+    expect(Object.keys(inlined).sort()).toEqual(Object.keys(original).sort());
+    const differing = Object.keys(original).filter((name) => JSON.stringify(inlined[name]) !== JSON.stringify(original[name]));
+    expect(differing).toEqual([]);
+  });
+
+  it('drops the schemas of the S3 operations a bundle never sends', async () => {
+    const text = await lambdaBundleOf(
+      'put-object',
+      `import { PutObjectCommand, S3Client } from ${JSON.stringify(path.join(SDK, 'client-s3'))};\n` +
+        "export const put = () => new S3Client({}).send(new PutObjectCommand({ Bucket: 'b', Key: 'k' }));\n",
+    );
+
+    expect(text).toContain('"PutObjectRequest"');
+    expect(text).not.toContain('"DeleteBucketCorsRequest"');
+  });
+});
