@@ -19,7 +19,15 @@ export default defineConfig({
           hookTimeout: 90_000,
         },
       },
-      { test: { name: 'infra', include: ['test/infra/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 } },
+      {
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          globalSetup: ['test/infra/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
       {
         // The functions as `cdk synth` bundles them, run like Lambda against the emulators (one synth per run).
         test: {
@@ -36,6 +44,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
+          setupFiles: ['test/e2e/remove-data-dirs.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { TestProject } from 'vitest/node';
-import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
+import { removeMadeDataDirs, startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
 
 export const E2E_ADMIN = { username: 'root-admin', password: 'e2e-admin-password' };
 
@@ -28,6 +28,7 @@ export async function teardown(): Promise<void> {
   await runtime?.stop();
   // What the runtime logged, for a failed run to be read after it (E2E_RUNTIME_LOG names the file).
   if (process.env['E2E_RUNTIME_LOG'] && runtime) await writeFile(process.env['E2E_RUNTIME_LOG'], runtime.output());
+  await removeMadeDataDirs();
 }
 
 declare module 'vitest' {

@@ -42,7 +42,7 @@ describe('a sync whose runtime is killed midway', () => {
     await runtime?.stop();
     await proxy?.stop();
     await dav?.stop();
-    await rm(root, { recursive: true, force: true });
+    await Promise.all([root, dataDir].filter(Boolean).map((dir) => rm(dir, { recursive: true, force: true })));
   });
 
   it('goes on where it was after a restart and stores no file twice', async () => {

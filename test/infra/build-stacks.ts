@@ -1,11 +1,14 @@
-import type { RegistrationMode } from '../../shared/manifest';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, RemovalPolicy, Stack, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
+import { inject } from 'vitest';
 import type { OidcDeployment } from '../../lib/context';
 import { ApiStack, type ApiFunctionName } from '../../lib/stacks/api-stack';
 import type { RateLimitSettings } from '../../lib/stacks/limits';
 import { StatefulStack, type SearchDomainProfile } from '../../lib/stacks/stateful-stack';
+import type { RegistrationMode } from '../../shared/manifest';
 
 /** The deployment configuration `bin/app.ts` reads from context, as the stacks take it. */
 export interface InfraConfig {
@@ -44,11 +47,16 @@ export interface BuiltStacks {
   apiTemplate: Template;
 }
 
+/** An App that synthesizes into the run's folder for cloud assemblies (test/infra/global-setup.ts). */
+export function testApp(context: Record<string, unknown> = {}): App {
+  return new App({ outdir: mkdtempSync(join(inject('infraCdkOut'), 'app-')), context });
+}
+
 /** Builds both stacks the way `bin/app.ts` does, without running esbuild. */
 export function buildStacks(overrides: Partial<InfraConfig> = {}, beforeTemplates?: (app: App) => void): BuiltStacks {
   const config = { ...DEFAULT_CONFIG, ...overrides };
-  // An empty bundling-stacks list makes NodejsFunction skip bundling: tests only read templates.
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  // An empty bundling-stacks list makes the functions' assets skip bundling: tests only read templates.
+  const app = testApp({ 'aws:cdk:bundling-stacks': [] });
   const stateful = new StatefulStack(app, 'DocService-Stateful', {
     removalPolicy: config.removalPolicy,
     corsOrigins: config.corsOrigins,

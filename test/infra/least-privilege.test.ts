@@ -8,7 +8,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/manifest';
 import { bindBucket, bindHealthChecks, bindQueue, bindSecret, bindTable } from '../../lib/constructs/bindings';
-import { allStatementsOf, buildStacks, logicalIdOf, type PolicyStatement } from './build-stacks';
+import { allStatementsOf, buildStacks, logicalIdOf, testApp, type PolicyStatement } from './build-stacks';
 
 /** Actions that can only be granted on "*": their services have no resource-level permissions. */
 const ALLOWED_ON_ANY_RESOURCE = [
@@ -40,7 +40,7 @@ function wildcardViolations(statements: PolicyStatement[]): PolicyStatement[] {
 
 /** A stack with one plain function (no bundling) and one resource of each kind, for the bind helpers. */
 function bindingFixture() {
-  const stack = new Stack();
+  const stack = new Stack(testApp());
   const fn = new lambda.Function(stack, 'Fn', {
     runtime: lambda.Runtime.NODEJS_22_X,
     handler: 'index.handler',

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '../../shared/local/emulators/ports';
@@ -25,11 +25,25 @@ export const RATE_LIMITS_OUT_OF_REACH: Record<string, string> = Object.fromEntri
   ),
 );
 
+/** The DATA_DIRs {@link startRuntimeProcess} made in this process, for {@link removeMadeDataDirs}. */
+const madeDataDirs = new Set<string>();
+
+/**
+ * Removes the DATA_DIRs {@link startRuntimeProcess} made, once their runtimes are stopped: a test may start a
+ * second runtime on a first one's DATA_DIR, so a runtime's stop leaves it (test/e2e/remove-data-dirs.ts).
+ */
+export async function removeMadeDataDirs(): Promise<void> {
+  const dirs = [...madeDataDirs];
+  madeDataDirs.clear();
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+}
+
 /** Starts `bin/local.ts` as the README's start command does, and waits until /api/health answers 200. */
 export async function startRuntimeProcess(
   options: { dataDir?: string; env?: Record<string, string> } = {},
 ): Promise<RuntimeProcess> {
-  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'docservice-e2e-')));
+  let dataDir = options.dataDir;
+  if (!dataDir) madeDataDirs.add((dataDir = await mkdtemp(join(tmpdir(), 'docservice-e2e-'))));
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
