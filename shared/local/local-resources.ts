@@ -1,6 +1,6 @@
 /** What one local deployment holds: its resources on the emulators and its private directories under DATA_DIR. */
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SOURCE_SYNC_TIMEOUT_SECONDS } from '../manifest';
 import { createDynamoDocumentClient, createS3Client, createSqsClient } from '../adapters/aws/clients';
@@ -48,9 +48,17 @@ export async function provision(endpoints: LocalResources['endpoints'], dynamodb
 /** What DATA_DIR holds; each part is readable by the runtime's OS user only. */
 const DATA_DIR_PARTS = ['dynamodb', 's3', 'search', 'secrets', 'streams'];
 
-/** Makes DATA_DIR's parts, private to the runtime's OS user. */
+/**
+ * DATA_DIR's folder for the working files of one run (the OCR engine's page images): a run that was killed
+ * leaves its files there rather than in the shared temp folder, and the next start removes them.
+ */
+export const scratchDirOf = (dataDir: string): string => join(dataDir, 'scratch');
+
+/** Makes DATA_DIR's parts, private to the runtime's OS user, and an empty scratch folder ({@link scratchDirOf}). */
 export async function prepareDataDir(dataDir: string): Promise<void> {
   for (const part of DATA_DIR_PARTS) await privateDirectory(join(dataDir, part));
+  await rm(scratchDirOf(dataDir), { recursive: true, force: true });
+  await privateDirectory(scratchDirOf(dataDir));
 }
 
 async function privateDirectory(path: string): Promise<void> {

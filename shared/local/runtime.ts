@@ -44,7 +44,7 @@ import { fileSecret, randomSecret } from './secrets';
 import { startChangeConsumers, type ChangeConsumers } from './change-consumers';
 import { scheduleIndexReconciliation } from './index-reconciliation';
 import type { LocalEnv } from './local-env';
-import { dynamoDbCredentials, prepareDataDir, provision, RESOURCE_NAMES } from './local-resources';
+import { dynamoDbCredentials, prepareDataDir, provision, RESOURCE_NAMES, scratchDirOf } from './local-resources';
 
 const MIB = 1024 * 1024;
 
@@ -133,6 +133,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       searchIndexPath,
       sourceCredentialsKey: Buffer.from(sourceCredentialsKey.value, 'base64url'),
       dataDir,
+      ocr: { tempDir: scratchDirOf(dataDir) },
       onTableWrite: () => changeConsumers?.wake(),
     });
     searchIndex = container.searchIndex;

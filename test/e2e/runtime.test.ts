@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
@@ -106,6 +107,22 @@ describe('the local runtime and its database process', () => {
       expect(running[0]).not.toMatch(new RegExp(`^\\s*${orphan.pid}\\s`));
     } finally {
       await second.stop();
+    }
+  }, RUNTIME_TEST_TIMEOUT_MS);
+
+  it('removes the OCR working files a killed run left in DATA_DIR/scratch when it starts', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'docservice-scratch-'));
+    const leftOver = join(dataDir, 'scratch', 'docservice-ocr-killed', 'page-1.png');
+    await mkdir(dirname(leftOver), { recursive: true });
+    await writeFile(leftOver, 'a page image of a document a killed run was reading');
+    try {
+      const runtime = await startRuntimeProcess({ dataDir });
+      await runtime.stop();
+
+      expect(await readdir(join(dataDir, 'scratch'))).toEqual([]);
+      expect((await stat(join(dataDir, 'scratch'))).mode & 0o077).toBe(0);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
     }
   }, RUNTIME_TEST_TIMEOUT_MS);
 
