@@ -218,40 +218,57 @@ function importOnce(file: string, group: string): Promise<ImportSample> {
   });
 }
 
-/** Bundles `group`, gives it the imaging asset's files when deployed with them, and imports it. */
-async function measure(group: string, outDir: string, imagingDir: string): Promise<FunctionResult> {
+/** A function's bundle, ready to import. */
+interface BuiltFunction {
+  file: string;
+  base: Pick<FunctionResult, 'function' | 'bundleKb' | 'searches' | 'topPackages'>;
+}
+
+/** Bundles `group` and gives it the imaging asset's files when deployed with them. */
+async function buildFunction(group: string, outDir: string, imagingDir: string): Promise<BuiltFunction> {
   const { file, metafile } = await bundle(group, outDir);
   if (IMAGING_FUNCTIONS.has(group)) cpSync(imagingDir, path.dirname(file), { recursive: true });
   const bundleKb = toKb((await stat(file)).size);
   const searches = Object.keys(metafile.inputs).some((input) => input.includes(`node_modules/${SEARCH_CLIENT_PACKAGE}/`));
-  const base = { function: group, bundleKb, searches, topPackages: packageShares(metafile, file) };
-  const samples: ImportSample[] = [];
-  try {
-    for (let i = 0; i < WARMUP_SAMPLES + SAMPLES; i++) {
-      const sample = await importOnce(file, group);
-      if (i >= WARMUP_SAMPLES) samples.push(sample);
+  return { file, base: { function: group, bundleKb, searches, topPackages: packageShares(metafile, file) } };
+}
+
+/**
+ * Imports every bundle once per round, round after round, so that a spell of load on the machine (they come and
+ * go here) slows every function's samples alike instead of all of one function's; a function whose import fails
+ * is reported with the error and left out of later rounds.
+ */
+async function measureAll(built: readonly BuiltFunction[]): Promise<FunctionResult[]> {
+  const samples = new Map<string, ImportSample[]>(built.map((fn) => [fn.file, []]));
+  const errors = new Map<string, string>();
+  for (let pass = 0; pass < WARMUP_SAMPLES + SAMPLES; pass++) {
+    process.stderr.write(`import round ${pass + 1} of ${WARMUP_SAMPLES + SAMPLES}...\n`);
+    for (const fn of built.filter((candidate) => !errors.has(candidate.file))) {
+      try {
+        const sample = await importOnce(fn.file, fn.base.function);
+        if (pass >= WARMUP_SAMPLES) samples.get(fn.file)!.push(sample);
+      } catch (error) {
+        errors.set(fn.file, error instanceof Error ? error.message : String(error));
+      }
     }
-  } catch (error) {
+  }
+  return built.map(({ file, base }) => {
+    const error = errors.get(file);
+    if (error !== undefined) {
+      return { ...base, coldImportMedianMs: null, coldImportMinMs: null, samplesMs: [], withinTargets: base.searches ? null : false, networkAfterImport: [], error };
+    }
+    const taken = samples.get(file)!;
+    const samplesMs = taken.map((sample) => round(sample.ms));
+    const medianMs = round(median(samplesMs));
     return {
       ...base,
-      coldImportMedianMs: null,
-      coldImportMinMs: null,
-      samplesMs: [],
-      withinTargets: searches ? null : false,
-      networkAfterImport: [],
-      error: error instanceof Error ? error.message : String(error),
+      coldImportMedianMs: medianMs,
+      coldImportMinMs: Math.min(...samplesMs),
+      samplesMs,
+      withinTargets: base.searches ? null : base.bundleKb < TARGET_KB && medianMs < TARGET_MS,
+      networkAfterImport: [...new Set(taken.flatMap((sample) => sample.network))],
     };
-  }
-  const samplesMs = samples.map((sample) => round(sample.ms));
-  const medianMs = round(median(samplesMs));
-  return {
-    ...base,
-    coldImportMedianMs: medianMs,
-    coldImportMinMs: Math.min(...samplesMs),
-    samplesMs,
-    withinTargets: searches ? null : bundleKb < TARGET_KB && medianMs < TARGET_MS,
-    networkAfterImport: [...new Set(samples.flatMap((sample) => sample.network))],
-  };
+  });
 }
 
 function markdownTable(results: readonly FunctionResult[]): string {
@@ -361,11 +378,12 @@ async function main(): Promise<void> {
     process.stderr.write('building the imaging asset...\n');
     const imagingDir = path.join(outDir, 'imaging-asset');
     const imagingFiles = await buildImagingAsset(imagingDir);
-    const results: FunctionResult[] = [];
+    const built: BuiltFunction[] = [];
     for (const group of IMAGING_ONLY ? [] : groups) {
-      process.stderr.write(`bundling and importing ${group}...\n`);
-      results.push(await measure(group, outDir, imagingDir));
+      process.stderr.write(`bundling ${group}...\n`);
+      built.push(await buildFunction(group, outDir, imagingDir));
     }
+    const results = await measureAll(built);
 
     console.log(markdownTable(results));
     console.log();
