@@ -1,7 +1,9 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { pureSdkSchemas } from './pure-sdk-schemas';
+import { pruneSourceMap, type SourceMapV3 } from './source-map-pruning';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -62,7 +64,18 @@ export function lambdaBuildOptions({ entry, outfile, external = [] }: LambdaEntr
   };
 }
 
-/** Bundles one file of a Lambda asset ({@link lambdaBuildOptions}); resolves to esbuild's account of its inputs. */
+/** A source of a bundle's map that is a dependency's, not this repository's. */
+const DEPENDENCY_SOURCE = /(^|\/)node_modules\//;
+
+/**
+ * Bundles one file of a Lambda asset ({@link lambdaBuildOptions}) and keeps in its source map the repository's
+ * sources only (lib/bundling/source-map-pruning.ts): node reads the map at every cold start, and a stack frame in
+ * a dependency shows the bundle's position instead. Resolves to esbuild's account of the bundle's inputs.
+ */
 export async function bundleLambdaEntry(lambdaEntry: LambdaEntry): Promise<Metafile> {
-  return (await build(lambdaBuildOptions(lambdaEntry))).metafile;
+  const { metafile } = await build(lambdaBuildOptions(lambdaEntry));
+  const mapFile = `${lambdaEntry.outfile}.map`;
+  const map = JSON.parse(await readFile(mapFile, 'utf8')) as SourceMapV3;
+  await writeFile(mapFile, JSON.stringify(pruneSourceMap(map, (source) => !DEPENDENCY_SOURCE.test(source))));
+  return metafile;
 }

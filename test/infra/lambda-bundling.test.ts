@@ -1,11 +1,13 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lambdaBuildOptions } from '../../lib/bundling/lambda-bundle';
+import { bundleLambdaEntry, lambdaBuildOptions } from '../../lib/bundling/lambda-bundle';
 import { inlineSchemaKeys } from '../../lib/bundling/pure-sdk-schemas';
+import { decodeMappings, type SourceMapV3 } from '../../lib/bundling/source-map-pruning';
 
 /*
  * The SDK's generated schemas key their traits by constants (`{ [_hH]: _xaebo }`), which esbuild cannot prove
@@ -50,6 +52,31 @@ async function lambdaBundleOf(name: string, source: string): Promise<string> {
   const result = await build({ ...lambdaBuildOptions({ entry, outfile: path.join(work, `${name}.mjs`) }), write: false, sourcemap: false, logLevel: 'silent' });
   return result.outputFiles![0]!.text;
 }
+
+describe('the source maps of the Lambda bundles', () => {
+  it("map the repository's code to the same places as esbuild's whole map, and a dependency's code to no source", async () => {
+    const entry = path.join(ROOT, 'functions', 'fallback', 'index.ts');
+    const whole = path.join(work, 'whole', 'index.mjs');
+    await build({ ...lambdaBuildOptions({ entry, outfile: whole }), logLevel: 'silent' });
+    const pruned = path.join(work, 'pruned', 'index.mjs');
+
+    await bundleLambdaEntry({ entry, outfile: pruned });
+
+    const wholeMap = JSON.parse(readFileSync(`${whole}.map`, 'utf8')) as SourceMapV3;
+    const prunedMap = new SourceMap(JSON.parse(readFileSync(`${pruned}.map`, 'utf8')));
+    const lookups = decodeMappings(wholeMap.mappings).flatMap((segments, line) =>
+      segments.map((segment) => {
+        const expected = segment.length === 1 || wholeMap.sources[segment[1]]!.includes('node_modules/') ? undefined : wholeMap.sources[segment[1]];
+        const found = prunedMap.findEntry(line, segment[0]) as { originalSource?: string; originalLine?: number; originalColumn?: number };
+        const same = expected === undefined ? found.originalSource === undefined : found.originalSource?.endsWith(expected.replace(/^(\.\.\/)+/, '')) && found.originalLine === segment[2] && found.originalColumn === segment[3];
+        return { line, column: segment[0], expected, found: found.originalSource, same };
+      }),
+    );
+    expect(lookups.filter((lookup) => lookup.expected !== undefined).length).toBeGreaterThan(100);
+    expect(lookups.filter((lookup) => lookup.expected === undefined).length).toBeGreaterThan(100);
+    expect(lookups.filter((lookup) => !lookup.same)).toEqual([]);
+  });
+});
 
 describe('the SDK schemas in the Lambda bundles', () => {
   it('finds the generated schema modules of the installed clients', () => {
