@@ -80,6 +80,16 @@ describe('cdk synth', () => {
     for (const [, resource] of imaging) expect(resource.Properties.Architectures).toEqual(['arm64']);
   });
 
+  it.each([
+    ['AuthFunction', 'auth'],
+    ['DocumentsFunction', 'documents'],
+  ])("maps the %s bundle to this repository's sources only", (logicalIdPrefix, group) => {
+    const map = JSON.parse(readFileSync(join(assetOf(logicalIdPrefix), 'index.mjs.map'), 'utf8')) as { sources: string[] };
+
+    expect(map.sources.some((source) => source.endsWith(`functions/${group}/handler.ts`))).toBe(true);
+    expect(map.sources.filter((source) => source.includes('node_modules/'))).toEqual([]);
+  });
+
   it('ships no imaging files with functions that do not render', () => {
     const auth = readdirSync(assetOf('AuthFunction'));
 
