@@ -30,22 +30,33 @@ export const LAMBDA_ESBUILD_ALIASES: Readonly<Record<string, string>> = {
 export interface LambdaEntry {
   /** The module to bundle, e.g. `functions/auth/index.ts` (relative to the repository, or absolute). */
   readonly entry: string;
-  /** The bundle's path (its source map is written beside it). */
+  /** The bundle's path, ending in `.mjs` (its source map beside it, its lazily loaded chunks in `chunks/`). */
   readonly outfile: string;
   /** Packages the asset carries as files rather than in the bundle (a native module). @default none */
   readonly external?: readonly string[];
 }
 
+/** Where the code that an entry's `import()`s load goes, beside the entry (and shared by an asset's entries). */
+export const LAMBDA_CHUNKS_DIR = 'chunks';
+
 /**
- * The esbuild options of every file the Lambdas run: one ES module for Node.js 22, minified, with the AWS SDK
+ * The esbuild options of every file the Lambdas run: an ES module for Node.js 22, minified, with the AWS SDK
  * inside (the runtime's copy is not pinned), a source map without the sources (a third the size; node parses it
  * at every cold start), the aliases of {@link LAMBDA_ESBUILD_ALIASES} and the SDK schemas made tree-shakeable
- * (lib/bundling/pure-sdk-schemas.ts). The CDK, the bench and the bundle tests all bundle with these.
+ * (lib/bundling/pure-sdk-schemas.ts). What is reached only through `import()` (openid-client in auth, the SDK's
+ * browser user-agent parser, its event streams) is split into chunks in {@link LAMBDA_CHUNKS_DIR}, which node
+ * compiles when they are first imported, not at every cold start. The CDK, the bench and the bundle tests all
+ * bundle with these.
  */
 export function lambdaBuildOptions({ entry, outfile, external = [] }: LambdaEntry): BuildOptions & { metafile: true } {
+  if (!outfile.endsWith('.mjs')) throw new Error(`a Lambda bundle is an ES module file (.mjs): ${outfile}`);
   return {
     entryPoints: [path.resolve(REPO_ROOT, entry)],
-    outfile,
+    outdir: path.dirname(outfile),
+    entryNames: path.basename(outfile, '.mjs'),
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    chunkNames: `${LAMBDA_CHUNKS_DIR}/[name]-[hash]`,
     absWorkingDir: REPO_ROOT,
     bundle: true,
     platform: 'node',
@@ -68,14 +79,17 @@ export function lambdaBuildOptions({ entry, outfile, external = [] }: LambdaEntr
 const DEPENDENCY_SOURCE = /(^|\/)node_modules\//;
 
 /**
- * Bundles one file of a Lambda asset ({@link lambdaBuildOptions}) and keeps in its source map the repository's
- * sources only (lib/bundling/source-map-pruning.ts): node reads the map at every cold start, and a stack frame in
- * a dependency shows the bundle's position instead. Resolves to esbuild's account of the bundle's inputs.
+ * Bundles one file of a Lambda asset ({@link lambdaBuildOptions}) and keeps in its source maps (the entry's and
+ * its chunks') the repository's sources only (lib/bundling/source-map-pruning.ts): node reads a module's map when
+ * it loads it, and a stack frame in a dependency shows the bundle's position instead. Resolves to esbuild's
+ * account of the bundle's inputs and outputs.
  */
 export async function bundleLambdaEntry(lambdaEntry: LambdaEntry): Promise<Metafile> {
   const { metafile } = await build(lambdaBuildOptions(lambdaEntry));
-  const mapFile = `${lambdaEntry.outfile}.map`;
-  const map = JSON.parse(await readFile(mapFile, 'utf8')) as SourceMapV3;
-  await writeFile(mapFile, JSON.stringify(pruneSourceMap(map, (source) => !DEPENDENCY_SOURCE.test(source))));
+  const mapFiles = Object.keys(metafile.outputs).filter((output) => output.endsWith('.map'));
+  for (const mapFile of mapFiles.map((output) => path.resolve(REPO_ROOT, output))) {
+    const map = JSON.parse(await readFile(mapFile, 'utf8')) as SourceMapV3;
+    await writeFile(mapFile, JSON.stringify(pruneSourceMap(map, (source) => !DEPENDENCY_SOURCE.test(source))));
+  }
   return metafile;
 }

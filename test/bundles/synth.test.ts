@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 
 /**
@@ -88,6 +90,22 @@ describe('cdk synth', () => {
 
     expect(map.sources.some((source) => source.endsWith(`functions/${group}/handler.ts`))).toBe(true);
     expect(map.sources.filter((source) => source.includes('node_modules/'))).toEqual([]);
+  });
+
+  it("keeps openid-client out of what the auth function loads at a cold start, in a chunk its asset can load", () => {
+    const asset = assetOf('AuthFunction');
+    const chunks = readdirSync(join(asset, 'chunks')).filter((file) => file.endsWith('.mjs'));
+    const oidcChunk = chunks.find((file) => file.startsWith('openid-client-oidc-'));
+
+    expect(oidcChunk).toBeDefined();
+    expect(readFileSync(join(asset, 'index.mjs'), 'utf8')).toContain(`import("./chunks/${oidcChunk}")`);
+    // Each chunk imports the chunks it shares with others by relative path: all of them load from the asset.
+    for (const chunk of chunks) {
+      const loaded = spawnSync(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(pathToFileURL(join(asset, 'chunks', chunk)).href)})`], {
+        encoding: 'utf8',
+      });
+      expect(loaded.status, `${chunk}: ${loaded.stderr}`).toBe(0);
+    }
   });
 
   it('ships no imaging files with functions that do not render', () => {

@@ -49,8 +49,9 @@ async function importSchemas(target: string, name: string, asLambdas: boolean): 
 async function lambdaBundleOf(name: string, source: string): Promise<string> {
   const entry = path.join(work, `${name}.entry.ts`);
   writeFileSync(entry, source);
-  const result = await build({ ...lambdaBuildOptions({ entry, outfile: path.join(work, `${name}.mjs`) }), write: false, sourcemap: false, logLevel: 'silent' });
-  return result.outputFiles![0]!.text;
+  const outfile = path.join(work, `${name}.mjs`);
+  const result = await build({ ...lambdaBuildOptions({ entry, outfile }), write: false, sourcemap: false, logLevel: 'silent' });
+  return result.outputFiles!.find((output) => output.path === outfile)!.text;
 }
 
 describe('the source maps of the Lambda bundles', () => {
