@@ -9,7 +9,8 @@
  *   npx tsx bench/lambda-bundles.ts --imaging-only   only the imaging functions' extra files and render time
  *   npx tsx bench/lambda-bundles.ts --samples=15     more imports per function (default 7), for a steadier median
  *
- * Size is the `.mjs` file alone; the source map the CDK also writes (`.mjs.map`) is not counted.
+ * Size is what a cold start loads: the entry's `.mjs` and the chunks it imports statically (the source maps the
+ * CDK also writes are not counted); the chunks only an `import()` loads are reported apart.
  * Cold import is `await import(bundle)` timed with performance.now() inside a fresh node process per sample,
  * so it leaves out node's own start-up. The bench reports; it exits non-zero only when it crashes itself.
  */
@@ -22,6 +23,7 @@ import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Metafile } from 'esbuild';
 import { nativePackageDir } from '../lib/constructs/native-packages';
+import { addImagingFiles, PDFJS_DATA_FOLDERS } from '../lib/bundling/imaging-asset';
 import { bundleLambdaEntry } from '../lib/bundling/lambda-bundle';
 import { CanvasThumbnailRenderer } from '../shared/adapters/imaging/canvas-thumbnail-renderer';
 import { ImagingPool } from '../shared/adapters/imaging/worker-pool';
@@ -326,25 +328,19 @@ interface ImagingAsset extends ImagingFiles {
 }
 
 /**
- * The files the imaging functions ({@link IMAGING_FUNCTIONS}) carry beside `index.mjs`, built in `dir` as
- * lib/constructs/app-function.ts builds them (the worker bundled by esbuild, pdf.js's data, the canvas package and
- * its arm64 binary), with their sizes. To run here, `dir` gets this machine's canvas binary, not the arm64 one.
+ * The files the imaging functions ({@link IMAGING_FUNCTIONS}) carry beside `index.mjs`, built in `dir` as the CDK
+ * builds them (lib/bundling/imaging-asset.ts: the worker, pdf.js's data, the canvas package and its arm64
+ * binary), with their sizes. To run here, `dir` also gets this machine's canvas binary.
  */
 async function buildImagingAsset(dir: string): Promise<ImagingFiles> {
   const modules = path.join(REPO_ROOT, 'node_modules');
-  await bundleLambdaEntry({
-    entry: 'shared/adapters/imaging/render-worker.ts',
-    outfile: path.join(dir, 'thumbnail-worker.mjs'),
-    external: ['@napi-rs/canvas'],
-  });
-  for (const folder of ['standard_fonts', 'cmaps', 'wasm', 'iccs']) cpSync(path.join(modules, 'pdfjs-dist', folder), path.join(dir, 'pdfjs', folder), { recursive: true });
-  cpSync(path.join(modules, '@napi-rs', 'canvas'), path.join(dir, 'node_modules', '@napi-rs', 'canvas'), { recursive: true });
+  addImagingFiles(dir, 'arm64');
   const arm64 = nativePackageDir('arm64');
   const sizeKb = (target: string): number => Number(execFileSync('du', ['-sk', target], { encoding: 'utf8' }).split('\t')[0]);
   const files = [
     { name: 'thumbnail-worker.mjs', kb: toKb((await stat(path.join(dir, 'thumbnail-worker.mjs'))).size) },
     { name: 'thumbnail-worker.mjs.map', kb: toKb((await stat(path.join(dir, 'thumbnail-worker.mjs.map'))).size) },
-    ...['standard_fonts', 'cmaps', 'wasm', 'iccs'].map((folder) => ({ name: `pdfjs/${folder}/`, kb: sizeKb(path.join(dir, 'pdfjs', folder)) })),
+    ...PDFJS_DATA_FOLDERS.map((folder) => ({ name: `pdfjs/${folder}/`, kb: sizeKb(path.join(dir, 'pdfjs', folder)) })),
     { name: 'node_modules/@napi-rs/canvas/ (JavaScript)', kb: sizeKb(path.join(dir, 'node_modules', '@napi-rs', 'canvas')) },
     { name: 'node_modules/@napi-rs/canvas-linux-arm64-gnu/ (skia.linux-arm64-gnu.node)', kb: sizeKb(arm64) },
   ];

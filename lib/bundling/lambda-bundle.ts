@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +74,18 @@ export function lambdaBuildOptions({ entry, outfile, external = [] }: LambdaEntr
     logLevel: 'warning',
     metafile: true,
   };
+}
+
+/**
+ * {@link bundleLambdaEntry} in a child process (scripts/bundle-lambda.ts), for a caller that cannot await: a CDK
+ * bundling hook is synchronous, and esbuild's plugins need its asynchronous API.
+ */
+export function bundleLambdaEntrySync({ entry, outfile, external = [] }: LambdaEntry): void {
+  const script = path.join(REPO_ROOT, 'scripts', 'bundle-lambda.ts');
+  execFileSync(process.execPath, ['--import', 'tsx', script, entry, outfile, ...external.map((name) => `--external=${name}`)], {
+    cwd: REPO_ROOT,
+    stdio: 'inherit',
+  });
 }
 
 /** A source of a bundle's map that is a dependency's, not this repository's. */

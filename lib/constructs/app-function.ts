@@ -1,4 +1,3 @@
-import { execFileSync, execSync } from 'node:child_process';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage, Duration, RemovalPolicy, Stack, type ILocalBundling } from 'aws-cdk-lib';
@@ -6,66 +5,32 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { BUSINESS_METRICS_NAMESPACE } from '../../shared/manifest';
-import { CANVAS_PLATFORM_PACKAGES, nativePackageDir } from './native-packages';
+import { addImagingFiles } from '../bundling/imaging-asset';
+import { bundleLambdaEntrySync } from '../bundling/lambda-bundle';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-/** Bundles one file of an asset (lib/bundling/lambda-bundle.ts), as a command a bundling hook can run. */
-const bundleCommand = (root: string, entry: string, outfile: string, external: string[] = []): string[] => [
-  process.execPath,
-  '--import',
-  'tsx',
-  path.join(root, 'scripts', 'bundle-lambda.ts'),
-  entry,
-  outfile,
-  ...external.map((name) => `--external=${name}`),
-];
 
 /** The architecture of every Lambda of the service; the imaging functions' native canvas binary follows it. */
 export const LAMBDA_ARCHITECTURE = lambda.Architecture.ARM_64;
 
-/**
- * The thumbnail renderer and the PDF text-layer reader run pdf.js in a worker thread (`thumbnail-worker.mjs`,
- * bundled on its own beside `index.mjs`), with the files it loads at run time:
- * - `pdfjs/{standard_fonts,cmaps,wasm,iccs}/`: pdf.js's fonts for PDFs that do not embed theirs, character maps,
- *   and the WebAssembly of its JBIG2, JPEG 2000 and colour-profile decoders;
- * - `node_modules/@napi-rs/canvas/` and the platform package with the `.node` binary (Skia) for
- *   {@link LAMBDA_ARCHITECTURE}: a native module is not bundled, and both the worker and pdf.js `require` it.
- * The binary comes from node_modules when the build machine has the Lambdas' architecture, else from a copy
- * checked against package-lock.json (lib/constructs/native-packages.ts).
- */
-export const thumbnailRendererFiles = (root: string, assetDir: string): string[] => {
-  const architecture = LAMBDA_ARCHITECTURE === lambda.Architecture.ARM_64 ? 'arm64' : 'x86_64';
-  const platformPackage = CANVAS_PLATFORM_PACKAGES[architecture];
-  const canvas = `${root}/node_modules/@napi-rs/canvas`;
-  const pdfjs = `${root}/node_modules/pdfjs-dist`;
-  // Found (or fetched) in this checkout.
-  const native = `${root}/${path.relative(REPO_ROOT, nativePackageDir(architecture))}`;
-  const worker = bundleCommand(root, 'shared/adapters/imaging/render-worker.ts', `${assetDir}/thumbnail-worker.mjs`, ['@napi-rs/canvas']);
-  return [
-    worker.map((arg) => `"${arg}"`).join(' '),
-    `mkdir -p "${assetDir}/pdfjs" "${assetDir}/node_modules/@napi-rs/canvas" "${assetDir}/node_modules/${platformPackage}"`,
-    `cp -R "${pdfjs}/standard_fonts" "${pdfjs}/cmaps" "${pdfjs}/wasm" "${pdfjs}/iccs" "${assetDir}/pdfjs/"`,
-    `cp "${canvas}/package.json" "${canvas}/index.js" "${canvas}/js-binding.js" "${canvas}/geometry.js" "${canvas}/load-image.js" "${canvas}/node-canvas.js" "${canvas}/LICENSE" "${assetDir}/node_modules/@napi-rs/canvas/"`,
-    `cp "${native}"/package.json "${native}"/*.node "${assetDir}/node_modules/${platformPackage}/"`,
-  ];
-};
+/** The imaging functions' run-time files (lib/bundling/imaging-asset.ts), with the canvas binary of {@link LAMBDA_ARCHITECTURE}. */
+export const thumbnailRendererFiles = (assetDir: string): void =>
+  addImagingFiles(assetDir, LAMBDA_ARCHITECTURE === lambda.Architecture.ARM_64 ? 'arm64' : 'x86_64');
 
 /**
- * Builds a function's asset on this machine: its entry bundled as `index.mjs`, then the commands of its
- * `afterBundling`. The fields are what the CDK's asset cache tells one function's bundling from another's by.
+ * Builds a function's asset on this machine: its entry bundled as `index.mjs`, then its `afterBundling`. The
+ * entry is what the CDK's asset cache tells one function's bundling from another's by.
  */
 class LocalFunctionBundling implements ILocalBundling {
   constructor(
     /** The function's entry, relative to the repository. */
     public readonly entry: string,
-    private readonly afterBundling: NonNullable<AppFunctionProps['afterBundling']> = () => [],
+    private readonly afterBundling: NonNullable<AppFunctionProps['afterBundling']> = () => {},
   ) {}
 
   tryBundle(assetDir: string): boolean {
-    const [node, ...args] = bundleCommand(REPO_ROOT, this.entry, path.join(assetDir, 'index.mjs'));
-    execFileSync(node!, args, { cwd: REPO_ROOT, stdio: 'inherit' });
-    for (const command of this.afterBundling(REPO_ROOT, assetDir)) execSync(command, { cwd: REPO_ROOT, stdio: 'inherit', shell: '/bin/bash' });
+    bundleLambdaEntrySync({ entry: this.entry, outfile: path.join(assetDir, 'index.mjs') });
+    this.afterBundling(assetDir);
     return true;
   }
 }
@@ -83,10 +48,10 @@ export interface AppFunctionProps {
   /** Removal policy of the function's log group. @default RemovalPolicy.RETAIN */
   readonly logRemovalPolicy?: RemovalPolicy;
   /**
-   * Shell commands run after esbuild, with the repository root and the asset folder, for files the bundle loads
-   * at run time (a worker script, WebAssembly modules). They run locally and offline, like esbuild itself.
+   * Adds to the asset folder, after esbuild, the files the bundle loads at run time (a worker script, WebAssembly
+   * modules, a native module), on this machine like esbuild itself.
    */
-  readonly afterBundling?: (repositoryRoot: string, assetDir: string) => string[];
+  readonly afterBundling?: (assetDir: string) => void;
 }
 
 /**
