@@ -380,7 +380,8 @@ describe('TesseractOcrEngine', () => {
 
     it('stops a tesseract run that takes too long with timeout and leaves no process behind', async () => {
       const { command, log } = await fakeTesseract(workDir, 30, 'hang');
-      const slow = engine({ processTimeoutMs: 500, commands: { tesseract: command } });
+      // Long enough for the stand-in to log its page while the other suites load both cores (500 ms was not).
+      const slow = engine({ processTimeoutMs: 3_000, commands: { tesseract: command } });
 
       const error = await failure(slow.recognize(input(textPdf([PAGE_ONE]), 'application/pdf')));
 
