@@ -1,4 +1,4 @@
-import Busboy from 'busboy';
+import type Busboy from 'busboy';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { AppError, validationError } from '../domain/errors';
 import { CLOUD_MULTIPART_MAX_BYTES, PRESIGNED_UPLOAD_ROUTE } from '../manifest';
@@ -50,6 +50,8 @@ export async function parseMultipart(event: APIGatewayProxyEventV2, limits: Mult
   if (declared > maxBytes) throw multipartTooLarge(maxBytes, declared);
   const body = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
   if (body.length > maxBytes) throw multipartTooLarge(maxBytes, body.length);
+  // Loaded by the routes that take files, not at every cold start of the function that serves them (23 KB).
+  const { default: createParser } = await import('busboy');
   return new Promise((resolve, reject) => {
     const fields: Record<string, string> = {};
     const files: UploadedFile[] = [];
@@ -57,7 +59,7 @@ export async function parseMultipart(event: APIGatewayProxyEventV2, limits: Mult
     let parser: Busboy.Busboy;
     try {
       // Browsers send filenames as raw UTF-8 in the part headers.
-      parser = Busboy({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: { files: limits.maxFiles + 1, fields: 50, fieldSize: 64 * 1024 } });
+      parser = createParser({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: { files: limits.maxFiles + 1, fields: 50, fieldSize: 64 * 1024 } });
     } catch {
       reject(validationError('The multipart body is malformed', [{ field: 'content-type', reason: 'has no boundary' }]));
       return;
