@@ -1,5 +1,5 @@
 import * as z from '../zod';
-import { createS3Client } from '../adapters/aws/clients';
+import { createS3Client } from '../adapters/aws/s3-client';
 import { OpenSearchSearchIndex } from '../adapters/aws/opensearch-search-index';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
 import type { FollowChangesDeps } from '../domain/search/follow-changes';

@@ -1,6 +1,7 @@
 import { WebDavFolders } from '../adapters/webdav/webdav-client';
 import type { AppContainer } from './app-container';
-import { awsAppContainer, awsCredentialVault, awsStorageParts, awsSyncQueue, tokenlessContainer, type SourceParts } from './aws';
+import { awsAppContainer, awsCredentialVault, awsSyncQueue, tokenlessContainer, type SourceParts } from './aws';
+import { awsStorageParts } from './aws-storage';
 import { parseEnv, tableEnvSchema } from './config';
 import { dynamoSourceStores } from './source-stores';
 

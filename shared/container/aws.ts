@@ -1,19 +1,17 @@
 import * as z from '../zod';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { createDynamoDocumentClient, createKmsClient, createS3Client, createSecretsClient, createSqsClient, createTextractClient } from '../adapters/aws/clients';
-import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-probes';
+import { createDynamoDocumentClient, createKmsClient, createSecretsClient, createSqsClient } from '../adapters/aws/clients';
+import { tableProbe } from '../adapters/aws/health-probes';
 import { readSecretString } from '../adapters/aws/secrets';
-import { S3FileStore } from '../adapters/aws/s3-file-store';
+import { onFirstUse } from '../adapters/first-use';
+import { lazyS3FileStore } from '../adapters/aws/lazy-s3-file-store';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { TEXTRACT_LANGUAGES } from '../adapters/aws/textract-languages';
-import { TextractOcrEngine } from '../adapters/aws/textract-ocr-engine';
-import type { OcrWorkerServices } from '../domain/ocr/process-ocr-job';
 import type { OcrSweeperDeps } from '../domain/ocr/requeue-stuck-jobs';
 import { sha256 } from '../adapters/crypto/sha256';
 import { joseTokens } from '../adapters/jwt/jose-token-service';
 import { KmsCredentialVault } from '../adapters/aws/kms-credential-vault';
 import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
-import type { HealthProbe } from '../domain/health/ports';
 import type { AppContainer, DocumentServices, OcrServices } from './app-container';
 import { buildAppContainer, type ContainerParts } from './build-app-container';
 import { commonEnvSchema, envText, parseEnv, tableEnvSchema } from './config';
@@ -69,8 +67,8 @@ export type SearchParts = Pick<ContainerParts, 'search' | 'files'>;
  */
 export type ConnectionParts = Pick<ContainerParts, 'connectionSender' | 'connectionStore'>;
 
-/** The bucket and the OCR queues, for the functions the stack binds to them. */
-type StorageParts = Pick<ContainerParts, 'files' | 'ocrQueues'>;
+/** The bucket and the OCR queues, for the functions the stack binds to them (see `aws-storage.ts`). */
+export type StorageParts = Pick<ContainerParts, 'files' | 'ocrQueues'>;
 
 /**
  * The source credentials key, the sync queue and the WebDAV client, for the functions that manage and sync
@@ -89,16 +87,7 @@ function edgeOrigin(config: Pick<z.infer<typeof appConfigSchema>, 'EDGE_ORIGIN_S
   const { EDGE_ORIGIN_SECRET_ARN: secretArn, EDGE_ORIGIN_TOKEN: fixed } = config;
   if (fixed) return { edge: { originToken: async () => fixed } };
   if (!secretArn) return {};
-  let token: Promise<string> | undefined;
-  return {
-    edge: {
-      originToken: () =>
-        (token ??= readSecretString(secrets, secretArn).catch((error: unknown) => {
-          token = undefined;
-          throw error;
-        })),
-    },
-  };
+  return { edge: { originToken: onFirstUse(() => readSecretString(secrets, secretArn)) } };
 }
 
 /** Users, tokens and settings over DynamoDB, with the JWT key from Secrets Manager. */
@@ -135,34 +124,29 @@ const ocrQueuesEnvSchema = z.lazy(() =>
   }),
 );
 
-const ocrQueues = (env: NodeJS.ProcessEnv) => {
+/** The OCR queues (OCR_QUEUE_URL, OCR_HIGH_QUEUE_URL). */
+export const ocrQueues = (env: NodeJS.ProcessEnv) => {
   const config = parseEnv(ocrQueuesEnvSchema, env);
   return new SqsOcrJobQueue(createSqsClient(), { normal: config.OCR_QUEUE_URL, high: config.OCR_HIGH_QUEUE_URL });
 };
 
+/** BUCKET_NAME. */
+export const bucketEnvSchema = z.lazy(() => z.object({ BUCKET_NAME: envText }));
+
 /** Textract's languages: the HTTP functions check requests against them without loading the engine. */
 const textractLanguages = async () => TEXTRACT_LANGUAGES;
 
-const storageEnvSchema = z.lazy(() => z.object({ BUCKET_NAME: envText }));
-
-/** The bucket (BUCKET_NAME) and the OCR queues (OCR_QUEUE_URL, OCR_HIGH_QUEUE_URL). */
-export function awsStorageParts(env: NodeJS.ProcessEnv): Required<StorageParts> {
-  return { files: new S3FileStore(createS3Client(), parseEnv(storageEnvSchema, env).BUCKET_NAME), ocrQueues: ocrQueues(env) };
-}
-
-/** The app container plus file storage in S3, the OCR queue in SQS and the thumbnail renderer. */
+/**
+ * The app container plus file storage in S3 (loaded by the first route that reaches the bucket), the OCR queue
+ * in SQS and the thumbnail renderer.
+ */
 export function awsDocumentsContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & DocumentServices {
   return {
-    ...awsAppContainer(env, awsStorageParts(env)),
+    ...awsAppContainer(env, { files: lazyS3FileStore(parseEnv(bucketEnvSchema, env).BUCKET_NAME), ocrQueues: ocrQueues(env) }),
     thumbnails: imagingServices(env, { prestart: false }).thumbnails,
     sha256,
     ocrLanguages: textractLanguages,
   };
-}
-
-/** What the ingest of presigned uploads needs: the repositories, the bucket and the OCR queue; no JWT key. */
-export function awsIngestDependencies(env: NodeJS.ProcessEnv = process.env): AppContainer {
-  return tokenlessContainer(parseEnv(tableEnvSchema, env).TABLE_NAME, env, awsStorageParts(env));
 }
 
 /**
@@ -208,26 +192,6 @@ export function awsOcrContainer(env: NodeJS.ProcessEnv = process.env): AppContai
 /** A processing job whose heartbeat is older than the worker's timeout plus a minute lost its worker. */
 export const OCR_STALE_AFTER_SECONDS = 16 * 60;
 
-const workerEnvSchema = z.lazy(() => z.object({ TABLE_NAME: envText, BUCKET_NAME: envText }));
-
-/**
- * The OCR worker: Textract reading from the bucket, pdf.js for PDF text layers, the repositories, and the OCR
- * queues, where a job Textract is throttling goes back with a delay.
- */
-export function awsOcrWorkerDependencies(env: NodeJS.ProcessEnv = process.env): AppContainer & OcrWorkerServices {
-  const config = parseEnv(workerEnvSchema, env);
-  const container = tokenlessContainer(config.TABLE_NAME, env, {
-    files: new S3FileStore(createS3Client(), config.BUCKET_NAME),
-    ocrQueues: ocrQueues(env),
-  });
-  return {
-    ...container,
-    engine: new TextractOcrEngine({ client: createTextractClient(), bucket: config.BUCKET_NAME, metrics: container.metrics }),
-    textLayer: imagingServices(env, { prestart: false }).textLayer,
-    staleAfterSeconds: OCR_STALE_AFTER_SECONDS,
-  };
-}
-
 /** The scheduled sweep of stuck OCR jobs. */
 export function awsOcrSweeperDependencies(env: NodeJS.ProcessEnv = process.env): OcrSweeperDeps {
   const config = parseEnv(z.object({ TABLE_NAME: envText }), env);
@@ -235,31 +199,6 @@ export function awsOcrSweeperDependencies(env: NodeJS.ProcessEnv = process.env):
     ...tokenlessContainer(config.TABLE_NAME, env, { ocrQueues: ocrQueues(env) }),
     queuedForSeconds: 30 * 60,
     silentForSeconds: OCR_STALE_AFTER_SECONDS,
-  };
-}
-
-const healthEnvSchema = z.lazy(() =>
-  z.object({
-    TABLE_NAME: envText,
-    BUCKET_NAME: envText,
-    OCR_QUEUE_URL: z.url(),
-    CORS_ORIGINS: commonEnvSchema.shape.CORS_ORIGINS,
-  }),
-);
-
-/** The probes of the health endpoint: the table, the bucket and the OCR queue. */
-export function awsHealthDependencies(env: NodeJS.ProcessEnv = process.env): {
-  healthProbes: HealthProbe[];
-  corsOrigins: AppContainer['corsOrigins'];
-} {
-  const config = parseEnv(healthEnvSchema, env);
-  return {
-    healthProbes: [
-      tableProbe(createDynamoDocumentClient(), config.TABLE_NAME),
-      bucketProbe(createS3Client(), config.BUCKET_NAME),
-      queueProbe(createSqsClient(), config.OCR_QUEUE_URL),
-    ],
-    corsOrigins: config.CORS_ORIGINS,
   };
 }
 

@@ -1,8 +1,10 @@
 import * as os from 'node:os';
 import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connection-sender';
-import { createConnectionsClient, createDynamoDocumentClient, createS3Client, createSqsClient, type ClientOptions } from '../adapters/aws/clients';
+import { createConnectionsClient, createDynamoDocumentClient, createSqsClient, type ClientOptions } from '../adapters/aws/clients';
+import { createS3Client } from '../adapters/aws/s3-client';
 import { joseTokens } from '../adapters/jwt/jose-token-service';
-import { bucketProbe, queueProbe, tableProbe } from '../adapters/aws/health-probes';
+import { bucketProbe } from '../adapters/aws/bucket-probe';
+import { queueProbe, tableProbe } from '../adapters/aws/health-probes';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { signalWrites } from '../adapters/aws/dynamodb/write-signal';
 import { isChangeLedgerWrite } from '../adapters/aws/dynamodb/change-ledger';

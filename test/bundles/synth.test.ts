@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
 
@@ -35,6 +35,20 @@ describe('cdk synth', () => {
     expect(functionAssets.length).toBeGreaterThanOrEqual(7);
     for (const asset of functionAssets) expect(readdirSync(join(out, asset))).toContain('index.mjs');
   });
+
+  /** The asset's files a cold start loads: index.mjs and the chunks it imports statically, transitively. */
+  const staticallyLoaded = (asset: string): string[] => {
+    const loaded = ['index.mjs'];
+    for (let i = 0; i < loaded.length; i++) {
+      const file = loaded[i]!;
+      const source = readFileSync(join(asset, file), 'utf8');
+      for (const [, target] of source.matchAll(/(?:from|import)\s*"(\.\.?\/[^"]+\.mjs)"/g)) {
+        const resolved = join(dirname(file), target!).replace(/^\.\//, '');
+        if (!loaded.includes(resolved)) loaded.push(resolved);
+      }
+    }
+    return loaded;
+  };
 
   const assetOf = (logicalIdPrefix: string): string => {
     const template = JSON.parse(readFileSync(join(out, 'DocService-Api.template.json'), 'utf8'));
@@ -106,6 +120,19 @@ describe('cdk synth', () => {
       });
       expect(loaded.status, `${chunk}: ${loaded.stderr}`).toBe(0);
     }
+  });
+
+  it('keeps the S3 client and the multipart parser out of what the documents function loads at a cold start', () => {
+    const asset = assetOf('DocumentsFunction');
+    const loaded = staticallyLoaded(asset);
+    const lazy = readdirSync(join(asset, 'chunks')).filter((file) => file.endsWith('.mjs') && !loaded.includes(`chunks/${file}`));
+    const holding = (marker: string, files: string[]) => files.filter((file) => readFileSync(join(asset, file), 'utf8').includes(marker));
+
+    // The S3 client's service name, and a message of busboy's: each in a chunk the routes that need them import.
+    expect(holding('"AmazonS3"', loaded)).toEqual([]);
+    expect(holding('Multipart: Boundary not found', loaded)).toEqual([]);
+    expect(holding('"AmazonS3"', lazy.map((file) => `chunks/${file}`))).not.toEqual([]);
+    expect(holding('Multipart: Boundary not found', lazy.map((file) => `chunks/${file}`))).not.toEqual([]);
   });
 
   it('ships no imaging files with functions that do not render', () => {

@@ -9,7 +9,8 @@ import { CreateBucketCommand, ListBucketsCommand, PutObjectCommand } from '@aws-
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createS3Client, createSqsClient } from '../../shared/adapters/aws/clients';
+import { createSqsClient } from '../../shared/adapters/aws/clients';
+import { createS3Client } from '../../shared/adapters/aws/s3-client';
 import { localClientOptions } from '../../shared/container/local';
 import type { RunningEmulator } from '../../shared/local/emulators/dynamodb-local';
 import { startS3Emulator } from '../../shared/local/emulators/s3-emulator';

@@ -1,15 +1,23 @@
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { ensureBucket } from '../../shared/adapters/aws/provisioning';
+import { lazyS3FileStore } from '../../shared/adapters/aws/lazy-s3-file-store';
 import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
+import type { FileStore } from '../../shared/domain/files/ports';
+import { localClientOptions } from '../../shared/container/local';
 import { testClients, uniqueName } from '../support/aws-resources';
 
-describe('S3FileStore', () => {
+/** The store over a bucket of its own: S3FileStore as built, or loaded on its first call (the documents function's). */
+const makers: [name: string, make: (bucket: string) => FileStore][] = [
+  ['S3FileStore', (bucket) => new S3FileStore(testClients().s3, bucket)],
+  ['lazyS3FileStore', (bucket) => lazyS3FileStore(bucket, localClientOptions(inject('awsEndpoints').s3))],
+];
+
+describe.each(makers)('%s', (_name, make) => {
   const store = async () => {
-    const { s3 } = testClients();
     const bucket = uniqueName('files');
-    await ensureBucket(s3, bucket);
-    return new S3FileStore(s3, bucket);
+    await ensureBucket(testClients().s3, bucket);
+    return make(bucket);
   };
 
   it('returns the bytes it stored, and null for a missing key', async () => {
@@ -88,5 +96,28 @@ describe('S3FileStore', () => {
     const url = new URL(await files.uploadUrl('uploads/s', 60, 3));
 
     expect(url.searchParams.get('X-Amz-SignedHeaders')?.split(';')).toContain('content-length');
+  });
+});
+
+describe('lazyS3FileStore', () => {
+  it('stores a stream through the S3 store it loads', async () => {
+    const bucket = uniqueName('files');
+    await ensureBucket(testClients().s3, bucket);
+    const files = lazyS3FileStore(bucket, localClientOptions(inject('awsEndpoints').s3));
+    async function* chunks() {
+      yield new Uint8Array([1, 2]);
+      yield new Uint8Array([3]);
+    }
+
+    const info = await files.putStream('uploads/streamed', chunks(), { contentType: 'application/octet-stream', maxBytes: 10, headBytes: 2 });
+
+    expect(info.size).toBe(3);
+    expect(await files.get('uploads/streamed')).toEqual(new Uint8Array([1, 2, 3]));
+  });
+
+  it('names an object by its own key, as S3FileStore does, before anything is loaded', () => {
+    const files = lazyS3FileStore('a-bucket');
+
+    expect(files.bucketKey('documents/d/original')).toBe(new S3FileStore(testClients().s3, 'a-bucket').bucketKey('documents/d/original'));
   });
 });

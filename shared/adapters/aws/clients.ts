@@ -1,7 +1,6 @@
 import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
-import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { TextractClient } from '@aws-sdk/client-textract';
@@ -13,7 +12,9 @@ import { traced } from '../xray/lambda-tracing';
  * endpoint); locally the endpoint is an emulator on loopback and the credentials are static.
  *
  * One factory per service, so a Lambda bundle carries only the clients its function uses. In Lambda each
- * client's calls are traced in X-Ray (`traced`: nothing elsewhere).
+ * client's calls are traced in X-Ray (`traced`: nothing elsewhere). S3's is in `s3-client.ts`, a module of its
+ * own, so that a function that reaches the bucket only on some routes can load it on first use (a bundle splits
+ * by module: a factory here would make the S3 client part of every cold start of a function that imports this).
  */
 export interface ClientOptions {
   endpoint?: string | undefined;
@@ -21,34 +22,24 @@ export interface ClientOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string } | undefined;
 }
 
-const base = ({ endpoint, region, credentials }: ClientOptions) => ({
+/** The options every client takes from {@link ClientOptions}. */
+export const clientBase = ({ endpoint, region, credentials }: ClientOptions) => ({
   ...(endpoint ? { endpoint } : {}),
   ...(region ? { region } : {}),
   ...(credentials ? { credentials } : {}),
 });
 
 export const createDynamoDocumentClient = (options: ClientOptions = {}): DynamoDBDocumentClient =>
-  DynamoDBDocumentClient.from(traced(new DynamoDBClient(base(options))), { marshallOptions: { removeUndefinedValues: true } });
+  DynamoDBDocumentClient.from(traced(new DynamoDBClient(clientBase(options))), { marshallOptions: { removeUndefinedValues: true } });
 
-export const createS3Client = (options: ClientOptions = {}): S3Client =>
-  traced(
-    new S3Client({
-      ...base(options),
-      // An emulator on loopback needs path-style URLs and plain checksums (no flexible-checksum trailers).
-      ...(options.endpoint
-        ? { forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
-        : {}),
-    }),
-  );
-
-export const createSqsClient = (options: ClientOptions = {}): SQSClient => traced(new SQSClient(base(options)));
+export const createSqsClient = (options: ClientOptions = {}): SQSClient => traced(new SQSClient(clientBase(options)));
 
 export const createSecretsClient = (options: ClientOptions = {}): SecretsManagerClient =>
-  traced(new SecretsManagerClient(base(options)));
+  traced(new SecretsManagerClient(clientBase(options)));
 
-export const createKmsClient = (options: ClientOptions = {}): KMSClient => traced(new KMSClient(base(options)));
+export const createKmsClient = (options: ClientOptions = {}): KMSClient => traced(new KMSClient(clientBase(options)));
 
-export const createTextractClient = (options: ClientOptions = {}): TextractClient => traced(new TextractClient(base(options)));
+export const createTextractClient = (options: ClientOptions = {}): TextractClient => traced(new TextractClient(clientBase(options)));
 
 /**
  * API Gateway's management API (`@connections`) of one WebSocket stage: `endpoint` is the stage's callback URL
@@ -62,7 +53,7 @@ export const createConnectionsClient = (
 ): ApiGatewayManagementApiClient =>
   traced(
     new ApiGatewayManagementApiClient({
-      ...base(options),
+      ...clientBase(options),
       cacheMiddleware: true,
       requestHandler: {
         requestTimeout: options.requestTimeoutMs,

@@ -1,5 +1,4 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import { HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { HealthProbe } from '../../domain/health/ports';
@@ -9,13 +8,6 @@ export const tableProbe = (db: DynamoDBDocumentClient, tableName: string): Healt
   check: async () => {
     const { Table } = await db.send(new DescribeTableCommand({ TableName: tableName }));
     if (Table?.TableStatus !== 'ACTIVE') throw new Error(`table ${tableName} is ${Table?.TableStatus}`);
-  },
-});
-
-export const bucketProbe = (s3: S3Client, bucketName: string): HealthProbe => ({
-  name: 's3',
-  check: async () => {
-    await s3.send(new HeadBucketCommand({ Bucket: bucketName }));
   },
 });
 

@@ -1,4 +1,5 @@
 import type { OidcClient } from '../../domain/sso/ports';
+import { onFirstUse } from '../first-use';
 import type { OpenIdClientOidcOptions } from './openid-client-oidc';
 
 /**
@@ -8,17 +9,7 @@ import type { OpenIdClientOidcOptions } from './openid-client-oidc';
  * openid-client at all: esbuild puts a dynamically imported module in the bundle of whoever imports it.
  */
 export function lazyOpenIdClient(options: OpenIdClientOidcOptions): OidcClient {
-  let loading: Promise<OidcClient> | undefined;
-  const client = (): Promise<OidcClient> => {
-    loading ??= import('./openid-client-oidc').then(
-      ({ OpenIdClientOidc }) => new OpenIdClientOidc(options),
-      (error: unknown) => {
-        loading = undefined;
-        throw error;
-      },
-    );
-    return loading;
-  };
+  const client = onFirstUse(async () => new (await import('./openid-client-oidc')).OpenIdClientOidc(options));
   return {
     startAuthorization: async () => (await client()).startAuthorization(),
     redeem: async (callback, login) => (await client()).redeem(callback, login),
