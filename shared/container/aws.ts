@@ -4,19 +4,16 @@ import { createDynamoDocumentClient, createKmsClient, createSecretsClient, creat
 import { tableProbe } from '../adapters/aws/health-probes';
 import { readSecretString } from '../adapters/aws/secrets';
 import { onFirstUse } from '../adapters/first-use';
-import { lazyS3FileStore } from '../adapters/aws/lazy-s3-file-store';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { TEXTRACT_LANGUAGES } from '../adapters/aws/textract-languages';
 import type { OcrSweeperDeps } from '../domain/ocr/requeue-stuck-jobs';
-import { sha256 } from '../adapters/crypto/sha256';
 import { joseTokens } from '../adapters/jwt/jose-token-service';
 import { KmsCredentialVault } from '../adapters/aws/kms-credential-vault';
 import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
-import type { AppContainer, DocumentServices, OcrServices } from './app-container';
+import type { AppContainer, OcrServices } from './app-container';
 import { buildAppContainer, type ContainerParts } from './build-app-container';
 import { commonEnvSchema, envText, parseEnv, tableEnvSchema } from './config';
 import type { EdgeOrigin } from '../http/edge';
-import { imagingServices } from './imaging';
 import { dynamoSourceStores } from './source-stores';
 import { dynamoConnections } from './connection-store';
 import { lambdaBusinessMetrics } from '../adapters/powertools/powertools-metrics';
@@ -134,20 +131,7 @@ export const ocrQueues = (env: NodeJS.ProcessEnv) => {
 export const bucketEnvSchema = z.lazy(() => z.object({ BUCKET_NAME: envText }));
 
 /** Textract's languages: the HTTP functions check requests against them without loading the engine. */
-const textractLanguages = async () => TEXTRACT_LANGUAGES;
-
-/**
- * The app container plus file storage in S3 (loaded by the first route that reaches the bucket), the OCR queue
- * in SQS and the thumbnail renderer.
- */
-export function awsDocumentsContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & DocumentServices {
-  return {
-    ...awsAppContainer(env, { files: lazyS3FileStore(parseEnv(bucketEnvSchema, env).BUCKET_NAME), ocrQueues: ocrQueues(env) }),
-    thumbnails: imagingServices(env, { prestart: false }).thumbnails,
-    sha256,
-    ocrLanguages: textractLanguages,
-  };
-}
+export const textractLanguages = async () => TEXTRACT_LANGUAGES;
 
 /**
  * A container for functions that issue no tokens (workers, schedules): the repositories without the JWT key,

@@ -24,6 +24,13 @@ const OPENSEARCH_CODE = /node_modules\/@opensearch-project\/opensearch\//u;
 const CONNECTIONS_CODE = /node_modules\/@aws-sdk\/client-apigatewaymanagementapi\//u;
 const OPENSEARCH_USERS = ['indexer', 'search', 'search-index-setup'];
 const CONNECTION_USERS = ['events', 'realtime'];
+/**
+ * The S3 client, which the composition roots of the functions that use the bucket reach: aws-storage.ts, aws-search.ts
+ * (the indexer reads large texts) and aws-documents.ts, whose import() of it would otherwise put a chunk of it in
+ * every bundle whose graph holds aws.ts.
+ */
+const S3_CODE = /node_modules\/@aws-sdk\/client-s3\//u;
+const S3_USERS = ['documents', 'health', 'indexer', 'ingest', 'ocr-worker', 'source-sync'];
 /** The WebDAV client, which only shared/container/aws-sources.ts reaches. */
 const WEBDAV_CODE = /shared\/adapters\/webdav\//u;
 const WEBDAV_USERS = ['sources', 'source-sync'];
@@ -60,6 +67,17 @@ describe('the search, @connections and WebDAV clients in the Lambda bundles', ()
 
     // Assert
     expect(carries).toEqual({ openSearch: OPENSEARCH_USERS.includes(group), connections: CONNECTION_USERS.includes(group) });
+  });
+
+  it.each(GROUPS)('puts the S3 client only where the %s function uses the bucket', async (group) => {
+    // Arrange
+    const inputs = await bundledInputsOf(group);
+
+    // Act
+    const carries = inputs.some((input) => S3_CODE.test(input));
+
+    // Assert
+    expect(carries).toBe(S3_USERS.includes(group));
   });
 
   it.each(GROUPS)('puts the WebDAV client only where the %s function checks or syncs sources', async (group) => {
