@@ -1,8 +1,6 @@
 import { WebDavFolders } from '../adapters/webdav/webdav-client';
 import type { AppContainer } from './app-container';
-import { awsAppContainer, awsCredentialVault, awsSyncQueue, tokenlessContainer, type SourceParts } from './aws';
-import { awsStorageParts } from './aws-storage';
-import { parseEnv, tableEnvSchema } from './config';
+import { awsAppContainer, awsCredentialVault, awsSyncQueue, type SourceParts } from './aws';
 import { dynamoSourceStores } from './source-stores';
 
 /*
@@ -10,7 +8,8 @@ import { dynamoSourceStores } from './source-stores';
  * sync sources' folders bundle the WebDAV client and its XML parser.
  */
 
-const sourceParts = (env: NodeJS.ProcessEnv): Required<SourceParts> => ({
+/** The sources' parts of a container: the credentials key, the sync queue, the WebDAV client, the sources' stores. */
+export const sourceParts = (env: NodeJS.ProcessEnv): Required<SourceParts> => ({
   vault: awsCredentialVault(env),
   syncQueue: awsSyncQueue(env),
   remoteFolders: (policy) => new WebDavFolders(policy),
@@ -20,9 +19,4 @@ const sourceParts = (env: NodeJS.ProcessEnv): Required<SourceParts> => ({
 /** The source endpoints: the app container, the sources' stores, the credentials key (KMS), the sync queue and the WebDAV client. */
 export function awsSourcesContainer(env: NodeJS.ProcessEnv = process.env): AppContainer {
   return awsAppContainer(env, sourceParts(env));
-}
-
-/** The sync worker: the repositories, the bucket, the OCR queues and the source parts; no JWT key. */
-export function awsSourceSyncDependencies(env: NodeJS.ProcessEnv = process.env): AppContainer {
-  return tokenlessContainer(parseEnv(tableEnvSchema, env).TABLE_NAME, env, { ...awsStorageParts(env), ...sourceParts(env) });
 }
