@@ -1,5 +1,5 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
-import { awsOcrSweeperDependencies } from '../../shared/container/aws';
+import { awsOcrSweeperDependencies } from '../../shared/container/aws-ocr';
 import { createOcrSweeperHandler } from './handler';
 
 export const handler = lambdaEntry(createOcrSweeperHandler(awsOcrSweeperDependencies()));

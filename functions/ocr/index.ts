@@ -1,5 +1,5 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
-import { awsOcrContainer } from '../../shared/container/aws';
+import { awsOcrContainer } from '../../shared/container/aws-ocr';
 import { createOcrHandler } from './handler';
 
 export const handler = lambdaEntry(createOcrHandler(awsOcrContainer()));

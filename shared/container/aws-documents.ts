@@ -1,7 +1,8 @@
 import { lazyS3FileStore } from '../adapters/aws/lazy-s3-file-store';
 import { sha256 } from '../adapters/crypto/sha256';
 import type { AppContainer, DocumentServices } from './app-container';
-import { awsAppContainer, bucketEnvSchema, ocrQueues, textractLanguages } from './aws';
+import { awsAppContainer, bucketEnvSchema, textractLanguages } from './aws';
+import { ocrQueues } from './aws-queues';
 import { parseEnv } from './config';
 import { imagingServices } from './imaging';
 

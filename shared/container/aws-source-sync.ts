@@ -1,6 +1,7 @@
 import { lazyS3FileStore } from '../adapters/aws/lazy-s3-file-store';
 import type { AppContainer } from './app-container';
-import { bucketEnvSchema, ocrQueues, tokenlessContainer } from './aws';
+import { bucketEnvSchema, tokenlessContainer } from './aws';
+import { ocrQueues } from './aws-queues';
 import { sourceParts } from './aws-sources';
 import { parseEnv, tableEnvSchema } from './config';
 

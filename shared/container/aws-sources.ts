@@ -1,6 +1,7 @@
 import { WebDavFolders } from '../adapters/webdav/webdav-client';
 import type { AppContainer } from './app-container';
-import { awsAppContainer, awsCredentialVault, awsSyncQueue, type SourceParts } from './aws';
+import { awsAppContainer, awsCredentialVault, type SourceParts } from './aws';
+import { awsSyncQueue } from './aws-queues';
 import { dynamoSourceStores } from './source-stores';
 
 /*

@@ -1,20 +1,17 @@
 import * as z from '../zod';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { createDynamoDocumentClient, createKmsClient, createSecretsClient, createSqsClient } from '../adapters/aws/clients';
+import { createDynamoDocumentClient, createKmsClient, createSecretsClient } from '../adapters/aws/clients';
 import { tableProbe } from '../adapters/aws/health-probes';
 import { readSecretString } from '../adapters/aws/secrets';
 import { onFirstUse } from '../adapters/first-use';
-import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { TEXTRACT_LANGUAGES } from '../adapters/aws/textract-languages';
-import type { OcrSweeperDeps } from '../domain/ocr/requeue-stuck-jobs';
+import type { OcrPriority } from '../domain/ocr/jobs';
 import { joseTokens } from '../adapters/jwt/jose-token-service';
 import { KmsCredentialVault } from '../adapters/aws/kms-credential-vault';
-import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
-import type { AppContainer, OcrServices } from './app-container';
+import type { AppContainer } from './app-container';
 import { buildAppContainer, type ContainerParts } from './build-app-container';
-import { commonEnvSchema, envText, parseEnv, tableEnvSchema } from './config';
+import { commonEnvSchema, envText, parseEnv } from './config';
 import type { EdgeOrigin } from '../http/edge';
-import { dynamoSourceStores } from './source-stores';
 import { dynamoConnections } from './connection-store';
 import { lambdaBusinessMetrics } from '../adapters/powertools/powertools-metrics';
 import { requestServing } from './request-serving';
@@ -121,11 +118,12 @@ const ocrQueuesEnvSchema = z.lazy(() =>
   }),
 );
 
-/** The OCR queues (OCR_QUEUE_URL, OCR_HIGH_QUEUE_URL). */
-export const ocrQueues = (env: NodeJS.ProcessEnv) => {
+/** The OCR queues' URLs (OCR_QUEUE_URL, OCR_HIGH_QUEUE_URL), read at init. */
+export const ocrQueueUrls = (env: NodeJS.ProcessEnv): Record<OcrPriority, string> => {
   const config = parseEnv(ocrQueuesEnvSchema, env);
-  return new SqsOcrJobQueue(createSqsClient(), { normal: config.OCR_QUEUE_URL, high: config.OCR_HIGH_QUEUE_URL });
+  return { normal: config.OCR_QUEUE_URL, high: config.OCR_HIGH_QUEUE_URL };
 };
+
 
 /** BUCKET_NAME. */
 export const bucketEnvSchema = z.lazy(() => z.object({ BUCKET_NAME: envText }));
@@ -148,11 +146,7 @@ export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, pa
   });
 }
 
-const syncQueueEnvSchema = z.lazy(() => z.object({ SOURCE_SYNC_QUEUE_URL: z.url() }));
 const vaultEnvSchema = z.lazy(() => z.object({ SOURCE_CREDENTIALS_KEY_ARN: envText }));
-
-/** The sync queue (SOURCE_SYNC_QUEUE_URL). */
-export const awsSyncQueue = (env: NodeJS.ProcessEnv) => new SqsSyncQueue(createSqsClient(), parseEnv(syncQueueEnvSchema, env).SOURCE_SYNC_QUEUE_URL);
 
 /** The source credentials key (SOURCE_CREDENTIALS_KEY_ARN). The KMS client is made on first use: most invocations of the sources function seal or open nothing. */
 export const awsCredentialVault = (env: NodeJS.ProcessEnv) => {
@@ -160,31 +154,8 @@ export const awsCredentialVault = (env: NodeJS.ProcessEnv) => {
   return new KmsCredentialVault(() => (client ??= createKmsClient()), parseEnv(vaultEnvSchema, env).SOURCE_CREDENTIALS_KEY_ARN);
 };
 
-/** The schedule: the sources' stores and the sync queue, nothing else. */
-export function awsSourceSchedulerDependencies(env: NodeJS.ProcessEnv = process.env): AppContainer {
-  return tokenlessContainer(parseEnv(tableEnvSchema, env).TABLE_NAME, env, { syncQueue: awsSyncQueue(env), sourceStores: dynamoSourceStores });
-}
-
-const ocrEnvSchema = z.lazy(() => z.object({ OCR_WORKERS: z._default(z.coerce.number().check(z.int(), z.gte(1)), 1) }));
-
-/** The OCR queue endpoints: the app container, both OCR queues, Textract's languages and the worker count. */
-export function awsOcrContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & OcrServices {
-  const config = parseEnv(ocrEnvSchema, env);
-  return { ...awsAppContainer(env, { ocrQueues: ocrQueues(env) }), ocrLanguages: textractLanguages, ocrWorkers: config.OCR_WORKERS };
-}
-
 /** A processing job whose heartbeat is older than the worker's timeout plus a minute lost its worker. */
 export const OCR_STALE_AFTER_SECONDS = 16 * 60;
-
-/** The scheduled sweep of stuck OCR jobs. */
-export function awsOcrSweeperDependencies(env: NodeJS.ProcessEnv = process.env): OcrSweeperDeps {
-  const config = parseEnv(z.object({ TABLE_NAME: envText }), env);
-  return {
-    ...tokenlessContainer(config.TABLE_NAME, env, { ocrQueues: ocrQueues(env) }),
-    queuedForSeconds: 30 * 60,
-    silentForSeconds: OCR_STALE_AFTER_SECONDS,
-  };
-}
 
 const bootstrapEnvSchema = z.lazy(() =>
   z.object({

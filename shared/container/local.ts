@@ -1,10 +1,12 @@
 import * as os from 'node:os';
 import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connection-sender';
-import { createConnectionsClient, createDynamoDocumentClient, createSqsClient, type ClientOptions } from '../adapters/aws/clients';
+import { createConnectionsClient, createDynamoDocumentClient, type ClientOptions } from '../adapters/aws/clients';
+import { createSqsClient } from '../adapters/aws/sqs-client';
 import { createS3Client } from '../adapters/aws/s3-client';
 import { joseTokens } from '../adapters/jwt/jose-token-service';
 import { bucketProbe } from '../adapters/aws/bucket-probe';
-import { queueProbe, tableProbe } from '../adapters/aws/health-probes';
+import { queueProbe } from '../adapters/aws/queue-probe';
+import { tableProbe } from '../adapters/aws/health-probes';
 import { S3FileStore } from '../adapters/aws/s3-file-store';
 import { signalWrites } from '../adapters/aws/dynamodb/write-signal';
 import { isChangeLedgerWrite } from '../adapters/aws/dynamodb/change-ledger';

@@ -22,7 +22,7 @@ import { createSourceSchedulerHandler } from '../../functions/source-scheduler/h
 import { createSettingsHandler } from '../../functions/settings/handler';
 import { createAuthDeadlineHandler, createRealtimeHandler } from '../../functions/realtime/handler';
 import { createUsersHandler } from '../../functions/users/handler';
-import { createSqsClient } from '../adapters/aws/clients';
+import { createSqsClient } from '../adapters/aws/sqs-client';
 import { LOCAL_OCR_POLLING } from '../adapters/aws/sqs-ocr-job-queue';
 import { startQueuePoller, type QueuePoller } from '../adapters/aws/sqs-poller';
 import { jsonMessageSender } from '../adapters/aws/sqs-send';

@@ -115,8 +115,8 @@ describe('cdk synth', () => {
     expect(readFileSync(join(asset, 'index.mjs'), 'utf8')).toContain(`import("./chunks/${oidcChunk}")`);
   });
 
-  // The journeys run the documents function's chunks; these two only load theirs at an OIDC login or a file step.
-  it.each(['AuthFunction', 'SourceSync'])('loads every chunk of the %s asset in a fresh node', (logicalIdPrefix) => {
+  // The journeys run the documents function's chunks; these load theirs at an OIDC login, a file step or a hand-back.
+  it.each(['AuthFunction', 'SourceSync', 'OcrWorker'])('loads every chunk of the %s asset in a fresh node', (logicalIdPrefix) => {
     const asset = assetOf(logicalIdPrefix);
     const chunks = readdirSync(join(asset, 'chunks')).filter((file) => file.endsWith('.mjs'));
 
@@ -144,25 +144,21 @@ describe('cdk synth', () => {
     const withMarker = (files: string[]) => files.filter((file) => readFileSync(join(asset, file), 'utf8').includes(marker));
     return { atColdStart: withMarker(loaded), onFirstUse: withMarker(lazy) };
   };
-  /** The S3 client's service name, and a message of busboy's (the multipart parser). */
+  /** The S3 and SQS clients' service names, and a message of busboy's (the multipart parser). */
   const S3_CLIENT = '"AmazonS3"';
+  const SQS_CLIENT = '"AmazonSQS"';
   const BUSBOY = 'Multipart: Boundary not found';
 
   it.each([
-    ['DocumentsFunction', 'the routes that reach the bucket'],
-    ['SourceSync', 'the file steps'],
-  ])('keeps the S3 client out of what the %s loads at a cold start, for %s to load', (logicalIdPrefix) => {
-    const s3 = holding(assetOf(logicalIdPrefix), S3_CLIENT);
+    ['S3 client', S3_CLIENT, 'DocumentsFunction', 'the routes that reach the bucket'],
+    ['S3 client', S3_CLIENT, 'SourceSync', 'the file steps'],
+    ['SQS client', SQS_CLIENT, 'OcrWorker', 'a job handed back to the queue'],
+    ['multipart parser', BUSBOY, 'DocumentsFunction', 'the upload routes'],
+  ])('keeps the %s out of what the %s loads at a cold start, for %s to load', (_what, marker, logicalIdPrefix) => {
+    const found = holding(assetOf(logicalIdPrefix), marker);
 
-    expect(s3.atColdStart).toEqual([]);
-    expect(s3.onFirstUse).not.toEqual([]);
-  });
-
-  it('keeps the multipart parser out of what the documents function loads at a cold start, for the upload routes to load', () => {
-    const busboy = holding(assetOf('DocumentsFunction'), BUSBOY);
-
-    expect(busboy.atColdStart).toEqual([]);
-    expect(busboy.onFirstUse).not.toEqual([]);
+    expect(found.atColdStart).toEqual([]);
+    expect(found.onFirstUse).not.toEqual([]);
   });
 
   it('ships no imaging files with functions that do not render', () => {

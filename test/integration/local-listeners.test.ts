@@ -9,7 +9,7 @@ import { CreateBucketCommand, ListBucketsCommand, PutObjectCommand } from '@aws-
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqsClient } from '../../shared/adapters/aws/clients';
+import { createSqsClient } from '../../shared/adapters/aws/sqs-client';
 import { createS3Client } from '../../shared/adapters/aws/s3-client';
 import { localClientOptions } from '../../shared/container/local';
 import type { RunningEmulator } from '../../shared/local/emulators/dynamodb-local';

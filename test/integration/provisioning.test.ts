@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA } from '../../shared/manifest';
 import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../../shared/adapters/aws/provisioning';
 import { bucketProbe } from '../../shared/adapters/aws/bucket-probe';
-import { queueProbe, tableProbe } from '../../shared/adapters/aws/health-probes';
+import { queueProbe } from '../../shared/adapters/aws/queue-probe';
+import { tableProbe } from '../../shared/adapters/aws/health-probes';
 import { checkHealth } from '../../shared/domain/health/check-health';
 import { testClients, uniqueName } from '../support/aws-resources';
 

@@ -1,7 +1,6 @@
 import { ApiGatewayManagementApiClient } from '@aws-sdk/client-apigatewaymanagementapi';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { TextractClient } from '@aws-sdk/client-textract';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -12,9 +11,10 @@ import { traced } from '../xray/lambda-tracing';
  * endpoint); locally the endpoint is an emulator on loopback and the credentials are static.
  *
  * One factory per service, so a Lambda bundle carries only the clients its function uses. In Lambda each
- * client's calls are traced in X-Ray (`traced`: nothing elsewhere). S3's is in `s3-client.ts`, a module of its
- * own, so that a function that reaches the bucket only on some routes can load it on first use (a bundle splits
- * by module: a factory here would make the S3 client part of every cold start of a function that imports this).
+ * client's calls are traced in X-Ray (`traced`: nothing elsewhere). S3's and SQS's are in modules of their own
+ * (`s3-client.ts`, `sqs-client.ts`), so that a function that uses them only now and then can load them on first
+ * use: a bundle splits by module, and a factory here would make the client part of every cold start of a
+ * function that imports this one.
  */
 export interface ClientOptions {
   endpoint?: string | undefined;
@@ -31,8 +31,6 @@ export const clientBase = ({ endpoint, region, credentials }: ClientOptions) => 
 
 export const createDynamoDocumentClient = (options: ClientOptions = {}): DynamoDBDocumentClient =>
   DynamoDBDocumentClient.from(traced(new DynamoDBClient(clientBase(options))), { marshallOptions: { removeUndefinedValues: true } });
-
-export const createSqsClient = (options: ClientOptions = {}): SQSClient => traced(new SQSClient(clientBase(options)));
 
 export const createSecretsClient = (options: ClientOptions = {}): SecretsManagerClient =>
   traced(new SecretsManagerClient(clientBase(options)));

@@ -3,16 +3,14 @@ import { onFirstUse } from '../first-use';
 import type { ClientOptions } from './clients';
 
 /**
- * The FileStore port on S3, loaded on first use (a dynamic import of the S3 client and its store). For the
- * documents function, whose listings, metadata and changes never touch the bucket: a cold start that serves
- * one of those does not evaluate the S3 client (about 4 ms of its cold import, bench/lambda-bundles.ts); the
- * first upload, download, thumbnail or delete loads it. A failed load is tried again on the next call.
+ * The FileStore port on S3, loaded on first use (a dynamic import of the S3 client and its store). For functions
+ * that reach the bucket only on some invocations: the documents function, whose listings, metadata and changes
+ * never touch it, and the source sync, whose directory steps do not. A cold start that serves one of those does
+ * not evaluate the S3 client (about 10 ms of the documents function's cold import, bench/lambda-bundles.ts); the
+ * first call that needs it loads it. A failed load is tried again on the next call.
  */
 export function lazyS3FileStore(bucket: string, clientOptions: ClientOptions = {}): FileStore {
-  const store = onFirstUse(async () => {
-    const [{ S3FileStore }, { createS3Client }] = await Promise.all([import('./s3-file-store'), import('./s3-client')]);
-    return new S3FileStore(createS3Client(clientOptions), bucket);
-  });
+  const store = onFirstUse(async () => (await import('./s3-file-store-loader')).loadS3FileStore(bucket, clientOptions));
   return {
     put: async (...args) => (await store()).put(...args),
     putStream: async (...args) => (await store()).putStream(...args),

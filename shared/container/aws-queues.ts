@@ -1,0 +1,20 @@
+import * as z from '../zod';
+import { createSqsClient } from '../adapters/aws/sqs-client';
+import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
+import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
+import { ocrQueueUrls } from './aws';
+import { parseEnv } from './config';
+
+/*
+ * The SQS client's part of the cloud composition root, apart from aws.ts so that a function may load the client
+ * on first use (the OCR worker: aws-ocr-worker.ts), which it could not if its root imported this: a module that
+ * anything in a function's graph imports statically stays part of its cold start.
+ */
+
+/** The OCR queues (OCR_QUEUE_URL, OCR_HIGH_QUEUE_URL). */
+export const ocrQueues = (env: NodeJS.ProcessEnv) => new SqsOcrJobQueue(createSqsClient(), ocrQueueUrls(env));
+
+const syncQueueEnvSchema = z.lazy(() => z.object({ SOURCE_SYNC_QUEUE_URL: z.url() }));
+
+/** The sync queue (SOURCE_SYNC_QUEUE_URL). */
+export const awsSyncQueue = (env: NodeJS.ProcessEnv) => new SqsSyncQueue(createSqsClient(), parseEnv(syncQueueEnvSchema, env).SOURCE_SYNC_QUEUE_URL);
