@@ -1,20 +1,29 @@
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { lazySqsOcrJobQueues } from '../../../shared/adapters/aws/lazy-sqs-ocr-job-queues';
 import { ensureQueueWithDlq } from '../../../shared/adapters/aws/provisioning';
 import { SqsOcrJobQueue } from '../../../shared/adapters/aws/sqs-ocr-job-queue';
+import type { OcrJobQueues } from '../../../shared/domain/ocr/ports';
+import { localClientOptions } from '../../../shared/container/local';
 import { testClients, uniqueName } from '../../support/aws-resources';
 
-async function queueOfOneWorkspace() {
-  const { sqs } = testClients();
-  const normal = await ensureQueueWithDlq(sqs, uniqueName('ocr-delay'), { visibilityTimeoutSeconds: 30 });
-  const high = await ensureQueueWithDlq(sqs, uniqueName('ocr-delay-high'), { visibilityTimeoutSeconds: 30 });
-  const workspaceId = crypto.randomUUID();
-  const queue = new SqsOcrJobQueue(sqs, { normal: normal.queueUrl, high: high.queueUrl }).forWorkspace(workspaceId);
-  const receive = (waitSeconds: number) => sqs.send(new ReceiveMessageCommand({ QueueUrl: normal.queueUrl, WaitTimeSeconds: waitSeconds }));
-  return { queue, receive, workspaceId };
-}
+/** The queues as built, or loaded on their first send (the OCR worker's). */
+const makers: [name: string, make: (urls: { normal: string; high: string }) => OcrJobQueues][] = [
+  ['SqsOcrJobQueue', (urls) => new SqsOcrJobQueue(testClients().sqs, urls)],
+  ['lazySqsOcrJobQueues', (urls) => lazySqsOcrJobQueues(urls, localClientOptions(inject('awsEndpoints').sqs))],
+];
 
-describe('SqsOcrJobQueue', () => {
+describe.each(makers)('%s', (_name, make) => {
+  async function queueOfOneWorkspace() {
+    const { sqs } = testClients();
+    const normal = await ensureQueueWithDlq(sqs, uniqueName('ocr-delay'), { visibilityTimeoutSeconds: 30 });
+    const high = await ensureQueueWithDlq(sqs, uniqueName('ocr-delay-high'), { visibilityTimeoutSeconds: 30 });
+    const workspaceId = crypto.randomUUID();
+    const queue = make({ normal: normal.queueUrl, high: high.queueUrl }).forWorkspace(workspaceId);
+    const receive = (waitSeconds: number) => sqs.send(new ReceiveMessageCommand({ QueueUrl: normal.queueUrl, WaitTimeSeconds: waitSeconds }));
+    return { queue, receive, workspaceId };
+  }
+
   it('holds a delayed job back until its delay has passed', async () => {
     const { queue, receive } = await queueOfOneWorkspace();
     const documentId = crypto.randomUUID();
