@@ -1,7 +1,6 @@
 import { createTextractClient } from '../adapters/aws/clients';
 import { lazySqsOcrJobQueues } from '../adapters/aws/lazy-sqs-ocr-job-queues';
-import { createS3Client } from '../adapters/aws/s3-client';
-import { S3FileStore } from '../adapters/aws/s3-file-store';
+import { s3FileStore } from '../adapters/aws/s3-file-store';
 import { TextractOcrEngine } from '../adapters/aws/textract-ocr-engine';
 import type { OcrWorkerServices } from '../domain/ocr/process-ocr-job';
 import type { AppContainer } from './app-container';
@@ -21,7 +20,7 @@ import { imagingServices } from './imaging';
 export function awsOcrWorkerDependencies(env: NodeJS.ProcessEnv = process.env): AppContainer & OcrWorkerServices {
   const { BUCKET_NAME: bucket } = parseEnv(bucketEnvSchema, env);
   const container = tokenlessContainer(parseEnv(tableEnvSchema, env).TABLE_NAME, env, {
-    files: new S3FileStore(createS3Client(), bucket),
+    files: s3FileStore(bucket),
     // The event source feeds the worker; it sends to the queue only to hand a job back.
     ocrQueues: lazySqsOcrJobQueues(ocrQueueUrls(env)),
   });

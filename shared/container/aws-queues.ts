@@ -11,10 +11,14 @@ import { parseEnv } from './config';
  * anything in a function's graph imports statically stays part of its cold start.
  */
 
+let client: ReturnType<typeof createSqsClient> | undefined;
+/** One SQS client per process: the source sync sends to both queues, and each client built is work at its init. */
+const sqs = () => (client ??= createSqsClient());
+
 /** The OCR queues (OCR_QUEUE_URL, OCR_HIGH_QUEUE_URL). */
-export const ocrQueues = (env: NodeJS.ProcessEnv) => new SqsOcrJobQueue(createSqsClient(), ocrQueueUrls(env));
+export const ocrQueues = (env: NodeJS.ProcessEnv) => new SqsOcrJobQueue(sqs(), ocrQueueUrls(env));
 
 const syncQueueEnvSchema = z.lazy(() => z.object({ SOURCE_SYNC_QUEUE_URL: z.url() }));
 
 /** The sync queue (SOURCE_SYNC_QUEUE_URL). */
-export const awsSyncQueue = (env: NodeJS.ProcessEnv) => new SqsSyncQueue(createSqsClient(), parseEnv(syncQueueEnvSchema, env).SOURCE_SYNC_QUEUE_URL);
+export const awsSyncQueue = (env: NodeJS.ProcessEnv) => new SqsSyncQueue(sqs(), parseEnv(syncQueueEnvSchema, env).SOURCE_SYNC_QUEUE_URL);

@@ -1,7 +1,6 @@
 import * as z from '../zod';
-import { createS3Client } from '../adapters/aws/s3-client';
 import { OpenSearchSearchIndex } from '../adapters/aws/opensearch-search-index';
-import { S3FileStore } from '../adapters/aws/s3-file-store';
+import { s3FileStore } from '../adapters/aws/s3-file-store';
 import type { FollowChangesDeps } from '../domain/search/follow-changes';
 import type { ReconcileDeps } from '../domain/search/reconcile-index';
 import type { RebuildDeps } from '../domain/search/rebuild-search-index';
@@ -49,7 +48,7 @@ const indexerEnvSchema = z.extend(searchEnvSchema, {
 export function awsIndexerDependencies(env: NodeJS.ProcessEnv = process.env): { changes: FollowChangesDeps; reconcile: ReconcileDeps } {
   const config = parseEnv(indexerEnvSchema, env);
   const index = openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION);
-  const container = tokenlessContainer(config.TABLE_NAME, env, { search: index, files: new S3FileStore(createS3Client(), config.BUCKET_NAME) });
+  const container = tokenlessContainer(config.TABLE_NAME, env, { search: index, files: s3FileStore(config.BUCKET_NAME) });
   return { changes: indexerDepsOf(container), reconcile: reconcileDepsOf(container, index) };
 }
 
@@ -66,7 +65,7 @@ export function awsReindexDependencies(env: NodeJS.ProcessEnv = process.env): Re
     env,
   );
   const index = openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION);
-  return rebuildDepsOf(tokenlessContainer(config.TABLE_NAME, env, { search: index, files: new S3FileStore(createS3Client(), config.BUCKET_NAME) }), index);
+  return rebuildDepsOf(tokenlessContainer(config.TABLE_NAME, env, { search: index, files: s3FileStore(config.BUCKET_NAME) }), index);
 }
 
 /** What the deploy-time search-index-setup function needs: the index to migrate and the replicas to set. */

@@ -2,7 +2,7 @@ import * as z from '../zod';
 import { createDynamoDocumentClient } from '../adapters/aws/clients';
 import { createSqsClient } from '../adapters/aws/sqs-client';
 import { createS3Client } from '../adapters/aws/s3-client';
-import { S3FileStore } from '../adapters/aws/s3-file-store';
+import { s3FileStore } from '../adapters/aws/s3-file-store';
 import { bucketProbe } from '../adapters/aws/bucket-probe';
 import { queueProbe } from '../adapters/aws/queue-probe';
 import { tableProbe } from '../adapters/aws/health-probes';
@@ -21,7 +21,7 @@ import { commonEnvSchema, envText, parseEnv, tableEnvSchema } from './config';
 
 /** The bucket (BUCKET_NAME) and the OCR queues (OCR_QUEUE_URL, OCR_HIGH_QUEUE_URL). */
 export function awsStorageParts(env: NodeJS.ProcessEnv): Required<StorageParts> {
-  return { files: new S3FileStore(createS3Client(), parseEnv(bucketEnvSchema, env).BUCKET_NAME), ocrQueues: ocrQueues(env) };
+  return { files: s3FileStore(parseEnv(bucketEnvSchema, env).BUCKET_NAME), ocrQueues: ocrQueues(env) };
 }
 
 /** What the ingest of presigned uploads needs: the repositories, the bucket and the OCR queue; no JWT key. */

@@ -10,7 +10,7 @@ import type { ClientOptions } from './clients';
  * first call that needs it loads it. A failed load is tried again on the next call.
  */
 export function lazyS3FileStore(bucket: string, clientOptions: ClientOptions = {}): FileStore {
-  const store = onFirstUse(async () => (await import('./s3-file-store-loader')).loadS3FileStore(bucket, clientOptions));
+  const store = onFirstUse(async () => (await import('./s3-file-store-loader')).s3FileStore(bucket, clientOptions));
   return {
     put: async (...args) => (await store()).put(...args),
     putStream: async (...args) => (await store()).putStream(...args),

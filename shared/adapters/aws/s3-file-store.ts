@@ -17,12 +17,17 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { FileTooLargeError, type FileStore, type StoredFileInfo } from '../../domain/files/ports';
 import { attachmentDisposition } from '../../http/content-disposition';
+import type { ClientOptions } from './clients';
+import { createS3Client } from './s3-client';
 
 /** How long a download link works. */
 const DOWNLOAD_URL_SECONDS = 300;
 
 /** The part size of a streamed write: what it holds in memory at most (S3's minimum part is 5 MiB). */
 const STREAM_PART_BYTES = 8 * 1024 * 1024;
+
+/** The files of `bucket`, over an S3 client of their own. */
+export const s3FileStore = (bucket: string, clientOptions: ClientOptions = {}): S3FileStore => new S3FileStore(createS3Client(clientOptions), bucket);
 
 /** Document files in one S3 bucket. */
 export class S3FileStore implements FileStore {
