@@ -1,20 +1,20 @@
 import * as z from '../../shared/zod';
+import { visibleNameField } from '../../shared/http/fields';
 
 // Each route's schema is built when the route is first used (z.lazy): a cold start builds only its route's.
 
 export const labelIdParams = z.lazy(() => z.strictObject({ id: z.uuid('must be a label id (UUID)') }));
 
-const name = () => z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(100));
 const color = () => z.string().check(z.regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour of the form #RRGGBB'));
 const description = () => z.nullable(z.string().check(z.trim(), z.maxLength(1000)));
 
 export const createLabelBody = z.lazy(() =>
-  z.strictObject({ name: name(), color: color(), description: z.optional(description()) }),
+  z.strictObject({ name: visibleNameField(), color: color(), description: z.optional(description()) }),
 );
 
 export const updateLabelBody = z.lazy(() =>
   z
-    .partial(z.strictObject({ name: name(), color: color(), description: description() }))
+    .partial(z.strictObject({ name: visibleNameField(), color: color(), description: description() }))
     .check(
       z.refine((body) => Object.keys(body).length > 0, { message: 'give at least one of name, color, description' }),
     ),

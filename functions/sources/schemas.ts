@@ -1,4 +1,5 @@
 import * as z from '../../shared/zod';
+import { visibleNameField } from '../../shared/http/fields';
 import { MAX_FILE_PATTERNS, patternProblem } from '../../shared/domain/sources/file-patterns';
 import { MAX_SYNC_INTERVAL_SECONDS, MIN_SYNC_INTERVAL_SECONDS, SOURCE_TYPES } from '../../shared/domain/sources/source';
 
@@ -6,7 +7,6 @@ import { MAX_SYNC_INTERVAL_SECONDS, MIN_SYNC_INTERVAL_SECONDS, SOURCE_TYPES } fr
 
 export const sourceIdParams = z.lazy(() => z.strictObject({ id: z.uuid('must be a source id (UUID)') }));
 
-const name = () => z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(100));
 const url = () =>
   z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).check(
     z.maxLength(2048),
@@ -39,7 +39,7 @@ const filePatterns = () =>
 
 /** What names and reaches a source: required to create one, each optional in a change. */
 const connectionFields = () => ({
-  name: name(),
+  name: visibleNameField(),
   type: z.enum(SOURCE_TYPES),
   url: url(),
   username: username(),

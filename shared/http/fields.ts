@@ -1,3 +1,4 @@
+import { displayTextProblem } from '../domain/display-text';
 import * as z from '../zod';
 
 /*
@@ -21,8 +22,19 @@ export const emailField = () => z.email('must be a valid email address').check(z
 export const passwordField = () =>
   z.string().check(z.minLength(8, 'must be at least 8 characters'), z.maxLength(256, 'must be at most 256 characters'));
 
-export const displayNameField = () =>
-  z.nullable(z.string().check(z.trim(), z.minLength(1, 'must not be empty'), z.maxLength(100)));
+/**
+ * A name people read (a label's, a source's, a user's display name): trimmed, not empty, and refused when it
+ * holds controls or bidirectional formatting, which would make it read as something else.
+ */
+export const visibleNameField = (maxLength = 100) =>
+  z.string().check(
+    z.trim(),
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(maxLength),
+    z.refine((value) => displayTextProblem(value) === null, 'must not contain control or bidirectional formatting characters'),
+  );
+
+export const displayNameField = () => z.nullable(visibleNameField());
 
 /** page and per_page of P lists: per_page defaults to 20 and may not exceed 100. */
 export const pageFields = () => ({

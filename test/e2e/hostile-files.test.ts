@@ -1,25 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/api-client';
+import { watchRuntimeDuring } from '../support/health-watch';
 import { issue12BombPdf, slowDrawingPdf } from '../support/hostile-files';
 import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
 import { textPdf } from '../support/text-pdf';
 
 const HEALTH_WITHIN_MS = 2000;
-
-/** Polls /api/health every 200 ms while `work` runs and resolves with the slowest answer, in ms. */
-const slowestHealthDuring = async (baseUrl: string, work: Promise<unknown>): Promise<number> => {
-  let slowest = 0;
-  let done = false;
-  void work.finally(() => (done = true)).catch(() => undefined);
-  while (!done) {
-    const started = performance.now();
-    const response = await fetch(`${baseUrl}/api/health`);
-    await response.arrayBuffer();
-    slowest = Math.max(slowest, performance.now() - started);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return slowest;
-};
 
 describe('hostile files', () => {
   let runtime: RuntimeProcess;
@@ -52,9 +38,9 @@ describe('hostile files', () => {
 
     const thumbnails = Promise.all([101, 102, 103, 104, 105, 106].map((side) => thumbnail(id, side)));
     const document = terminal(id, 60_000);
-    const slowest = await slowestHealthDuring(runtime.baseUrl, Promise.all([thumbnails, document]));
+    const watch = await watchRuntimeDuring(runtime, Promise.all([thumbnails, document]));
 
-    expect(slowest).toBeLessThan(HEALTH_WITHIN_MS);
+    expect(watch.slowestHealthMs).toBeLessThan(HEALTH_WITHIN_MS);
     for (const response of await thumbnails) {
       expect(response.status).toBe(400);
       expect(response.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'file', reason: expect.stringContaining('inflates to more than') } });

@@ -7,7 +7,8 @@ import { ocrLanguageFor, requireOcrLanguage } from '../ocr/ocr-language';
 import type { SettingsRepository } from '../settings/ports';
 import type { PendingUploadRepository } from './ports';
 import type { FileStore } from '../files/ports';
-import { safeFilename } from './upload-document';
+import { withoutControls } from '../display-text';
+import { safeFilename } from './filename';
 import { MAX_DOCUMENT_BYTES } from './document';
 
 /** How long an upload URL works: long enough for 500 MB on a slow line, short enough not to linger. */
@@ -66,7 +67,7 @@ export async function requestUploadUrl(deps: UploadUrlDeps, request: UploadUrlRe
   await deps.uploads.create({
     id,
     filename: safeFilename(request.filename),
-    title: request.title?.trim() || null,
+    title: withoutControls(request.title ?? '').trim() || null,
     size: request.size,
     labels: [...new Set(request.labels)],
     ocr_enabled: request.ocrEnabled,

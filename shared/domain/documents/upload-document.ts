@@ -4,6 +4,8 @@ import { requireLabels } from '../labels/require-labels';
 import type { LabelRepository } from '../labels/ports';
 import type { BusinessMetrics } from '../metrics/ports';
 import type { DocumentRecord } from './document';
+import { withoutControls } from '../display-text';
+import { safeFilename } from './filename';
 import { fileKeys } from '../files/file-keys';
 import { detectMimeType, SUPPORTED_MIME_TYPES } from './file-type';
 import { newOcrJob, type OcrJob } from '../ocr/jobs';
@@ -43,14 +45,6 @@ export interface UploadResult {
   ocr_queued: boolean;
 }
 
-/** A filename safe to store and to send back in Content-Disposition: no path, no control characters. */
-export function safeFilename(name: string): string {
-  const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').replace(/^\.+/, '').trim().slice(0, 255);
-  return cleaned || 'document';
-}
-
 /** What a new document is made of, whichever way its file arrived. */
 export interface NewDocument {
   id: string;
@@ -71,7 +65,7 @@ export function newDocumentRecord(input: NewDocument, now: string): DocumentReco
   const filename = safeFilename(input.filename);
   return {
     id: input.id,
-    title: input.title?.trim() || filename.replace(/\.[^.]+$/, '') || filename,
+    title: withoutControls(input.title ?? '').trim() || filename.replace(/\.[^.]+$/, '') || filename,
     filename,
     mime_type: input.mimeType,
     size: input.size,
