@@ -6,8 +6,6 @@ import { checkLiteralHost } from './address-policy';
 // Type only: the options are WebDavFolders' own; nothing of webdav-client.ts runs here.
 import type { WebDavFoldersOptions } from './webdav-client';
 
-/** A directory of 100,000 entries is ~50 MB of XML; beyond this a listing is not a listing. */
-const MAX_MULTISTATUS_BYTES = 64 * 1024 * 1024;
 /** Small unread bodies are read to the end so the keep-alive socket goes back to the pool; big ones cost a socket. */
 const DRAIN_LIMIT_BYTES = 64 * 1024;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -192,15 +190,3 @@ export async function* streamBody(transport: Transport, response: IncomingMessag
     if (!response.complete) response.destroy();
   }
 }
-
-/** The whole body as UTF-8, refused beyond 64 MB: it reads multistatus listings, never files. */
-export const readText = async (transport: Transport, response: IncomingMessage, url: URL, signal?: AbortSignal): Promise<string> => {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of streamBody(transport, response, url, signal)) {
-    total += chunk.byteLength;
-    if (total > MAX_MULTISTATUS_BYTES) throw new SourceAccessError('protocol', `${shown(url)}: the listing is larger than 64 MB.`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-};

@@ -10,8 +10,8 @@ import {
   type RemoteListing,
 } from '../../domain/sources/remote-folder';
 import { createGuardedLookup, type AddressPolicy } from './address-policy';
-import { discard, readText, send, shown, statusError, streamBody, type Transport } from './http-exchange';
-import { parseMultistatus } from './multistatus';
+import { discard, send, shown, statusError, streamBody, type Transport } from './http-exchange';
+import { ListingTooLarge, readMultistatus } from './multistatus';
 
 export interface WebDavFoldersOptions extends AddressPolicy {
   /** No response headers, or no body bytes, for this long → 'timeout' (default 30 s). */
@@ -89,11 +89,13 @@ class WebDavFolder implements RemoteFolder {
       discard(response);
       throw statusError(status, url, prefix ? `"${prefix}"` : 'the folder');
     }
-    const body = await readText(this.transport, response, url, signal);
     try {
-      return { url, status, entries: parseMultistatus(body, { rootUrl: url, prefix }).entries };
+      const { entries } = await readMultistatus(streamBody(this.transport, response, url, signal), { rootUrl: url, prefix });
+      return { url, status, entries };
     } catch (error) {
-      if (status !== 200 || !(error instanceof SourceAccessError)) throw error;
+      if (error instanceof ListingTooLarge) throw new ListingTooLarge(`${shown(url)}: ${error.message}`);
+      // What the body said, not how it travelled (a timeout mid-body stays a timeout).
+      if (status !== 200 || !(error instanceof SourceAccessError) || error.failure !== 'protocol') throw error;
       throw new SourceAccessError('protocol', `${shown(url)} answered PROPFIND with 200 and no multistatus: not a WebDAV server.`, status);
     }
   }

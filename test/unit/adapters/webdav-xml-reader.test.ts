@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MalformedXml, readXml, type XmlElement } from '../../../shared/adapters/webdav/xml-reader';
+import { MalformedXml, readXml, XmlStreamReader, type XmlElement } from '../../../shared/adapters/webdav/xml-reader';
 
 /** The element's tree as `{namespace}local` names with their text, for comparing shapes. */
 const shape = (element: XmlElement): unknown => ({
@@ -117,5 +117,103 @@ describe('readXml', () => {
 
     // Assert
     expect(reading).toThrow(MalformedXml);
+  });
+});
+
+/** A document with every construct the reader knows, for reading it in pieces. */
+const EVERYTHING =
+  '\uFEFF<?xml version="1.0"?>\n<!-- before --><D:multistatus xmlns:D="DAV:" xmlns="urn:default">' +
+  '<D:response title=\'x > y\' other="it&apos;s"><D:href>/dav/caf&#233; &amp; &#x1F600;.pdf</D:href>' +
+  '<![CDATA[ <not-markup> & ]]><?pi data?><!-- <b/> --><plain/></D:response>\n  <D:response><D:href>b</D:href></D:response>' +
+  '</D:multistatus><!-- after -->\n';
+
+/** Reads `pieces` one after the other; `end` gets the last. */
+const readInPieces = (pieces: string[], options: ConstructorParameters<typeof XmlStreamReader>[0] = {}): XmlElement => {
+  const reader = new XmlStreamReader(options);
+  for (const piece of pieces.slice(0, -1)) reader.write(piece);
+  return reader.end(pieces.at(-1));
+};
+
+describe('XmlStreamReader', () => {
+  it('reads the same tree from a document cut anywhere into two pieces', () => {
+    // Arrange
+    const whole = shape(readXml(EVERYTHING));
+
+    // Act
+    const cuts = Array.from({ length: EVERYTHING.length + 1 }, (_, at) => shape(readInPieces([EVERYTHING.slice(0, at), EVERYTHING.slice(at)])));
+
+    // Assert
+    for (const tree of cuts) expect(tree).toEqual(whole);
+  });
+
+  it('reads the same tree from a document given one character at a time', () => {
+    // Act
+    const tree = readInPieces([...EVERYTHING, '']);
+
+    // Assert
+    expect(shape(tree)).toEqual(shape(readXml(EVERYTHING)));
+  });
+
+  it.each([
+    ['an end tag that closes another element', '<a><b></a></b>'],
+    ['an element left open', '<a><b></b>'],
+    ['text after the root', '<a/> trailing'],
+    ['a DOCTYPE', '<!DOCTYPE a [<!ENTITY x "xxxx">]><a>&x;</a>'],
+    ['an unterminated comment', '<a><!-- never closed</a>'],
+  ])('refuses %s given one character at a time, as it does whole', (_case, body) => {
+    // Act
+    const reading = () => readInPieces([...body, '']);
+
+    // Assert
+    expect(reading).toThrow(MalformedXml);
+  });
+
+  it('hands each child of the root to onRootChild once it is closed, and keeps none of them under the root', () => {
+    // Arrange
+    const children: string[] = [];
+
+    // Act
+    const root = readInPieces(['<r><a><x/></a><b', '/><c>text</c></r>'], {
+      onRootChild: (child) => children.push(`${child.local}:${child.children.length}:${child.text}`),
+    });
+
+    // Assert
+    expect(children).toEqual(['a:1:', 'b:0:', 'c:0:text']);
+    expect(root.children).toEqual([]);
+  });
+
+  it('refuses a child of the root holding more elements than maxChildElements', () => {
+    // Arrange
+    const body = `<r><a>${'<b/>'.repeat(10)}</a></r>`;
+
+    // Act
+    const reading = () => readInPieces([body, ''], { onRootChild: () => undefined, maxChildElements: 10 });
+
+    // Assert
+    expect(reading).toThrow(/more than 10 elements in one child of the root/);
+  });
+
+  it('refuses a comment still open after more characters than maxTokenLength', () => {
+    // Arrange
+    const reader = new XmlStreamReader({ maxTokenLength: 64 });
+    reader.write('<a><!-- ');
+
+    // Act
+    const writing = () => reader.write('x'.repeat(64));
+
+    // Assert
+    expect(writing).toThrow(/longer than 64 characters/);
+  });
+
+  it('reads a piece that ends inside a tag shorter than maxTokenLength', () => {
+    // Arrange
+    const reader = new XmlStreamReader({ maxTokenLength: 64 });
+
+    // Act
+    reader.write('<a><b attribute="a value that is not yet clo');
+    const root = reader.end('sed"/></a>');
+
+    // Assert
+    expect(root.children[0]?.local).toBe('b');
   });
 });
