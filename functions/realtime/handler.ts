@@ -6,6 +6,7 @@ import { subscribeConnection } from '../../shared/domain/connections/subscribe-c
 import { connectionState } from '../../shared/domain/connections/connection-state';
 import { authenticateConnection } from '../../shared/domain/connections/authenticate-connection';
 import { closeConnection } from '../../shared/domain/connections/close-connection';
+import { MESSAGE_BUDGET, MessageBudgets, type MessageBudget, type MessageBudgetLimits } from '../../shared/domain/connections/message-budget';
 import { openConnection } from '../../shared/domain/connections/open-connection';
 import { type ChannelDeps, SERVER_EVENT_TYPES } from '../../shared/domain/connections/ports';
 import { sessionEndedMessage } from '../../shared/domain/connections/sessions';
@@ -36,30 +37,57 @@ const errorReply = (code: string, message: string, details: Record<string, unkno
  * does a connection whose session has ended (its token logged out, its password changed, its token expired)
  * when it next speaks.
  * Malformed, oversized or unknown messages get an error message and never an exception.
+ *
+ * Each connection's messages are first taken from its {@link MessageBudget}, kept in this instance's memory, so
+ * that a flood costs no database read: over the rate it gets RATE_LIMITED, then is closed; before auth it may
+ * send a few messages, and any connection a few invalid ones, then it is closed. The local runtime's one
+ * instance sees every message; each Lambda instance sees its share, a best effort behind the stage throttle.
  */
-export const createRealtimeHandler =
-  (deps: RealtimeDeps) =>
-  async (event: APIGatewayProxyWebsocketEventV2): Promise<APIGatewayProxyResultV2> => {
+export function createRealtimeHandler(deps: RealtimeDeps, limits: MessageBudgetLimits = MESSAGE_BUDGET) {
+  const budgets = new MessageBudgets(limits);
+  return async (event: APIGatewayProxyWebsocketEventV2): Promise<APIGatewayProxyResultV2> => {
     const { routeKey, connectionId } = event.requestContext;
     if (routeKey === '$connect') {
       await openConnection(deps, connectionId);
       return ok;
     }
     if (routeKey === '$disconnect') {
+      budgets.forget(connectionId);
       await closeConnection(deps, connectionId).catch((error: unknown) =>
         logger.error('websocket disconnect not recorded', { connection_id: connectionId, error }),
       );
       return ok;
     }
-    const parsed = parse(event.body ?? '');
-    if ('invalid' in parsed) return parsed.invalid;
+    const budget = budgets.of(connectionId);
+    const body = event.body ?? '';
+    const admission = budget.admit(bytesOf(body, event.isBase64Encoded), deps.clock.now().getTime());
+    if (admission.verdict === 'drop') return ok;
+    if (admission.verdict === 'refuse') return reply(admission.error);
+    let type: string | undefined;
     try {
-      return await serve(deps, connectionId, parsed.message);
+      if (admission.verdict === 'close') return await refuse(deps, connectionId, admission.error);
+      const parsed = parse(body);
+      if ('invalid' in parsed) {
+        const last = budget.invalidMessage();
+        return last ? await refuse(deps, connectionId, last) : parsed.invalid;
+      }
+      type = parsed.message.type;
+      return await serve(deps, connectionId, parsed.message, budget);
     } catch (error) {
-      logger.error('websocket message failed', { connection_id: connectionId, type: parsed.message.type, error });
+      logger.error('websocket message failed', { connection_id: connectionId, type, error });
       return errorReply('INTERNAL_ERROR', 'An unexpected error occurred');
     }
   };
+}
+
+/** Sends `error` as the connection's last message and closes it. */
+async function refuse(deps: RealtimeDeps, connectionId: string, error: Reply): Promise<APIGatewayProxyResultV2> {
+  await refuseConnection(deps, connectionId, JSON.stringify(error));
+  return ok;
+}
+
+/** The size of the client's frame: a binary one arrives base64-encoded. */
+const bytesOf = (body: string, base64: boolean) => (base64 ? Math.floor((body.length * 3) / 4) : Buffer.byteLength(body));
 
 const authTimedOut = (seconds: number) =>
   errorMessage('UNAUTHORIZED', `Not authenticated within ${seconds} seconds of connecting`);
@@ -95,33 +123,35 @@ function parse(raw: string): { message: ClientMessage } | { invalid: APIGatewayP
   };
 }
 
-async function serve(deps: RealtimeDeps, connectionId: string, message: ClientMessage): Promise<APIGatewayProxyResultV2> {
-  const refuse = async (error: Reply) => {
-    await refuseConnection(deps, connectionId, JSON.stringify(error));
-    return ok;
-  };
+/** Serves a valid message; `budget` learns here that the connection is authenticated. */
+async function serve(deps: RealtimeDeps, connectionId: string, message: ClientMessage, budget: MessageBudget): Promise<APIGatewayProxyResultV2> {
   if (message.type === 'auth') {
     const result = await authenticateConnection(deps, connectionId, message.token);
     switch (result.outcome) {
       case 'authenticated':
+        budget.authenticated();
         return reply({ type: 'auth_success', data: { user_id: result.principal.userId, username: result.principal.username } });
       case 'unauthorized':
-        return refuse(errorMessage('UNAUTHORIZED', result.reason));
+        return refuse(deps, connectionId, errorMessage('UNAUTHORIZED', result.reason));
       case 'limit':
         return refuse(
+          deps,
+          connectionId,
           errorMessage('RATE_LIMITED', `At most ${result.limit} WebSocket connections per user are allowed; close one first`, {
             limit: result.limit,
           }),
         );
       case 'other_user':
+        budget.authenticated();
         return errorReply('FORBIDDEN', 'This connection is authenticated as another user');
       case 'gone':
         return ok;
     }
   }
   const state = await connectionState(deps, connectionId, deps.wsAuthTimeoutSeconds);
+  if (state.state === 'authenticated' || state.state === 'ended') budget.authenticated();
   if (state.state === 'expired') {
-    return refuse(authTimedOut(deps.wsAuthTimeoutSeconds));
+    return refuse(deps, connectionId, authTimedOut(deps.wsAuthTimeoutSeconds));
   }
   if (state.state === 'ended') {
     await refuseConnection(deps, connectionId, sessionEndedMessage(state.end));

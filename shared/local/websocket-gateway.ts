@@ -15,8 +15,9 @@ const MAX_POST_BYTES = 128 * 1024;
 /** API Gateway ends every connection after two hours. */
 const MAX_CONNECTION_MS = 2 * 60 * 60 * 1000;
 /**
- * A client that lets this much pile up unread is treated as dead: it is dropped and answered 410, so that a
- * stuck client costs bounded memory and is removed like a vanished one.
+ * A client that lets this much pile up unread is treated as dead: it is dropped (and a push to it answered 410),
+ * so that a stuck client costs bounded memory and is removed like a vanished one. Route responses and pushes
+ * count alike.
  */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
@@ -169,12 +170,15 @@ export class LocalWebSocketGateway {
     }
     this.live.set(connectionId, connection);
     ws.on('message', (data, isBinary) => {
+      // Frames still arriving once the socket is closing are nobody's business: the handler decided to close it.
+      if (ws.readyState !== ws.OPEN) return;
       connection.lastActiveAt = new Date();
       const body = isBinary ? Buffer.from(data as Buffer).toString('base64') : data.toString();
       this.track(this.options.handler({ ...wsEvent('$default', 'MESSAGE', connectionId), body, isBase64Encoded: isBinary }))
         .then((result) => {
           const reply = typeof result === 'object' && result !== null && 'body' in result ? result.body : undefined;
-          if (reply && ws.readyState === ws.OPEN) ws.send(reply);
+          // A route response is a write like any other: a client that does not read it is dropped.
+          if (reply && ws.readyState === ws.OPEN) this.push(connection, reply);
         })
         .catch((error: unknown) => logger.error('websocket message failed', { connection_id: connectionId, error }));
     });
@@ -195,7 +199,10 @@ export class LocalWebSocketGateway {
     return connection && connection.socket.readyState === connection.socket.OPEN ? connection : undefined;
   }
 
-  /** Sends a text frame, or drops a client that has let too much pile up unread and reports it gone. */
+  /**
+   * Sends a text frame (a push or a route response), or drops a client that has let too much pile up unread and
+   * reports it gone.
+   */
   private push(connection: LiveConnection, message: string): SendResult {
     if (connection.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
       connection.socket.terminate();

@@ -7,7 +7,7 @@ import { ApiGatewayConnectionSender } from '../../shared/adapters/aws/api-gatewa
 import { createConnectionsClient } from '../../shared/adapters/aws/clients';
 import { localClientOptions } from '../../shared/container/local';
 import type { ConnectionSender } from '../../shared/domain/connections/ports';
-import { LocalWebSocketGateway } from '../../shared/local/websocket-gateway';
+import { LocalWebSocketGateway, type WebSocketHandler } from '../../shared/local/websocket-gateway';
 
 /**
  * The local gateway's two ways in for events: its @connections API, driven by the same adapter and SDK client
@@ -123,6 +123,75 @@ describe.each([
     expect(results.at(-1)).toBe('gone');
     expect(results.filter((r) => r === 'sent').length).toBeGreaterThan(40);
     expect(await sender.send(connectionId, '{}')).toBe('gone');
+  });
+});
+
+describe('LocalWebSocketGateway, route responses and frames', () => {
+  const running: { gateway: LocalWebSocketGateway; server: Server }[] = [];
+
+  /** A gateway on its own server, serving `handler`; the suite's cleanup closes it. */
+  const start = async (handler: WebSocketHandler) => {
+    const gateway = new LocalWebSocketGateway({ handler });
+    const server = createServer();
+    gateway.attach(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    running.push({ gateway, server });
+    return { gateway, wsUrl: `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws` };
+  };
+
+  const connect = async (wsUrl: string) => {
+    const socket = new WebSocket(wsUrl);
+    socket.on('error', () => undefined);
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    return socket;
+  };
+
+  afterAll(async () => {
+    for (const { gateway, server } of running) {
+      await gateway.close();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('drops a client that lets route responses pile up unread, as it drops one that does not read its pushes', async () => {
+    // Arrange: every message is answered with 100 KB, and the client stops reading
+    let disconnected!: () => void;
+    const gone = new Promise<void>((resolve) => (disconnected = resolve));
+    const { gateway, wsUrl } = await start(async (event) => {
+      if (event.requestContext.routeKey === '$disconnect') disconnected();
+      return event.requestContext.routeKey === '$default' ? { statusCode: 200, body: 'x'.repeat(100 * 1024) } : { statusCode: 200 };
+    });
+    const socket = await connect(wsUrl);
+    socket.pause();
+
+    // Act: far more answers than the kernel's buffers and the gateway's cap hold
+    for (let i = 0; i < 300; i++) socket.send('{"type":"ping"}');
+    await gone;
+
+    // Assert
+    expect(gateway.size).toBe(0);
+    socket.terminate();
+  });
+
+  it('passes no frame to the handler once the connection is closing', async () => {
+    // Arrange: the handler closes the connection on its first message, as the realtime routes do over budget
+    const served: string[] = [];
+    const { gateway, wsUrl } = await start(async (event) => {
+      if (event.requestContext.routeKey !== '$default') return { statusCode: 200 };
+      served.push(event.body ?? '');
+      void gateway.directSender.close(event.requestContext.connectionId);
+      return { statusCode: 200 };
+    });
+    const socket = await connect(wsUrl);
+    const closed = new Promise<number>((resolve) => socket.once('close', resolve));
+
+    // Act: a hundred frames written at once, which reach the gateway together
+    for (let i = 0; i < 100; i++) socket.send(`{"n":${i}}`);
+    const code = await closed;
+
+    // Assert
+    expect(served).toEqual(['{"n":0}']);
+    expect(code).toBe(1000);
   });
 });
 
