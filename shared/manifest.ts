@@ -108,6 +108,20 @@ export const MIN_DEPRECATION_DAYS = 180;
 /** The deprecated routes of this release (none yet: v2 is still v1's surface). */
 export const DEPRECATIONS: DeprecationTable = {};
 
+/**
+ * The routes whose handlers serve callers without a token (`access: 'public'` in their route definitions), as v1
+ * keys: every other route refuses a request without a valid token before it reads the body, so the local gateway
+ * may refuse it before the body is received (test/unit/local/route-table.test.ts holds the two to agreement).
+ */
+export const PUBLIC_ROUTE_KEYS: ReadonlySet<string> = new Set<RouteKey>([
+  'POST /api/auth/register',
+  'POST /api/auth/login',
+  'POST /api/auth/refresh',
+  'GET /api/auth/oidc/login',
+  'GET /api/auth/oidc/callback',
+  'GET /api/health',
+]);
+
 /** Route keys answered by the `fallback` function: unknown routes (404 in the P body) and CORS preflights. */
 export const FALLBACK_ROUTE_KEY = '$default';
 

@@ -17,6 +17,8 @@ export const localEnvSchema = z.extend(commonEnvSchema, {
   LOCAL_EVENT_DELIVERY: z._default(z.enum(['sdk', 'direct']), 'direct'),
   /** P's maximum request size, in MiB: a larger body is 413 (a multipart upload's names the presigned upload). */
   MAX_REQUEST_SIZE_MB: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1024)), 100),
+  /** A request body that sends nothing for this long is cut off with 408, so that a held upload ends. */
+  REQUEST_BODY_IDLE_TIMEOUT_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(3600)), 30),
   /** A source on the LAN (a NAS) is the common case locally. */
   SOURCES_ALLOW_PRIVATE_NETWORKS: z._default(z.stringbool(), true),
 });

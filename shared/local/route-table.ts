@@ -1,16 +1,21 @@
 import type { HttpHandler } from '../http/pipeline';
+import { PUBLIC_ROUTE_KEYS, v1RouteKey } from '../manifest';
 
 /** One API Gateway route and the handler behind it. */
 export interface RouteBinding {
   routeKey: string;
   handler: HttpHandler;
+  /** Whether the handler needs a valid bearer token; by default unless {@link PUBLIC_ROUTE_KEYS} lists the route. */
+  authenticated?: boolean;
 }
 
 export interface RouteMatch extends RouteBinding {
   pathParameters: Record<string, string>;
+  authenticated: boolean;
 }
 
 interface CompiledRoute extends RouteBinding {
+  authenticated: boolean;
   method: string;
   pattern: RegExp;
   parameterNames: string[];
@@ -38,7 +43,7 @@ export class RouteTable {
       const pathParameters = Object.fromEntries(
         route.parameterNames.map((name, index) => [name, decodeSegment(found[index + 1] ?? '')]),
       );
-      return { routeKey: route.routeKey, handler: route.handler, pathParameters };
+      return { routeKey: route.routeKey, handler: route.handler, authenticated: route.authenticated, pathParameters };
     }
     return null;
   }
@@ -73,5 +78,6 @@ function compile(binding: RouteBinding): CompiledRoute {
       return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('/');
-  return { ...binding, method, pattern: new RegExp(`^${source}$`), parameterNames, literalSegments };
+  const authenticated = binding.authenticated ?? !PUBLIC_ROUTE_KEYS.has(v1RouteKey(binding.routeKey));
+  return { ...binding, authenticated, method, pattern: new RegExp(`^${source}$`), parameterNames, literalSegments };
 }

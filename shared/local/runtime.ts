@@ -218,7 +218,16 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       handler: createRealtimeHandler(container),
       authDeadline: { ms: container.wsAuthTimeoutSeconds * 1000, onExpired: createAuthDeadlineHandler(container) },
     });
-    server = createGateway({ routes, fallback: createFallbackHandler(container), connections: sockets, maxBodyBytes: env.MAX_REQUEST_SIZE_MB * MIB });
+    server = createGateway({
+      routes,
+      fallback: createFallbackHandler(container),
+      connections: sockets,
+      maxBodyBytes: env.MAX_REQUEST_SIZE_MB * MIB,
+      // The handlers' own token check, so that a body sent with a token they would refuse is never read.
+      authenticate: (token) => container.authenticate(token),
+      spoolDir: scratchDirOf(dataDir),
+      bodyTimeouts: { idleMs: env.REQUEST_BODY_IDLE_TIMEOUT_SECONDS * 1000 },
+    });
     sockets.attach(server);
     const listening = server;
     await new Promise<void>((resolveListen, reject) => {

@@ -20,4 +20,15 @@ describe('the local runtime configuration', () => {
 
     expect(parse).toThrow(/^Invalid configuration: LOCAL_EVENT_DELIVERY: /);
   });
+
+  it('cuts off a request body after 30 s without a byte unless REQUEST_BODY_IDLE_TIMEOUT_SECONDS says otherwise', () => {
+    expect(parseEnv(localEnvSchema, {}).REQUEST_BODY_IDLE_TIMEOUT_SECONDS).toBe(30);
+    expect(parseEnv(localEnvSchema, { REQUEST_BODY_IDLE_TIMEOUT_SECONDS: '5' }).REQUEST_BODY_IDLE_TIMEOUT_SECONDS).toBe(5);
+  });
+
+  it('fails at once naming REQUEST_BODY_IDLE_TIMEOUT_SECONDS when it is not a whole number of seconds from 1', () => {
+    for (const value of ['0', '1.5', 'soon']) {
+      expect(() => parseEnv(localEnvSchema, { REQUEST_BODY_IDLE_TIMEOUT_SECONDS: value })).toThrow(/^Invalid configuration: REQUEST_BODY_IDLE_TIMEOUT_SECONDS: /);
+    }
+  });
 });
