@@ -1,17 +1,31 @@
 import fc from 'fast-check';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MESSAGE_BUDGET } from '../../shared/domain/connections/message-budget';
+import { patternProblem } from '../../shared/domain/sources/file-patterns';
 import { ApiClient } from '../support/api-client';
+import { hostileFileName } from '../support/attacks/glob-patterns';
 import { pngImage } from '../support/fixtures';
+import { globPattern } from '../support/glob-fuzz';
 import { expectPAnswer, fuzzRequest, ID_PLACEHOLDERS, rawExchange, MANIFEST_ROUTE_KEYS, PUBLIC_ROUTES, ROUTE_MODELS, send, type FuzzIds, type FuzzRequest, type FuzzResponse } from '../support/http-fuzz';
 import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
+import { finishedSync } from '../support/sync-status';
+import { startRcloneDav, type RunningDav } from '../support/webdav-servers';
+import { frameSequence, playFrames } from '../support/ws-fuzz';
 
 /**
- * Property-based tests of the whole HTTP surface. `npm test` runs a fixed seed and a bounded number of cases;
- * `FUZZ_RUNS=5000 FUZZ_SEED=<n> npx vitest run --project e2e test/e2e/fuzz.test.ts` runs longer or another
- * sequence (a failure prints the seed and path that replay it).
+ * Property-based tests of the whole HTTP surface and of the /ws channel. `npm test` runs a fixed seed and a
+ * bounded number of cases; `FUZZ_RUNS=5000 FUZZ_SEED=<n> npx vitest run --project e2e test/e2e/fuzz.test.ts`
+ * runs longer or another sequence (a failure prints the seed and path that replay it).
  */
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 200);
 const SEED = Number(process.env['FUZZ_SEED'] ?? 20261123);
+/** Sources created with generated globs: each starts a sync, so fewer of them. */
+const GLOB_RUNS = Math.max(10, Math.ceil(RUNS / 8));
+/** WebSocket connections: each sends up to 20 frames and waits for the answers, so fewer of them. */
+const WS_RUNS = Math.max(15, Math.ceil(RUNS / 8));
 // Its own runtime: the fuzz writes junk (users, labels, documents) that other suites must not see.
 const ADMIN = { username: 'fuzz-admin', password: 'fuzz-admin-password' };
 const VIEWER = { username: 'fuzz_viewer', password: 'fuzz-viewer-password' };
@@ -157,6 +171,92 @@ describe('the HTTP surface under random and mutated requests', () => {
       }),
       { numRuns: Math.max(20, Math.ceil(RUNS / 5)), seed: SEED },
     );
+    await expectAlive();
+  }, 300_000);
+});
+
+describe('the /ws channel under random frame sequences', () => {
+  it(`answers ${WS_RUNS} connections' random frames (JSON or not, auth with good and garbage tokens, odd subscribes, binary, up to 32 KB) with P messages and never INTERNAL_ERROR`, async () => {
+    await fc.assert(
+      fc.asyncProperty(frameSequence(['admin', 'viewer', 'forged', 'unknown']), async (frames) => {
+        // Act
+        const played = await playFrames(runtime.baseUrl, frames, tokens);
+        if (process.env['FUZZ_LOG']) console.log(`WS ${frames.length} frames -> ${played.received.length} messages, closed ${played.closedByServer}`);
+
+        // Assert
+        const messages = played.received.map((text) => JSON.parse(text) as { type: string; data: { code?: string } });
+        for (const [i, message] of messages.entries()) {
+          expect(message, played.received[i]!.slice(0, 300)).toMatchObject({ type: expect.any(String), data: expect.any(Object) });
+          expect(message.data.code, played.received[i]!.slice(0, 300)).not.toBe('INTERNAL_ERROR');
+        }
+        // The budget: a few invalid messages, and a few before auth, then the connection is closed.
+        expect(messages.filter((m) => m.data.code === 'VALIDATION_ERROR').length).toBeLessThanOrEqual(MESSAGE_BUDGET.invalidMessages);
+        if (played.sent > MESSAGE_BUDGET.beforeAuthMessages && !messages.some((m) => m.type === 'auth_success')) {
+          expect(played.closedByServer, 'a connection past its allowance before auth').not.toBeNull();
+        }
+        expect(runtime.child.exitCode).toBeNull();
+      }),
+      { numRuns: WS_RUNS, seed: SEED },
+    );
+    expect(runtime.output()).not.toContain('websocket message failed');
+    await expectAlive();
+  }, 300_000);
+});
+
+describe('sources under generated file patterns', () => {
+  let root: string;
+  let dav: RunningDav;
+
+  beforeAll(async () => {
+    // Names the patterns are matched against: long runs of 'a' without their 'b', in subdirectories too. No
+    // file is of a supported type, so what a pattern matches is skipped rather than stored.
+    root = await mkdtemp(join(tmpdir(), 'fuzz-globs-'));
+    await mkdir(join(root, 'a', 'aa'), { recursive: true });
+    for (const name of [hostileFileName(40), `a/aa/${hostileFileName(200)}`, 'a/b.pdf', 'ab']) await writeFile(join(root, name), 'not a document\n');
+    dav = await startRcloneDav({ root, username: 'fuzz', password: 'fuzz-dav-password' });
+  });
+
+  afterAll(async () => {
+    await dav?.stop();
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  /** /api/health's status and how long it took to answer. */
+  const health = async () => {
+    const started = performance.now();
+    const response = await fetch(`${runtime.baseUrl}/api/health`, { signal: AbortSignal.timeout(10_000) });
+    await response.arrayBuffer();
+    return { status: response.status, ms: performance.now() - started };
+  };
+
+  it(`answers ${GLOB_RUNS} sources with generated file_patterns 201, or 400 VALIDATION_ERROR naming each refused pattern, and never stalls`, async () => {
+    const editor = new ApiClient(runtime.baseUrl, tokens['admin']);
+    const created: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(fc.array(globPattern(), { minLength: 1, maxLength: 3 }), async (patterns) => {
+        // Act
+        const source = { name: 'Fuzzed globs', type: 'webdav', url: dav.url, username: dav.username, password: dav.password, file_patterns: patterns };
+        const response = await editor.post('/api/sources', source);
+        const afterwards = await health();
+        if (process.env['FUZZ_LOG']) console.log(`GLOB ${response.status} ${JSON.stringify(patterns)} ${JSON.stringify(response.body).slice(0, 300)}`);
+
+        // Assert
+        const refused = patterns.flatMap((pattern, index) => (patternProblem(pattern) ? [`file_patterns.${index}`] : []));
+        if (refused.length) {
+          expect(response.status, JSON.stringify(patterns)).toBe(400);
+          expect(response.body.error.code).toBe('VALIDATION_ERROR');
+          expect(response.body.error.details.issues.map((issue: { field: string }) => issue.field)).toEqual(refused);
+        } else {
+          expect(response.status, `${JSON.stringify(patterns)}: ${JSON.stringify(response.body)}`).toBe(201);
+          created.push(response.body.id);
+        }
+        expect(afterwards.status).toBe(200);
+        expect(afterwards.ms).toBeLessThan(2000);
+      }),
+      { numRuns: GLOB_RUNS, seed: SEED },
+    );
+    // Every sync the created sources started matched its patterns against the names, and finished.
+    for (const id of created) expect((await finishedSync(editor, id)).state).toBe('completed');
     await expectAlive();
   }, 300_000);
 });

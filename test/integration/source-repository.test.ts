@@ -127,6 +127,63 @@ describe('DynamoSourceRepository', () => {
     expect(await sources.leaseJob(source.id, job.job_id, LATER, NOW)).not.toBeNull();
   });
 
+  /** Takes the lease and lets it go, as a takeover does after the worker that held it vanished. */
+  const leaseAndLose = async (sourceId: string, jobId: string) => {
+    await sources.leaseJob(sourceId, jobId, LATER, NOW);
+    await sources.releaseJob(sourceId, jobId);
+  };
+
+  it('counts each lease of a sync as a start of its step', async () => {
+    const { source, job } = await started();
+    await leaseAndLose(source.id, job.job_id);
+    await leaseAndLose(source.id, job.job_id);
+
+    const leased = await sources.leaseJob(source.id, job.job_id, LATER, NOW);
+
+    expect(leased?.attempts).toBe(3);
+  });
+
+  it('counts the starts from zero again once progress is recorded', async () => {
+    const { source, job } = await started();
+    await leaseAndLose(source.id, job.job_id);
+    await sources.leaseJob(source.id, job.job_id, LATER, NOW);
+    await sources.recordProgress(source.id, job.job_id, { counts: { new: 1 }, currentFile: 'a.pdf' });
+    await sources.releaseJob(source.id, job.job_id);
+
+    const leased = await sources.leaseJob(source.id, job.job_id, LATER, NOW);
+
+    expect(leased?.attempts).toBe(1);
+  });
+
+  it('counts the starts from zero again once a step lets its lease go having progressed', async () => {
+    const { source, job } = await started();
+    await leaseAndLose(source.id, job.job_id);
+    await sources.leaseJob(source.id, job.job_id, LATER, NOW);
+    await sources.releaseJob(source.id, job.job_id, { progressed: true });
+
+    const leased = await sources.leaseJob(source.id, job.job_id, LATER, NOW);
+
+    expect(leased?.attempts).toBe(1);
+  });
+
+  it('does not count a lease refused because another worker holds it', async () => {
+    const { source, job } = await started();
+    await sources.leaseJob(source.id, job.job_id, LATER, NOW);
+    await sources.leaseJob(source.id, job.job_id, LATER, NOW);
+    await sources.releaseJob(source.id, job.job_id);
+
+    const leased = await sources.leaseJob(source.id, job.job_id, LATER, NOW);
+
+    expect(leased?.attempts).toBe(2);
+  });
+
+  it('keeps the count of starts out of the job as it is read', async () => {
+    const { source, job } = await started();
+    await sources.leaseJob(source.id, job.job_id, LATER, NOW);
+
+    expect(await sources.getJob(source.id, job.job_id)).not.toHaveProperty('attempts');
+  });
+
   it('adds progress to the counts, processed and total', async () => {
     const { source, job } = await started();
 

@@ -180,7 +180,7 @@ const plausible = (ids: FuzzIds): Record<string, unknown[]> => ({
   type: ['webdav', 'local_folder'],
   sync_interval: [3600, 59, 604_801],
   recursive: [true, 'yes'],
-  file_patterns: [['*.pdf', 'scans/**/*.tif'], ['*.[pdf'], []],
+  file_patterns: [['*.pdf', 'scans/**/*.tif'], ['*.[pdf'], [], ['*a*a*a*a*a*a*a*a*a*a*a*a*b'], [`${'*a'.repeat(17)}b`, '{a,{b,{c,{d}}}}']],
   enabled: [false, 1],
   query: [{ must: [{ field: 'title', value: 'invoice', type: 'match' }] }, { should: [{ field: 'content', value: 'abc', type: 'contains' }] }, { must_not: [{ field: 'title', value: 'x', type: 'exact' }] }],
 });

@@ -25,16 +25,28 @@ export interface SourceRepository {
   getJob(sourceId: string, jobId: string): Promise<SyncJob | null>;
   /**
    * Takes the job for one worker until `until`: when it is queued or running and its lease is free or expired.
-   * Null when it finished or another worker holds it.
+   * Null when it finished or another worker holds it. Each lease taken counts as a start of a step.
    */
-  leaseJob(sourceId: string, jobId: string, until: string, now: string): Promise<SyncJob | null>;
-  /** Adds to the job's counters and errors, sets what it works on; keeps the lease. */
+  leaseJob(sourceId: string, jobId: string, until: string, now: string): Promise<LeasedJob | null>;
+  /**
+   * Adds to the job's counters and errors, sets what it works on; keeps the lease. Work recorded is progress:
+   * the starts without progress count from zero again.
+   */
   recordProgress(sourceId: string, jobId: string, progress: SyncProgress): Promise<void>;
-  /** Lets the lease go (the next step of the job may start at once). */
-  releaseJob(sourceId: string, jobId: string): Promise<void>;
+  /**
+   * Lets the lease go (the next step of the job may start at once). `progressed`: the step ran its course, so
+   * the starts without progress count from zero again.
+   */
+  releaseJob(sourceId: string, jobId: string, options?: { progressed?: boolean }): Promise<void>;
   /** Ends the job and makes the source idle again, in one write. */
   finishJob(sourceId: string, jobId: string, outcome: SyncOutcome): Promise<void>;
 }
+
+/** A job as its lease gives it to a worker. */
+export type LeasedJob = SyncJob & {
+  /** The starts of a step since the sync last made progress, this one included. */
+  attempts: number;
+};
 
 export interface SyncProgress {
   counts?: Partial<SyncCounts>;

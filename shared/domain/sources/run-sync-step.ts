@@ -40,12 +40,20 @@ async function eachConcurrently<T>(items: T[], concurrency: number, work: (item:
 export type StepOutcome = 'finished' | 'continued' | 'skipped';
 
 /**
+ * The starts of a step a sync gets without progress (its worker crashed, timed out or failed each time): the
+ * next start ends it as failed, rather than resuming it at every restart and stalled lease for ever.
+ */
+export const MAX_STEP_ATTEMPTS = 3;
+export const GAVE_UP = `gave up after ${MAX_STEP_ATTEMPTS} attempts without progress: the sync's worker stopped, timed out or failed each time`;
+
+/**
  * Runs one step of a sync: takes the job's lease (a second worker given the same message finds it held and
  * does nothing), then works through the job's saved work list, files first, then the next directory, until it
  * is empty or the step's time is up. Out of time, it saves nothing more than it had (every file and directory
  * is saved as it is done), lets the lease go and queues the next step: a sync of any size survives the end of
  * a Lambda or of the local runtime, and never fetches a finished file again. One failing file is counted and
- * reported; only a root that cannot be listed fails the whole sync.
+ * reported; only a root that cannot be listed fails the whole sync, and a sync started more than
+ * {@link MAX_STEP_ATTEMPTS} times without progress fails without running again.
  */
 export async function runSyncStep(deps: SyncStepDeps, message: SyncStepMessage): Promise<StepOutcome> {
   const started = deps.clock.now();
@@ -55,6 +63,7 @@ export async function runSyncStep(deps: SyncStepDeps, message: SyncStepMessage):
   const source = await deps.sources.get(message.source_id);
   if (!source || source.current_job_id !== job.job_id) return 'skipped';
   try {
+    if (job.attempts > MAX_STEP_ATTEMPTS) return await finish(deps, source, job, GAVE_UP);
     return await runLeasedStep(deps, message, source, job, started.getTime() + deps.stepSeconds * 1000);
   } catch (error) {
     // The message comes back (SQS redelivers a failed one): let the next delivery take the job at once.
@@ -116,7 +125,7 @@ async function runLeasedStep(deps: SyncStepDeps, message: SyncStepMessage, sourc
     });
     if (rootFailure) return finish(deps, source, job, rootFailure);
   }
-  await deps.sources.releaseJob(source.id, job.job_id);
+  await deps.sources.releaseJob(source.id, job.job_id, { progressed: true });
   await deps.syncQueue.enqueue(message);
   return 'continued';
 }

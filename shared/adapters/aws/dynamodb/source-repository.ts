@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { SourceChanges, SourceRepository, SyncOutcome, SyncProgress } from '../../../domain/sources/ports';
+import type { LeasedJob, SourceChanges, SourceRepository, SyncOutcome, SyncProgress } from '../../../domain/sources/ports';
 import type { SourceRecord } from '../../../domain/sources/source';
 import { MAX_SYNC_ERRORS, type SyncJob } from '../../../domain/sources/sync-job';
 import { failedConditions, isConditionFailure, isTransactionConflict } from './errors';
@@ -145,13 +145,14 @@ export class DynamoSourceRepository implements SourceRepository {
     return Item ? toSyncJob(Item) : null;
   }
 
-  async leaseJob(sourceId: string, jobId: string, until: string, now: string): Promise<SyncJob | null> {
+  async leaseJob(sourceId: string, jobId: string, until: string, now: string): Promise<LeasedJob | null> {
     try {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.keys.syncJob(sourceId, jobId),
-          UpdateExpression: 'SET lease_until = :until, #state = :running, started_at = if_not_exists(started_at, :now), gsi1sk = :sort',
+          UpdateExpression:
+            'SET lease_until = :until, #state = :running, started_at = if_not_exists(started_at, :now), gsi1sk = :sort, attempts = if_not_exists(attempts, :zero) + :one',
           ConditionExpression: 'attribute_exists(pk) AND #state IN (:queued, :running) AND (lease_until = :none OR lease_until < :now)',
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: {
@@ -161,11 +162,13 @@ export class DynamoSourceRepository implements SourceRepository {
             ':queued': 'queued',
             ':running': 'running',
             ':sort': this.activeIndexOf(sourceId, jobId, until).gsi1sk,
+            ':zero': 0,
+            ':one': 1,
           },
           ReturnValues: 'ALL_NEW',
         }),
       );
-      return toSyncJob(Attributes!);
+      return { ...toSyncJob(Attributes!), attempts: Number(Attributes!['attempts']) };
     } catch (error) {
       if (isConditionFailure(error)) return null;
       throw error;
@@ -203,6 +206,8 @@ export class DynamoSourceRepository implements SourceRepository {
       }
     }
     if (!sets.length && !adds.length) return;
+    sets.push('attempts = :zero');
+    values[':zero'] = 0;
     // Only the counts that move: DynamoDB refuses a name the expression does not use.
     const moved = Object.entries(progress.counts ?? {}).filter(([, delta]) => delta);
     const names: Record<string, string> = Object.fromEntries(moved.map(([name]) => [`#${name}`, name]));
@@ -220,14 +225,14 @@ export class DynamoSourceRepository implements SourceRepository {
     );
   }
 
-  async releaseJob(sourceId: string, jobId: string): Promise<void> {
+  async releaseJob(sourceId: string, jobId: string, options: { progressed?: boolean } = {}): Promise<void> {
     await this.db.send(
       new UpdateCommand({
         TableName: this.tableName,
         Key: this.keys.syncJob(sourceId, jobId),
-        UpdateExpression: 'SET lease_until = :none',
+        UpdateExpression: options.progressed ? 'SET lease_until = :none, attempts = :zero' : 'SET lease_until = :none',
         ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':none': null },
+        ExpressionAttributeValues: options.progressed ? { ':none': null, ':zero': 0 } : { ':none': null },
       }),
     ).catch((error: unknown) => {
       if (!isConditionFailure(error)) throw error;

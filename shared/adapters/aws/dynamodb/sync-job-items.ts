@@ -1,9 +1,9 @@
 import type { SyncJob } from '../../../domain/sources/sync-job';
 import { withoutKeys } from './keys';
 
-/** A sync job item as the domain sees it: no keys, no lease, its counters numbers even where never added to. */
+/** A sync job item as the domain sees it: no keys, no lease (nor its count of starts), its counters numbers even where never added to. */
 export const toSyncJob = (item: Record<string, unknown>): SyncJob => {
-  const { lease_until: _lease, ...job } = withoutKeys<SyncJob & { lease_until?: string | null }>(item);
+  const { lease_until: _lease, attempts: _attempts, ...job } = withoutKeys<SyncJob & { lease_until?: string | null; attempts?: number }>(item);
   const counters = ['new', 'changed', 'unchanged', 'skipped', 'duplicates', 'failed', 'processed', 'total'] as const;
   return {
     ...job,
