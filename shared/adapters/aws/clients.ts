@@ -37,7 +37,13 @@ export const createSecretsClient = (options: ClientOptions = {}): SecretsManager
 
 export const createKmsClient = (options: ClientOptions = {}): KMSClient => traced(new KMSClient(clientBase(options)));
 
-export const createTextractClient = (options: ClientOptions = {}): TextractClient => traced(new TextractClient(clientBase(options)));
+/**
+ * Textract's client sends each call once (`maxAttempts: 1`): the OCR engine retries throttling and transient
+ * errors itself and defers a job Textract keeps throttling (textract-ocr-engine.ts), and SDK retries under each
+ * of its attempts would multiply the calls sent to a service that is asking for fewer.
+ */
+export const createTextractClient = (options: ClientOptions = {}): TextractClient =>
+  traced(new TextractClient({ ...clientBase(options), maxAttempts: 1 }));
 
 /**
  * API Gateway's management API (`@connections`) of one WebSocket stage: `endpoint` is the stage's callback URL

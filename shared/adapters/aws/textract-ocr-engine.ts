@@ -30,12 +30,26 @@ const THROTTLING_ERRORS = new Set([
   'LimitExceededException',
 ]);
 
+/**
+ * Errors that a moment later may not recur: Textract's own (5xx) and the connection's. The SDK's standard retry
+ * policy retries these; the client here has no retries of its own (see {@link TextractOcrEngineOptions.client}),
+ * so this loop does, within the same attempts as throttling.
+ */
+const TRANSIENT_ERRORS = new Set(['InternalServerError', 'ServiceUnavailable', 'TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
+const TRANSIENT_STATUS_CODES = new Set([500, 502, 503, 504]);
+const TRANSIENT_NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
+
 const THROTTLE_BASE_MS = 250;
 const THROTTLE_MAX_MS = 8_000;
 const MAX_POLL_INTERVAL_MS = 15_000;
 
 /** What a {@link TextractOcrEngine} needs. Only `client` and `bucket` are required. */
 export interface TextractOcrEngineOptions {
+  /**
+   * A client without retries of its own (`maxAttempts: 1`, as `createTextractClient` makes it): the engine's
+   * loop is the one retry policy. With the SDK's default of 3 attempts under each of the engine's, a throttled
+   * call would be sent up to 15 times.
+   */
   client: TextractClient;
   /** The bucket that holds the documents; Textract reads large and multi-page files from it. */
   bucket: string;
@@ -43,7 +57,7 @@ export interface TextractOcrEngineOptions {
   pollIntervalMs?: number | undefined;
   /** How long one asynchronous job may run before the document fails with `timeout`. Default 10 minutes. */
   maxWaitMs?: number | undefined;
-  /** Calls per request when Textract throttles, the first included. Default 5. */
+  /** Calls per request when Textract throttles or fails transiently, the first included. Default 5. */
   maxAttempts?: number | undefined;
   /** Waits; tests inject one that returns at once and moves their clock. */
   sleep?: ((ms: number) => Promise<void>) | undefined;
@@ -71,9 +85,10 @@ export interface TextractOcrEngineOptions {
  *   message picks up the job already running instead of paying for a second one.
  * - Pages are counted from the bytes before choosing (see {@link countPdfPages}); a PDF whose page tree is
  *   empty fails with `no_pages` without a call.
- * - Throttling is retried with exponential backoff and full jitter, on top of the SDK's own retries; when it
- *   persists it is thrown as {@link OcrEngineBusy} (transient), and the worker has the queue redeliver the job
- *   after a growing delay.
+ * - Throttling and transient errors (5xx, a dropped connection) are retried here, with exponential backoff and
+ *   full jitter, up to `maxAttempts` calls per request; the client itself sends each call once. Throttling that
+ *   persists is thrown as {@link OcrEngineBusy}, and the worker defers the job without spending one of its
+ *   attempts; a transient error that persists is thrown as it is, and the queue delivers the job again.
  */
 export class TextractOcrEngine implements OcrEngine {
   readonly name = 'textract';
@@ -187,16 +202,18 @@ export class TextractOcrEngine implements OcrEngine {
     }
   }
 
-  /** One Textract call, retried while Textract throttles. */
+  /** One Textract call, retried while Textract throttles or fails transiently. */
   private async send<T>(call: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await call();
       } catch (error) {
         const name = errorName(error);
-        if (!THROTTLING_ERRORS.has(name)) throw error;
-        this.metrics?.count('TextractThrottles');
+        const throttled = THROTTLING_ERRORS.has(name);
+        if (!throttled && !transient(error)) throw error;
+        if (throttled) this.metrics?.count('TextractThrottles');
         if (attempt >= this.maxAttempts) {
+          if (!throttled) throw error;
           throw new OcrEngineBusy(`Textract is throttling (${name}) after ${attempt} attempts; try again later.`, {
             cause: error,
           });
@@ -236,6 +253,18 @@ export class TextractOcrEngine implements OcrEngine {
 
 const errorName = (error: unknown): string =>
   typeof error === 'object' && error !== null && 'name' in error && typeof error.name === 'string' ? error.name : '';
+
+/** Whether an error is one the SDK's standard policy would retry besides throttling (see TRANSIENT_ERRORS). */
+const transient = (error: unknown): boolean => {
+  if (typeof error !== 'object' || error === null) return false;
+  const { $retryable, $metadata, code } = error as { $retryable?: unknown; $metadata?: { httpStatusCode?: number }; code?: unknown };
+  return (
+    $retryable !== undefined ||
+    TRANSIENT_ERRORS.has(errorName(error)) ||
+    TRANSIENT_STATUS_CODES.has($metadata?.httpStatusCode ?? 0) ||
+    (typeof code === 'string' && TRANSIENT_NETWORK_CODES.has(code))
+  );
+};
 
 /** Stable per object and content (the hash recorded at upload): Textract returns the same JobId for a repeated token. */
 const requestToken = (input: OcrInput): string =>

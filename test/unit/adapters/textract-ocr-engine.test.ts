@@ -345,6 +345,15 @@ describe('TextractOcrEngine', () => {
       expect(time.state.slept).toEqual([125, 250]);
     });
 
+    it('sends a request Textract keeps throttling exactly five times by default, then answers OcrEngineBusy', async () => {
+      textract.on(DetectDocumentTextCommand).rejects(new ThrottlingException({ message: 'Slow down', ...metadata }));
+
+      const error = await engine().engine.recognize(input()).catch((caught: unknown) => caught);
+
+      expect(error).toBeInstanceOf(OcrEngineBusy);
+      expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(5);
+    });
+
     it('gives up after maxAttempts with OcrEngineBusy, so that the queue delivers the job again later', async () => {
       textract.on(DetectDocumentTextCommand).rejects(new ThrottlingException({ message: 'Slow down', ...metadata }));
 
@@ -408,13 +417,44 @@ describe('TextractOcrEngine', () => {
       expect(failure.reason).toBe('encrypted');
     });
 
-    it('leaves other errors as they are, to be retried', async () => {
+    it('retries a transient server error up to maxAttempts, then leaves it as it is for the queue to retry', async () => {
       const outage = Object.assign(new Error('We encountered an internal error'), { name: 'InternalServerError' });
       textract.on(DetectDocumentTextCommand).rejects(outage);
 
-      const error = await engine().engine.recognize(input()).catch((caught: unknown) => caught);
+      const error = await engine({ maxAttempts: 3 }).engine.recognize(input()).catch((caught: unknown) => caught);
 
       expect(error).toBe(outage);
+      expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(3);
+    });
+
+    it('reads the document once a transient server error has passed', async () => {
+      const outage = Object.assign(new Error('Service unavailable'), { name: 'ServiceUnavailable', $metadata: { httpStatusCode: 503 } });
+      textract.on(DetectDocumentTextCommand).rejectsOnce(outage).resolves(answer(page(1, [[['ok', 90]]]), 1));
+
+      const result = await engine().engine.recognize(input());
+
+      expect(result.text).toBe('ok');
+      expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(2);
+    });
+
+    it('does not count a transient server error as throttling', async () => {
+      const outage = Object.assign(new Error('We encountered an internal error'), { name: 'InternalServerError' });
+      textract.on(DetectDocumentTextCommand).rejects(outage);
+      const counted: string[] = [];
+
+      await engine({ metrics: { count: (metric: string) => void counted.push(metric) } }).engine.recognize(input()).catch(() => undefined);
+
+      expect(counted).toEqual([]);
+    });
+
+    it('leaves any other error as it is after one call', async () => {
+      const denied = Object.assign(new Error('User is not authorized'), { name: 'AccessDeniedException', $metadata: { httpStatusCode: 400 } });
+      textract.on(DetectDocumentTextCommand).rejects(denied);
+
+      const error = await engine().engine.recognize(input()).catch((caught: unknown) => caught);
+
+      expect(error).toBe(denied);
+      expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(1);
     });
   });
 
