@@ -1,14 +1,27 @@
-import { parseEnv } from '../shared/container/config';
-import { localEnvSchema } from '../shared/local/local-env';
+import { ConfigurationError, parseEnv } from '../shared/container/config';
+import { localEnvSchema, type LocalEnv } from '../shared/local/local-env';
 import { startLocalRuntime } from '../shared/local/runtime';
 import { logger } from '../shared/logger';
 
-/**
+/** A configuration error ends the start as its one line, with exit code 1; anything else is thrown on, stack and all. */
+function refuseConfiguration(error: unknown): never {
+  if (!(error instanceof ConfigurationError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+
+/*
  * The local runtime: DynamoDB Local, the S3 and SQS emulators and the gateway on PORT, all stopped together
- * on Ctrl-C or SIGTERM.
+ * on Ctrl-C or SIGTERM. A wrong variable stops the start with one line naming it, and exit code 1.
  */
-const env = parseEnv(localEnvSchema);
-const runtime = await startLocalRuntime(env);
+let env: LocalEnv;
+try {
+  env = parseEnv(localEnvSchema);
+} catch (error) {
+  refuseConfiguration(error);
+}
+// Some settings are checked only as the runtime is built (the OIDC ones, together); it stops what it started first.
+const runtime = await startLocalRuntime(env).catch(refuseConfiguration);
 
 const lines = [
   `docservice is ready at ${runtime.url}`,

@@ -3,6 +3,18 @@ import * as z from '../zod';
 import { ROLES, type Role } from '../domain/principal';
 import { BOOTSTRAP_WORKSPACE_ID } from '../domain/workspaces/workspace';
 import { parseCorsOrigins } from '../http/cors';
+import { LOG_FORMATS, LOG_LEVELS } from '../observability/log-lines';
+
+/**
+ * A variable of the environment that is missing or wrong. Its message is one line naming the variable, which is
+ * all a start that fails on it prints (bin/local.ts).
+ */
+export class ConfigurationError extends Error {
+  constructor(problems: string) {
+    super(`Invalid configuration: ${problems}`);
+    this.name = 'ConfigurationError';
+  }
+}
 
 /** An environment variable that is set and not empty. */
 export const envText = z.string().check(z.minLength(1));
@@ -63,6 +75,12 @@ export const tableEnvSchema = z.lazy(() => z.object({ TABLE_NAME: envText }));
 
 /** Settings read by both runtimes, with their defaults. */
 export const commonEnvSchema = z.object({
+  /**
+   * The logger reads both from the environment on each entry (shared/logger.ts), since it logs before any
+   * configuration is parsed; they are here so that a wrong value stops the start like any other.
+   */
+  LOG_LEVEL: z._default(z.enum(LOG_LEVELS), 'info'),
+  LOG_FORMAT: z._default(z.enum(LOG_FORMATS), 'text'),
   JWT_ISSUER: z._default(envText, 'docservice'),
   JWT_AUDIENCE: z._default(envText, 'docservice-api'),
   JWT_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(60), z.lte(86_400)), 3600),
@@ -77,6 +95,11 @@ export const commonEnvSchema = z.object({
   RATE_LIMIT_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1)), 20),
   /** Uploads per user (upload, bulk-upload, upload-url), on top of the general limit; the burst is the same number. */
   UPLOAD_RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(1)), 10),
+  /**
+   * scrypt's cost as log2(N), r = 8, p = 1: 17 is OWASP's minimum. Lower values are for test suites that create
+   * many users; a stored hash weaker than this is replaced at its user's next login.
+   */
+  PASSWORD_HASH_COST: z._default(z.coerce.number().check(z.int(), z.gte(12), z.lte(20)), 17),
   /** Requests without a user (login, register, refresh, OIDC), per client IP. */
   IP_RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(1)), 60),
   IP_RATE_LIMIT_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1)), 20),
@@ -115,10 +138,10 @@ export function oidcSettings(env: CommonEnv): OidcSettings | null {
   const missing = required.filter((name) => env[name] === undefined);
   if (missing.length === required.length) return null;
   if (missing.length) {
-    throw new Error(`Invalid configuration: ${missing.map((name) => `${name}: is required with ${required.filter((r) => !missing.includes(r)).join(', ')}`).join('; ')}`);
+    throw new ConfigurationError(missing.map((name) => `${name}: is required with ${required.filter((r) => !missing.includes(r)).join(', ')}`).join('; '));
   }
   if (env.OIDC_ROLE_MAP && !env.OIDC_ROLE_CLAIM) {
-    throw new Error('Invalid configuration: OIDC_ROLE_CLAIM: is required with OIDC_ROLE_MAP');
+    throw new ConfigurationError('OIDC_ROLE_CLAIM: is required with OIDC_ROLE_MAP');
   }
   return {
     issuer: env.OIDC_ISSUER!,
@@ -142,7 +165,7 @@ export function parseEnv<S extends z.ZodMiniType>(schema: S, env: NodeJS.Process
   const result = schema.safeParse(env);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-  throw new Error(`Invalid configuration: ${problems}`);
+  throw new ConfigurationError(problems);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { tmpdir } from 'node:os';
-import { ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher';
+import { DEFAULT_SCRYPT_PARAMS, ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher';
 import { NodeHostProbe } from '../adapters/node/host-probe';
 import type { Clock } from '../domain/clock';
 import type { MeteredRequests } from '../domain/usage/ports';
@@ -21,7 +21,7 @@ export function requestServing(
   meter: (workspaceId: string, counts: MeteredRequests) => Promise<void>,
 ): RequestServing {
   return {
-    passwords: new ScryptPasswordHasher(),
+    passwords: new ScryptPasswordHasher({ ...DEFAULT_SCRYPT_PARAMS, N: 2 ** parts.env.PASSWORD_HASH_COST }),
     host: new NodeHostProbe(parts.host ?? { dataPath: tmpdir() }),
     ...requestLimits(parts, clock, meter),
   };

@@ -3,9 +3,15 @@
  * or the JSON line a tool can parse (`LOG_FORMAT=json`). In Lambda, Powertools writes the JSON (powertools-logger.ts).
  */
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** The values of LOG_LEVEL, least severe first. */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const LOG_LEVEL_ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** The values of LOG_FORMAT: readable lines, or one JSON object per line. */
+export const LOG_FORMATS = ['text', 'json'] as const;
 
 /** One entry: the call's fields after the log context's, so a call can say more than its context. */
 export interface LogEntry {

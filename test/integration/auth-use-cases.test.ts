@@ -14,6 +14,7 @@ import { freshTable } from '../support/aws-resources';
 import { ManualClock } from '../support/builders';
 import { joseTokens } from '../../shared/adapters/jwt/jose-token-service';
 import { dynamoConnections } from '../../shared/container/connection-store';
+import { formerPasswordHash } from '../support/former-password-hash';
 
 const TTL = 3600;
 const GRACE = 86_400;
@@ -99,6 +100,38 @@ describe('authentication use cases', () => {
     await expect(c.authenticate(first.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     await expect(c.authenticate(second.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     expect((await c.authenticate(fresh.token)).userId).toBe(caller.userId);
+  });
+
+  describe('with a password hash of the former cost (N = 2^14)', () => {
+    let userId: string;
+
+    beforeEach(async () => {
+      userId = (await c.users.findByUsername(alice.username))!.id;
+      // Stored as a password change would, before any session exists, so that no session depends on it.
+      await c.users.updatePassword(userId, formerPasswordHash(alice.password), clock.now().toISOString());
+    });
+
+    it('stores a hash of the current cost (N = 2^17) at the next login', async () => {
+      await login(c, alice);
+
+      expect((await c.users.findById(userId))!.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    });
+
+    it('keeps the user\'s other sessions valid when it replaces the hash', async () => {
+      const user = (await c.users.findById(userId))!;
+      // A session from an earlier login on another device, made while the former hash was stored.
+      const other = await c.tokens.issue({ userId, role: user.role, tokenVersion: user.token_version });
+
+      await login(c, alice);
+
+      expect((await c.authenticate(other.token)).userId).toBe(userId);
+    });
+
+    it('lets the same password in again once the hash was replaced', async () => {
+      await login(c, alice);
+
+      await expect(login(c, alice)).resolves.toMatchObject({ user: { username: alice.username } });
+    });
   });
 
   it('answers an unknown user and a wrong password with the same error', async () => {

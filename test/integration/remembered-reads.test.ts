@@ -57,6 +57,16 @@ describe("the local runtime's remembered reads, over DynamoDB Local", () => {
     expect((await stores.users.findById(user.id))?.token_version).toBe(1);
   });
 
+  it('answers a rehashed password from the next read on', async () => {
+    const user = aUser({ password_hash: 'scrypt$16384$8$1$b2xk$a2V5' });
+    await stores.users.create(user);
+    await stores.users.findById(user.id);
+
+    await stores.users.rehashPassword(user.id, user.password_hash, 'scrypt$131072$8$1$bmV3$a2V5');
+
+    expect((await stores.users.findById(user.id))?.password_hash).toBe('scrypt$131072$8$1$bmV3$a2V5');
+  });
+
   it('forgets a deleted user and the settings deleted with them', async () => {
     const user = aUser();
     await stores.users.create(user);

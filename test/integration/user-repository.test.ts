@@ -103,6 +103,31 @@ describe('DynamoUserRepository', () => {
     expect((await users.findById(user.id))?.token_version).toBe(1);
   });
 
+  it('replaces a password hash by a stronger one without bumping the token version or the update time', async () => {
+    const user = aUser({ password_hash: 'scrypt$16384$8$1$b2xk$a2V5', token_version: 2 });
+    await users.create(user);
+
+    const replaced = await users.rehashPassword(user.id, user.password_hash, 'scrypt$131072$8$1$bmV3$a2V5');
+
+    expect(replaced).toBe(true);
+    expect(await users.findById(user.id)).toMatchObject({
+      password_hash: 'scrypt$131072$8$1$bmV3$a2V5',
+      token_version: 2,
+      updated_at: user.updated_at,
+    });
+  });
+
+  it('keeps a password changed since the hash was read, rather than rehash the old one over it', async () => {
+    const user = aUser({ password_hash: 'scrypt$16384$8$1$b2xk$a2V5' });
+    await users.create(user);
+    await users.updatePassword(user.id, 'scrypt$131072$8$1$Y2hhbmdlZA$a2V5', '2026-03-01T00:00:00.000Z');
+
+    const replaced = await users.rehashPassword(user.id, user.password_hash, 'scrypt$131072$8$1$cmVoYXNo$a2V5');
+
+    expect(replaced).toBe(false);
+    expect((await users.findById(user.id))?.password_hash).toBe('scrypt$131072$8$1$Y2hhbmdlZA$a2V5');
+  });
+
   it('lists users oldest first', async () => {
     const { db, tableName } = await freshTable();
     const own = new DynamoUserRepository(db, tableName);

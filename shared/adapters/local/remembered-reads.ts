@@ -68,6 +68,10 @@ class RememberedUsers implements UserRepository {
     return this.cache.write([userKey(id)], () => this.inner.updatePassword(id, passwordHash, updatedAt));
   }
 
+  rehashPassword(id: string, currentHash: string, newHash: string): Promise<boolean> {
+    return this.cache.write([userKey(id)], () => this.inner.rehashPassword(id, currentHash, newHash));
+  }
+
   updateMember(workspaceId: string, id: string, changes: MemberChanges, updatedAt: string): Promise<User | null> {
     return this.cache.write([userKey(id)], () => this.inner.updateMember(workspaceId, id, changes, updatedAt));
   }

@@ -15,6 +15,9 @@ export interface LoginDeps {
  * Exchanges a username and password for a token. An unknown user and a wrong password get the same answer,
  * after the same amount of work, and count as a failure of that name: a name whose failures are used up is
  * refused before any password is checked (see LoginAttemptGuard).
+ *
+ * A stored hash made with weaker parameters than the hasher's is replaced while the password is at hand. That is
+ * not a password change: the user's other sessions go on.
  */
 export async function login(deps: LoginDeps, input: { username: string; password: string }): Promise<Session> {
   await deps.loginAttempts.check(input.username);
@@ -23,6 +26,9 @@ export async function login(deps: LoginDeps, input: { username: string; password
   if (!user || !valid) {
     await deps.loginAttempts.failed(input.username);
     throw unauthorized('Invalid username or password');
+  }
+  if (deps.passwords.needsRehash(user.password_hash)) {
+    await deps.users.rehashPassword(user.id, user.password_hash, await deps.passwords.hash(input.password));
   }
   const issued = await deps.tokens.issue({ userId: user.id, role: user.role, tokenVersion: user.token_version });
   return toSession(issued, user);

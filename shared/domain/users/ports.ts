@@ -50,6 +50,12 @@ export interface UserRepository {
   updateProfile(id: string, changes: ProfileChanges, updatedAt: string): Promise<User | null>;
   /** Stores a new password hash and bumps token_version, so tokens issued before stop working. */
   updatePassword(id: string, passwordHash: string, updatedAt: string): Promise<User | null>;
+  /**
+   * Replaces the hash of the same password with one of stronger parameters. Not a password change: token_version
+   * stays, so every session goes on. Only while the stored hash is still `currentHash` (a password changed
+   * meanwhile is kept); answers whether it was replaced.
+   */
+  rehashPassword(id: string, currentHash: string, newHash: string): Promise<boolean>;
   /** Changes a member of the workspace; null when no user has this id in this workspace. */
   updateMember(workspaceId: string, id: string, changes: MemberChanges, updatedAt: string): Promise<User | null>;
   /**
@@ -71,4 +77,6 @@ export interface PasswordHasher {
   hash(password: string): Promise<string>;
   /** With a null hash it spends the same time and returns false, so unknown users cannot be told apart by timing. */
   verify(password: string, hash: string | null): Promise<boolean>;
+  /** Whether a stored hash was made with weaker parameters than `hash` uses now (so it is to be replaced). */
+  needsRehash(hash: string): boolean;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ScryptPasswordHasher } from '../../../shared/adapters/crypto/scrypt-password-hasher';
+import { DEFAULT_SCRYPT_PARAMS, ScryptPasswordHasher } from '../../../shared/adapters/crypto/scrypt-password-hasher';
+import { formerPasswordHash } from '../../support/former-password-hash';
 
 const hasher = new ScryptPasswordHasher({ N: 1024, r: 8, p: 1 });
 
@@ -28,5 +29,71 @@ describe('ScryptPasswordHasher', () => {
   it('answers false for no hash or a malformed one', async () => {
     expect(await hasher.verify('anything', null)).toBe(false);
     expect(await hasher.verify('anything', 'plain-text-password')).toBe(false);
+    expect(await hasher.verify('anything', 'scrypt$x$8$1$c2FsdA$a2V5')).toBe(false);
+  });
+
+  it('takes as long to refuse a password against a hash of weaker parameters as for an unknown user', async () => {
+    const current = new ScryptPasswordHasher({ N: 2 ** 14, r: 8, p: 1 });
+    const weak = await new ScryptPasswordHasher({ N: 2 ** 8, r: 8, p: 1 }).hash('pw');
+    const fastest = async (verify: () => Promise<boolean>) => {
+      let best = Infinity;
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        await verify();
+        best = Math.min(best, performance.now() - started);
+      }
+      return best;
+    };
+
+    const unknownUser = await fastest(() => current.verify('wrong', null));
+    const weakHash = await fastest(() => current.verify('wrong', weak));
+
+    // Without a decoy of the current cost beside it, the weak hash answers many times sooner: half is far from both.
+    expect(weakHash).toBeGreaterThan(unknownUser / 2);
+  });
+
+  describe('by default', () => {
+    const standard = new ScryptPasswordHasher();
+
+    it('hashes with OWASP\'s minimum cost, N = 2^17, r = 8, p = 1, above Node\'s default memory limit', async () => {
+      const hash = await standard.hash('correct horse');
+
+      expect(DEFAULT_SCRYPT_PARAMS).toEqual({ N: 131_072, r: 8, p: 1 });
+      expect(hash.startsWith('scrypt$131072$8$1$')).toBe(true);
+      expect(await standard.verify('correct horse', hash)).toBe(true);
+    });
+
+    it('verifies a hash written with the former N = 2^14', async () => {
+      const old = formerPasswordHash('pw-from-2025');
+
+      expect(await standard.verify('pw-from-2025', old)).toBe(true);
+      expect(await standard.verify('another', old)).toBe(false);
+    });
+
+    it('asks for a hash with the former N = 2^14 to be replaced', () => {
+      expect(standard.needsRehash(formerPasswordHash('pw-from-2025'))).toBe(true);
+    });
+  });
+
+  describe('needsRehash', () => {
+    it('is false for a hash of its own parameters', async () => {
+      expect(hasher.needsRehash(await hasher.hash('pw'))).toBe(false);
+    });
+
+    it('is true when N, r or p is below its own', async () => {
+      const strong = new ScryptPasswordHasher({ N: 2048, r: 8, p: 2 });
+
+      expect(strong.needsRehash(await new ScryptPasswordHasher({ N: 1024, r: 8, p: 2 }).hash('pw'))).toBe(true);
+      expect(strong.needsRehash(await new ScryptPasswordHasher({ N: 2048, r: 4, p: 2 }).hash('pw'))).toBe(true);
+      expect(strong.needsRehash(await new ScryptPasswordHasher({ N: 2048, r: 8, p: 1 }).hash('pw'))).toBe(true);
+    });
+
+    it('is false for a hash of stronger parameters, which is kept', async () => {
+      expect(hasher.needsRehash(await new ScryptPasswordHasher({ N: 2048, r: 8, p: 1 }).hash('pw'))).toBe(false);
+    });
+
+    it('is false for what is not a scrypt hash (an SSO user has none)', () => {
+      expect(hasher.needsRehash('sso!7f0c1a52-5b8e-4c7e-9d0b-0c3b1e2a4f6d')).toBe(false);
+    });
   });
 });

@@ -5,7 +5,7 @@ describe('configuration', () => {
   it('fills in defaults for what is not set', () => {
     const config = parseEnv(commonEnvSchema, {});
 
-    expect(config).toMatchObject({ JWT_TTL_SECONDS: 3600, REGISTRATION_MODE: 'workspace', CORS_ORIGINS: '*' });
+    expect(config).toMatchObject({ JWT_TTL_SECONDS: 3600, REGISTRATION_MODE: 'workspace', CORS_ORIGINS: '*', PASSWORD_HASH_COST: 17 });
   });
 
   it('parses booleans, numbers and origin lists', () => {

@@ -165,6 +165,25 @@ export class DynamoUserRepository implements UserRepository {
     }
   }
 
+  async rehashPassword(id: string, currentHash: string, newHash: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: keys.user(id),
+          // token_version and updated_at stay: the password is the same, and no session is to end.
+          UpdateExpression: 'SET password_hash = :new',
+          ConditionExpression: 'password_hash = :current',
+          ExpressionAttributeValues: { ':new': newHash, ':current': currentHash },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
   async updateMember(workspaceId: string, id: string, changes: MemberChanges, updatedAt: string): Promise<User | null> {
     let lastRace: unknown;
     return retryLostRaces(async () => {
