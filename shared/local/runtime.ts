@@ -60,6 +60,8 @@ const SWEEP_INTERVAL_MS = 60_000;
  */
 const LONG_POLLING = { waitTimeSeconds: 20, abortReceiveOnStop: true } as const;
 const SWEEP_QUEUED_FOR_SECONDS = 15 * 60;
+/** How long a stop lets the requests in progress finish (bin/local.ts bounds the whole stop at 15 s). */
+const SERVER_DRAIN_MS = 5_000;
 
 export interface LocalRuntime {
   url: string;
@@ -81,22 +83,30 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
   const pollers: QueuePoller[] = [];
   let sweepTimer: NodeJS.Timeout | undefined;
   let scheduleTimer: NodeJS.Timeout | undefined;
+  /** The timers' runs in progress, which a stop waits for. */
+  const timerRuns = new Set<Promise<unknown>>();
+  const timerRun = (run: () => Promise<unknown>) => {
+    const running = run().finally(() => timerRuns.delete(running));
+    timerRuns.add(running);
+  };
   let searchIndex: { close(): void } | undefined;
   let rateLimits: { flush(): Promise<void> } | undefined;
   let usageMeter: { flush(): Promise<void> } | undefined;
   let rebuilding: Promise<unknown> | undefined;
   let changeConsumers: ChangeConsumers | undefined;
   let reconciliation: { stop(): Promise<void> } | undefined;
+  // In order: the work in the background (timers, queue pollers, the stream's consumers), then the servers, then
+  // the emulators, so that nothing still uses an emulator when it stops. A stream change not consumed yet is
+  // after the checkpoints, and read on the next start.
   const stop = async () => {
     clearInterval(sweepTimer);
     clearInterval(scheduleTimer);
-    // Sockets first, while the table is still there for their $disconnect routes.
-    await sockets?.close();
-    if (server) await closeServer(server);
-    await Promise.allSettled(pollers.map((poller) => poller.stop()));
-    // After every writer: what is not consumed yet is after the checkpoints, and read on the next start.
+    await Promise.allSettled([...timerRuns, ...pollers.map((poller) => poller.stop())]);
     await changeConsumers?.stop();
     await Promise.allSettled([rebuilding, reconciliation?.stop()]);
+    // Sockets before the server, while the table is still there for their $disconnect routes.
+    await sockets?.close();
+    if (server) await closeServer(server);
     // The last requests' counts, written behind them, reach the table before it stops.
     await Promise.all([rateLimits?.flush(), usageMeter?.flush()]);
     searchIndex?.close();
@@ -186,7 +196,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       queuedForSeconds: SWEEP_QUEUED_FOR_SECONDS,
       silentForSeconds: container.staleAfterSeconds,
     });
-    sweepTimer = setInterval(() => void periodicSweep().catch(() => undefined), SWEEP_INTERVAL_MS);
+    sweepTimer = setInterval(() => timerRun(() => periodicSweep().catch(() => undefined)), SWEEP_INTERVAL_MS);
     // Several jobs per queue at once (LOCAL_OCR_JOBS); the engine's pool runs their pages, one process per core.
     const worker = timeOcrWorker(container, createOcrWorkerHandler);
     for (const [queueUrl, concurrency] of [
@@ -211,7 +221,10 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     );
     await createSourceSchedulerHandler(container, { takeOverLeases: true })();
     const schedule = createSourceSchedulerHandler(container);
-    scheduleTimer = setInterval(() => void schedule().catch((error: unknown) => logger.error('sources: the schedule failed', { error })), SOURCE_SCHEDULE_MINUTES * 60_000);
+    scheduleTimer = setInterval(
+      () => timerRun(() => schedule().catch((error: unknown) => logger.error('sources: the schedule failed', { error }))),
+      SOURCE_SCHEDULE_MINUTES * 60_000,
+    );
     // No socket is open yet, so every connection on record is left over from an earlier run.
     await forgetAllConnections(container);
     sockets = new LocalWebSocketGateway({
@@ -275,9 +288,17 @@ function gatewayOf(sockets: LocalWebSocketGateway | undefined) {
   return sockets.directSender;
 }
 
+/**
+ * Stops accepting connections and closes the idle ones; requests in progress get SERVER_DRAIN_MS to finish, so that
+ * their work is done before the emulators stop, then their connections are closed too.
+ */
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolveClose) => {
-    server.close(() => resolveClose());
-    server.closeAllConnections();
+    const drained = setTimeout(() => server.closeAllConnections(), SERVER_DRAIN_MS);
+    server.close(() => {
+      clearTimeout(drained);
+      resolveClose();
+    });
+    server.closeIdleConnections();
   });
 }

@@ -11,8 +11,11 @@ export interface RuntimeProcess {
   dataDir: string;
   child: ChildProcess;
   output(): string;
-  /** Sends SIGTERM and resolves with the exit code once the process is gone. */
-  stop(): Promise<number | null>;
+  /**
+   * Sends SIGTERM and resolves with the exit code once the process is gone. With `group` (a runtime started with
+   * `processGroup`) the signal goes to its whole process group, as Ctrl-C in a terminal or a service manager sends it.
+   */
+  stop(options?: { group?: boolean }): Promise<number | null>;
 }
 
 /**
@@ -24,6 +27,12 @@ export const RATE_LIMITS_OUT_OF_REACH: Record<string, string> = Object.fromEntri
     (name) => [name, '1000000'],
   ),
 );
+
+/**
+ * scrypt at N = 2^14 rather than the product's 2^17 (PASSWORD_HASH_COST): the e2e suites create hundreds of users,
+ * and each hash at 2^17 takes about 0.4 s of a core. The hasher's own tests and the integration suites use 2^17.
+ */
+export const FAST_PASSWORD_HASHING: Record<string, string> = { PASSWORD_HASH_COST: '14' };
 
 /** The DATA_DIRs {@link startRuntimeProcess} made in this process, for {@link removeMadeDataDirs}. */
 const madeDataDirs = new Set<string>();
@@ -38,9 +47,12 @@ export async function removeMadeDataDirs(): Promise<void> {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
-/** Starts `bin/local.ts` as the README's start command does, and waits until /api/health answers 200. */
+/**
+ * Starts `bin/local.ts` as the README's start command does, and waits until /api/health answers 200. With
+ * `processGroup` it leads a process group of its own, for a test to signal the group (`stop({ group: true })`).
+ */
 export async function startRuntimeProcess(
-  options: { dataDir?: string; env?: Record<string, string> } = {},
+  options: { dataDir?: string; env?: Record<string, string>; processGroup?: boolean } = {},
 ): Promise<RuntimeProcess> {
   let dataDir = options.dataDir;
   if (!dataDir) madeDataDirs.add((dataDir = await mkdtemp(join(tmpdir(), 'docservice-e2e-'))));
@@ -48,8 +60,9 @@ export async function startRuntimeProcess(
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...RATE_LIMITS_OUT_OF_REACH, ...options.env },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...RATE_LIMITS_OUT_OF_REACH, ...FAST_PASSWORD_HASHING, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.processGroup ?? false,
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -71,8 +84,11 @@ export async function startRuntimeProcess(
     dataDir,
     child,
     output: () => output,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGTERM');
+    stop: async ({ group = false } = {}) => {
+      if (child.exitCode === null) {
+        if (group) process.kill(-child.pid!, 'SIGTERM');
+        else child.kill('SIGTERM');
+      }
       return exited;
     },
   };

@@ -20,7 +20,9 @@ const CHILD_SCRIPT = fileURLToPath(new URL('./process-launcher-child.mjs', impor
  * fork copies the forking process's page tables, which for the runtime (about 450 MB resident) took 37 ms of
  * its main thread a command, once per page read. The helper runs at the background nice value, which its
  * commands inherit. It is started on first use, does not keep its parent alive, kills its commands and exits
- * when its parent goes, and is started again if it dies (the commands it was running fail).
+ * when its parent goes, and is started again if it dies (the commands it was running fail). It and its commands
+ * run in a process group of their own: a signal to the parent's group (Ctrl-C) must not end a page being read
+ * while the parent stops in order.
  */
 export class ProcessLauncher {
   private helper: ChildProcess | undefined;
@@ -41,6 +43,7 @@ export class ProcessLauncher {
     if (this.helper?.connected) return this.helper;
     const helper = spawn(process.execPath, [CHILD_SCRIPT, String(BACKGROUND_NICENESS), String(this.maxOutputChars)], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      detached: true,
     });
     helper.on('message', (message: LaunchOutcome & { id: number }) => {
       const { id, ...outcome } = message;

@@ -63,7 +63,9 @@ const streamArgs = ({ languages, dpi }: StreamSettings): string[] => [
 /**
  * A tesseract process reading one page at a time. It runs at the background nice value, with the address-space
  * cap of the settings; it neither keeps this process alive nor outlives it for long (its standard input closes
- * when this process ends, and it exits after the page it was reading).
+ * when this process ends, and it exits after the page it was reading). It runs in a process group of its own, so
+ * that a signal to this process's group (Ctrl-C in a terminal) leaves it reading its page while this process
+ * stops in order, finishing the jobs in progress, instead of failing that page as unreadable.
  */
 export class TesseractStream {
   /** Settles once the process has exited, with how it ended. */
@@ -79,7 +81,7 @@ export class TesseractStream {
 
   constructor(settings: StreamSettings) {
     const [file, args] = cappedCommand(settings.tesseract, streamArgs(settings), settings.memoryLimitBytes);
-    this.child = spawn(file, args, { env: settings.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(file, args, { env: settings.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     const [stdin, stdout, stderr] = [this.child.stdin!, this.child.stdout!, this.child.stderr!];
     if (this.child.pid !== undefined) {
       try {

@@ -11,9 +11,13 @@ const canTieToParent = (): boolean =>
  * process ends for any reason, a SIGKILL or a crash included (PR_SET_PDEATHSIG through `setpriv`, which then
  * execs the program, so the child's pid is the program's). Elsewhere it is a plain spawn, and
  * {@link stopLeftoverProcesses} on the next start is the only safety net.
+ *
+ * Where it is tied, it also runs in a process group of its own, so that a signal sent to this process's group
+ * (Ctrl-C in a terminal, `kill -- -pgid`, a service manager) reaches only this process, which stops the helper
+ * itself once nothing uses it any more; in the group, it would end first, under the work still using it.
  */
 export function spawnTiedToParent(command: string, args: string[], options: SpawnOptions): ChildProcess {
-  if (canTieToParent()) return spawn('setpriv', ['--pdeathsig', 'TERM', command, ...args], options);
+  if (canTieToParent()) return spawn('setpriv', ['--pdeathsig', 'TERM', command, ...args], { ...options, detached: true });
   return spawn(command, args, options);
 }
 
