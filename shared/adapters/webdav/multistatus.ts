@@ -100,7 +100,7 @@ const MAX_RESPONSE_ELEMENTS = 1_000;
 /** A listing beyond {@link ListingLimits}: the server's answer is not a directory anyone can sync. */
 export class ListingTooLarge extends SourceAccessError {
   constructor(message: string) {
-    super('protocol', message);
+    super('listing_too_large', message);
     this.name = 'ListingTooLarge';
   }
 }

@@ -11,6 +11,7 @@ const REASONS: Record<SourceAccessFailure, { field: 'url' | 'password'; reason: 
   not_found: { field: 'url', reason: 'does not exist on the server (404)' },
   not_a_collection: { field: 'url', reason: 'is a file, not a WebDAV folder' },
   address_not_allowed: { field: 'url', reason: 'points to a private, loopback or link-local address, which sources may not reach' },
+  listing_too_large: { field: 'url', reason: 'lists more entries or bytes in one folder than a source may hold' },
   protocol: { field: 'url', reason: 'did not answer as a WebDAV server' },
 };
 

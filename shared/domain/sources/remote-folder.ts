@@ -71,6 +71,8 @@ export type SourceAccessFailure =
   | 'not_a_collection'
   /** The address is not allowed (a private, loopback or link-local range when they are refused), on any hop. */
   | 'address_not_allowed'
+  /** A folder's listing is larger than the adapter reads (entries or bytes): no source can sync it. */
+  | 'listing_too_large'
   /** Too many redirects, a redirect to another scheme than http(s), or an answer that is not WebDAV. */
   | 'protocol';
 

@@ -37,6 +37,6 @@ describe('WebDavFolders listing a directory near its entry cap', () => {
     const error = await rejectionOf(client.open({ url: server.url, username: 'sync', password: 'pw' }).list(''), ListingTooLarge);
 
     // Assert
-    expect(error).toMatchObject({ failure: 'protocol', message: `${server.url}: The listing has more than 50000 entries.` });
+    expect(error).toMatchObject({ failure: 'listing_too_large', message: `${server.url}: The listing has more than 50000 entries.` });
   });
 });

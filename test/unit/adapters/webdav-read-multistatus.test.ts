@@ -60,7 +60,7 @@ describe('readMultistatus', () => {
     expect(entries.at(-1)).toMatchObject({ path: 'file-99.txt', kind: 'file', size: 12 });
   });
 
-  it('refuses a listing of one entry more than its cap as too large, a protocol failure', async () => {
+  it('refuses a listing of one entry more than its cap as too large', async () => {
     // Arrange
     const { body } = chunked(listing(101), 4096);
 
@@ -69,7 +69,7 @@ describe('readMultistatus', () => {
 
     // Assert
     expect(error).toBeInstanceOf(SourceAccessError);
-    expect(error).toMatchObject({ failure: 'protocol', message: expect.stringContaining('more than 100 entries') });
+    expect(error).toMatchObject({ failure: 'listing_too_large', message: expect.stringContaining('more than 100 entries') });
   });
 
   it('stops reading a body larger than its byte cap, leaving the rest unread', async () => {
