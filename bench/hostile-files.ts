@@ -13,6 +13,9 @@
  *   400 MB + IMAGING_WORKERS x 2 x IMAGING_WORKER_MEMORY_MB (each worker's heap cap and native cap); the whole
  *   process tree (with DynamoDB Local's JVM, tesseract and pdftoppm) is sampled every 250 ms and reported, and
  *   bounded by that plus TREE_EXTRA_MB.
+ * Then the attacks of the second security review (issue 42: nested wildcards in file patterns, WebSocket
+ * floods, held request bodies, a huge WebDAV listing; bench/support/hostile-attacks.ts), one after another at the
+ * review's strength, each with the same health bound.
  * Writes `bench/results/hostile-files.json`.
  */
 import { readFile, readdir, mkdir, writeFile } from 'node:fs/promises';
@@ -21,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { ApiClient } from '../test/support/api-client';
 import { hostileFiles } from '../test/support/hostile-files';
 import { startRuntimeProcess } from '../test/support/runtime-process';
+import { runHostileAttacks } from './support/hostile-attacks';
 import { percentile, round } from './support/stats';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -144,9 +148,10 @@ async function main(): Promise<void> {
     }),
   );
   const totalMs = performance.now() - started;
-  const peakOwn = await peakOwnMb(pid);
   running = false;
   await Promise.all([pollHealth, sampleMemory]);
+  const attacks = await runHostileAttacks(runtime, client);
+  const peakOwn = await peakOwnMb(pid);
   await runtime.stop();
   // The runtime logs each health check over 500 ms with every probe's time (shared/domain/health/health.ts).
   const slowChecks = runtime
@@ -168,6 +173,11 @@ async function main(): Promise<void> {
     const reason = (result.failureReason ?? result.thumbnails.find((t) => t.reason)?.reason ?? '').replaceAll('|', '\\|').slice(0, 80);
     return `| ${result.name} | ${result.kb} | ${result.upload} | ${thumbs} | ${result.status ?? '-'} | ${result.terminalMs === undefined ? '-' : round(result.terminalMs / 1000)} | ${reason} |`;
   });
+  for (const attack of attacks) {
+    if (attack.watch.slowestHealthMs > HEALTH_WITHIN_MS || attack.watch.unhealthy > 0) {
+      failures.push(`${attack.name}: /api/health took ${round(attack.watch.slowestHealthMs)} ms, ${attack.watch.unhealthy} unhealthy`);
+    }
+  }
   const healthMax = Math.max(...health);
   if (healthMax > HEALTH_WITHIN_MS) failures.push(`/api/health took ${round(healthMax)} ms`);
   if (peakOwn > RSS_BOUND_MB) failures.push(`runtime peak RSS ${round(peakOwn)} MB > ${RSS_BOUND_MB} MB`);
@@ -190,10 +200,20 @@ async function main(): Promise<void> {
     `Peak RSS: runtime node process ${round(peakOwn)} MB (VmHWM; bound ${RSS_BOUND_MB} MB = 400 + ${IMAGING_WORKERS} workers x 2 x ${IMAGING_WORKER_MEMORY_MB} MB), ` +
       `process tree ${round(peakTree)} MB sampled (bound ${RSS_BOUND_MB + TREE_EXTRA_MB} MB).`,
   );
+  console.log(
+    ['\n| attack | outcome | slowest health, ms | unhealthy | RSS before, peak, MB |', '| --- | --- | ---: | ---: | --- |']
+      .concat(
+        attacks.map(
+          ({ name, outcome, watch }) =>
+            `| ${name} | ${outcome} | ${round(watch.slowestHealthMs)} | ${watch.unhealthy} | ${round(watch.rssBeforeBytes / 2 ** 20)}, ${round(watch.peakRssBytes / 2 ** 20)} |`,
+        ),
+      )
+      .join('\n'),
+  );
   await mkdir(path.dirname(RESULTS_FILE), { recursive: true });
   await writeFile(
     RESULTS_FILE,
-    `${JSON.stringify({ measuredAt: new Date().toISOString(), totalMs: round(totalMs), health: { polls: health.length, maxMs: round(healthMax), p99Ms: round(percentile(health, 99)), slowChecks: slowChecks.slice(0, 20) }, peakRssMb: { runtime: round(peakOwn), tree: round(peakTree) }, bounds: { TERMINAL_WITHIN_MS, THUMBNAIL_WITHIN_MS, HEALTH_WITHIN_MS, RSS_BOUND_MB, TREE_EXTRA_MB }, results, failures }, null, 1)}\n`,
+    `${JSON.stringify({ measuredAt: new Date().toISOString(), totalMs: round(totalMs), health: { polls: health.length, maxMs: round(healthMax), p99Ms: round(percentile(health, 99)), slowChecks: slowChecks.slice(0, 20) }, peakRssMb: { runtime: round(peakOwn), tree: round(peakTree) }, attacks, bounds: { TERMINAL_WITHIN_MS, THUMBNAIL_WITHIN_MS, HEALTH_WITHIN_MS, RSS_BOUND_MB, TREE_EXTRA_MB }, results, failures }, null, 1)}\n`,
   );
   if (failures.length) {
     console.log(`\nFAILED: ${failures.join('; ')}`);
