@@ -22,12 +22,8 @@
  * Latency is performance.now() around each call, sequential unless said, after a warm-up. The bench reports; it
  * exits non-zero only when it crashes itself.
  */
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import * as os from 'node:os';
+import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { createAuthHandler } from '../functions/auth/handler';
 import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
 import { DEFAULT_SCRYPT_PARAMS, ScryptPasswordHasher, type ScryptParams } from '../shared/adapters/crypto/scrypt-password-hasher';
@@ -42,12 +38,9 @@ import { dynamoDbCredentials } from '../shared/local/local-resources';
 import { ApiClient } from '../test/support/api-client';
 import { formerPasswordHash } from '../test/support/former-password-hash';
 import { httpEvent, lambdaTestContext } from '../test/support/http-events';
-import { RATE_LIMITS_OUT_OF_REACH, startRuntimeProcess, type RuntimeProcess } from '../test/support/runtime-process';
-import { percentile, round, seededRandom } from './support/stats';
-
-const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const QUICK = process.argv.includes('--quick');
-const RESULTS_FILE = path.join(REPO_ROOT, 'bench', 'results', `login${QUICK ? '.quick' : ''}.json`);
+import { RATE_LIMITS_OUT_OF_REACH, type RuntimeProcess } from '../test/support/runtime-process';
+import { benchAgainstRuntime, dynamoDbEndpoint, latencySummary, QUICK, timed, type Latency } from './support/runtime-bench';
+import { seededRandom } from './support/stats';
 
 const ADMIN = { username: 'benchadmin', password: 'bench-admin-password' };
 /** shared/local/runtime.ts names its table so and does not export the name. */
@@ -59,38 +52,7 @@ const UPGRADES = QUICK ? 3 : 20;
 const TARGET_P95_MS = 100;
 const FORMER_PARAMS: ScryptParams = { N: 2 ** 14, r: 8, p: 1 };
 
-interface Latency {
-  p50Ms: number;
-  p95Ms: number;
-  p99Ms: number;
-  meanMs: number;
-  samples: number;
-}
-
-const summary = (values: readonly number[]): Latency => ({
-  p50Ms: round(percentile(values, 50), 1),
-  p95Ms: round(percentile(values, 95), 1),
-  p99Ms: round(percentile(values, 99), 1),
-  meanMs: round(values.reduce((sum, value) => sum + value, 0) / values.length, 1),
-  samples: values.length,
-});
-
-async function timed(call: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  await call();
-  return performance.now() - started;
-}
-
-const execFileAsync = promisify(execFile);
-
-/** The endpoint of the runtime's DynamoDB Local, from the `-port` argument of its java child process. */
-async function dynamoDbEndpoint(runtimePid: number): Promise<string> {
-  const { stdout } = await execFileAsync('ps', ['--ppid', String(runtimePid), '-o', 'pid=,args=']);
-  const line = stdout.split('\n').find((entry) => entry.includes('DynamoDBLocal.jar'));
-  const port = line && /\s-port\s+(\d+)/.exec(line)?.[1];
-  if (!port) throw new Error(`no DynamoDB Local child of process ${runtimePid}:\n${stdout}`);
-  return `http://127.0.0.1:${port}`;
-}
+const summary = (values: readonly number[]) => latencySummary(values, 1);
 
 /** A container over the runtime's table and key whose hasher uses `params`. */
 async function containerOver(runtime: RuntimeProcess, params: ScryptParams): Promise<AppContainer> {
@@ -200,49 +162,15 @@ function markdownTable(result: Result): string {
 }
 
 async function main(): Promise<void> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-login-'));
-  let runtime: RuntimeProcess | undefined;
-  const interrupted = () => void cleanUp().finally(() => process.exit(130));
-  const cleanUp = async () => {
-    await runtime?.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  };
-  process.once('SIGINT', interrupted);
-  process.once('SIGTERM', interrupted);
-  try {
-    process.stderr.write('starting the local runtime...\n');
-    runtime = await startRuntimeProcess({ dataDir, env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password } });
-    const started = runtime;
-    const loadBefore = os.loadavg().map((load) => round(load, 2));
-    process.stderr.write(`measuring (${WARMUP} warm-up, ${SAMPLES} samples per series)...\n`);
-    const result = await run(started).catch((error: unknown) => {
-      const exit = started.child.exitCode ?? started.child.signalCode ?? 'still running';
-      process.stderr.write(`runtime (${exit}), last output:\n${started.output().slice(-4000)}\n`);
-      throw error;
-    });
-    const loadAfter = os.loadavg().map((load) => round(load, 2));
-    console.log(markdownTable(result));
-    console.log(
-      `Machine: ${os.cpus().length} cores, ${process.platform}-${process.arch}, Node ${process.version}; ` +
-        `load average (1, 5, 15 min) ${loadBefore.join(', ')} before, ${loadAfter.join(', ')} after.`,
-    );
-    await mkdir(path.dirname(RESULTS_FILE), { recursive: true });
-    const report = {
-      measuredAt: new Date().toISOString(),
-      machine: { node: process.version, platform: `${process.platform}-${process.arch}`, cores: os.cpus().length },
-      loadAverage: { before: loadBefore, after: loadAfter },
-      quick: QUICK,
-      target: { p95Ms: TARGET_P95_MS },
-      warmup: WARMUP,
-      ...result,
-    };
-    await writeFile(RESULTS_FILE, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`Written: ${path.relative(REPO_ROOT, RESULTS_FILE)}`);
-  } finally {
-    process.off('SIGINT', interrupted);
-    process.off('SIGTERM', interrupted);
-    await cleanUp();
-  }
+  await benchAgainstRuntime({
+    name: 'login',
+    // The product's cost: the test suites' runtimes hash at a lower one (FAST_PASSWORD_HASHING).
+    env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, PASSWORD_HASH_COST: String(Math.log2(DEFAULT_SCRYPT_PARAMS.N)) },
+    describe: `${WARMUP} warm-up, ${SAMPLES} samples per series`,
+    measure: run,
+    table: markdownTable,
+    report: { target: { p95Ms: TARGET_P95_MS }, warmup: WARMUP },
+  });
 }
 
 await main();
