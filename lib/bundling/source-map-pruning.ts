@@ -1,3 +1,5 @@
+import { decode, encode, type SourceMapMappings, type SourceMapSegment } from '@jridgewell/sourcemap-codec';
+
 /** A source map as esbuild writes it (version 3), with the fields pruning touches. */
 export interface SourceMapV3 {
   version: 3;
@@ -7,12 +9,6 @@ export interface SourceMapV3 {
   sourcesContent?: (string | null)[];
   [field: string]: unknown;
 }
-
-/** A decoded segment, absolute: [column] (code from no source) or [column, source, line, sourceColumn, name?]. */
-type Segment = [number] | [number, number, number, number] | [number, number, number, number, number];
-
-const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const BASE64_VALUE = new Map([...BASE64].map((char, value) => [char, value]));
 
 /**
  * The map without what it says about the sources `keep` refuses: each run of their code becomes code from no
@@ -28,7 +24,7 @@ export function pruneSourceMap(map: SourceMapV3, keep: (source: string) => boole
   const sourcesContent: (string | null)[] = [];
   const names: string[] = [];
   const pruned = lines.map((segments) => {
-    const kept: Segment[] = [];
+    const kept: SourceMapSegment[] = [];
     for (const segment of segments) {
       if (segment.length === 1 || !keep(map.sources[segment[1]]!)) {
         // One "no source" segment stands for a whole run of refused code.
@@ -59,83 +55,24 @@ export function pruneSourceMap(map: SourceMapV3, keep: (source: string) => boole
   };
 }
 
-/** The `mappings` field as absolute segments per generated line. */
-export function decodeMappings(mappings: string): Segment[][] {
-  let source = 0;
-  let line = 0;
-  let column = 0;
-  let name = 0;
-  return mappings.split(';').map((text) => {
-    let generatedColumn = 0;
-    if (text === '') return [];
-    return text.split(',').map((field): Segment => {
-      const values = decodeVlq(field);
-      generatedColumn += values[0]!;
-      if (values.length === 1) return [generatedColumn];
-      source += values[1]!;
-      line += values[2]!;
-      column += values[3]!;
-      if (values.length === 4) return [generatedColumn, source, line, column];
-      name += values[4]!;
-      return [generatedColumn, source, line, column, name];
-    });
-  });
+/** Any other character in `mappings` is an error: the codec would read it as some digit and prune a wrong map. */
+const NOT_VLQ = /[^A-Za-z0-9+/,;]/;
+/** A digit with its continuation bit set ends no value, so none may end a segment. */
+const CUT_SHORT = /[g-z0-9+/](?=[,;]|$)/;
+
+/**
+ * The `mappings` field as absolute segments per generated line: [column] (code from no source) or
+ * [column, source, line, sourceColumn, name?].
+ */
+export function decodeMappings(mappings: string): SourceMapMappings {
+  const stray = NOT_VLQ.exec(mappings);
+  if (stray) throw new Error(`not a source map VLQ digit: ${JSON.stringify(stray[0])} at ${stray.index}`);
+  const cut = CUT_SHORT.exec(mappings);
+  if (cut) throw new Error(`a source map VLQ value ends early at ${cut.index}`);
+  return decode(mappings);
 }
 
 /** Absolute segments per generated line as a `mappings` field. */
-export function encodeMappings(lines: readonly (readonly Segment[])[]): string {
-  let source = 0;
-  let line = 0;
-  let column = 0;
-  let name = 0;
-  return lines
-    .map((segments) => {
-      let generatedColumn = 0;
-      return segments
-        .map((segment) => {
-          let text = encodeVlq(segment[0] - generatedColumn);
-          generatedColumn = segment[0];
-          if (segment.length === 1) return text;
-          text += encodeVlq(segment[1] - source) + encodeVlq(segment[2] - line) + encodeVlq(segment[3] - column);
-          [source, line, column] = [segment[1], segment[2], segment[3]];
-          if (segment.length === 5) {
-            text += encodeVlq(segment[4] - name);
-            name = segment[4];
-          }
-          return text;
-        })
-        .join(',');
-    })
-    .join(';');
-}
-
-function decodeVlq(field: string): number[] {
-  const values: number[] = [];
-  let value = 0;
-  let shift = 0;
-  for (const char of field) {
-    const digit = BASE64_VALUE.get(char);
-    if (digit === undefined) throw new Error(`not a source map VLQ digit: ${JSON.stringify(char)}`);
-    value += (digit & 31) * 2 ** shift;
-    if (digit & 32) {
-      shift += 5;
-      continue;
-    }
-    values.push(value % 2 === 1 ? -(value - 1) / 2 : value / 2);
-    value = 0;
-    shift = 0;
-  }
-  if (shift !== 0) throw new Error(`a source map VLQ value ends early: ${JSON.stringify(field)}`);
-  return values;
-}
-
-function encodeVlq(value: number): string {
-  let rest = value < 0 ? -value * 2 + 1 : value * 2;
-  let text = '';
-  do {
-    const digit = rest % 32;
-    rest = Math.floor(rest / 32);
-    text += BASE64[rest > 0 ? digit | 32 : digit];
-  } while (rest > 0);
-  return text;
+export function encodeMappings(lines: Readonly<SourceMapMappings>): string {
+  return encode(lines);
 }

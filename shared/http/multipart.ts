@@ -1,4 +1,4 @@
-import type Busboy from 'busboy';
+import type { BusboyInstance } from '@fastify/busboy';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { AppError, validationError } from '../domain/errors';
 import { CLOUD_MULTIPART_MAX_BYTES, PRESIGNED_UPLOAD_ROUTE } from '../manifest';
@@ -50,21 +50,21 @@ export async function parseMultipart(event: APIGatewayProxyEventV2, limits: Mult
   if (declared > maxBytes) throw multipartTooLarge(maxBytes, declared);
   const body = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
   if (body.length > maxBytes) throw multipartTooLarge(maxBytes, body.length);
-  // Loaded by the routes that take files, not at every cold start of the function that serves them (23 KB).
-  const { default: createParser } = await import('busboy');
+  // Loaded by the routes that take files, not at every cold start of the function that serves them.
+  const { default: Busboy } = await import('@fastify/busboy');
   return new Promise((resolve, reject) => {
     const fields: Record<string, string> = {};
     const files: UploadedFile[] = [];
     const problems: { field: string; reason: string }[] = [];
-    let parser: Busboy.Busboy;
+    let parser: BusboyInstance;
     try {
-      // Browsers send filenames as raw UTF-8 in the part headers.
-      parser = createParser({ headers: { 'content-type': contentType }, defParamCharset: 'utf8', limits: { files: limits.maxFiles + 1, fields: 50, fieldSize: 64 * 1024 } });
+      // Filenames are read as UTF-8 (browsers send them raw in the part headers) unless `filename*` names a charset.
+      parser = new Busboy({ headers: { 'content-type': contentType }, limits: { files: limits.maxFiles + 1, fields: 50, fieldSize: 64 * 1024 } });
     } catch {
       reject(validationError('The multipart body is malformed', [{ field: 'content-type', reason: 'has no boundary' }]));
       return;
     }
-    parser.on('file', (field, stream, info) => {
+    parser.on('file', (field, stream, filename) => {
       const chunks: Buffer[] = [];
       // A body cut short errors the part's stream as well as the parser; unheard, that 'error' ends the process.
       // The parser's own 'error' below is the one that answers.
@@ -72,7 +72,8 @@ export async function parseMultipart(event: APIGatewayProxyEventV2, limits: Mult
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         if (!limits.fileFields.includes(field)) problems.push({ field, reason: 'is not a known file field' });
-        else files.push({ field, filename: info.filename ?? '', bytes: Buffer.concat(chunks) });
+        // Undefined, whatever the typings say, for an application/octet-stream part that names no file.
+        else files.push({ field, filename: filename ?? '', bytes: Buffer.concat(chunks) });
       });
     });
     parser.on('field', (field, value) => {
@@ -82,7 +83,8 @@ export async function parseMultipart(event: APIGatewayProxyEventV2, limits: Mult
     });
     parser.on('filesLimit', () => problems.push({ field: 'files', reason: `at most ${limits.maxFiles} files per request` }));
     parser.on('error', () => reject(validationError('The multipart body is malformed', [{ field: 'body', reason: 'is not valid multipart/form-data' }])));
-    parser.on('close', () => {
+    // After every part's stream has ended, so every file above is in `files`.
+    parser.on('finish', () => {
       if (files.length > limits.maxFiles && !problems.some((p) => p.field === 'files')) {
         problems.push({ field: 'files', reason: `at most ${limits.maxFiles} files per request` });
       }

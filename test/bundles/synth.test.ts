@@ -144,7 +144,7 @@ describe('cdk synth', () => {
     const withMarker = (files: string[]) => files.filter((file) => readFileSync(join(asset, file), 'utf8').includes(marker));
     return { atColdStart: withMarker(loaded), onFirstUse: withMarker(lazy) };
   };
-  /** The S3 and SQS clients' service names, and a message of busboy's (the multipart parser). */
+  /** The S3 and SQS clients' service names, and a message of @fastify/busboy's (the multipart parser). */
   const S3_CLIENT = '"AmazonS3"';
   const SQS_CLIENT = '"AmazonSQS"';
   const BUSBOY = 'Multipart: Boundary not found';

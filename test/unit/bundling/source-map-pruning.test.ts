@@ -48,6 +48,10 @@ describe('decodeMappings and encodeMappings', () => {
   it('refuses a field with a character that is not base64', () => {
     expect(() => decodeMappings('AA!A')).toThrow(/VLQ digit/);
   });
+
+  it('refuses a field whose last value is cut short', () => {
+    expect(() => decodeMappings('AAAg;AAAA')).toThrow(/ends early/);
+  });
 });
 
 describe('pruneSourceMap', () => {

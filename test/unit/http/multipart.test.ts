@@ -29,6 +29,21 @@ describe('parseMultipart', () => {
     expect(Buffer.from(body.files[0]!.bytes).toString('latin1')).toBe('%PDF-1.4 hello');
   });
 
+  it.each([
+    ['as raw UTF-8 bytes, as browsers send it', `filename="${Buffer.from('Résumé 📄.pdf', 'utf8').toString('latin1')}"`],
+    ['as an RFC 5987 filename*', `filename*=UTF-8''R%C3%A9sum%C3%A9%20%F0%9F%93%84.pdf`],
+  ])('reads a UTF-8 filename given %s', async (_how, filenameParameter) => {
+    // Arrange
+    const part = `--BND\r\nContent-Disposition: form-data; name="file"; ${filenameParameter}\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\r\n`;
+    const event = { ...multipartEvent(`${part}--BND--\r\n`), isBase64Encoded: true };
+
+    // Act
+    const body = await parseMultipart(event, LIMITS);
+
+    // Assert
+    expect(body.files.map((file) => file.filename)).toEqual(['Résumé 📄.pdf']);
+  });
+
   it('refuses a body that ends before its closing boundary with a validation error, and nothing escapes', async () => {
     // Arrange
     const event = { ...multipartEvent(filePart), isBase64Encoded: true };
