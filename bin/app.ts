@@ -4,12 +4,48 @@ import { oidcFromContext, rateLimitsFromContext } from '../lib/context';
 import { ApiStack } from '../lib/stacks/api-stack';
 import { DEFAULT_TEXTRACT_TPS } from '../lib/stacks/limits';
 import { StatefulStack } from '../lib/stacks/stateful-stack';
+import { parseCommandLine } from './support/cli';
 
 /*
  * CDK app entry. Stacks are environment-agnostic (no lookups), so `cdk synth` works offline and one template
  * deploys to any account and region. Configuration comes from context (`cdk deploy -c key=value`); values given
  * on the command line are strings, values from cdk.json may be JSON, so both are accepted.
  */
+
+parseCommandLine({
+  name: 'app',
+  usage: 'npx cdk synth | npx cdk deploy --all [-c key=value ...]   (cdk.json runs this file as the CDK app)',
+  summary: [
+    'The CDK app of both stacks, DocService-Stateful and DocService-Api. It takes no options: cdk runs it, and it is',
+    'configured by CDK context, checked at synth (a bad value stops it naming the key). Deploying: README.md.',
+  ],
+  options: {},
+  settings: [
+    {
+      heading: 'CDK context (-c key=value)',
+      entries: [
+        { name: 'corsOrigins', description: 'allowed origins, comma-separated, or * by explicit choice', default: 'none' },
+        { name: 'registrationMode', description: 'workspace or closed', default: 'workspace' },
+        { name: 'adminUsername', description: 'the first admin, created at deploy time', default: 'admin' },
+        { name: 'adminEmail', description: 'its email', default: 'admin@docservice.local' },
+        { name: 'removalPolicy', description: 'retain, or destroy for dev stacks', default: 'retain' },
+        { name: 'searchDomain', description: 'dev, or production (three zones, dedicated masters)', default: 'dev' },
+        { name: 'alarmEmail', description: "the alarm topic's email subscription", default: 'none, with a synth warning' },
+        { name: 'textractTps', description: "Textract calls a second the OCR worker stays within", default: String(DEFAULT_TEXTRACT_TPS) },
+        { name: 'edge', description: 'CloudFront in front of the HTTP API: true or false', default: 'true' },
+        { name: 'rateLimitPerMinute, rateLimitBurst', description: "each user's token bucket", default: '100, 20' },
+        { name: 'uploadRateLimitPerMinute', description: 'uploads per user on top', default: '10' },
+        { name: 'ipRateLimitPerMinute, ipRateLimitBurst', description: 'requests without a user, per client IP', default: '60, 20' },
+        {
+          name: 'oidc*',
+          description:
+            'single sign-on: oidcIssuer, oidcClientId, oidcRedirectUri (all three or none), oidcClientSecretArn, oidcScopes, oidcFrontendUrl, oidcWorkspaceId, oidcDefaultRole, oidcRoleClaim, oidcRoleMap',
+          default: 'unset',
+        },
+      ],
+    },
+  ],
+});
 
 const app = new App();
 

@@ -1,19 +1,43 @@
-import { ConfigurationError, parseEnv } from '../shared/container/config';
+import { parseEnv } from '../shared/container/config';
 import { localEnvSchema, type LocalEnv } from '../shared/local/local-env';
 import { startLocalRuntime } from '../shared/local/runtime';
 import { logger } from '../shared/logger';
+import { parseCommandLine, refuseConfiguration, type CommandSpec } from './support/cli';
 
-/** A configuration error ends the start as its one line, with exit code 1; anything else is thrown on, stack and all. */
-function refuseConfiguration(error: unknown): never {
-  if (!(error instanceof ConfigurationError)) throw error;
-  console.error(error.message);
-  process.exit(1);
-}
+const spec = {
+  name: 'local',
+  usage: 'npm start   (or: npm run start:local, which installs nothing first)',
+  summary: [
+    'Starts the service on one machine: DynamoDB Local, the S3 and SQS emulators and the API with /ws on PORT, all',
+    'stopped together on Ctrl-C or SIGTERM. It takes no options: it is configured by environment variables, each',
+    'checked at start (a wrong one stops it with one line naming it, exit code 1).',
+  ],
+  options: {},
+  settings: [
+    {
+      heading: 'Environment (the main ones; all of them: README.md, Configuration)',
+      entries: [
+        { name: 'PORT', description: 'HTTP and /ws port', default: '8080' },
+        { name: 'HOST', description: 'interface to listen on (0.0.0.0 to serve the network)', default: '127.0.0.1' },
+        { name: 'DATA_DIR', description: 'everything that persists', default: './.data' },
+        { name: 'ADMIN_USERNAME', description: 'the first admin, created on start when missing', default: 'admin' },
+        { name: 'ADMIN_PASSWORD', description: 'its password, used only when it is created', default: 'generated, printed once, kept in DATA_DIR/secrets/admin-password' },
+        { name: 'ADMIN_EMAIL', description: 'its email', default: '<ADMIN_USERNAME>@docservice.local' },
+        { name: 'REGISTRATION_MODE', description: 'workspace (a sign-up gets a new workspace) or closed', default: 'workspace' },
+        { name: 'PASSWORD_HASH_COST', description: "scrypt's cost as log2 N", default: '17' },
+        { name: 'LOG_LEVEL', description: 'debug, info, warn or error', default: 'info' },
+        { name: 'LOG_FORMAT', description: 'text or json', default: 'text' },
+      ],
+    },
+  ],
+  notes: ['A forgotten password: stop the runtime, then npm run reset-password -- --username <name>.'],
+} satisfies CommandSpec<Record<string, never>>;
 
 /*
  * The local runtime: DynamoDB Local, the S3 and SQS emulators and the gateway on PORT, all stopped together
  * on Ctrl-C or SIGTERM. A wrong variable stops the start with one line naming it, and exit code 1.
  */
+parseCommandLine(spec);
 let env: LocalEnv;
 try {
   env = parseEnv(localEnvSchema);

@@ -8,6 +8,7 @@ import { login } from '../../shared/domain/auth/login';
 import { logout } from '../../shared/domain/auth/logout';
 import { refreshSession } from '../../shared/domain/auth/refresh';
 import { changePassword } from '../../shared/domain/auth/change-password';
+import { resetPassword } from '../../shared/domain/auth/reset-password';
 import { ensureAdmin } from '../../shared/domain/users/ensure-admin';
 import { registerUser } from '../../shared/domain/users/register';
 import { freshTable } from '../support/aws-resources';
@@ -100,6 +101,20 @@ describe('authentication use cases', () => {
     await expect(c.authenticate(first.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     await expect(c.authenticate(second.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     expect((await c.authenticate(fresh.token)).userId).toBe(caller.userId);
+  });
+
+  it("lets a user in with the password an operator reset and ends the user's older tokens", async () => {
+    const before = await login(c, alice);
+
+    await resetPassword(c, 'alice', 'a-new-password');
+
+    await expect(c.authenticate(before.token)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(login(c, alice)).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect((await login(c, { username: 'alice', password: 'a-new-password' })).token).toEqual(expect.any(String));
+  });
+
+  it('answers a reset for an unknown username NOT_FOUND', async () => {
+    await expect(resetPassword(c, 'nobody', 'a-new-password')).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   describe('with a password hash of the former cost (N = 2^14)', () => {

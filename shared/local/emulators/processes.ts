@@ -22,7 +22,7 @@ export function spawnTiedToParent(command: string, args: string[], options: Spaw
 }
 
 /** The argument vectors of this machine's processes by pid, read from /proc (empty where there is none). */
-function processArgs(): Map<number, string[]> {
+export function processArgs(): Map<number, string[]> {
   const found = new Map<number, string[]>();
   let entries: string[];
   try {
