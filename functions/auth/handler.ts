@@ -10,7 +10,7 @@ import type { AppContainer, OidcServices } from '../../shared/container/app-cont
 import { httpHandler } from '../../shared/http/pipeline';
 import { json, type HttpResponse } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
-import { loginBody, oidcCallbackQuery, registerBody } from './schemas';
+import { routes } from './schemas';
 
 /** The answer while no provider is configured, on both OIDC routes. */
 const oidcNotConfigured = () =>
@@ -43,45 +43,36 @@ export const createAuthHandler = (c: AppContainer) =>
     limits: c.limits,
     routes: [
       route({
-        key: 'POST /api/auth/register',
-        access: 'public',
-        body: registerBody,
+        ...routes.register,
         handle: async ({ body }) => json(201, await registerUser(c, body)),
       }),
       route({
-        key: 'POST /api/auth/login',
-        access: 'public',
-        body: loginBody,
+        ...routes.login,
         handle: async ({ body }) => json(200, await login(c, body)),
       }),
       route({
-        key: 'POST /api/auth/logout',
-        access: 'viewer',
+        ...routes.logout,
         handle: async ({ principal }) => {
           await logout(c, principal);
           return json(200, { message: 'Logged out' });
         },
       }),
       route({
-        key: 'POST /api/auth/refresh',
-        access: 'public',
+        ...routes.refreshToken,
         handle: async ({ bearerToken }) => {
           if (!bearerToken) throw unauthorized('A bearer token is required');
           return json(200, await refreshSession(c, bearerToken));
         },
       }),
       route({
-        key: 'GET /api/auth/oidc/login',
-        access: 'public',
+        ...routes.startOidcLogin,
         handle: async () => {
           const oidc = requireOidc(c);
           return redirect((await startOidcLogin({ clock: c.clock, oidc })).redirectTo);
         },
       }),
       route({
-        key: 'GET /api/auth/oidc/callback',
-        access: 'public',
-        query: oidcCallbackQuery,
+        ...routes.completeOidcLogin,
         handle: async ({ query }) => {
           const oidc = requireOidc(c);
           return sessionResponse(oidc, await completeOidcLogin({ ...c, oidc }, query));

@@ -1,5 +1,6 @@
 import * as z from '../../shared/zod';
 import { displayNameField, emailField, passwordField, usernameField } from '../../shared/http/fields';
+import { contract, type RouteContracts } from '../../shared/http/route';
 
 // Each route's schema is built when the route is first used (z.lazy): a cold start builds only its route's.
 
@@ -34,3 +35,14 @@ export const oidcCallbackQuery = z.lazy(() =>
     error_description: z.optional(z.string().check(z.maxLength(1024))),
   }),
 );
+
+/** The auth routes' contracts, by operation id (the API contract's operationId). */
+export const routes = {
+  register: contract({ key: 'POST /api/auth/register', access: 'public', body: registerBody }),
+  login: contract({ key: 'POST /api/auth/login', access: 'public', body: loginBody }),
+  logout: contract({ key: 'POST /api/auth/logout', access: 'viewer' }),
+  // Public: an expired token (within its refresh grace) is refreshed, so the handler checks the token itself.
+  refreshToken: contract({ key: 'POST /api/auth/refresh', access: 'public' }),
+  startOidcLogin: contract({ key: 'GET /api/auth/oidc/login', access: 'public' }),
+  completeOidcLogin: contract({ key: 'GET /api/auth/oidc/callback', access: 'public', query: oidcCallbackQuery }),
+} as const satisfies RouteContracts;

@@ -15,16 +15,7 @@ import { json, noContent, type HttpResponse } from '../../shared/http/responses'
 import { route } from '../../shared/http/route';
 import { parseWith } from '../../shared/http/validation';
 import { fieldNames } from '../../shared/zod';
-import {
-  bulkUploadFields,
-  documentIdParams,
-  listDocumentsQuery,
-  MAX_BULK_FILES,
-  thumbnailQuery,
-  updateDocumentBody,
-  uploadFields,
-  uploadUrlBody,
-} from './schemas';
+import { routes } from './schemas';
 
 const binary = (bytes: Uint8Array, headers: Record<string, string>): HttpResponse => ({
   statusCode: 200,
@@ -46,17 +37,16 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
     limits: c.limits,
     routes: [
       route({
-        key: 'POST /api/documents/upload',
-        rateLimit: 'upload',
-        access: 'editor',
+        ...routes.uploadDocument,
         handle: async ({ event, principal }) => {
+          const { fields: fieldsSchema, fileFields, maxFiles } = routes.uploadDocument.form;
           const form = await parseMultipart(event, {
-            maxFiles: 1,
-            fileFields: ['file'],
-            textFields: fieldNames(uploadFields),
+            maxFiles,
+            fileFields: [...fileFields],
+            textFields: fieldNames(fieldsSchema),
             maxBytes: maxMultipartBytes,
           });
-          const fields = parseWith(uploadFields, form.fields, 'body');
+          const fields = parseWith(fieldsSchema, form.fields, 'body');
           const [file] = form.files;
           if (!file) throw validationError('A file is required', [{ field: 'file', reason: 'is missing' }]);
           const result = await uploadDocument(inWorkspace(c, principal), {
@@ -72,10 +62,7 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
         },
       }),
       route({
-        key: 'POST /api/documents/upload-url',
-        rateLimit: 'upload',
-        access: 'editor',
-        body: uploadUrlBody,
+        ...routes.requestUploadUrl,
         handle: async ({ body, principal }) =>
           json(
             201,
@@ -91,17 +78,16 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
           ),
       }),
       route({
-        key: 'POST /api/documents/bulk-upload',
-        rateLimit: 'upload',
-        access: 'editor',
+        ...routes.bulkUploadDocuments,
         handle: async ({ event, principal }) => {
+          const { fields: fieldsSchema, fileFields, maxFiles } = routes.bulkUploadDocuments.form;
           const form = await parseMultipart(event, {
-            maxFiles: MAX_BULK_FILES,
-            fileFields: ['files', 'files[]'],
-            textFields: fieldNames(bulkUploadFields),
+            maxFiles,
+            fileFields: [...fileFields],
+            textFields: fieldNames(fieldsSchema),
             maxBytes: maxMultipartBytes,
           });
-          const fields = parseWith(bulkUploadFields, form.fields, 'body');
+          const fields = parseWith(fieldsSchema, form.fields, 'body');
           if (!form.files.length) throw validationError('At least one file is required', [{ field: 'files', reason: 'is missing' }]);
           const documents = [];
           for (const file of form.files) {
@@ -129,9 +115,7 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
         },
       }),
       route({
-        key: 'GET /api/documents',
-        access: 'viewer',
-        query: listDocumentsQuery,
+        ...routes.listDocuments,
         handle: async ({ query, principal }) =>
           json(
             200,
@@ -149,31 +133,22 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
           ),
       }),
       route({
-        key: 'GET /api/documents/{id}',
-        access: 'viewer',
-        params: documentIdParams,
+        ...routes.getDocument,
         handle: async ({ params, principal }) => json(200, await getDocument(inWorkspace(c, principal), params.id)),
       }),
       route({
-        key: 'PUT /api/documents/{id}',
-        access: 'editor',
-        params: documentIdParams,
-        body: updateDocumentBody,
+        ...routes.updateDocument,
         handle: async ({ params, body, principal }) => json(200, await updateDocument(inWorkspace(c, principal), params.id, body)),
       }),
       route({
-        key: 'DELETE /api/documents/{id}',
-        access: 'editor',
-        params: documentIdParams,
+        ...routes.deleteDocument,
         handle: async ({ params, principal }) => {
           await deleteDocument(inWorkspace(c, principal), params.id);
           return noContent();
         },
       }),
       route({
-        key: 'GET /api/documents/{id}/download',
-        access: 'viewer',
-        params: documentIdParams,
+        ...routes.downloadDocument,
         handle: async ({ params, principal }) => {
           const download = await downloadDocument(inWorkspace(c, principal), params.id);
           if (download.kind === 'redirect') return { statusCode: 302, headers: { location: download.url } };
@@ -185,10 +160,7 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
         },
       }),
       route({
-        key: 'GET /api/documents/{id}/thumbnail',
-        access: 'viewer',
-        params: documentIdParams,
-        query: thumbnailQuery,
+        ...routes.getDocumentThumbnail,
         handle: async ({ params, query, principal }) => {
           const image = await documentThumbnail(inWorkspace(c, principal), params.id, { width: query.width, height: query.height });
           return binary(image.bytes, { 'content-type': image.mimeType, 'cache-control': 'private, max-age=3600' });

@@ -2,6 +2,7 @@ import * as z from '../../shared/zod';
 import { DOCUMENT_STATUSES, MAX_DOCUMENT_BYTES } from '../../shared/domain/documents/document';
 import { DOCUMENT_SORT_FIELDS } from '../../shared/domain/documents/ports';
 import { booleanField, isoDateBound, ocrLanguageField, pageFields, storableNumber } from '../../shared/http/fields';
+import { contract, type RouteContracts } from '../../shared/http/route';
 
 // Each route's schema is built when the route is first used (z.lazy): a cold start builds only its route's.
 
@@ -113,3 +114,36 @@ export const uploadUrlBody = z.lazy(() =>
     language: z.optional(ocrLanguageField()),
   }),
 );
+
+/**
+ * The document routes' contracts, by operation id (the API contract's operationId). The two multipart routes are
+ * written out rather than passed through `contract`, whose return type would widen `form` to any form: their
+ * handlers read the form's fields with its schema, so they need its type (and `form` present).
+ */
+export const routes = {
+  uploadDocument: {
+    key: 'POST /api/documents/upload',
+    access: 'editor',
+    rateLimit: 'upload',
+    form: { fields: uploadFields, fileFields: ['file'], maxFiles: 1 },
+  },
+  requestUploadUrl: contract({ key: 'POST /api/documents/upload-url', access: 'editor', rateLimit: 'upload', body: uploadUrlBody }),
+  bulkUploadDocuments: {
+    key: 'POST /api/documents/bulk-upload',
+    access: 'editor',
+    rateLimit: 'upload',
+    // `files[]` too: the name clients that encode a list PHP-style give each file.
+    form: { fields: bulkUploadFields, fileFields: ['files', 'files[]'], maxFiles: MAX_BULK_FILES },
+  },
+  listDocuments: contract({ key: 'GET /api/documents', access: 'viewer', query: listDocumentsQuery }),
+  getDocument: contract({ key: 'GET /api/documents/{id}', access: 'viewer', params: documentIdParams }),
+  updateDocument: contract({ key: 'PUT /api/documents/{id}', access: 'editor', params: documentIdParams, body: updateDocumentBody }),
+  deleteDocument: contract({ key: 'DELETE /api/documents/{id}', access: 'editor', params: documentIdParams }),
+  downloadDocument: contract({ key: 'GET /api/documents/{id}/download', access: 'viewer', params: documentIdParams }),
+  getDocumentThumbnail: contract({
+    key: 'GET /api/documents/{id}/thumbnail',
+    access: 'viewer',
+    params: documentIdParams,
+    query: thumbnailQuery,
+  }),
+} as const satisfies RouteContracts;

@@ -7,6 +7,7 @@ import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { logger } from '../../shared/logger';
 import { version } from '../../package.json';
+import { routes } from './schemas';
 
 /** GET /api/health, public: 200 when every dependency answers, 503 naming the ones that do not. */
 export const createHealthHandler = (deps: { healthProbes: HealthProbe[]; corsOrigins: CorsOrigins }) =>
@@ -14,8 +15,7 @@ export const createHealthHandler = (deps: { healthProbes: HealthProbe[]; corsOri
     corsOrigins: deps.corsOrigins,
     routes: [
       route({
-        key: 'GET /api/health',
-        access: 'public',
+        ...routes.getHealth,
         handle: async () => {
           const report = await checkHealth(deps.healthProbes, {
             onSlow: (check) => logger.warn('slow health check', { ...check }),

@@ -7,7 +7,7 @@ import { listLabels } from '../../shared/domain/labels/list-labels';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json, noContent } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
-import { assignLabelBody, createLabelBody, labelIdParams, updateLabelBody } from './schemas';
+import { routes } from './schemas';
 
 /** The P label endpoints: viewers list, editors create, change, delete and assign. */
 export const createLabelsHandler = (c: AppContainer) =>
@@ -17,34 +17,24 @@ export const createLabelsHandler = (c: AppContainer) =>
     authenticate: c.authenticate,
     limits: c.limits,
     routes: [
-      route({ key: 'GET /api/labels', access: 'viewer', handle: async ({ principal }) => json(200, await listLabels(inWorkspace(c, principal))) }),
+      route({ ...routes.listLabels, handle: async ({ principal }) => json(200, await listLabels(inWorkspace(c, principal))) }),
       route({
-        key: 'POST /api/labels',
-        access: 'editor',
-        body: createLabelBody,
+        ...routes.createLabel,
         handle: async ({ principal, body }) => json(201, await createLabel(inWorkspace(c, principal), principal, body)),
       }),
       route({
-        key: 'PUT /api/labels/{id}',
-        access: 'editor',
-        params: labelIdParams,
-        body: updateLabelBody,
+        ...routes.updateLabel,
         handle: async ({ params, body, principal }) => json(200, await updateLabel(inWorkspace(c, principal), params.id, body)),
       }),
       route({
-        key: 'DELETE /api/labels/{id}',
-        access: 'editor',
-        params: labelIdParams,
+        ...routes.deleteLabel,
         handle: async ({ params, principal }) => {
           await deleteLabel(inWorkspace(c, principal), params.id);
           return noContent();
         },
       }),
       route({
-        key: 'POST /api/labels/{id}/assign',
-        access: 'editor',
-        params: labelIdParams,
-        body: assignLabelBody,
+        ...routes.assignLabel,
         handle: async ({ params, body, principal }) => json(200, await assignLabel(inWorkspace(c, principal), params.id, body.document_ids)),
       }),
     ],

@@ -1,5 +1,6 @@
 import * as z from '../../shared/zod';
 import { visibleNameField } from '../../shared/http/fields';
+import { contract, type RouteContracts } from '../../shared/http/route';
 
 // Each route's schema is built when the route is first used (z.lazy): a cold start builds only its route's.
 
@@ -25,3 +26,12 @@ export const assignLabelBody = z.lazy(() =>
     document_ids: z.array(z.uuid('must be a document id (UUID)')).check(z.minLength(1), z.maxLength(100)),
   }),
 );
+
+/** The label routes' contracts, by operation id (the API contract's operationId). */
+export const routes = {
+  listLabels: contract({ key: 'GET /api/labels', access: 'viewer' }),
+  createLabel: contract({ key: 'POST /api/labels', access: 'editor', body: createLabelBody }),
+  updateLabel: contract({ key: 'PUT /api/labels/{id}', access: 'editor', params: labelIdParams, body: updateLabelBody }),
+  deleteLabel: contract({ key: 'DELETE /api/labels/{id}', access: 'editor', params: labelIdParams }),
+  assignLabel: contract({ key: 'POST /api/labels/{id}/assign', access: 'editor', params: labelIdParams, body: assignLabelBody }),
+} as const satisfies RouteContracts;

@@ -5,7 +5,7 @@ import { listNotifications } from '../../shared/domain/notifications/list-notifi
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
-import { listNotificationsQuery, notificationIdParams } from './schemas';
+import { routes } from './schemas';
 
 /** The caller's own notifications: list (newest first), mark one read, mark all read. */
 export const createNotificationsHandler = (c: AppContainer) =>
@@ -16,15 +16,11 @@ export const createNotificationsHandler = (c: AppContainer) =>
     limits: c.limits,
     routes: [
       route({
-        key: 'GET /api/notifications',
-        access: 'viewer',
-        query: listNotificationsQuery,
+        ...routes.listNotifications,
         handle: async ({ query, principal }) => json(200, await listNotifications(c, principal.userId, query.unread_only)),
       }),
       route({
-        key: 'PUT /api/notifications/{id}/read',
-        access: 'viewer',
-        params: notificationIdParams,
+        ...routes.markNotificationRead,
         // An update: 200 with what changed, as P's success statuses say (not 204, which P keeps for document delete).
         handle: async ({ params, principal }) => {
           await markNotificationRead(c, principal.userId, params.id);
@@ -32,8 +28,7 @@ export const createNotificationsHandler = (c: AppContainer) =>
         },
       }),
       route({
-        key: 'PUT /api/notifications/read-all',
-        access: 'viewer',
+        ...routes.markAllNotificationsRead,
         handle: async ({ principal }) => json(200, await markAllNotificationsRead(c, principal.userId)),
       }),
     ],

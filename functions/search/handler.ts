@@ -5,7 +5,7 @@ import { searchDocuments } from '../../shared/domain/search/search-documents';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
-import { advancedSearchBody, searchQuery } from './schemas';
+import { routes } from './schemas';
 
 /** Runs a search and counts it in the workspace's usage (`search_requests`): one that ran, not one refused. */
 async function counted<R>(
@@ -30,9 +30,7 @@ export const createSearchHandler = (c: AppContainer) =>
     limits: c.limits,
     routes: [
       route({
-        key: 'GET /api/search',
-        access: 'viewer',
-        query: searchQuery,
+        ...routes.search,
         handle: async ({ query, principal }) =>
           json(
             200,
@@ -47,9 +45,7 @@ export const createSearchHandler = (c: AppContainer) =>
           ),
       }),
       route({
-        key: 'POST /api/search/advanced',
-        access: 'viewer',
-        body: advancedSearchBody,
+        ...routes.advancedSearch,
         handle: async ({ body, principal }) =>
           json(
             200,

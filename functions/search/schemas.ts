@@ -9,6 +9,7 @@ import {
 import { CLAUSE_TYPES } from '../../shared/domain/search/advanced-search';
 import { booleanField, isoDateBound, pageFields } from '../../shared/http/fields';
 import { unsafeInput } from '../../shared/http/input-safety';
+import { contract, type RouteContracts } from '../../shared/http/route';
 
 // Each route's schema is built when the route is first used (z.lazy): a cold start builds only its route's.
 
@@ -131,3 +132,9 @@ export const advancedSearchBody = z.lazy(() =>
     fuzzy: z._default(z.boolean(), false),
   }),
 );
+
+/** The search routes' contracts, by operation id (the API contract's operationId). */
+export const routes = {
+  search: contract({ key: 'GET /api/search', access: 'viewer', query: searchQuery }),
+  advancedSearch: contract({ key: 'POST /api/search/advanced', access: 'viewer', body: advancedSearchBody }),
+} as const satisfies RouteContracts;

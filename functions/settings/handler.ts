@@ -4,7 +4,7 @@ import type { AppContainer } from '../../shared/container/app-container';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
-import { updateSettingsBody } from './schemas';
+import { routes } from './schemas';
 
 /** GET and PUT /api/settings: each user's own settings, defaults filled in. */
 export const createSettingsHandler = (c: AppContainer) =>
@@ -15,14 +15,11 @@ export const createSettingsHandler = (c: AppContainer) =>
     limits: c.limits,
     routes: [
       route({
-        key: 'GET /api/settings',
-        access: 'viewer',
+        ...routes.getSettings,
         handle: async ({ principal }) => json(200, await getSettings(c, principal.userId)),
       }),
       route({
-        key: 'PUT /api/settings',
-        access: 'viewer',
-        body: updateSettingsBody,
+        ...routes.updateSettings,
         handle: async ({ principal, body }) => json(200, await updateSettings(c, principal.userId, body)),
       }),
     ],

@@ -1,5 +1,6 @@
 import * as z from '../../shared/zod';
 import { ocrLanguageField } from '../../shared/http/fields';
+import { contract, type RouteContracts } from '../../shared/http/route';
 
 /** Any subset of the P settings fields; at least one, and nothing else. Built on first use (z.lazy). */
 export const updateSettingsBody = z.lazy(() =>
@@ -19,3 +20,9 @@ export const updateSettingsBody = z.lazy(() =>
     )
     .check(z.refine((body) => Object.keys(body).length > 0, { message: 'give at least one settings field' })),
 );
+
+/** The settings routes' contracts, by operation id (the API contract's operationId). */
+export const routes = {
+  getSettings: contract({ key: 'GET /api/settings', access: 'viewer' }),
+  updateSettings: contract({ key: 'PUT /api/settings', access: 'viewer', body: updateSettingsBody }),
+} as const satisfies RouteContracts;

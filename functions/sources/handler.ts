@@ -8,7 +8,7 @@ import { updateSource } from '../../shared/domain/sources/update-source';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json, noContent } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
-import { createSourceBody, sourceIdParams, updateSourceBody } from './schemas';
+import { routes } from './schemas';
 
 /** The P source endpoints: viewers read sources and their syncs, editors manage them and start syncs. */
 export const createSourcesHandler = (c: AppContainer) =>
@@ -18,11 +18,9 @@ export const createSourcesHandler = (c: AppContainer) =>
     authenticate: c.authenticate,
     limits: c.limits,
     routes: [
-      route({ key: 'GET /api/sources', access: 'viewer', handle: async ({ principal }) => json(200, await listSources(inWorkspace(c, principal))) }),
+      route({ ...routes.listSources, handle: async ({ principal }) => json(200, await listSources(inWorkspace(c, principal))) }),
       route({
-        key: 'POST /api/sources',
-        access: 'editor',
-        body: createSourceBody,
+        ...routes.createSource,
         handle: async ({ principal, body }) =>
           json(
             201,
@@ -41,10 +39,7 @@ export const createSourcesHandler = (c: AppContainer) =>
           ),
       }),
       route({
-        key: 'PUT /api/sources/{id}',
-        access: 'editor',
-        params: sourceIdParams,
-        body: updateSourceBody,
+        ...routes.updateSource,
         handle: async ({ principal, params, body }) =>
           json(
             200,
@@ -61,24 +56,18 @@ export const createSourcesHandler = (c: AppContainer) =>
           ),
       }),
       route({
-        key: 'DELETE /api/sources/{id}',
-        access: 'editor',
-        params: sourceIdParams,
+        ...routes.deleteSource,
         handle: async ({ principal, params }) => {
           await deleteSource(inWorkspace(c, principal), params.id);
           return noContent();
         },
       }),
       route({
-        key: 'POST /api/sources/{id}/sync',
-        access: 'editor',
-        params: sourceIdParams,
+        ...routes.syncSource,
         handle: async ({ principal, params }) => json(202, await startSync(inWorkspace(c, principal), params.id, { trigger: 'manual', by: principal.userId })),
       }),
       route({
-        key: 'GET /api/sources/{id}/sync-status',
-        access: 'viewer',
-        params: sourceIdParams,
+        ...routes.getSyncStatus,
         handle: async ({ principal, params }) => json(200, await syncStatus(inWorkspace(c, principal), params.id)),
       }),
     ],

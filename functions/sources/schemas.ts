@@ -1,5 +1,6 @@
 import * as z from '../../shared/zod';
 import { visibleNameField } from '../../shared/http/fields';
+import { contract, type RouteContracts } from '../../shared/http/route';
 import { MAX_FILE_PATTERNS, patternProblem } from '../../shared/domain/sources/file-patterns';
 import { MAX_SYNC_INTERVAL_SECONDS, MIN_SYNC_INTERVAL_SECONDS, SOURCE_TYPES } from '../../shared/domain/sources/source';
 
@@ -69,3 +70,13 @@ export const updateSourceBody = z.lazy(() =>
     )
     .check(z.refine((body) => Object.keys(body).length > 0, { message: 'give at least one field to change' })),
 );
+
+/** The source routes' contracts, by operation id (the API contract's operationId). */
+export const routes = {
+  listSources: contract({ key: 'GET /api/sources', access: 'viewer' }),
+  createSource: contract({ key: 'POST /api/sources', access: 'editor', body: createSourceBody }),
+  updateSource: contract({ key: 'PUT /api/sources/{id}', access: 'editor', params: sourceIdParams, body: updateSourceBody }),
+  deleteSource: contract({ key: 'DELETE /api/sources/{id}', access: 'editor', params: sourceIdParams }),
+  syncSource: contract({ key: 'POST /api/sources/{id}/sync', access: 'editor', params: sourceIdParams }),
+  getSyncStatus: contract({ key: 'GET /api/sources/{id}/sync-status', access: 'viewer', params: sourceIdParams }),
+} as const satisfies RouteContracts;

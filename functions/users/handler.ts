@@ -6,11 +6,10 @@ import { getProfile, updateProfile } from '../../shared/domain/users/profile';
 import { updateWorkspaceUser } from '../../shared/domain/users/update-workspace-user';
 import { everyWorkspaceUsage, workspaceUsage } from '../../shared/domain/usage/get-usage';
 import type { AppContainer } from '../../shared/container/app-container';
-import { pageQuery } from '../../shared/http/fields';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json, noContent } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
-import { changePasswordBody, createUserBody, updateProfileBody, updateUserBody, usageQuery, userIdParams } from './schemas';
+import { routes } from './schemas';
 
 /**
  * The users of the caller's workspace (admins: list, create, change, delete), GET/PUT /api/users/profile and
@@ -25,64 +24,46 @@ export const createUsersHandler = (c: AppContainer) =>
     limits: c.limits,
     routes: [
       route({
-        key: 'GET /api/users',
-        access: 'admin',
-        query: pageQuery,
+        ...routes.listUsers,
         handle: async ({ principal, query }) =>
           json(200, await listUsers(c, principal.workspaceId, { page: query.page, perPage: query.per_page })),
       }),
       route({
-        key: 'POST /api/users',
-        access: 'admin',
-        body: createUserBody,
+        ...routes.createUser,
         handle: async ({ principal, body }) => json(201, await createWorkspaceUser(c, principal, body)),
       }),
       route({
-        key: 'PUT /api/users/{id}',
-        access: 'admin',
-        params: userIdParams,
-        body: updateUserBody,
+        ...routes.updateUser,
         handle: async ({ principal, params, body }) => json(200, await updateWorkspaceUser(c, principal, params.id, body)),
       }),
       route({
-        key: 'DELETE /api/users/{id}',
-        access: 'admin',
-        params: userIdParams,
+        ...routes.deleteUser,
         handle: async ({ principal, params }) => {
           await deleteWorkspaceUser(c, principal, params.id);
           return noContent();
         },
       }),
       route({
-        key: 'GET /api/users/profile',
-        access: 'viewer',
+        ...routes.getProfile,
         handle: async ({ principal }) => json(200, await getProfile(c, principal.userId)),
       }),
       route({
-        key: 'PUT /api/users/profile',
-        access: 'viewer',
-        body: updateProfileBody,
+        ...routes.updateProfile,
         handle: async ({ principal, body }) => json(200, await updateProfile(c, principal.userId, body)),
       }),
       route({
-        key: 'POST /api/users/change-password',
-        access: 'viewer',
-        body: changePasswordBody,
+        ...routes.changePassword,
         handle: async ({ principal, body }) => {
           const session = await changePassword(c, principal.userId, body);
           return json(200, { message: 'Password changed; tokens issued before now no longer work', ...session });
         },
       }),
       route({
-        key: 'GET /api/usage',
-        access: 'admin',
-        query: usageQuery,
+        ...routes.getUsage,
         handle: async ({ principal, query }) => json(200, await workspaceUsage(c, principal, query.month)),
       }),
       route({
-        key: 'GET /api/usage/workspaces',
-        access: 'operator',
-        query: usageQuery,
+        ...routes.listWorkspaceUsage,
         handle: async ({ query }) => json(200, await everyWorkspaceUsage(c, query.month)),
       }),
     ],

@@ -1,7 +1,8 @@
 import * as z from '../../shared/zod';
 import { MONTH_PATTERN } from '../../shared/domain/usage/usage';
 import { ROLES } from '../../shared/domain/principal';
-import { displayNameField, emailField, passwordField, usernameField } from '../../shared/http/fields';
+import { displayNameField, emailField, pageQuery, passwordField, usernameField } from '../../shared/http/fields';
+import { contract, type RouteContracts } from '../../shared/http/route';
 
 // Each route's schema is built when the route is first used (z.lazy): a cold start builds only its route's.
 
@@ -54,3 +55,17 @@ export const usageQuery = z.lazy(() =>
     month: z.optional(z.string().check(z.regex(MONTH_PATTERN, 'must be a month as YYYY-MM'))),
   }),
 );
+
+/** The users and usage routes' contracts, by operation id (the API contract's operationId). */
+export const routes = {
+  listUsers: contract({ key: 'GET /api/users', access: 'admin', query: pageQuery }),
+  createUser: contract({ key: 'POST /api/users', access: 'admin', body: createUserBody }),
+  updateUser: contract({ key: 'PUT /api/users/{id}', access: 'admin', params: userIdParams, body: updateUserBody }),
+  deleteUser: contract({ key: 'DELETE /api/users/{id}', access: 'admin', params: userIdParams }),
+  getProfile: contract({ key: 'GET /api/users/profile', access: 'viewer' }),
+  updateProfile: contract({ key: 'PUT /api/users/profile', access: 'viewer', body: updateProfileBody }),
+  changePassword: contract({ key: 'POST /api/users/change-password', access: 'viewer', body: changePasswordBody }),
+  getUsage: contract({ key: 'GET /api/usage', access: 'admin', query: usageQuery }),
+  // Every workspace's usage: the operator's, not a workspace admin's.
+  listWorkspaceUsage: contract({ key: 'GET /api/usage/workspaces', access: 'operator', query: usageQuery }),
+} as const satisfies RouteContracts;

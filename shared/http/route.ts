@@ -26,11 +26,27 @@ export interface RouteContext<Body, Query, Params, Caller extends Principal | nu
 
 type Out<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
-export interface RouteDefinition<
-  A extends Access,
-  B extends z.ZodMiniType | undefined,
-  Q extends z.ZodMiniType | undefined,
-  P extends z.ZodMiniType | undefined,
+/**
+ * A multipart route's form: the text fields (an object schema, parsed like a JSON body) and the file fields.
+ * The handler reads the form with these (shared/http/multipart.ts); the contract documents them.
+ */
+export interface MultipartForm<F extends z.ZodMiniType = z.ZodMiniType> {
+  fields: F;
+  /** The names a file may come under (the first is the documented one). */
+  fileFields: readonly string[];
+  maxFiles: number;
+}
+
+/**
+ * What a route accepts and who may call it: everything about it but its behaviour. Each group declares its
+ * routes' contracts in `functions/<group>/schemas.ts`, keyed by operation id; the handler adds `handle`, and
+ * the API contract (api-contract/) documents them, so the two read the same schemas.
+ */
+export interface RouteContract<
+  A extends Access = Access,
+  B extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
+  Q extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
+  P extends z.ZodMiniType | undefined = z.ZodMiniType | undefined,
 > {
   /** The API Gateway route key, e.g. `POST /api/auth/login` (see shared/manifest.ts). */
   key: string;
@@ -40,8 +56,31 @@ export interface RouteDefinition<
   body?: B;
   query?: Q;
   params?: P;
+  /** A multipart/form-data body, read by the handler itself. */
+  form?: MultipartForm;
+}
+
+/** A group's route contracts, by operation id. */
+export type RouteContracts = Readonly<Record<string, RouteContract>>;
+
+export interface RouteDefinition<
+  A extends Access,
+  B extends z.ZodMiniType | undefined,
+  Q extends z.ZodMiniType | undefined,
+  P extends z.ZodMiniType | undefined,
+> extends RouteContract<A, B, Q, P> {
   handle(context: RouteContext<Out<B>, Out<Q>, Out<P>, A extends 'public' ? Principal | null : Principal>): Promise<HttpResponse>;
 }
+
+/** Declares a route's contract, keeping its schemas' types for the handler that serves it. */
+export const contract = <
+  A extends Access,
+  B extends z.ZodMiniType | undefined = undefined,
+  Q extends z.ZodMiniType | undefined = undefined,
+  P extends z.ZodMiniType | undefined = undefined,
+>(
+  definition: RouteContract<A, B, Q, P>,
+): RouteContract<A, B, Q, P> => definition;
 
 /** A route with its types erased, as the pipeline stores it. */
 export interface Route {
@@ -51,6 +90,7 @@ export interface Route {
   body?: z.ZodMiniType | undefined;
   query?: z.ZodMiniType | undefined;
   params?: z.ZodMiniType | undefined;
+  form?: MultipartForm | undefined;
   handle(context: RouteContext<unknown, unknown, unknown, Principal | null>): Promise<HttpResponse>;
 }
 
