@@ -11,7 +11,7 @@ import { openConnection } from '../../shared/domain/connections/open-connection'
 import { type ChannelDeps, SERVER_EVENT_TYPES } from '../../shared/domain/connections/ports';
 import { sessionEndedMessage } from '../../shared/domain/connections/sessions';
 import { logger } from '../../shared/logger';
-import { clientMessage, MAX_CLIENT_MESSAGE_BYTES, type ClientMessage } from './schemas';
+import { CHANNEL_ERROR_MESSAGES, CLIENT_MESSAGE_TYPES, clientMessage, MAX_CLIENT_MESSAGE_BYTES, type ClientMessage } from './schemas';
 
 type Reply = { type: string; data: Record<string, unknown> };
 
@@ -75,7 +75,7 @@ export function createRealtimeHandler(deps: RealtimeDeps, limits: MessageBudgetL
       return await serve(deps, connectionId, parsed.message, budget);
     } catch (error) {
       logger.error('websocket message failed', { connection_id: connectionId, type, error });
-      return errorReply('INTERNAL_ERROR', 'An unexpected error occurred');
+      return errorReply('INTERNAL_ERROR', CHANNEL_ERROR_MESSAGES.internal);
     }
   };
 }
@@ -89,8 +89,7 @@ async function refuse(deps: RealtimeDeps, connectionId: string, error: Reply): P
 /** The size of the client's frame: a binary one arrives base64-encoded. */
 const bytesOf = (body: string, base64: boolean) => (base64 ? Math.floor((body.length * 3) / 4) : Buffer.byteLength(body));
 
-const authTimedOut = (seconds: number) =>
-  errorMessage('UNAUTHORIZED', `Not authenticated within ${seconds} seconds of connecting`);
+const authTimedOut = (seconds: number) => errorMessage('UNAUTHORIZED', CHANNEL_ERROR_MESSAGES.authTimeout(seconds));
 
 /**
  * The end of a connection's time to authenticate, for a gateway that can keep a timer per connection (the
@@ -105,20 +104,20 @@ export const createAuthDeadlineHandler =
 /** The client message, or the error reply it deserves. */
 function parse(raw: string): { message: ClientMessage } | { invalid: APIGatewayProxyResultV2 } {
   if (Buffer.byteLength(raw) > MAX_CLIENT_MESSAGE_BYTES) {
-    return { invalid: errorReply('VALIDATION_ERROR', `Messages may not exceed ${MAX_CLIENT_MESSAGE_BYTES} bytes`) };
+    return { invalid: errorReply('VALIDATION_ERROR', CHANNEL_ERROR_MESSAGES.tooLarge(MAX_CLIENT_MESSAGE_BYTES)) };
   }
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch {
-    return { invalid: errorReply('VALIDATION_ERROR', 'The message is not valid JSON') };
+    return { invalid: errorReply('VALIDATION_ERROR', CHANNEL_ERROR_MESSAGES.notJson) };
   }
   const parsed = clientMessage.safeParse(json);
   if (parsed.success) return { message: parsed.data };
   return {
-    invalid: errorReply('VALIDATION_ERROR', 'Unknown or malformed message', {
+    invalid: errorReply('VALIDATION_ERROR', CHANNEL_ERROR_MESSAGES.malformed, {
       type: (json as { type?: unknown } | null)?.type ?? null,
-      accepted_types: ['auth', 'subscribe', 'ping'],
+      accepted_types: CLIENT_MESSAGE_TYPES,
     }),
   };
 }
@@ -137,13 +136,11 @@ async function serve(deps: RealtimeDeps, connectionId: string, message: ClientMe
         return refuse(
           deps,
           connectionId,
-          errorMessage('RATE_LIMITED', `At most ${result.limit} WebSocket connections per user are allowed; close one first`, {
-            limit: result.limit,
-          }),
+          errorMessage('RATE_LIMITED', CHANNEL_ERROR_MESSAGES.connectionLimit(result.limit), { limit: result.limit }),
         );
       case 'other_user':
         budget.authenticated();
-        return errorReply('FORBIDDEN', 'This connection is authenticated as another user');
+        return errorReply('FORBIDDEN', CHANNEL_ERROR_MESSAGES.otherUser);
       case 'gone':
         return ok;
     }
@@ -158,13 +155,13 @@ async function serve(deps: RealtimeDeps, connectionId: string, message: ClientMe
     return ok;
   }
   if (state.state === 'pending') {
-    return errorReply('UNAUTHORIZED', 'Authenticate first: send {"type": "auth", "token": "<jwt>"}', { type: message.type });
+    return errorReply('UNAUTHORIZED', CHANNEL_ERROR_MESSAGES.authenticateFirst, { type: message.type });
   }
   if (message.type === 'ping') return reply({ type: 'pong', data: {} });
   const result = await subscribeConnection(deps, connectionId, message.events);
   if (result.ok) return reply({ type: 'subscribed', data: { events: result.events } });
   if ('gone' in result) return ok;
-  return errorReply('VALIDATION_ERROR', `Unknown event names: ${result.unknown.join(', ')}`, {
+  return errorReply('VALIDATION_ERROR', CHANNEL_ERROR_MESSAGES.unknownEvents(result.unknown), {
     field: 'events',
     unknown_events: result.unknown,
     accepted_events: SERVER_EVENT_TYPES,

@@ -2,18 +2,14 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { ConnectionSender, SendResult } from '../domain/connections/ports';
+import { CONNECTION_LIFETIME_SECONDS, MAX_FRAME_BYTES, WS_CLOSE_CODES, type ConnectionSender, type SendResult } from '../domain/connections/ports';
 import { logger } from '../logger';
 import { isOwnUserPeer } from './loopback-peer';
 
 export type WebSocketHandler = (event: APIGatewayProxyWebsocketEventV2) => Promise<APIGatewayProxyResultV2>;
 
-/** API Gateway closes frames above 32 KB; the local gateway refuses them too. */
-const MAX_FRAME_BYTES = 32 * 1024;
 /** API Gateway's PostToConnection takes at most 128 KB. */
 const MAX_POST_BYTES = 128 * 1024;
-/** API Gateway ends every connection after two hours. */
-const MAX_CONNECTION_MS = 2 * 60 * 60 * 1000;
 /**
  * A client that lets this much pile up unread is treated as dead: it is dropped (and a push to it answered 410),
  * so that a stuck client costs bounded memory and is removed like a vanished one. Route responses and pushes
@@ -88,7 +84,7 @@ export class LocalWebSocketGateway {
         if (body.byteLength > MAX_POST_BYTES) return answer(413, { message: 'Request entity too large' }, 'PayloadTooLargeException');
         return this.push(connection, body.toString('utf8')) === 'sent' ? answer(200) : gone();
       case 'DELETE':
-        connection.socket.close(1000, 'Closed by the server');
+        connection.socket.close(WS_CLOSE_CODES.closedByService, 'Closed by the server');
         return answer(204);
       case 'GET':
         return answer(200, {
@@ -112,7 +108,7 @@ export class LocalWebSocketGateway {
       return connection ? this.push(connection, message) : 'gone';
     },
     close: async (connectionId: string): Promise<void> => {
-      this.open(connectionId)?.socket.close(1000, 'Closed by the server');
+      this.open(connectionId)?.socket.close(WS_CLOSE_CODES.closedByService, 'Closed by the server');
     },
   };
 
@@ -158,7 +154,7 @@ export class LocalWebSocketGateway {
       lastActiveAt: now,
       sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
       userAgent: request.headers['user-agent'] ?? '',
-      timers: [setTimeout(() => ws.close(1001, 'Going away'), MAX_CONNECTION_MS).unref()],
+      timers: [setTimeout(() => ws.close(WS_CLOSE_CODES.lifetimeOver, 'Going away'), CONNECTION_LIFETIME_SECONDS * 1000).unref()],
     };
     const deadline = this.options.authDeadline;
     if (deadline) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGE_BUDGET } from '../../shared/domain/connections/message-budget';
 import { ApiClient } from '../support/api-client';
+import { assertInAsyncApi } from '../support/asyncapi-validator';
 import { floodMalformedFrames, floodUnauthenticatedPings } from '../support/attacks/websocket-flood';
 import { watchRuntimeDuring } from '../support/health-watch';
 import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
@@ -50,6 +51,7 @@ describe('a flood on /ws', () => {
     expect(outcome.closed?.afterMs).toBeLessThan(AUTH_TIMEOUT_SECONDS * 1000);
     expect(outcome.received).toContainEqual(expect.objectContaining({ type: 'error', data: expect.objectContaining({ code: 'RATE_LIMITED' }) }));
     expect(pong).toEqual({ type: 'pong', data: {} });
+    assertInAsyncApi(outcome.received);
   }, 20_000);
 
   it('of 200,000 malformed frames from a client that does not read keeps health within 2 s and memory bounded, and closes the socket', async () => {
@@ -66,5 +68,6 @@ describe('a flood on /ws', () => {
     expect(watch.peakRssBytes - watch.rssBeforeBytes).toBeLessThan(RSS_GROWTH_BELOW_BYTES);
     expect(outcome.closed).not.toBeNull();
     expect(outcome.received.length).toBeLessThanOrEqual(MESSAGE_BUDGET.invalidMessages);
+    assertInAsyncApi(outcome.received);
   }, 20_000);
 });

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 import { ApiClient } from '../support/api-client';
+import { assertInAsyncApi } from '../support/asyncapi-validator';
 
 const baseUrl = inject('baseUrl');
 const wsUrl = `${baseUrl.replace(/^http/, 'ws')}/ws`;
 
-/** Opens /ws, sends one message and resolves with the first reply. */
+/** Opens /ws, sends one message and resolves with the first reply, which must keep the AsyncAPI document. */
 async function exchange(message: string): Promise<{ type: string; data: Record<string, unknown> }> {
   const socket = new WebSocket(wsUrl);
   try {
@@ -16,7 +17,9 @@ async function exchange(message: string): Promise<{ type: string; data: Record<s
     });
     const reply = new Promise<string>((resolve) => socket.once('message', (data) => resolve(data.toString())));
     socket.send(message);
-    return JSON.parse(await reply);
+    const answer = JSON.parse(await reply) as { type: string; data: Record<string, unknown> };
+    assertInAsyncApi([answer]);
+    return answer;
   } finally {
     socket.close();
   }
@@ -49,6 +52,12 @@ describe('the /ws channel', () => {
     const reply = await exchange(JSON.stringify({ type: 'shout' }));
 
     expect(reply).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR', details: { type: 'shout' } } });
+  });
+
+  it('answers a message with a field it does not have with an error naming its type', async () => {
+    const reply = await exchange(JSON.stringify({ type: 'ping', pad: 'x' }));
+
+    expect(reply).toMatchObject({ type: 'error', data: { code: 'VALIDATION_ERROR', details: { type: 'ping', accepted_types: ['auth', 'subscribe', 'ping'] } } });
   });
 
   it('answers a message over 16 KB with a VALIDATION_ERROR message', async () => {

@@ -1,21 +1,45 @@
 import WebSocket from 'ws';
+import { asyncApiViolation } from './asyncapi-validator';
 
 /** A message of the /ws channel as a client sees it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ChannelMessage = { type: string; data: Record<string, any> };
 
+interface Waiter {
+  match: (m: ChannelMessage) => boolean;
+  from: number;
+  resolve: (m: ChannelMessage) => void;
+  reject: (error: Error) => void;
+}
+
 /**
  * A WebSocket client of /ws for tests: keeps every message it receives, in order, and lets a test wait for
  * the next one matching a predicate, or for the server to close the connection.
+ *
+ * Every message received is checked against the channel's AsyncAPI document (test/support/asyncapi-validator.ts).
+ * A message that breaks it fails the test: whatever the test is waiting for rejects with the violation, and so
+ * do later waits and `close()` (which the suites' cleanup calls), so a violation nobody waited on still fails.
  */
 export class ChannelClient {
   readonly received: ChannelMessage[] = [];
   readonly closed: Promise<{ code: number }>;
-  private waiters: { match: (m: ChannelMessage) => boolean; from: number; resolve: (m: ChannelMessage) => void }[] = [];
+  private waiters: Waiter[] = [];
+  /** The first message that broke the AsyncAPI document. */
+  private violation: Error | null = null;
 
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data) => {
-      this.received.push(JSON.parse(data.toString()) as ChannelMessage);
+      const text = data.toString();
+      let message: ChannelMessage;
+      try {
+        message = JSON.parse(text) as ChannelMessage;
+      } catch {
+        this.fail(`/ws sent a message that is not JSON: ${text.slice(0, 500)}`);
+        return;
+      }
+      const violation = asyncApiViolation(message);
+      if (violation) this.fail(violation);
+      this.received.push(message);
       this.waiters = this.waiters.filter((waiter) => !this.settle(waiter));
     });
     this.closed = new Promise((resolve) => socket.once('close', (code) => resolve({ code })));
@@ -63,13 +87,18 @@ export class ChannelClient {
   /** The first message received at or after index `from` (default: any so far) that matches. */
   next(match: (m: ChannelMessage) => boolean, timeoutMs = 10_000, from = 0): Promise<ChannelMessage> {
     return new Promise((resolve, reject) => {
+      if (this.violation) return reject(this.violation);
       const timer = setTimeout(() => reject(new Error(`no matching message within ${timeoutMs} ms`)), timeoutMs);
-      const waiter = {
+      const waiter: Waiter = {
         match,
         from,
         resolve: (m: ChannelMessage) => {
           clearTimeout(timer);
           resolve(m);
+        },
+        reject: (error: Error) => {
+          clearTimeout(timer);
+          reject(error);
         },
       };
       if (!this.settle(waiter)) this.waiters.push(waiter);
@@ -80,13 +109,22 @@ export class ChannelClient {
     return this.socket.readyState === WebSocket.OPEN;
   }
 
+  /** Closes the connection; rejects if the server sent anything the AsyncAPI document does not allow. */
   async close(): Promise<void> {
-    if (this.socket.readyState === WebSocket.CLOSED) return;
-    this.socket.close();
-    await this.closed;
+    if (this.socket.readyState !== WebSocket.CLOSED) {
+      this.socket.close();
+      await this.closed;
+    }
+    if (this.violation) throw this.violation;
   }
 
-  private settle(waiter: { match: (m: ChannelMessage) => boolean; from: number; resolve: (m: ChannelMessage) => void }): boolean {
+  /** Records the first violation and fails every pending wait with it. */
+  private fail(reason: string): void {
+    this.violation ??= new Error(reason);
+    for (const waiter of this.waiters.splice(0)) waiter.reject(this.violation);
+  }
+
+  private settle(waiter: Waiter): boolean {
     const found = this.received.slice(waiter.from).find(waiter.match);
     if (found) waiter.resolve(found);
     return found !== undefined;

@@ -39,6 +39,31 @@ export type ServerEventType = (typeof SERVER_EVENT_TYPES)[number];
 export const MAX_CONNECTIONS_PER_USER = 5;
 
 /**
+ * API Gateway closes a connection that sends a larger frame (with {@link WS_CLOSE_CODES.frameTooLarge}); the
+ * local gateway does the same, so both runtimes take the same frames.
+ */
+export const MAX_FRAME_BYTES = 32 * 1024;
+
+/**
+ * The close codes (RFC 6455) a /ws client sees, as the gateways set them: API Gateway in the cloud, and
+ * shared/local/websocket-gateway.ts, which mirrors it. Named here so that the channel's description
+ * (api-contract/asyncapi) and the gateways speak of the same codes.
+ */
+export const WS_CLOSE_CODES = {
+  /**
+   * Every close the service decides (a refused token, the connection limit, the auth timeout, an ended
+   * session, a spent message budget), after the error saying why: API Gateway's DeleteConnection sets no other.
+   */
+  closedByService: 1000,
+  /** The connection's lifetime ({@link CONNECTION_LIFETIME_SECONDS}) is over. */
+  lifetimeOver: 1001,
+  /** A frame above {@link MAX_FRAME_BYTES}. */
+  frameTooLarge: 1009,
+  /** Never sent: what a client reports when it is dropped without a close frame (it let too much go unread). */
+  dropped: 1006,
+} as const;
+
+/**
  * API Gateway ends every WebSocket connection after two hours, so a connection record outlives its socket by
  * at most this plus a margin; the table's TTL removes records whose $disconnect never arrived.
  */

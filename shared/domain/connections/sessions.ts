@@ -4,7 +4,8 @@ import type { Connection, ConnectionRepository, ConnectionSender, SessionEndReas
 /** Why a connection stops: its session was ended, or its token expired. */
 export type ConnectionEnd = SessionEndReason | 'token_expired';
 
-const END_MESSAGES: Record<ConnectionEnd, string> = {
+/** The message of the last error a connection gets when it ends, by reason (also listed by the AsyncAPI document). */
+export const SESSION_END_MESSAGES: Readonly<Record<ConnectionEnd, string>> = {
   logout: 'The session has ended: its token was logged out',
   password_changed: 'The session has ended: the password was changed',
   user_deleted: 'The session has ended: the user no longer exists',
@@ -16,7 +17,7 @@ const END_MESSAGES: Record<ConnectionEnd, string> = {
  * refused token, and `details.reason` saying which.
  */
 export const sessionEndedMessage = (end: ConnectionEnd): string =>
-  JSON.stringify({ type: 'error', data: { code: 'UNAUTHORIZED', message: END_MESSAGES[end], details: { reason: end } } });
+  JSON.stringify({ type: 'error', data: { code: 'UNAUTHORIZED', message: SESSION_END_MESSAGES[end], details: { reason: end } } });
 
 /** The session a principal's token gives a connection. */
 export const sessionOf = (principal: Principal): TokenSession => ({

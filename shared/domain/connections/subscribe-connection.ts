@@ -1,7 +1,7 @@
 import { SERVER_EVENT_TYPES, type ServerEventType, type ChannelDeps } from './ports';
 
 /** Names a client may subscribe with: the event types, and `notifications` as SPEC.md's table spells it. */
-const EVENT_NAMES: ReadonlyMap<string, ServerEventType> = new Map<string, ServerEventType>([
+export const EVENT_NAMES: ReadonlyMap<string, ServerEventType> = new Map<string, ServerEventType>([
   ...SERVER_EVENT_TYPES.map((type) => [type, type] as const),
   ['notifications', 'notification'],
 ]);

@@ -16,8 +16,11 @@ export interface ChangeFacts {
   completedToday?: number;
 }
 
-/** Document fields whose change a document_updated reports (what users edit, and the file a sync replaces). */
-const REPORTED_FIELDS = ['title', 'labels', 'metadata', 'size', 'mime_type'] as const;
+/**
+ * Document fields whose change a document_updated reports (what users edit, and the file a sync replaces);
+ * a replaced file of a source's document adds `source`.
+ */
+export const REPORTED_FIELDS = ['title', 'labels', 'metadata', 'size', 'mime_type'] as const;
 
 const FINISHED = new Set<OcrJob['status']>(['completed', 'failed', 'cancelled']);
 

@@ -1,10 +1,11 @@
 import type { ServerEventType } from '../connections/ports';
 
 /** The data of each P server event, by its type. */
-interface ServerEventData {
+export interface ServerEventData {
   ocr_progress: { document_id: string; progress: number; status: string };
   notification: { id: string; type: string; title: string; message: string };
-  document_created: { document_id: string; title: string; source: string | null };
+  /** `source`: the id of the source the document came from, or `upload`; never null (see deriveEvents). */
+  document_created: { document_id: string; title: string; source: string };
   document_updated: { document_id: string; changes: Record<string, unknown> };
   queue_status: { pending: number; processing: number; completed: number };
   sync_progress: { source_id: string; processed: number; total: number; current_file: string };
