@@ -10,7 +10,7 @@ const awsSdkOnlyInAdapters = {
 const zodThroughSharedZod = { regex: '^zod(/|$)', message: 'Import * as z from shared/zod.ts.' };
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'cdk.out', '.data', 'coverage', 'bench/results'] },
+  { ignores: ['node_modules', 'cdk.out', '.data', 'coverage', 'bench/results', 'test-results', 'client/src/openapi.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -23,10 +23,17 @@ export default tseslint.config(
   {
     // CloudFront Functions code: a plain script whose `handler` CloudFront calls (see lib/constructs/api-edge.ts).
     files: ['lib/edge/**/*.js'],
-    // The settings api-edge.ts writes in at synth time.
+    // The settings api-edge.ts and api-docs-site.ts write in at synth time.
     languageOptions: {
       sourceType: 'script',
-      globals: { __MAX_BODY_BYTES__: 'readonly', __PRESIGNED_UPLOAD_ROUTE__: 'readonly', __CORS_ORIGINS__: 'readonly', __VIEWER_ADDRESS_HEADER__: 'readonly' },
+      globals: {
+        __MAX_BODY_BYTES__: 'readonly',
+        __PRESIGNED_UPLOAD_ROUTE__: 'readonly',
+        __CORS_ORIGINS__: 'readonly',
+        __VIEWER_ADDRESS_HEADER__: 'readonly',
+        __API_DOCS_FILES__: 'readonly',
+        __API_DOCS_ALIASES__: 'readonly',
+      },
     },
     rules: { '@typescript-eslint/no-unused-vars': ['error', { varsIgnorePattern: '^handler$' }] },
   },
@@ -63,8 +70,10 @@ export default tseslint.config(
             ...awsSdkOnlyInAdapters.patterns,
             zodThroughSharedZod,
             {
-              group: ['../../shared/*', '../shared/*', '!../../shared/manifest', '!../shared/manifest'],
-              message: 'lib/ points at functions by path and imports no runtime code; the one module it shares with them is shared/manifest.ts.',
+              // shared/api-docs: the contract's allow-list and UI page, which the edge deploys as the local runtime serves them.
+              group: ['../../shared/*', '../shared/*', '!../../shared/manifest', '!../shared/manifest', '!../../shared/api-docs', '!../../shared/api-docs/*'],
+              message:
+                'lib/ points at functions by path and imports no runtime code; the modules it shares with them are shared/manifest.ts and shared/api-docs/.',
             },
           ],
         },

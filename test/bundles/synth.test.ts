@@ -18,15 +18,16 @@ describe('cdk synth', () => {
 
   it('bundles every function into an ES module asset', () => {
     const template = JSON.parse(readFileSync(join(out, 'DocService-Api.template.json'), 'utf8'));
-    type Resource = { Type: string; Properties: { Handler?: string }; Metadata?: Record<string, string> };
+    type Resource = { Type: string; Properties: { Handler?: string; Runtime?: string }; Metadata?: Record<string, string> };
     // CDK's AwsCustomResource runs as one singleton function of its own (a CommonJS bundle), under this id.
     const awsCustomResource = 'AWS679f53fac002430cb0da5b7982bd2287';
     const functionAssets = Object.entries<Resource>(template.Resources)
-      // Ours, not the custom-resource frameworks' own functions.
+      // Ours, not the custom-resource frameworks' own functions (nor CDK's Python BucketDeployment handler).
       .filter(
         ([id, resource]) =>
           resource.Type === 'AWS::Lambda::Function' &&
           resource.Properties.Handler === 'index.handler' &&
+          String(resource.Properties.Runtime).startsWith('nodejs') &&
           !id.startsWith(awsCustomResource),
       )
       .map(([, resource]) => resource.Metadata?.['aws:asset:path'])
@@ -159,6 +160,25 @@ describe('cdk synth', () => {
 
     expect(found.atColdStart).toEqual([]);
     expect(found.onFirstUse).not.toEqual([]);
+  });
+
+  it('ships neither the API contract generator nor its documents in any function', () => {
+    // Arrange: every function asset's script files, and a string each of the generator, its docs and the UI carry.
+    const functionAssets = readdirSync(out)
+      .filter((entry) => entry.startsWith('asset.') && existsSync(join(out, entry, 'index.mjs')))
+      .map((entry) => join(out, entry));
+    const scripts = functionAssets.flatMap((asset) => [
+      join(asset, 'index.mjs'),
+      ...(existsSync(join(asset, 'chunks')) ? readdirSync(join(asset, 'chunks')).filter((file) => file.endsWith('.mjs')).map((file) => join(asset, 'chunks', file)) : []),
+    ]);
+    const markers = ['x-api-version', 'The HTTP API of docservice', 'SwaggerUIBundle'];
+
+    // Act
+    const carrying = scripts.filter((file) => markers.some((marker) => readFileSync(file, 'utf8').includes(marker)));
+
+    // Assert
+    expect(functionAssets.length).toBeGreaterThanOrEqual(7);
+    expect(carrying).toEqual([]);
   });
 
   it('ships no imaging files with functions that do not render', () => {

@@ -6,6 +6,7 @@ import { inject } from 'vitest';
 import { eventually } from '../support/until';
 import { ApiClient } from '../support/api-client';
 import { pdfDocument, pngImage, pngSize, tiffImage } from '../support/fixtures';
+import { typedClient } from '../support/typed-client';
 import { E2E_ADMIN } from './global-setup';
 
 const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus/ocrmypdf');
@@ -224,12 +225,16 @@ describe('documents', () => {
     });
 
     it('pages with the P pagination block', async () => {
-      const first = await editor.get(`/api/documents?label_ids=${label}&per_page=2&sort=title&order=asc`);
-      const second = await editor.get(`/api/documents?label_ids=${label}&per_page=2&page=2&sort=title&order=asc`);
+      // Through the client generated from the API contract (client/).
+      const api = typedClient(editor.baseUrl, editor.token);
+      const page = (page: number) =>
+        api.GET('/api/documents', { params: { query: { label_ids: label, per_page: 2, page, sort: 'title', order: 'asc' } } });
 
-      expect(first.body.pagination).toEqual({ page: 1, per_page: 2, total: 3, total_pages: 2, has_next: true, has_prev: false });
-      expect(second.body.data.map((d: { title: string }) => d.title)).toEqual(['charlie']);
-      expect(second.body.pagination).toMatchObject({ page: 2, has_next: false, has_prev: true });
+      const [first, second] = [await page(1), await page(2)];
+
+      expect(first.data?.pagination).toEqual({ page: 1, per_page: 2, total: 3, total_pages: 2, has_next: true, has_prev: false });
+      expect(second.data?.data.map((d) => d.title)).toEqual(['charlie']);
+      expect(second.data?.pagination).toMatchObject({ page: 2, has_next: false, has_prev: true });
     });
 
     it('pages the unfiltered listing with the total of all documents', async () => {
@@ -269,13 +274,17 @@ describe('documents', () => {
     });
 
     it('changes title, labels and metadata', async () => {
+      const api = typedClient(editor.baseUrl, editor.token);
       const id = await editor.uploadDocument('edit.png', pngImage(4, 4));
       const label = await newLabel();
 
-      const response = await editor.put(`/api/documents/${id}`, { title: 'Edited', labels: [label], metadata: { invoice: 'INV-1', amount: 12.5 } });
+      const response = await api.PUT('/api/documents/{id}', {
+        params: { path: { id } },
+        body: { title: 'Edited', labels: [label], metadata: { invoice: 'INV-1', amount: 12.5 } },
+      });
 
-      expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ title: 'Edited', labels: [label], metadata: { invoice: 'INV-1', amount: 12.5 } });
+      expect(response.response.status).toBe(200);
+      expect(response.data).toMatchObject({ title: 'Edited', labels: [label], metadata: { invoice: 'INV-1', amount: 12.5 } });
       expect((await editor.get('/api/labels')).body.labels.find((l: { id: string }) => l.id === label).document_count).toBe(1);
     });
 

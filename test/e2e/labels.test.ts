@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import { eventually } from '../support/until';
 import { ApiClient } from '../support/api-client';
 import { pngImage } from '../support/fixtures';
+import { typedClient } from '../support/typed-client';
 import { E2E_ADMIN } from './global-setup';
 
 describe('labels', () => {
@@ -19,24 +20,27 @@ describe('labels', () => {
   });
 
   it('creates a label and lists it with a document count', async () => {
+    // Through the client generated from the API contract (client/).
+    const api = typedClient(editor.baseUrl, editor.token);
     const name = unique('Invoices');
 
-    const created = await editor.post('/api/labels', { name, color: '#FF0000', description: 'Bills to pay' });
+    const created = await api.POST('/api/labels', { body: { name, color: '#FF0000', description: 'Bills to pay' } });
 
-    expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ name, color: '#ff0000', description: 'Bills to pay', document_count: 0, created_by: E2E_ADMIN.username });
-    const listed = (await editor.get('/api/labels')).body.labels;
-    expect(listed).toEqual(expect.arrayContaining([expect.objectContaining({ id: created.body.id, document_count: 0 })]));
+    expect(created.response.status).toBe(201);
+    expect(created.data).toMatchObject({ name, color: '#ff0000', description: 'Bills to pay', document_count: 0, created_by: E2E_ADMIN.username });
+    const listed = (await api.GET('/api/labels')).data?.labels;
+    expect(listed).toEqual(expect.arrayContaining([expect.objectContaining({ id: created.data?.id, document_count: 0 })]));
   });
 
   it('refuses a name that another label has, whatever its case', async () => {
+    const api = typedClient(editor.baseUrl, editor.token);
     const name = unique('Receipts');
-    await editor.post('/api/labels', { name, color: '#00ff00' });
+    await api.POST('/api/labels', { body: { name, color: '#00ff00' } });
 
-    const again = await editor.post('/api/labels', { name: name.toUpperCase(), color: '#00ff00' });
+    const again = await api.POST('/api/labels', { body: { name: name.toUpperCase(), color: '#00ff00' } });
 
-    expect(again.status).toBe(409);
-    expect(again.body.error).toMatchObject({ code: 'DUPLICATE_RESOURCE', details: { field: 'name' } });
+    expect(again.response.status).toBe(409);
+    expect(again.error?.error).toMatchObject({ code: 'DUPLICATE_RESOURCE', details: { field: 'name' } });
   });
 
   it.each(['red', '#fff', '#GGGGGG', '00ff00'])('refuses the colour %s', async (color) => {
@@ -68,15 +72,17 @@ describe('labels', () => {
   });
 
   it('assigns to documents, reporting unknown ids and documents that had it already', async () => {
+    const api = typedClient(editor.baseUrl, editor.token);
     const label = (await editor.post('/api/labels', { name: unique('assign'), color: '#123456' })).body.id;
     const [first, second] = [await uploadDocument(), await uploadDocument()];
     const unknown = crypto.randomUUID();
-    await editor.post(`/api/labels/${label}/assign`, { document_ids: [first] });
+    const assign = (document_ids: string[]) => api.POST('/api/labels/{id}/assign', { params: { path: { id: label } }, body: { document_ids } });
+    await assign([first]);
 
-    const response = await editor.post(`/api/labels/${label}/assign`, { document_ids: [first, second, unknown] });
+    const response = await assign([first, second, unknown]);
 
-    expect(response.status).toBe(200);
-    expect(response.body).toEqual({ assigned: [second], already_assigned: [first], not_found: [unknown] });
+    expect(response.response.status).toBe(200);
+    expect(response.data).toEqual({ assigned: [second], already_assigned: [first], not_found: [unknown] });
     expect(await countOf(label)).toBe(2);
   });
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../support/api-client';
 import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
 import { textPdf } from '../support/text-pdf';
+import { typedClient } from '../support/typed-client';
 import { eventually } from '../support/until';
 import { E2E_ADMIN } from './global-setup';
 
@@ -62,9 +63,13 @@ describe('search', () => {
   });
 
   it('finds the one scan that says Linzensoep, first', async () => {
-    const response = await search('q=Linzensoep');
+    // Through the client generated from the API contract (client/).
+    const api = typedClient(editor.baseUrl, editor.token);
 
-    expect(response.body.results[0].document_id).toBe(ids['typewriter.png']);
+    const { data, response } = await api.GET('/api/search', { params: { query: { q: 'Linzensoep' } } });
+
+    expect(response.status).toBe(200);
+    expect(data?.results[0]?.document_id).toBe(ids['typewriter.png']);
   });
 
   it('marks matches and escapes the rest of the text in highlights', async () => {
@@ -103,15 +108,15 @@ describe('search', () => {
   });
 
   it('answers the advanced search with the same shape, and refuses unknown fields naming them', async () => {
-    const found = await editor.post('/api/search/advanced', {
-      query: { must: [{ field: 'content', value: 'Linzensoep', type: 'match' }] },
-    });
+    const api = typedClient(editor.baseUrl, editor.token);
+
+    const found = await api.POST('/api/search/advanced', { body: { query: { must: [{ field: 'content', value: 'Linzensoep', type: 'match' }] } } });
     const refused = await editor.post('/api/search/advanced', {
       query: { must: [{ field: 'colour', value: 'red', type: 'match' }] },
     });
 
-    expect(found.status).toBe(200);
-    expect(found.body.results[0].document_id).toBe(ids['typewriter.png']);
+    expect(found.response.status).toBe(200);
+    expect(found.data?.results[0]?.document_id).toBe(ids['typewriter.png']);
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body.error.details)).toContain('colour');
   });

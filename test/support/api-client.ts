@@ -1,5 +1,9 @@
+import { assertKeepsContract } from './openapi-validator';
 import { eventually } from './until';
-/** A minimal HTTP client for e2e tests: JSON in, JSON out, the way a real client calls the API. */
+/**
+ * A minimal HTTP client for e2e tests: JSON in, JSON out, the way a real client calls the API. Every answer it
+ * receives is checked against the API contract (see openapi-validator.ts): one that breaks it throws.
+ */
 // Response bodies are whatever the API sent: tests assert on their shape.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface ApiResponse<T = any> {
@@ -56,6 +60,7 @@ export class ApiClient {
     } catch {
       // Not JSON: the raw text is what the test gets.
     }
+    assertKeepsContract({ method, path, status: response.status, contentType: response.headers.get('content-type'), body: parsed });
     return { status: response.status, headers: response.headers, body: parsed as T };
   }
 
@@ -67,7 +72,9 @@ export class ApiClient {
       body: form,
     });
     const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+    const body: unknown = text ? JSON.parse(text) : undefined;
+    assertKeepsContract({ method: 'POST', path, status: response.status, contentType: response.headers.get('content-type'), body });
+    return { status: response.status, headers: response.headers, body };
   }
 
   /**
@@ -103,7 +110,11 @@ export class ApiClient {
     const response = await fetch(`${this.baseUrl}${path}`, {
       headers: this.token ? { authorization: `Bearer ${this.token}` } : {},
     });
-    return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) };
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const contentType = response.headers.get('content-type');
+    const json = contentType?.includes('application/json');
+    assertKeepsContract({ method: 'GET', path, status: response.status, contentType, body: json ? JSON.parse(bytes.toString('utf8')) : undefined, binary: !json });
+    return { status: response.status, headers: response.headers, bytes };
   }
 
   /** Registers a user with a unique name (who gets a workspace of their own, as its admin) and logs in as them. */

@@ -1,0 +1,26 @@
+import type { HttpGroup } from '../../../shared/manifest';
+import type { OperationDoc } from '../operation-docs';
+import { authDocs } from './auth';
+import { documentsDocs } from './documents';
+import { healthDocs } from './health';
+import { labelsDocs } from './labels';
+import { notificationsDocs } from './notifications';
+import { ocrDocs } from './ocr';
+import { searchDocs } from './search';
+import { settingsDocs } from './settings';
+import { sourcesDocs } from './sources';
+import { usersDocs } from './users';
+
+/** Every group's operation docs (api-contract/openapi/operations/<group>.ts). */
+export const OPERATION_DOCS: Record<HttpGroup, Readonly<Record<string, OperationDoc>>> = {
+  auth: authDocs,
+  users: usersDocs,
+  settings: settingsDocs,
+  documents: documentsDocs,
+  labels: labelsDocs,
+  ocr: ocrDocs,
+  search: searchDocs,
+  sources: sourcesDocs,
+  notifications: notificationsDocs,
+  health: healthDocs,
+};
