@@ -15,6 +15,8 @@ export interface NagAcknowledgment {
 }
 
 const FUNCTION_POLICY = /^DocService-Api\/[A-Za-z]+\/Function\/ServiceRole\/DefaultPolicy\/Resource$/;
+/** CDK's BucketDeployment handler, which copies the API contract and Swagger UI into their bucket at deploy time. */
+const DOCS_DEPLOYMENT = /^DocService-Api\/Custom::CDKBucketDeployment[0-9A-F]+\//;
 
 export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
   {
@@ -145,6 +147,30 @@ export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
     reason:
       "The edge's origin token is written into the distribution's origin header at deploy time; a rotation outside " +
       'a deploy would make every request a 403 until the next one. A deploy that replaces the secret rotates it.',
+  },
+  {
+    rule: /^AwsSolutions-S1$/,
+    path: /^DocService-Api\/Edge\/Docs\/Bucket\/Resource$/,
+    reason:
+      'The docs bucket holds the public API contract and Swagger UI files, written only by the deployment and read ' +
+      "only by the distribution (origin access control); viewers' requests for them are in CloudFront's metrics.",
+  },
+  {
+    rule: /^AwsSolutions-L1$/,
+    path: new RegExp(`${DOCS_DEPLOYMENT.source}Resource$`),
+    reason: "CDK's own BucketDeployment handler, whose runtime CDK pins and moves with aws-cdk-lib; it runs only during a deploy.",
+  },
+  {
+    rule: /^AwsSolutions-IAM5\[Action::s3:(Abort|DeleteObject|GetBucket|GetObject|List)\*\]$/,
+    path: new RegExp(`${DOCS_DEPLOYMENT.source}ServiceRole/DefaultPolicy/Resource$`),
+    reason:
+      "CDK's grants to its BucketDeployment handler: read of the CDK assets bucket and read-write of the docs bucket " +
+      'only (it syncs and prunes the files); the wildcards cover object versions and tags.',
+  },
+  {
+    rule: /^AwsSolutions-IAM5\[Resource::(arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-<AWS::AccountId>-<AWS::Region>|<EdgeDocsBucket[0-9A-F]+\.Arn>)\/\*\]$/,
+    path: new RegExp(`${DOCS_DEPLOYMENT.source}ServiceRole/DefaultPolicy/Resource$`),
+    reason: 'Objects of the CDK assets bucket (the staged files) and of the docs bucket: the keys are the deployed files.',
   },
   {
     rule: /^AwsSolutions-CFR1$/,

@@ -17,6 +17,8 @@ APT_NEEDS=(
   # Real WebDAV servers for the WebDAV source tests. An absolute path: /usr/sbin is not on every user's PATH.
   "/usr/sbin/apache2:apache2"
   "rclone:rclone"
+  # The browser test of Swagger UI (test/e2e/swagger-ui-browser.test.ts) drives Debian's Chromium with playwright-core.
+  "chromium:chromium"
 )
 
 # Tesseract language data (not commands), as "code:package" pairs: checked against `tesseract --list-langs`.

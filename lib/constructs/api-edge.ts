@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
@@ -7,6 +6,8 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { CLOUD_MULTIPART_MAX_BYTES, EDGE_HEADERS, ENV, PRESIGNED_UPLOAD_ROUTE } from '../../shared/manifest';
+import { ApiDocsSite } from './api-docs-site';
+import { edgeFunctionCode } from './edge-function-code';
 
 /** What the edge's viewer-request function is built with. */
 export interface ViewerRequestSettings {
@@ -20,18 +21,12 @@ const VIEWER_REQUEST_SOURCE = new URL('../edge/viewer-request.js', import.meta.u
 
 /** The CloudFront Function's code: `lib/edge/viewer-request.js` with its settings written in. */
 export function viewerRequestCode(settings: ViewerRequestSettings): string {
-  const values: Record<string, unknown> = {
+  return edgeFunctionCode(VIEWER_REQUEST_SOURCE, {
     __MAX_BODY_BYTES__: settings.maxBodyBytes,
     __PRESIGNED_UPLOAD_ROUTE__: PRESIGNED_UPLOAD_ROUTE,
     __CORS_ORIGINS__: settings.corsOrigins,
     __VIEWER_ADDRESS_HEADER__: EDGE_HEADERS.viewerAddress,
-  };
-  let code = readFileSync(VIEWER_REQUEST_SOURCE, 'utf8');
-  for (const [placeholder, value] of Object.entries(values)) {
-    if (!code.includes(placeholder)) throw new Error(`${VIEWER_REQUEST_SOURCE.pathname} lost its ${placeholder} placeholder`);
-    code = code.replaceAll(placeholder, JSON.stringify(value));
-  }
-  return code;
+  });
 }
 
 export interface ApiEdgeProps {
@@ -43,11 +38,15 @@ export interface ApiEdgeProps {
  * CloudFront in front of the HTTP API: the address clients use. It exists for what the gateway cannot do itself:
  * answer a body too large for a Lambda invocation with the P 413 (the gateway answers those with its own bare
  * error), and tell the functions the client's address through a header they can trust, because the edge adds an
- * origin token (a generated secret) that requests sent to the gateway directly lack. Nothing is cached.
+ * origin token (a generated secret) that requests sent to the gateway directly lack. Nothing of the API is
+ * cached; the API contract and its Swagger UI are static files served from a bucket of their own
+ * ({@link ApiDocsSite}), with no Lambda behind them.
  */
 export class ApiEdge extends Construct {
   public readonly distribution: cloudfront.Distribution;
   public readonly originToken: secretsmanager.Secret;
+  /** `/api-docs/*`, `/api/openapi.json` and `/swagger-ui*`, from S3. */
+  public readonly docs: ApiDocsSite;
   /** `https://<distribution domain>`, the API's base URL. */
   public readonly url: string;
 
@@ -93,6 +92,7 @@ export class ApiEdge extends Construct {
         functionAssociations: [{ function: viewerRequest, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
       },
     });
+    this.docs = new ApiDocsSite(this, 'Docs', { distribution: this.distribution });
     this.url = `https://${this.distribution.distributionDomainName}`;
   }
 

@@ -9,6 +9,7 @@ import type { HttpHandler } from '../http/pipeline';
 import { bearerToken } from '../http/request';
 import { logger } from '../logger';
 import { lambdaContext, requestTarget, toHttpApiEvent, writeResult } from './api-gateway-event';
+import type { ApiDocs } from './api-docs';
 import {
   BODY_MEMORY_WINDOW_BYTES,
   BodyAbortedError,
@@ -53,6 +54,11 @@ export interface GatewayOptions {
   bodyTimeouts?: Partial<BodyTimeouts>;
   /** Serves API Gateway's WebSocket management API at `/@connections/{id}`, as the WebSocket stage does. */
   connections?: { handleManagementRequest(request: IncomingMessage, response: ServerResponse, body: Buffer): void };
+  /**
+   * The API contract and its Swagger UI (shared/local/api-docs.ts), answered before routing: static files, so no
+   * handler and no rate limit. What it does not answer goes on to the routes and the fallback.
+   */
+  apiDocs?: ApiDocs;
 }
 
 const CONNECTIONS_PATH = '/@connections/';
@@ -111,6 +117,13 @@ export function createGateway(options: GatewayOptions): Server {
     if (options.connections && path.startsWith(CONNECTIONS_PATH)) {
       const connections = options.connections;
       await withReceivedBody(request, withBody, (body) => connections.handleManagementRequest(request, response, body));
+      return;
+    }
+    const file = await options.apiDocs?.answer(method, path, request.headers);
+    if (file) {
+      // A body sent with a GET is never read: the answer does not depend on it.
+      if (withBody) closeBehindAnswer(request, response);
+      response.writeHead(file.status, { ...file.headers, 'x-request-id': requestId }).end(file.body);
       return;
     }
     const match = options.routes.match(method, path);

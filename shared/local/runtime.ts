@@ -35,6 +35,7 @@ import type { HttpHandler } from '../http/pipeline';
 import { adoptSharedDatabase, startDynamoDbLocal, type RunningEmulator } from './emulators/dynamodb-local';
 import { startS3Emulator } from './emulators/s3-emulator';
 import { startSqsEmulator } from './emulators/sqs-emulator';
+import { createApiDocs } from './api-docs';
 import { createGateway } from './gateway';
 import { timeOcrWorker } from './ocr-worker-timings';
 import { S3EventForwarder } from './s3-event-forwarder';
@@ -235,6 +236,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       routes,
       fallback: createFallbackHandler(container),
       connections: sockets,
+      apiDocs: createApiDocs(),
       maxBodyBytes: env.MAX_REQUEST_SIZE_MB * MIB,
       // The handlers' own token check, so that a body sent with a token they would refuse is never read.
       authenticate: (token) => container.authenticate(token),

@@ -128,6 +128,8 @@ export function deployedFunctions(cdkOut: string, api: Template, stateful: Templ
   for (const [logicalId, resource] of Object.entries(api.Resources)) {
     const properties = resource.Properties ?? {};
     if (resource.Type !== 'AWS::Lambda::Function' || properties['Handler'] !== 'index.handler' || logicalId.startsWith(AWS_CUSTOM_RESOURCE)) continue;
+    // CDK's BucketDeployment handler (Python), which fills the docs bucket at deploy time: not one of ours either.
+    if (!String(properties['Runtime']).startsWith('nodejs')) continue;
     const asset = resource.Metadata?.['aws:asset:path'];
     if (typeof asset !== 'string') throw new Error(`${logicalId}: no asset path`);
     const variables = ((properties['Environment'] as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {}) as Record<string, unknown>;
