@@ -100,7 +100,7 @@ export const CONTRACT_CORPUS: IndexedDocument[] = [
     id: CONTRACT_IDS.notes,
     title: 'Meeting notes',
     filename: 'notes.txt',
-    content: 'We need to report annual figures <script>alert("x")</script> & more before Friday.',
+    content: 'We need to report annual figures <script>alert("x")</script> & more before Friday, for the thesis.',
     mime_type: 'text/plain',
     labels: [{ id: DRAFTS, name: 'Drafts' }],
     ocr_confidence: null,
@@ -338,6 +338,25 @@ export function describeSearchIndexContract(name: string, make: () => Promise<Se
 
       // Act
       const results = await search(query);
+
+      // Assert
+      expect(ids(results)).toEqual([CONTRACT_IDS.invoice]);
+    });
+
+    it('finds words that start with the typed prefix, not with its stem: "thes*" finds "thesis" and not "the"', async () => {
+      // Arrange: "the" is in most documents; "thesis" only in the notes.
+      const query = 'thes*';
+
+      // Act
+      const results = await search(query);
+
+      // Assert
+      expect(ids(results)).toEqual([CONTRACT_IDS.notes]);
+    });
+
+    it('finds a word whose stem is shorter than the prefix: "consulti*" finds "consulting"', async () => {
+      // Act
+      const results = await search('consulti*');
 
       // Assert
       expect(ids(results)).toEqual([CONTRACT_IDS.invoice]);

@@ -38,8 +38,10 @@ export const searchDocs: GroupDocs<typeof routes> = {
     description: [
       "Searches the caller's workspace with the search box syntax of `q`:",
       '',
-      '- Words are AND-ed and matched by stem (`invoices` finds "invoice"); `word*` matches words starting with `word`;',
-      '  `"quoted phrases"` match words in this order.',
+      '- Words are AND-ed and matched by stem (`invoices` finds "invoice"); `word*` matches words that start with',
+      '  `word` as typed, not with its stem (`thes*` finds "thesis", not "the"); `"quoted phrases"` match words in',
+      '  this order. Locally a prefix of 4 characters or more stands for the workspace\'s words that start with it, up',
+      '  to 256 of them; a shorter or broader prefix is matched by the index\'s own prefix search.',
       '- `AND`, `OR`, `NOT` (upper case; also `&&`, `||`), `+word` (required), `-word` (excluded) and parentheses to',
       '  group; OR binds looser than AND (`a b OR c` is `(a AND b) OR c`).',
       '- `title:`, `filename:`, `content:`, `labels:` (label names) and `metadata:` (metadata values) limit a word or',

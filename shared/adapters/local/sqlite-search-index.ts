@@ -299,7 +299,10 @@ export class SqliteSearchIndex implements SearchIndexStore {
     const { base, first } = rowidRange(slot);
     // The range ends at the workspace's last row: the reader threads split what is there, not 2^32 ids.
     const range: WorkspaceRange = { base, first, last: this.statements.maxRid.get(first, rowidRange(slot).last) ?? first };
-    const plan = new QueryPlan(request, range, (word) => this.vocabulary.alternatives(slot, word));
+    const plan = new QueryPlan(request, range, {
+      alternatives: (word) => this.vocabulary.alternatives(slot, word),
+      completions: (prefix) => this.vocabulary.completions(slot, prefix),
+    });
     const offset = (request.page - 1) * request.perPage;
     // Started first: the reader threads rank while this thread counts.
     const parallel = this.facetsOf(slot).size >= READERS_FROM_SHARE * this.liveDocuments();

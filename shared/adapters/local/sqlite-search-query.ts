@@ -68,11 +68,17 @@ export interface WorkspaceRange {
  * highlights. The full-text tables hold every workspace's rows; every MATCH and every condition on `d` is
  * bounded to the workspace's row id range, which FTS5 applies inside its doclists.
  */
+/** The workspace's words a query word or prefix stands for (see SqliteVocabulary). */
+export interface WorkspaceVocabulary {
+  alternatives(word: string): string[];
+  completions(prefix: string): string[] | null;
+}
+
 export class QueryPlan {
   constructor(
     private readonly request: SearchRequest,
     private readonly range: WorkspaceRange,
-    private readonly alternatives: (word: string) => string[],
+    private readonly vocabulary: WorkspaceVocabulary,
   ) {}
 
   /**
@@ -161,8 +167,8 @@ export class QueryPlan {
   private words(node: QueryNode): string {
     switch (node.kind) {
       case 'term': {
-        if (node.prefix) return `${columnFilter(node.field)}${quote(node.value)} *`;
-        const alternatives = this.request.fuzzy ? this.alternatives(node.value) : [];
+        if (node.prefix) return this.prefix(node.field, node.value);
+        const alternatives = this.request.fuzzy ? this.vocabulary.alternatives(node.value) : [];
         if (!alternatives.length) return `${columnFilter(node.field)}${quote(node.value)}`;
         return `${columnFilter(node.field)}(${[node.value, ...alternatives].map(quote).join(' OR ')})`;
       }
@@ -182,6 +188,13 @@ export class QueryPlan {
       case 'exact':
         throw new Error(`${node.kind} is not a words expression`);
     }
+  }
+
+  /** `prefix*`: the words it stands for in the workspace (none: an empty phrase, which matches nothing), else FTS5's prefix. */
+  private prefix(field: SearchField, value: string): string {
+    const completions = this.vocabulary.completions(value);
+    if (!completions) return `${columnFilter(field)}${quote(value)} *`;
+    return `${columnFilter(field)}(${completions.length ? completions.map(quote).join(' OR ') : '""'})`;
   }
 
   /** A boolean SQL condition on `d` for any tree: words through FTS5, substrings through the trigram table. */
