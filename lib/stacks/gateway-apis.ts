@@ -28,7 +28,12 @@ export function createHttpApi(
   });
   const httpRoutes: apigwv2.HttpRoute[] = [];
   for (const group of Object.keys(HTTP_ROUTES) as HttpGroup[]) {
-    const integration = new HttpLambdaIntegration(`${pascalCase(group)}Integration`, props.functions[group].function);
+    // One invoke permission per function, for this API only (`<api id>/*/*/*`), rather than one per route: a
+    // function is integrated with its own group's routes alone, and a permission per route (100 of them, v1 and
+    // v2) would spend a fifth of CloudFormation's 500 resources per stack.
+    const integration = new HttpLambdaIntegration(`${pascalCase(group)}Integration`, props.functions[group].function, {
+      scopePermissionToRoute: false,
+    });
     for (const routeKey of HTTP_ROUTES[group]) {
       const { method, path } = parseRouteKey(routeKey);
       httpRoutes.push(...httpApi.addRoutes({ path, methods: [method], integration }));
