@@ -36,7 +36,7 @@ import { DynamoUsageRepository } from '../adapters/aws/dynamodb/usage-repository
 import type { UsageMeter } from '../domain/usage/ports';
 import { meterRequests } from './request-limits';
 import type { RequestServing, requestServing } from './request-serving';
-import type { WebDavFoldersOptions } from '../adapters/webdav/webdav-client';
+import type { WebDavFoldersOptions } from '../adapters/webdav/options';
 import type { HotReadStores } from '../adapters/local/remembered-reads';
 import type { CredentialVault, SyncQueue } from '../domain/sources/ports';
 import type { RemoteFolders } from '../domain/sources/remote-folder';

@@ -19,12 +19,6 @@ export class ConfigurationError extends Error {
 /** An environment variable that is set and not empty. */
 export const envText = z.string().check(z.minLength(1));
 
-/** A boolean environment variable: true/false, 1/0, yes/no. */
-export const envBoolean = z.pipe(
-  z.enum(['true', 'false', '1', '0', 'yes', 'no']),
-  z.transform((value) => ['true', '1', 'yes'].includes(value)),
-);
-
 /** `group=role,group=role`: which value of the role claim gives which role. */
 const roleMapSchema = z.pipe(
   z.string(),

@@ -27,9 +27,6 @@ export function rowidRange(slot: number): { base: number; first: number; last: n
   return { base, first: base + 1, last: base + ROWS_PER_WORKSPACE - 1 };
 }
 
-/** The slot of a row id. */
-export const slotOfRowid = (rid: number): number => Math.floor(rid / ROWS_PER_WORKSPACE);
-
 /**
  * `workspaces` numbers the workspaces (their slot). The text columns live in `docs` (the content deflated: it
  * is most of the bytes), and `fts` is an external-content table reading them through the `fts_source` view,

@@ -4,7 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { SourceAccessError } from '../../domain/sources/remote-folder';
 import { checkLiteralHost } from './address-policy';
 // Type only: the options are WebDavFolders' own; nothing of webdav-client.ts runs here.
-import type { WebDavFoldersOptions } from './webdav-client';
+import type { WebDavFoldersOptions } from './options';
 
 /** Small unread bodies are read to the end so the keep-alive socket goes back to the pool; big ones cost a socket. */
 const DRAIN_LIMIT_BYTES = 64 * 1024;

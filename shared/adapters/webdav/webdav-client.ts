@@ -9,17 +9,10 @@ import {
   type RemoteFolders,
   type RemoteListing,
 } from '../../domain/sources/remote-folder';
-import { createGuardedLookup, type AddressPolicy } from './address-policy';
+import { createGuardedLookup } from './address-policy';
+import type { WebDavFoldersOptions } from './options';
 import { discard, send, shown, statusError, streamBody, type Transport } from './http-exchange';
 import { ListingTooLarge, readMultistatus } from './multistatus';
-
-export interface WebDavFoldersOptions extends AddressPolicy {
-  /** No response headers, or no body bytes, for this long → 'timeout' (default 30 s). */
-  requestTimeoutMs?: number;
-  /** Default 5. */
-  maxRedirects?: number;
-  userAgent?: string;
-}
 
 const PROPFIND_BODY =
   '<?xml version="1.0" encoding="utf-8"?>\n' +

@@ -53,8 +53,6 @@ export type ItemChange = ChangeBase &
     | ({ entity: 'connection'; connectionId: string } & Images<Connection>)
   );
 
-export type ChangedEntity = ItemChange['entity'];
-
 /** Orders two stream sequence numbers (decimal strings longer than a JavaScript number holds). */
 export function compareSequences(a: string, b: string): number {
   const x = BigInt(a);
