@@ -26,6 +26,7 @@ import { inflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { PdfTextLayerReader as TextLayerReaderImpl } from '../shared/adapters/imaging/pdf-text-layer-reader';
 import { ImagingPool } from '../shared/adapters/imaging/worker-pool';
+import { decidePage } from '../shared/domain/ocr/page-texts';
 import { imagingServices } from '../shared/container/imaging';
 import { hostileFiles } from '../test/support/hostile-files';
 import { textPdf } from '../test/support/text-pdf';
@@ -154,15 +155,18 @@ async function main(): Promise<void> {
   const failures: string[] = [];
 
   // 1. Text layers.
-  // The corpus is mostly scans: the service's reader (20 characters a page at least) takes none of them, so the
-  // words are compared as read with no minimum too, which is every glyph the engine finds.
+  // The corpus is mostly scans: the per-page rule (decidePage) keeps none of their pages, so the words are also
+  // compared as read on every page, which is every glyph the engine finds ("no minimum").
   const rawPool = new ImagingPool({ size: 1 });
-  const rawReader = new TextLayerReaderImpl({ pool: rawPool, minCharsPerPage: 0 });
+  const rawReader = new TextLayerReaderImpl({ pool: rawPool });
   const texts: Record<string, { pages: number; words: string[] } | null | { error: string }> = {};
   for (const [name, file] of [...files.filter((file) => file.endsWith('.pdf')).map((file) => [file, path.join(CORPUS, file)] as const), ...(await textLayerPdfs())]) {
-    for (const [key, reader] of [[name, textLayer], [`${name} (no minimum)`, rawReader]] as const) {
+    for (const [key, reader, all] of [[name, textLayer, false], [`${name} (no minimum)`, rawReader, true]] as const) {
       const result = await timed(() => reader.read(new Uint8Array(readFileSync(file))));
-      texts[key] = result.error !== undefined ? { error: result.error } : result.value ? { pages: result.value.pages, words: wordsOf(result.value.text) } : null;
+      // The service's reading: the document's text when no page needs OCR (every page kept or blank), as before.
+      const kept = result.value && (all || !result.value.pages.map(decidePage).includes('ocr')) ? result.value.pages : null;
+      texts[key] =
+        result.error !== undefined ? { error: result.error } : kept ? { pages: kept.length, words: wordsOf(kept.map((page) => page.text).join('\n\f\n')) } : null;
     }
   }
   await rawPool.close();

@@ -16,7 +16,7 @@ const aDocument = (overrides: Partial<DocumentRecord> = {}): DocumentRecord =>
   aDocumentRecord({ title: 'scan', filename: 'scan.png', mime_type: 'image/png', created_at: T0, updated_at: T0, ...overrides });
 
 /** A run's result, read from the file of a document built with the defaults of aDocumentRecord. */
-const result = { text: 'hello', confidence: 0.9, pages: 1, processingTime: 2.5, engine: 'tesseract', content: { text: 'hello' }, readSha256: aDocumentRecord().sha256 };
+const result = { text: 'hello', confidence: 0.9, pages: 1, processingTime: 2.5, pagesByEngine: { tesseract: 1 }, content: { text: 'hello' }, readSha256: aDocumentRecord().sha256 };
 
 describe('DynamoOcrJobRepository', () => {
   const setup = async () => {

@@ -19,7 +19,7 @@ const aLabel = (name: string): Label => {
 const withJob = (document: DocumentRecord) => newOcrJob(document, 'normal', document.created_at);
 const now = () => new Date().toISOString();
 const claimOf = (documentId: string) => ({ documentId, run: 1, priority: 'normal' as const });
-const completion = (text: string) => ({ text, confidence: 0.9, pages: 1, processingTime: 1, engine: 'tesseract', content: { text }, readSha256: aDocumentRecord().sha256 });
+const completion = (text: string) => ({ text, confidence: 0.9, pages: 1, processingTime: 1, pagesByEngine: { tesseract: 1 }, content: { text }, readSha256: aDocumentRecord().sha256 });
 
 describe('the indexer consumer on the table stream', () => {
   it('makes a created document searchable', async () => {

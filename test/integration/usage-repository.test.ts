@@ -96,7 +96,7 @@ describe('usage counters', () => {
     const document = aDocumentRecord({ created_at: '2026-01-31T23:00:00.000Z' });
     await first.documents.create(document, newOcrJob(document, 'normal', document.created_at));
     await first.ocrJobs.claim({ documentId: document.id, run: 1, priority: 'normal' }, '2026-01-31T23:00:01.000Z', '2026-01-31T22:00:00.000Z');
-    const result = { text: 'hello', confidence: 0.9, pages: 3, processingTime: 2, engine: 'tesseract', content: { text: 'hello' }, readSha256: aDocumentRecord().sha256 };
+    const result = { text: 'hello', confidence: 0.9, pages: 3, processingTime: 2, pagesByEngine: { tesseract: 3 }, content: { text: 'hello' }, readSha256: aDocumentRecord().sha256 };
 
     // Act
     const completed = await first.ocrJobs.complete(document.id, 1, result, '2026-02-01T00:00:01.000Z');
@@ -116,7 +116,7 @@ describe('usage counters', () => {
       const document = aDocumentRecord();
       await first.documents.create(document, newOcrJob(document, 'normal', document.created_at));
       await first.ocrJobs.claim({ documentId: document.id, run: 1, priority: 'normal' }, '2026-01-15T12:00:01.000Z', '2026-01-15T11:00:00.000Z');
-      await first.ocrJobs.complete(document.id, 1, { text: '', confidence: 1, pages, processingTime: 1, engine, content: { text: '' }, readSha256: aDocumentRecord().sha256 }, '2026-01-15T12:00:02.000Z');
+      await first.ocrJobs.complete(document.id, 1, { text: '', confidence: 1, pages, processingTime: 1, pagesByEngine: { [engine]: pages }, content: { text: '' }, readSha256: aDocumentRecord().sha256 }, '2026-01-15T12:00:02.000Z');
     };
 
     // Act

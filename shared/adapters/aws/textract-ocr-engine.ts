@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  type Block,
   DetectDocumentTextCommand,
   GetDocumentTextDetectionCommand,
   StartDocumentTextDetectionCommand,
@@ -7,7 +8,8 @@ import {
 } from '@aws-sdk/client-textract';
 import type { BusinessMetrics } from '../../domain/metrics/ports';
 import { type OcrEngine, OcrEngineBusy, OcrFailure, type OcrInput, type OcrOutput } from '../../domain/ocr/ports';
-import { textractOutput } from './textract-blocks';
+import type { OcrPageText } from '../../domain/ocr/page-texts';
+import { textractOutput, textractPages } from './textract-blocks';
 import { countPages, encryptedPdf } from './textract-file-inspection';
 import { TEXTRACT_LANGUAGES } from './textract-languages';
 
@@ -67,6 +69,12 @@ export interface TextractOcrEngineOptions {
   random?: (() => number) | undefined;
   /** Counts each throttled call (`TextractThrottles`). */
   metrics?: BusinessMetrics | undefined;
+  /**
+   * A one-page PDF of page `page` (1-based) of a PDF, made in the imaging workers: when only some pages need OCR
+   * (`OcrInput.pages`), each is sent alone to `DetectDocumentText`, so Textract reads and bills those pages only.
+   * Without it (or for a page above the synchronous limit) the document is read whole and the pages picked.
+   */
+  pagePdf?: ((bytes: Uint8Array, page: number) => Promise<Uint8Array>) | undefined;
 }
 
 /**
@@ -101,6 +109,7 @@ export class TextractOcrEngine implements OcrEngine {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly metrics: BusinessMetrics | undefined;
+  private readonly pagePdf: TextractOcrEngineOptions['pagePdf'];
 
   constructor(options: TextractOcrEngineOptions) {
     this.client = options.client;
@@ -112,6 +121,7 @@ export class TextractOcrEngine implements OcrEngine {
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.metrics = options.metrics;
+    this.pagePdf = options.pagePdf;
   }
 
   languages(): Promise<readonly string[]> {
@@ -126,6 +136,8 @@ export class TextractOcrEngine implements OcrEngine {
     if (!SUPPORTED_TYPES.has(input.mimeType)) {
       throw new OcrFailure('unsupported_type', `Textract does not read ${input.mimeType} files.`);
     }
+
+    if (input.pages && input.mimeType === 'application/pdf') return this.readSomePages(input, input.pages);
 
     const paged = input.mimeType === 'application/pdf' || input.mimeType === 'image/tiff';
     // A large file is never read here: Textract takes it from the bucket, so the worker's memory stays small.
@@ -145,6 +157,46 @@ export class TextractOcrEngine implements OcrEngine {
     return result;
   }
 
+  /**
+   * Only `pages` of a PDF: each page as a one-page PDF through `DetectDocumentText` (one call, one page billed).
+   * A page whose one-page PDF is above the synchronous limit, or an engine without `pagePdf`, reads the document
+   * whole (asynchronously, every page billed) and keeps the pages asked for.
+   */
+  private async readSomePages(input: OcrInput, pages: readonly number[]): Promise<OcrOutput> {
+    const bytes = await input.readBytes();
+    const read: OcrPageText[] = [];
+    let whole: Map<number, OcrPageText> | undefined;
+    try {
+      for (const page of pages) {
+        const single = this.pagePdf ? await this.pagePdf(bytes, page) : undefined;
+        if (single && single.byteLength <= SYNC_MAX_BYTES) {
+          const response = await this.send(() => this.client.send(new DetectDocumentTextCommand({ Document: { Bytes: single } })));
+          read.push(textractPages(response.Blocks ?? []).get(1) ?? { text: '', confidence: 0, words: 0 });
+        } else {
+          whole ??= await this.readWhole(input, bytes);
+          read.push(whole.get(page) ?? { text: '', confidence: 0, words: 0 });
+        }
+        await input.onProgress?.({ done: read.length, total: pages.length });
+      }
+    } catch (error) {
+      throw this.permanentFailure(error, input, bytes) ?? error;
+    }
+    const words = read.reduce((sum, page) => sum + page.words, 0);
+    return {
+      text: read.map((page) => page.text).join('\n\n'),
+      confidence: words ? read.reduce((sum, page) => sum + page.confidence * page.words, 0) / words : 0,
+      pages: read.length,
+      pageTexts: read,
+    };
+  }
+
+  /** Every page of a PDF by the asynchronous API, by page number. */
+  private async readWhole(input: OcrInput, bytes: Uint8Array): Promise<Map<number, OcrPageText>> {
+    const blocks: Block[] = [];
+    await this.readAsync(input, bytes, blocks);
+    return textractPages(blocks);
+  }
+
   /** `bytes` inline when the file was read (small enough), else the S3 object. */
   private async readSync(input: OcrInput, bytes: Uint8Array | null): Promise<OcrOutput> {
     const response = await this.send(() =>
@@ -157,7 +209,8 @@ export class TextractOcrEngine implements OcrEngine {
     return textractOutput(response.Blocks ?? [], response.DocumentMetadata);
   }
 
-  private async readAsync(input: OcrInput, bytes: Uint8Array | null): Promise<OcrOutput> {
+  /** `collect`, when given, receives every block read (the pages of a document read whole for some of them). */
+  private async readAsync(input: OcrInput, bytes: Uint8Array | null, collect?: Block[]): Promise<OcrOutput> {
     const deadline = this.now() + this.maxWaitMs;
     const { JobId } = await this.send(() =>
       this.client.send(
@@ -198,6 +251,7 @@ export class TextractOcrEngine implements OcrEngine {
         blocks.push(...(page.Blocks ?? []));
         token = page.NextToken;
       }
+      collect?.push(...blocks);
       return textractOutput(blocks, first.DocumentMetadata);
     }
   }

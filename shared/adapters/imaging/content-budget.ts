@@ -181,3 +181,33 @@ export const checkPageContent = (
   });
   return images;
 };
+
+/** An inline image (`BI` ... `ID`) as a token sequence of content; strings are not told apart (a false hit only sends the page to OCR). */
+const INLINE_IMAGE = /(?:^|[\s\]>)])BI[\s/][\s\S]*?[\s]ID[\s]/;
+
+/**
+ * Whether the page's own content streams draw an inline image (`BI` ... `ID` ... `EI`). The streams were measured
+ * by {@link checkPageContent} first, so inflating them is bounded; one that cannot be inflated here (another
+ * filter, corrupt data) counts as drawing one, which only sends the page to OCR.
+ */
+export const pageHasInlineImage = (objects: PdfObjects, pageRef: { num: number; gen: number } | null): boolean => {
+  const { context } = objects;
+  const lookup = (value: PDFObject | undefined): PDFObject | undefined => (value instanceof PDFRef ? context.lookup(value) : value);
+  const page = pageRef ? lookup(PDFRef.of(pageRef.num, pageRef.gen)) : undefined;
+  if (!(page instanceof PDFDict)) return true;
+  const contents = lookup(page.get(PDFName.of('Contents')));
+  const parts = contents instanceof PDFArray ? contents.asArray().map(lookup) : contents === undefined ? [] : [contents];
+  return parts.some((part) => {
+    if (!(part instanceof PDFRawStream)) return true;
+    let data: Uint8Array = part.contents;
+    for (const filter of filters(lookup(part.dict.get(PDFName.of('Filter'))))) {
+      if (filter !== 'FlateDecode' && filter !== 'Fl') return true;
+      try {
+        data = inflateSync(data, { finishFlush: zlibConstants.Z_SYNC_FLUSH });
+      } catch {
+        return true;
+      }
+    }
+    return INLINE_IMAGE.test(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1'));
+  });
+};

@@ -31,21 +31,34 @@ export interface TextLayerJob {
   bytes: Uint8Array;
   /** Documents with more pages have no text layer worth reading (null). */
   maxPages: number;
-  /** A page with fewer non-whitespace characters has no usable text (null). */
-  minCharsPerPage: number;
   /** A page that draws more glyphs than this is refused: its text would not fit in memory. */
   maxCharsPerPage: number;
   /** Refuse a page whose content (streams the interpreter reads, inflated) is larger than this. */
   maxContentBytes: number;
 }
 
-/** The text of every page, or null when the PDF has no usable text layer. */
-export type TextLayerOutput = { text: string; pages: number } | null;
+/** What one page holds: its text layer, and whether it draws images or anything else (see `PageLayer`). */
+export interface TextLayerPage {
+  text: string;
+  drawsImages: boolean;
+  drawsOther: boolean;
+}
+
+/** What every page holds, or null when the PDF cannot be read here (OCR then reads it whole). */
+export type TextLayerOutput = { pages: TextLayerPage[] } | null;
+
+/** Copy one page of a PDF into a PDF of its own (for an OCR engine that reads only the pages needing it). */
+export interface PagePdfJob {
+  bytes: Uint8Array;
+  /** 1-based. */
+  page: number;
+}
 
 /** Every kind of job, with its input and output. */
 export interface ImagingJobs {
   thumbnail: { input: RenderJob; output: RenderOutput };
   'text-layer': { input: TextLayerJob; output: TextLayerOutput };
+  'page-pdf': { input: PagePdfJob; output: Uint8Array };
 }
 
 export type ImagingJobKind = keyof ImagingJobs;

@@ -1,3 +1,4 @@
+import type { PageLayer } from '../../domain/ocr/page-texts';
 import { OcrFailure, type TextLayerReader } from '../../domain/ocr/ports';
 import { sniffFormat } from './formats';
 import { FileFault, PoolBusy } from './imaging-faults';
@@ -13,8 +14,6 @@ export interface PdfTextLayerReaderOptions {
   readonly maxInputBytes?: number;
   /** Documents with more pages are not read (null). @default 2000 */
   readonly maxPages?: number;
-  /** A page with fewer non-whitespace characters than this has no usable text (a scan, a stray page number). @default 20 */
-  readonly minCharsPerPage?: number;
   /** A page that draws more glyphs than this is refused (OcrFailure `too_large`). @default 200000 */
   readonly maxCharsPerPage?: number;
   /** A page whose content streams inflate to more than this is refused (OcrFailure `too_large`). @default 32 MiB */
@@ -30,7 +29,6 @@ const MiB = 1024 * 1024;
 const DEFAULTS = {
   maxInputBytes: 100 * MiB,
   maxPages: 2000,
-  minCharsPerPage: 20,
   maxCharsPerPage: 200_000,
   maxContentBytes: 32 * MiB,
   timeoutMs: 60_000,
@@ -45,10 +43,10 @@ const TEXT_LAYER_LANE = 'text-layer';
  * worker thread: the request thread never parses the file, and the read is bounded in time (`timeoutMs`), memory
  * (the pool's caps) and inflated size (`maxContentBytes` per page, `maxCharsPerPage`).
  *
- * Returns null, so that the document goes to OCR, when: the bytes are not a PDF, pdf.js cannot open it, it needs
- * a password, it has no pages or more than `maxPages`, it is larger than `maxInputBytes`, or any page has fewer
- * than `minCharsPerPage` non-whitespace characters. Otherwise the text of every page (trimmed, joined with
- * `"\n\f\n"` like the OCR engines) and the page count.
+ * Returns null, so that the document goes to OCR whole, when: the bytes are not a PDF, pdf.js cannot open it, it
+ * needs a password, it has no pages or more than `maxPages`, or it is larger than `maxInputBytes`. Otherwise what
+ * each page holds (text-layer.ts): its text (trimmed), whether it draws images, whether it paints anything else;
+ * the worker decides from that which pages keep their layer, which are blank and which are OCRed.
  *
  * Throws {@link OcrFailure} when the file exceeds a bound (`too_large`: a page's inflated content or glyphs, the
  * memory cap; `timeout`; `unreadable_file`: it broke the worker): such a PDF is hostile and would only exhaust
@@ -72,18 +70,33 @@ export class PdfTextLayerReader implements TextLayerReader {
     return this.options.maxInputBytes;
   }
 
-  async read(bytes: Uint8Array): Promise<{ text: string; pages: number } | null> {
+  async read(bytes: Uint8Array): Promise<{ pages: PageLayer[] } | null> {
     if (bytes.length === 0 || bytes.length > this.options.maxInputBytes || sniffFormat(bytes) !== 'pdf') return null;
-    const { maxPages, minCharsPerPage, maxCharsPerPage, maxContentBytes, timeoutMs, maxWaitMs } = this.options;
+    const { maxPages, maxCharsPerPage, maxContentBytes, timeoutMs, maxWaitMs } = this.options;
     try {
       return await this.pool.run(
         'text-layer',
-        { bytes, maxPages, minCharsPerPage, maxCharsPerPage, maxContentBytes },
+        { bytes, maxPages, maxCharsPerPage, maxContentBytes },
         { timeoutMs, maxWaitMs, lane: TEXT_LAYER_LANE },
       );
     } catch (error) {
       if (error instanceof FileFault) throw failureOf(error);
       if (error instanceof PoolBusy) throw new Error(`The PDF text layer could not be read: ${error.message}`, { cause: error });
+      throw error;
+    }
+  }
+
+  /**
+   * Page `page` (1-based) of a PDF as a PDF of its own, for an engine that reads only the pages needing OCR
+   * (Textract's synchronous API takes one-page PDFs). Same lane and bounds as a read; a fault is an OcrFailure.
+   */
+  async pagePdf(bytes: Uint8Array, page: number): Promise<Uint8Array> {
+    const { timeoutMs, maxWaitMs } = this.options;
+    try {
+      return await this.pool.run('page-pdf', { bytes, page }, { timeoutMs, maxWaitMs, lane: TEXT_LAYER_LANE });
+    } catch (error) {
+      if (error instanceof FileFault) throw failureOf(error);
+      if (error instanceof PoolBusy) throw new Error(`The PDF page could not be copied: ${error.message}`, { cause: error });
       throw error;
     }
   }

@@ -10,6 +10,7 @@ import { runInBackground } from '../node/background-priority';
 import { FileRefusal, type ImagingJobKind, type ImagingJobs, type WorkerReady, type WorkerRequest, type WorkerResponse, type WorkerSettings } from './jobs';
 import { setCanvasPixelCap } from './pdf-engine';
 import { renderThumbnail } from './render-page';
+import { pagePdf } from './page-pdf';
 import { readTextLayer } from './text-layer';
 import { capWasmMemory, isAllocationFailure } from './wasm-memory-cap';
 
@@ -36,6 +37,7 @@ const reasonOf = (error: unknown): string => {
 const handlers: { [K in ImagingJobKind]: (input: ImagingJobs[K]['input']) => Promise<ImagingJobs[K]['output']> } = {
   thumbnail: (job) => renderThumbnail(job),
   'text-layer': (job) => readTextLayer(job),
+  'page-pdf': (job) => pagePdf(job),
 };
 
 const port = parentPort;
@@ -49,7 +51,13 @@ port.on('message', async ({ id, kind, input }: WorkerRequest) => {
   } catch (error) {
     response = { id, ok: false, reason: reasonOf(error), externalBytes: process.memoryUsage().external };
   }
-  const transfer = response.ok && kind === 'thumbnail' ? [(response.output as ImagingJobs['thumbnail']['output']).bytes.buffer as ArrayBuffer] : [];
+  const transfer = !response.ok
+    ? []
+    : kind === 'thumbnail'
+      ? [(response.output as ImagingJobs['thumbnail']['output']).bytes.buffer as ArrayBuffer]
+      : kind === 'page-pdf'
+        ? [(response.output as ImagingJobs['page-pdf']['output']).buffer as ArrayBuffer]
+        : [];
   port.postMessage(response, transfer);
 });
 
@@ -83,7 +91,7 @@ const warmUp = async (): Promise<void> => {
   const bytes = warmUpPdf();
   const bounds = { maxPixels: 1e6, maxContentBytes: 1 << 20 };
   await renderThumbnail({ bytes, format: 'pdf', box: { width: 32, height: 32 }, ...bounds, output: 'png', jpegQuality: 80 });
-  await readTextLayer({ bytes, maxPages: 1, minCharsPerPage: 0, maxCharsPerPage: 1000, maxContentBytes: 1 << 20 });
+  await readTextLayer({ bytes, maxPages: 1, maxCharsPerPage: 1000, maxContentBytes: 1 << 20 });
 };
 
 void warmUp()

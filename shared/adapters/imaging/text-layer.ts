@@ -1,10 +1,9 @@
-import { checkPageContent, loadObjects, type PdfObjects, type SizeCache } from './content-budget';
-import { FileRefusal, type TextLayerJob, type TextLayerOutput } from './jobs';
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.min.mjs';
+import { checkPageContent, loadObjects, pageHasInlineImage, type PdfObjects, type SizeCache } from './content-budget';
+import { FileRefusal, type TextLayerJob, type TextLayerOutput, type TextLayerPage } from './jobs';
 import { openPdf, type PdfDocument, type PdfPage } from './pdf-engine';
 import { isAllocationFailure } from './wasm-memory-cap';
-
-/** Between the text of two pages, as the OCR engines join theirs: a form feed on a line of its own. */
-const PAGE_SEPARATOR = '\n\f\n';
+import { characterCounts, MIN_LAYER_CHARS } from '../../domain/ocr/page-texts';
 
 /** The text layer never draws images; pdf.js is told so (images above 1 pixel are not decoded). */
 const NO_IMAGES = 1;
@@ -60,27 +59,67 @@ const pageText = async (page: PdfPage, pageNumber: number, max: number): Promise
     .trim();
 };
 
+/**
+ * pdf.js operators that put something on the page besides images (which the text layer's document, opened
+ * without images, never lists: their presence is read from the page's resources instead): text shown, paths
+ * filled or stroked, shadings, solid masks. A path pdf.js folds into `constructPath` paints when its first
+ * argument is a painting operator, not `endPath` (a clip).
+ */
+const { OPS } = pdfjs;
+const PAINTS = new Set<number>([
+  OPS.showText,
+  OPS.showSpacedText,
+  OPS.nextLineShowText,
+  OPS.nextLineSetSpacingShowText,
+  OPS.stroke,
+  OPS.closeStroke,
+  OPS.fill,
+  OPS.eoFill,
+  OPS.fillStroke,
+  OPS.eoFillStroke,
+  OPS.closeFillStroke,
+  OPS.closeEOFillStroke,
+  OPS.shadingFill,
+  OPS.paintSolidColorImageMask,
+  OPS.rawFillPath,
+]);
+
+/** Whether a page's operators paint anything (see {@link PAINTS}); asked only of pages without text. */
+const paintsAnything = async (page: PdfPage): Promise<boolean> => {
+  const { fnArray, argsArray } = await page.getOperatorList({ intent: 'display' });
+  return fnArray.some((fn, i) => {
+    if (PAINTS.has(fn)) return true;
+    if (fn !== OPS.constructPath) return false;
+    const op = (argsArray[i] as unknown[] | null)?.[0];
+    return typeof op === 'number' && op !== OPS.endPath;
+  });
+};
+
 const extract = async (job: TextLayerJob, document: PdfDocument, objects: PdfObjects): Promise<TextLayerOutput> => {
   const pages = document.numPages;
   if (pages < 1 || pages > job.maxPages) return null;
   const sizes: SizeCache = new Map();
-  const texts: string[] = [];
+  const read: TextLayerPage[] = [];
   for (let index = 0; index < pages; index++) {
     const page = await document.getPage(index + 1);
-    checkPageContent(objects, page.ref, index + 1, job.maxContentBytes, sizes);
+    const images = checkPageContent(objects, page.ref, index + 1, job.maxContentBytes, sizes);
     const text = await pageText(page, index + 1, job.maxCharsPerPage);
+    // A page of text (enough letters and digits) is kept whatever else it draws: its content is not read again.
+    const settled = characterCounts(text).word >= MIN_LAYER_CHARS;
+    const drawsImages = images.length > 0 || (!settled && pageHasInlineImage(objects, page.ref));
+    // A page that shows text draws something; only a page without any is asked what else it paints.
+    const drawsOther = text !== '' || (!drawsImages && (await paintsAnything(page)));
     // Each page's parsed content goes as soon as it is read, so a long document holds one page at a time.
     page.cleanup();
-    if (text.replace(/\s/g, '').length < job.minCharsPerPage) return null;
-    texts.push(text);
+    read.push({ text, drawsImages, drawsOther });
   }
-  return { text: texts.join(PAGE_SEPARATOR), pages };
+  return { pages: read };
 };
 
 /**
- * The text of every page of a PDF (trimmed, joined with `"\n\f\n"` like the OCR engines), or null when it has
- * no usable text layer: pdf.js or pdf-lib cannot open it, it needs a password, it has no pages or more than
- * `maxPages`, or a page has fewer than `minCharsPerPage` non-whitespace characters. Throws {@link FileRefusal}
+ * What every page of a PDF holds: its text (trimmed), whether it draws images (image XObjects in its resources,
+ * its forms' included, or an inline image in its content) and whether it paints anything else. Null when pdf.js
+ * or pdf-lib cannot open it, it needs a password, or it has no pages or more than `maxPages`. Throws {@link FileRefusal}
  * when the file exceeds a bound (a page's inflated content, its glyph count, the memory cap): such a file is
  * hostile, not merely without text. Runs in the imaging worker.
  */

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { PAGE_SEPARATOR } from '../../domain/ocr/page-texts';
 import { OcrFailure, type OcrEngine, type OcrInput, type OcrOutput } from '../../domain/ocr/ports';
 import { looksComplete, sniffFormat, type ImageFormat } from '../imaging/formats';
 import { PagePool } from './tesseract-page-pool';
@@ -52,7 +53,7 @@ const DEFAULTS = {
 } as const;
 
 /** Between the text of two pages: a form feed (as pdftotext and tesseract mark pages) on a line of its own. */
-export const PAGE_SEPARATOR = '\n\f\n';
+export { PAGE_SEPARATOR } from '../../domain/ocr/page-texts';
 
 /** Language data that is not a language: orientation and script detection. */
 const OSD = 'osd';
@@ -155,7 +156,7 @@ export class TesseractOcrEngine implements OcrEngine {
     try {
       // The document's turn in the pool's round: every process of this document queues under it.
       const turn = {};
-      const plans = await this.planner.plan(bytes, format, directory, controller.signal, turn);
+      const plans = await this.planner.plan(bytes, format, directory, controller.signal, turn, format === 'pdf' ? input.pages : undefined);
       const marker = await writeInput(directory, MARKER_FILE, MARKER_PAGE);
       return await this.readPages(plans, { directory, marker, languages, withOsd, controller, onProgress: input.onProgress, priority: input.priority, turn });
     } finally {
@@ -276,11 +277,13 @@ export class TesseractOcrEngine implements OcrEngine {
     if (firstError !== undefined) throw firstError;
     const pages = settled.map((outcome) => (outcome as PromiseFulfilledResult<PageText>).value);
     const confidences = pages.flatMap((page) => page.confidences);
-    const mean = confidences.length > 0 ? confidences.reduce((sum, c) => sum + c, 0) / confidences.length : 0;
+    const fraction = (values: readonly number[]): number =>
+      values.length > 0 ? Math.min(1, Math.max(0, values.reduce((sum, c) => sum + c, 0) / values.length / 100)) : 0;
     return {
       text: pages.map((page) => page.text).join(PAGE_SEPARATOR),
-      confidence: Math.min(1, Math.max(0, mean / 100)),
+      confidence: fraction(confidences),
       pages: total,
+      pageTexts: pages.map((page) => ({ text: page.text, confidence: fraction(page.confidences), words: page.confidences.length })),
     };
   }
 }

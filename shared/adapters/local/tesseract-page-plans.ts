@@ -43,9 +43,12 @@ export interface PlannerSettings {
 export class PagePlanner {
   constructor(private readonly settings: PlannerSettings) {}
 
-  /** What to read, page by page, after every check that can be made without decoding a page. */
-  async plan(bytes: Uint8Array, format: ImageFormat, directory: string, signal: AbortSignal, turn: object): Promise<PagePlan[]> {
-    if (format === 'pdf') return this.planPdf(bytes, directory, signal, turn);
+  /**
+   * What to read, page by page, after every check that can be made without decoding a page. `pages` (1-based,
+   * PDFs only) names the pages to read when not all of them need OCR: the others are neither drawn nor read.
+   */
+  async plan(bytes: Uint8Array, format: ImageFormat, directory: string, signal: AbortSignal, turn: object, pages?: readonly number[]): Promise<PagePlan[]> {
+    if (format === 'pdf') return this.planPdf(bytes, directory, signal, turn, pages);
     if (format === 'tiff') return this.planTiff(bytes);
     const size = format === 'png' ? pngSize(bytes) : format === 'jpeg' ? jpegSize(bytes) : webpDimensions(bytes);
     if (!size) throw new OcrFailure('unreadable_file', `The ${format.toUpperCase()} header is malformed`);
@@ -53,9 +56,10 @@ export class PagePlanner {
     return [{ prepare: (dir) => writeInput(dir, `page-1.${format}`, bytes) }];
   }
 
-  private checkPageCount(pages: number): void {
+  /** `reading`: the pages that will be read, when fewer than all; the bound is on those. */
+  private checkPageCount(pages: number, reading = pages): void {
     if (pages < 1) throw new OcrFailure('no_pages', 'The document has no pages');
-    if (pages > this.settings.maxPages) {
+    if (reading > this.settings.maxPages) {
       throw new OcrFailure('too_large', `The document has more than ${this.settings.maxPages} pages`);
     }
   }
@@ -80,13 +84,16 @@ export class PagePlanner {
     return layout.ifds.map((_, i) => ({ prepare: (dir) => writeInput(dir, `page-${i + 1}.tiff`, tiffPage(bytes, layout, i)) }));
   }
 
-  private async planPdf(bytes: Uint8Array, directory: string, signal: AbortSignal, turn: object): Promise<PagePlan[]> {
+  private async planPdf(bytes: Uint8Array, directory: string, signal: AbortSignal, turn: object, only?: readonly number[]): Promise<PagePlan[]> {
     const file = await writeInput(directory, 'input.pdf', bytes);
-    const info = await this.settings.pool.run(() => this.pdfInfo(file, signal), signal, 'normal', turn);
-    this.checkPageCount(info.pages);
+    const info = await this.settings.pool.run(() => this.pdfInfo(file, signal, only), signal, 'normal', turn);
+    this.checkPageCount(info.pages, only?.length);
+    if (only?.some((page) => !(Number.isInteger(page) && page >= 1 && page <= info.pages))) {
+      throw new OcrFailure('unreadable_file', 'The PDF has fewer pages than its text layer');
+    }
     const { dpi: maxDpi, minDpi, maxPagePixels } = this.settings;
-    const plans = info.sizes.map((points, i) => {
-      const page = i + 1;
+    const plans = (only ?? info.sizes.map((_, i) => i + 1)).map((page) => {
+      const points = info.sizes[page - 1]!;
       const area = (points.width / 72) * (points.height / 72); // square inches
       if (!(area > 0)) throw new OcrFailure('unreadable_file', `Page ${page} has no area`);
       const dpi = Math.min(maxDpi, Math.floor(Math.sqrt(maxPagePixels / area)));
@@ -102,9 +109,11 @@ export class PagePlanner {
     return plans;
   }
 
-  private async pdfInfo(file: string, signal: AbortSignal): Promise<PdfInfo> {
-    // One call gives the page count, the encryption and the size of the pages up to the bound (pdfinfo clamps -l).
-    const result = await runProcess(this.settings.pdfinfo, ['-f', '1', '-l', String(this.settings.maxPages), file], this.settings.limits(signal));
+  private async pdfInfo(file: string, signal: AbortSignal, only?: readonly number[]): Promise<PdfInfo> {
+    // One call gives the page count, the encryption and the size of the pages up to the bound (pdfinfo clamps -l);
+    // with only some pages to read, up to the last of them (their number is bounded, not the document's).
+    const last = only?.length ? Math.max(...only) : this.settings.maxPages;
+    const result = await runProcess(this.settings.pdfinfo, ['-f', '1', '-l', String(last), file], this.settings.limits(signal));
     if (/incorrect password/i.test(result.stderr)) {
       throw new OcrFailure('encrypted', 'The PDF is encrypted with a password');
     }
@@ -117,12 +126,14 @@ export class PagePlanner {
       throw new OcrFailure('unreadable_file', 'The PDF is corrupt or not a PDF');
     }
     const pages = Number(pagesMatch[1]);
-    if (pages > this.settings.maxPages) return { pages, sizes: [] };
+    // A document above the bound is refused by its count; with pages chosen, the sizes up to the last of them do.
+    if (!only && pages > last) return { pages, sizes: [] };
+    const listed = Math.min(pages, last);
     const sizes: Size[] = [];
     for (const [, page, width, height] of result.stdout.matchAll(/^Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+) pts/gm)) {
       sizes[Number(page) - 1] = { width: Number(width), height: Number(height) };
     }
-    if (sizes.length !== pages || sizes.some((size) => size === undefined)) {
+    if (sizes.length !== listed || sizes.some((size) => size === undefined)) {
       throw new OcrFailure('unreadable_file', 'The PDF page tree is corrupt');
     }
     return { pages, sizes };

@@ -22,6 +22,8 @@ export interface DocumentRecord {
   metadata: Metadata;
   source_id: string | null;
   failure_reason: string | null;
+  /** Pages of the last completed OCR run by what read them (`text_layer`, `tesseract`, `textract`); absent before one. */
+  pages_ocred_by_engine?: Record<string, number>;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -30,7 +32,7 @@ export interface DocumentRecord {
 }
 
 /** The P Document of a list row: everything but the extracted text, which a list never carries. */
-export type DocumentSummary = Omit<DocumentRecord, 'ocr_enabled' | 'failure_reason' | 'created_by' | 'version'> & {
+export type DocumentSummary = Omit<DocumentRecord, 'ocr_enabled' | 'failure_reason' | 'created_by' | 'version' | 'pages_ocred_by_engine'> & {
   failure_reason?: string | null;
 };
 

@@ -80,8 +80,11 @@ export interface OcrResult {
   confidence: number;
   pages: number;
   processingTime: number;
-  /** What read the pages (`tesseract`, `textract`, `text_layer`): the workspace's usage counts pages by it. */
-  engine: string;
+  /**
+   * Pages by what read them (`text_layer`, `tesseract`, `textract`; a blank page under none): the workspace's
+   * usage counts them so, and the document keeps them as `pages_ocred_by_engine`.
+   */
+  pagesByEngine: Record<string, number>;
 }
 
 /** The queue-level counters, kept exact in the same transactions as the status changes (never counted by scan). */

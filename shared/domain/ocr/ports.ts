@@ -1,6 +1,7 @@
 import type { DocumentContent } from '../files/ports';
 import type { Page } from '../pagination';
 import type { OcrPriority, OcrJob, OcrJobMessage, OcrResult, OcrQueueCounters, OcrTotals, OcrDailyTotals, OcrJobFilter, CancelOutcome } from './jobs';
+import type { OcrPageText, PageLayer } from './page-texts';
 
 /** How far an engine has got with one document: `done` of `total` pages read. */
 export interface OcrPageProgress {
@@ -48,6 +49,11 @@ export interface OcrInput {
   priority?: 'normal' | 'high' | undefined;
   /** Called after each page; awaited, so a slow listener slows the engine rather than piling up. */
   onProgress?: ((progress: OcrPageProgress) => Promise<void> | void) | undefined;
+  /**
+   * A PDF's pages to read (1-based, ascending), when only some need OCR (the others kept their text layer or are
+   * blank): the engine reads those alone and answers `pageTexts`, one per page given, in this order.
+   */
+  pages?: readonly number[] | undefined;
 }
 
 /** The text an engine read from a document. */
@@ -55,7 +61,10 @@ export interface OcrOutput {
   text: string;
   /** Mean word confidence as a fraction 0..1 (engines report 0..100); 1 when the text came from a text layer. */
   confidence: number;
+  /** Pages read: those of `OcrInput.pages` when given, else every page of the file. */
   pages: number;
+  /** Each page read, in order; required when `OcrInput.pages` was given. */
+  pageTexts?: OcrPageText[] | undefined;
 }
 
 /**
@@ -72,19 +81,19 @@ export interface OcrEngine {
 }
 
 /**
- * Reads a PDF's own text layer. A PDF whose every page already carries text is not OCRed: its text is taken
- * directly with confidence 1.
+ * Reads a PDF's own text layer, page by page: the worker decides per page whether the layer is kept, the page is
+ * blank, or it is OCRed (`decidePage` in page-texts.ts).
  */
 export interface TextLayerReader {
   /** Larger files are not read (the OCR engine gets them): the worker does not even fetch them from the bucket. */
   readonly maxInputBytes: number;
   /**
-   * The text of each page, or null when the PDF has no usable text layer (any page without text, or a file that
-   * cannot be parsed: OCR then reads it). Throws an {@link OcrFailure} when the file exceeds a bound of the
+   * What each page holds (its text layer, whether it draws images or anything else), or null when the file
+   * cannot be parsed or has more pages than the reader reads: OCR then reads it whole. Throws an {@link OcrFailure} when the file exceeds a bound of the
    * reader (`too_large`, `timeout`, `unreadable_file`): such a file is hostile and the job ends failed, not
    * retried. Anything else thrown (every worker busy) is transient and the job is retried.
    */
-  read(bytes: Uint8Array): Promise<{ text: string; pages: number } | null>;
+  read(bytes: Uint8Array): Promise<{ pages: PageLayer[] } | null>;
 }
 
 /** The reasons a file can never be read; the document ends failed with one of these and the job is not retried. */

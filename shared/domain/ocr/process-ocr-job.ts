@@ -8,10 +8,10 @@ import type { SettingsRepository } from '../settings/ports';
 import type { BusinessMetrics } from '../metrics/ports';
 import type { OcrJob, OcrJobMessage } from './jobs';
 import { type OcrJobQueue, type OcrJobRepository, OcrEngineBusy, OcrFailure, type OcrDocument, type OcrDocuments, type OcrEngine, type OcrInput, type OcrOutput, type TextLayerReader } from './ports';
+import { combinePages, decidePage, type CombinedText, type ReadPage } from './page-texts';
 import { deferralDelaySeconds, MAX_DEFERRALS } from './throttling';
 
-/** The engine name of pages whose text came from the PDF's own text layer, not from OCR. */
-export const TEXT_LAYER = 'text_layer';
+export { TEXT_LAYER } from './page-texts';
 /** Text above this goes to the bucket: a table item holds at most 400 KB. */
 export const INLINE_TEXT_BYTES = 300_000;
 
@@ -96,24 +96,65 @@ async function defer(deps: OcrWorkerDeps, job: OcrJob, message: OcrJobMessage): 
 }
 
 /** What was read, and by what: the usage counts pages by engine. */
-type ReadText = OcrOutput & { engine: string };
+type ReadText = CombinedText;
 
+/**
+ * Reads a document by the per-page rule (page-texts.ts): a PDF within the reader's bound is read page by page,
+ * its pages with a usable text layer keep it, its blank pages are read by nobody, and only the rest go to the
+ * engine (`pages`); any other file, or a PDF the reader cannot parse, goes to the engine whole.
+ */
 async function read(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument): Promise<ReadText> {
   const file = originalFile(deps, document);
+  const engineName = deps.engine.name ?? 'ocr';
   // A PDF above the reader's bound goes to the engine unread: in the cloud Textract reads it from the bucket.
-  if (document.mime_type === 'application/pdf' && document.size <= deps.textLayer.maxInputBytes) {
-    const layer = await deps.textLayer.read(await file.readBytes());
-    if (layer) return { text: layer.text, confidence: 1, pages: layer.pages, engine: TEXT_LAYER };
+  const layer =
+    document.mime_type === 'application/pdf' && document.size <= deps.textLayer.maxInputBytes ? await deps.textLayer.read(await file.readBytes()) : null;
+  const decisions = layer?.pages.map(decidePage);
+  if (layer && decisions && !decisions.includes('ocr')) {
+    return combinePages(
+      layer.pages.map((page, i): ReadPage => (decisions[i] === 'blank' ? { by: 'blank' } : { by: 'text_layer', text: page.text })),
+      engineName,
+    );
   }
+  const toOcr = decisions?.flatMap((decision, i) => (decision === 'ocr' ? [i + 1] : []));
+  // Every page needing OCR: the engine reads the file whole, as it would without a layer (Textract's one call).
+  const selected = layer && toOcr && toOcr.length < layer.pages.length ? toOcr : undefined;
+  const output = await recognize(deps, job, document, file, selected);
+  deps.metrics.count('PagesOcred', output.pages);
+  if (!layer || !decisions || !selected) {
+    const pages = output.pages;
+    return { text: output.text, confidence: output.confidence, pages, pagesByEngine: pages > 0 ? { [engineName]: pages } : {} };
+  }
+  const read = output.pageTexts ?? [];
+  if (read.length !== selected.length) throw new Error(`The OCR engine read ${read.length} pages of the ${selected.length} asked for`);
+  const byPage = new Map(selected.map((page, i) => [page, read[i]!]));
+  return combinePages(
+    layer.pages.map((page, i): ReadPage => {
+      const ocred = byPage.get(i + 1);
+      if (ocred) return { by: 'ocr', ...ocred };
+      return decisions[i] === 'blank' ? { by: 'blank' } : { by: 'text_layer', text: page.text };
+    }),
+    engineName,
+  );
+}
+
+async function recognize(
+  deps: OcrWorkerDeps,
+  job: OcrJob,
+  document: OcrDocument,
+  file: Pick<OcrInput, 'size' | 'sha256' | 'readBytes'>,
+  pages: readonly number[] | undefined,
+): Promise<OcrOutput> {
   const installed = await deps.engine.languages();
   const missing = job.language.split('+').filter((code) => !installed.includes(code));
   if (missing.length) throw new OcrFailure('unsupported_language', `OCR language not available: ${missing.join(', ')}`);
-  const output = await deps.engine.recognize({
+  return deps.engine.recognize({
     ...file,
     mimeType: document.mime_type,
     language: job.language,
     priority: job.priority,
     objectKey: deps.files.bucketKey(fileKeys.original(document.id)),
+    ...(pages ? { pages } : {}),
     onProgress: async ({ done, total }) => {
       // After the last page the job's completion and progress events follow at once: no heartbeat needed.
       if (done === total) return;
@@ -122,8 +163,6 @@ async function read(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument): Pr
       if (cancelRequested) throw new Cancelled();
     },
   });
-  deps.metrics.count('PagesOcred', output.pages);
-  return { ...output, engine: deps.engine.name ?? 'ocr' };
 }
 
 /** The original file, read from the bucket at most once, and only by whoever needs its bytes. */
@@ -149,7 +188,7 @@ async function finish(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument, o
   const outcome = await deps.ocrJobs.complete(
     job.document_id,
     job.run,
-    { text: output.text, confidence, pages: output.pages, processingTime, engine: output.engine, content, readSha256: document.sha256 },
+    { text: output.text, confidence, pages: output.pages, processingTime, pagesByEngine: output.pagesByEngine, content, readSha256: document.sha256 },
     finishedAt.toISOString(),
   );
   if (outcome === 'cancel_requested') return end(deps, job, document, 'cancelled', 'cancelled');

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PdfTextLayerReader } from '../../../shared/adapters/imaging/pdf-text-layer-reader';
+import { decidePage } from '../../../shared/domain/ocr/page-texts';
 import { OCR_CORPUS_DIR } from '../../contracts/ocr-engine.contract';
 import { pngImage } from '../../support/fixtures';
 import { emptyPdf, encryptedPdf, textPdf } from '../../support/text-pdf';
@@ -17,36 +18,57 @@ const QUICK_MS = 2000;
 describe('PdfTextLayerReader', () => {
   const reader = new PdfTextLayerReader();
 
-  it('returns the text of every page of a PDF with a text layer, pages joined by a form feed line', async () => {
+  it('returns the text of every page of a PDF with a text layer, each page apart', async () => {
     const pdf = textPdf([PAGE_ONE, PAGE_TWO]);
 
     const result = await reader.read(pdf);
 
-    expect(result).toEqual({ text: `${PAGE_ONE.join('\n')}\n\f\n${PAGE_TWO.join('\n')}`, pages: 2 });
+    expect(result).toEqual({
+      pages: [
+        { text: PAGE_ONE.join('\n'), drawsImages: false, drawsOther: true },
+        { text: PAGE_TWO.join('\n'), drawsImages: false, drawsOther: true },
+      ],
+    });
   });
 
-  it('returns null for a scanned PDF without a text layer', async () => {
+  it('tells a scanned page (an image, no text) apart: it is OCRed', async () => {
     const pdf = await corpus('skew.pdf');
 
     const result = await reader.read(pdf);
 
-    expect(result).toBeNull();
+    expect(result?.pages).toEqual([{ text: '', drawsImages: true, drawsOther: false }]);
+    expect(result?.pages.map(decidePage)).toEqual(['ocr']);
   });
 
-  it('returns null when one page of several has no text', async () => {
+  it('keeps the pages with text when one page of several is blank, and finds the blank one', async () => {
     const pdf = textPdf([PAGE_ONE, [], PAGE_TWO]);
 
     const result = await reader.read(pdf);
 
-    expect(result).toBeNull();
+    expect(result?.pages[1]).toEqual({ text: '', drawsImages: false, drawsOther: false });
+    expect(result?.pages.map(decidePage)).toEqual(['text_layer', 'blank', 'text_layer']);
   });
 
-  it('returns null when a page has only a few characters, such as a page number', async () => {
+  it('keeps a page with only a page number: nothing else is drawn on it', async () => {
     const pdf = textPdf([PAGE_ONE, ['- 2 -']]);
 
     const result = await reader.read(pdf);
 
-    expect(result).toBeNull();
+    expect(result?.pages[1]).toEqual({ text: '- 2 -', drawsImages: false, drawsOther: true });
+    expect(result?.pages.map(decidePage)).toEqual(['text_layer', 'text_layer']);
+  });
+
+  it.each([
+    ['blank.pdf', ['blank']],
+    ['trivial.pdf', ['blank']],
+    ['cardinal.pdf', ['ocr', 'ocr', 'ocr', 'ocr']],
+    ['multipage.pdf', ['ocr', 'ocr', 'ocr', 'text_layer', 'ocr', 'ocr']],
+    ['jbig2.pdf', ['ocr']],
+    ['ccitt.pdf', ['ocr']],
+  ])('decides each page of the corpus file %s', async (name, decisions) => {
+    const result = await reader.read(await corpus(name));
+
+    expect(result?.pages.map(decidePage)).toEqual(decisions);
   });
 
   it('returns null for a PDF with nothing after its header', async () => {
@@ -85,13 +107,13 @@ describe('PdfTextLayerReader', () => {
     expect(result).toBeNull();
   });
 
-  it.each(['hugemono.pdf', 'enormous.pdf'])('returns null quickly for %s, whose image it never decodes', async (name) => {
+  it.each(['hugemono.pdf', 'enormous.pdf'])('finds the image page of %s quickly, without decoding its image', async (name) => {
     const pdf = await corpus(name);
     const started = performance.now();
 
     const result = await reader.read(pdf);
 
-    expect(result).toBeNull();
+    expect(result?.pages.map(decidePage)).toEqual(['ocr']);
     expect(performance.now() - started).toBeLessThan(QUICK_MS);
   });
 });

@@ -188,11 +188,15 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
           current,
           next,
           now,
-          { SET: { ocr_confidence: result.confidence, pages: result.pages }, REMOVE: ['failure_reason'], sha256: result.readSha256 },
+          {
+            SET: { ocr_confidence: result.confidence, pages: result.pages, pages_ocred_by_engine: result.pagesByEngine },
+            REMOVE: ['failure_reason'],
+            sha256: result.readSha256,
+          },
           [
             { Put: { TableName: this.tableName, Item: { ...this.keys.documentContent(documentId), ...result.content } } },
             ...this.addToTotals(now, current.language, { completed: 1, processing_seconds: result.processingTime }),
-            usageMove(this.table, monthOf(now), { pages: { [result.engine]: result.pages } }),
+            usageMove(this.table, monthOf(now), { pages: result.pagesByEngine }),
           ],
         ).catch((error: unknown) => {
           if (error instanceof FileReplaced) return 'file_replaced' as const;
