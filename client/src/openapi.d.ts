@@ -2388,6 +2388,9 @@ export interface components {
             updated_at: string;
             failure_reason?: string | null;
             content: string;
+            pages_ocred_by_engine: {
+                [key: string]: number;
+            } | null;
         };
         DocumentPage: {
             data: components["schemas"]["DocumentSummary"][];
@@ -2694,9 +2697,9 @@ export interface components {
             bytes_uploaded: number;
             /** @description Bytes of the original files deleted in the month. */
             bytes_deleted: number;
-            /** @description Pages of the OCR runs completed in the month, every engine. */
+            /** @description Pages of the OCR runs completed in the month, every engine; blank pages, which nothing reads, are not counted. */
             pages_ocred: number;
-            /** @description The same pages by the engine that read them: `tesseract`, `textract`, `text_layer` (a PDF's own text); only engines that read pages appear. */
+            /** @description The same pages by what read each one: `tesseract`, `textract`, `text_layer` (a PDF's own text, kept page by page where it is usable, so a PDF with one scanned page counts that page alone under its OCR engine); only engines that read pages appear. */
             pages_ocred_by_engine: {
                 [key: string]: number;
             };
@@ -4496,7 +4499,10 @@ export interface operations {
                      *       "source_id": null,
                      *       "created_at": "2026-11-02T09:31:12.345Z",
                      *       "updated_at": "2026-11-02T09:31:14.020Z",
-                     *       "content": "INVOICE 2026-004711\nACME GmbH\nTotal due: 1,249.50 EUR"
+                     *       "content": "INVOICE 2026-004711\nACME GmbH\nTotal due: 1,249.50 EUR",
+                     *       "pages_ocred_by_engine": {
+                     *         "text_layer": 1
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Document"];
@@ -8077,7 +8083,10 @@ export interface operations {
                      *       "source_id": null,
                      *       "created_at": "2026-11-02T09:31:12.345Z",
                      *       "updated_at": "2026-11-02T09:31:14.020Z",
-                     *       "content": "INVOICE 2026-004711\nACME GmbH\nTotal due: 1,249.50 EUR"
+                     *       "content": "INVOICE 2026-004711\nACME GmbH\nTotal due: 1,249.50 EUR",
+                     *       "pages_ocred_by_engine": {
+                     *         "text_layer": 1
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["Document"];

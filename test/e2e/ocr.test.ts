@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { ApiClient, type ApiResponse } from '../support/api-client';
 import { characterErrorRate } from '../support/text-metrics';
+import { mixedPdf } from '../support/mixed-pdf';
 import { emptyPdf, encryptedPdf, textPdf } from '../support/text-pdf';
 import { E2E_ADMIN } from './global-setup';
 import { LOCAL_OCR_JOBS } from '../../shared/container/local';
@@ -56,6 +57,38 @@ describe('OCR pipeline', () => {
     expect(document).toMatchObject({ status: 'completed', ocr_confidence: 1 });
     expect(document.content).toContain('Quarterly invoice 4711');
   });
+
+  it('keeps the exact text of a PDF whose one page reads "Alpha alphaxpkcbgsjl", finds it by its word and counts the page under text_layer', async () => {
+    const id = await editor.uploadDocument('alpha.pdf', textPdf([['Alpha alphaxpkcbgsjl']]));
+
+    const document = (await settled(id)).body;
+
+    expect(document).toMatchObject({ status: 'completed', ocr_confidence: 1, content: 'Alpha alphaxpkcbgsjl', pages_ocred_by_engine: { text_layer: 1 } });
+    await editor.searchable(id);
+    const found = await editor.get('/api/search?q=alphaxpkcbgsjl');
+    expect(found.body.results.map((hit: { document_id: string }) => hit.document_id)).toContain(id);
+  });
+
+  it('keeps the text of a born-digital PDF with a blank page and a page number-only page, OCRing none of them', async () => {
+    const id = await editor.uploadDocument('report.pdf', textPdf([['Quarterly report of the allotment society'], [], ['3']]));
+
+    const document = (await settled(id)).body;
+
+    expect(document).toMatchObject({ status: 'completed', ocr_confidence: 1, pages_ocred_by_engine: { text_layer: 2 } });
+    expect(document.content).toBe('Quarterly report of the allotment society\n\f\n\n\f\n3');
+  });
+
+  it('OCRs only the scanned page of a mixed PDF: 1 text_layer + 1 tesseract', async () => {
+    const pdf = await mixedPdf([{ text: ['Cover letter with an exact text layer'] }, { png: corpus('linn.png') }]);
+    const id = await editor.uploadDocument('mixed.pdf', pdf);
+
+    const document = (await settled(id)).body;
+
+    expect(document).toMatchObject({ status: 'completed', pages_ocred_by_engine: { text_layer: 1, tesseract: 1 } });
+    expect(document.content.startsWith('Cover letter with an exact text layer\n\f\n')).toBe(true);
+    expect(document.content).toContain('LinnSequencer');
+    expect(document.ocr_confidence).toBeLessThan(1);
+  }, 120_000);
 
   it.each([
     ['invalid.pdf', () => corpus('invalid.pdf')],

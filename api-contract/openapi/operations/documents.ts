@@ -144,7 +144,7 @@ export const documentsDocs: GroupDocs<typeof routes> = {
       200: {
         description: 'The document.',
         schema: Document,
-        example: { ...summary, content: 'INVOICE 2026-004711\nACME GmbH\nTotal due: 1,249.50 EUR' },
+        example: { ...summary, content: 'INVOICE 2026-004711\nACME GmbH\nTotal due: 1,249.50 EUR', pages_ocred_by_engine: { text_layer: 1 } },
       },
     },
     errors: [

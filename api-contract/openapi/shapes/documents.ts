@@ -36,8 +36,13 @@ export const DocumentSummary = shape(
 /** A document with its extracted text. */
 export const Document = shape(
   'Document',
-  'A document with its extracted text. `failure_reason` is present only when `status` is `failed`.',
-  z.strictObject({ ...documentFields, content: z.string() }),
+  'A document with its extracted text. `failure_reason` is present only when `status` is `failed`. `pages_ocred_by_engine` counts the pages of the last completed OCR run by what read each one: `text_layer` (the PDF\'s own text, kept where it is usable), `tesseract` (local) or `textract` (cloud); a blank page is counted under none, so the counts may add up to fewer than the pages. Null until an OCR run completed.',
+  z.strictObject({
+    ...documentFields,
+    content: z.string(),
+    // The last completed OCR run's pages by what read them; null before one completed.
+    pages_ocred_by_engine: z.nullable(z.partialRecord(z.enum(['text_layer', 'tesseract', 'textract']), z.int().check(z.gte(0)))),
+  }),
 );
 
 /** A page of documents. */

@@ -19,10 +19,10 @@ export const WorkspaceUsage = shape(
     documents_deleted: count('Documents deleted in the month.'),
     bytes_uploaded: count('Bytes of the original files created in the month.'),
     bytes_deleted: count('Bytes of the original files deleted in the month.'),
-    pages_ocred: count('Pages of the OCR runs completed in the month, every engine.'),
+    pages_ocred: count('Pages of the OCR runs completed in the month, every engine; blank pages, which nothing reads, are not counted.'),
     pages_ocred_by_engine: z
       .record(z.string(), z.int().check(z.gte(0)))
-      .check(z.describe('The same pages by the engine that read them: `tesseract`, `textract`, `text_layer` (a PDF\'s own text); only engines that read pages appear.')),
+      .check(z.describe('The same pages by what read each one: `tesseract`, `textract`, `text_layer` (a PDF\'s own text, kept page by page where it is usable, so a PDF with one scanned page counts that page alone under its OCR engine); only engines that read pages appear.')),
     search_requests: count('Searches that ran (simple and advanced).'),
     api_requests: count('Authenticated HTTP requests, including those refused by a rate limit.'),
   }),

@@ -36,8 +36,11 @@ export type DocumentSummary = Omit<DocumentRecord, 'ocr_enabled' | 'failure_reas
   failure_reason?: string | null;
 };
 
-/** The P Document: the record and its extracted text as `content`. */
-export type DocumentView = DocumentSummary & { content: string };
+/**
+ * The P Document: the record and its extracted text as `content`, with `pages_ocred_by_engine` (null until an OCR
+ * run completed), which a list row does not carry.
+ */
+export type DocumentView = DocumentSummary & { content: string; pages_ocred_by_engine: Record<string, number> | null };
 
 export const toSummary = (record: DocumentRecord): DocumentSummary => ({
   id: record.id,

@@ -11,7 +11,7 @@ export async function getDocument(
   const [record, stored] = await Promise.all([deps.documents.get(id), deps.documents.getContent(id)]);
   if (!record) throw await missingDocument(deps, id);
   const content = 'text' in stored ? stored.text : new TextDecoder().decode((await deps.files.get(stored.text_object)) ?? new Uint8Array());
-  return { ...toSummary(record), content };
+  return { ...toSummary(record), content, pages_ocred_by_engine: record.pages_ocred_by_engine ?? null };
 }
 
 /**
