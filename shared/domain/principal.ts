@@ -31,4 +31,9 @@ export interface Principal {
    * with the tokens it was opened with. Always set by authentication; optional for callers that build one.
    */
   tokenVersion?: number;
+  /**
+   * Set when the caller presented a personal API token rather than a session (a JWT): its id and scopes. `role`
+   * is then already the lower of the user's role and the scopes'. Routes that need a session refuse it.
+   */
+  apiToken?: { id: string; scopes: readonly string[] };
 }

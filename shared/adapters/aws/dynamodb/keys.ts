@@ -7,6 +7,12 @@ export const keys = {
   identityLock: (issuer: string, subject: string) => ({ pk: `IDENTITY#${issuer}#${subject}`, sk: 'LOCK' }),
   settings: (userId: string) => ({ pk: `USER#${userId}`, sk: 'SETTINGS' }),
   revokedToken: (jti: string) => ({ pk: `REVOKED#${jti}`, sk: 'TOKEN' }),
+  /** A personal API token, found by the SHA-256 (hex) of its secret: one read authenticates it. */
+  apiToken: (hash: string) => ({ pk: `APITOKEN#${hash}`, sk: 'TOKEN' }),
+  /** How many API tokens a user holds, moved in the same transaction as each token's create and delete. */
+  apiTokenCount: (userId: string) => ({ pk: `USER#${userId}`, sk: 'APITOKENS' }),
+  /** gsi1 partition of one workspace's API tokens, sorted `<user id>#<created_at>#<token id>`: one user's by prefix. */
+  apiTokensIndex: (workspaceId: string) => `WS#${workspaceId}#APITOKENS`,
   notification: (userId: string, id: string) => ({ pk: `USER#${userId}`, sk: `NOTIFICATION#${id}` }),
   /** gsi1 partition of one user's notifications, by creation time. */
   notificationsIndex: (userId: string) => `NOTIFICATIONS#${userId}`,
