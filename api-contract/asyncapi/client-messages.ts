@@ -21,7 +21,9 @@ const CLIENT_DOCS: { [T in ClientMessageType]: ClientDoc<T> } = {
     title: 'Authenticate',
     summary: 'Authenticates the connection with an access token of the HTTP API.',
     description:
-      'The first message to send, with the token of `POST /api/auth/login` (or `/api/auth/refresh`). Wait for its answer, ' +
+      'The first message to send, with the token of `POST /api/auth/login` (or `/api/auth/refresh`), or a personal API ' +
+      'token (`dst_...`, `POST /api/tokens`: any scope; the connection then lives until the token expires or is deleted, ' +
+      'and ends with its user\'s password change like a session\'s). Wait for its answer, ' +
       '`auth_success` or `error`, before sending anything else: messages are served concurrently. A bad, expired or revoked ' +
       'token is answered UNAUTHORIZED and a user past the connection limit RATE_LIMITED; both then close the connection. ' +
       'Sent again on an authenticated connection with a fresh token of the same user, it moves the connection to that ' +

@@ -88,11 +88,14 @@ function errorResponse(status: number, errors: readonly ErrorResponseDoc[], head
   };
 }
 
-/** A shared error answer's component name: its code in PascalCase, and for a role refusal the role it asks. */
+/**
+ * A shared error answer's component name: its code in PascalCase, and for a role refusal the role it asks and
+ * whether it needs a session (refuses API tokens).
+ */
 function sharedResponseName(errors: readonly ErrorResponseDoc[], contract: RouteContract): string {
   const [{ code } = { code: 'INTERNAL_ERROR' }] = errors;
   const name = code.toLowerCase().replace(/(^|_)(\w)/g, (_whole, _separator, letter: string) => letter.toUpperCase());
-  return code === 'FORBIDDEN' ? `${name}${contract.access[0]?.toUpperCase()}${contract.access.slice(1)}` : name;
+  return code === 'FORBIDDEN' ? `${name}${contract.access[0]?.toUpperCase()}${contract.access.slice(1)}${contract.session ? 'Session' : ''}` : name;
 }
 
 /** Shared response components, by name; the same name must always mean the same answer. */

@@ -13,7 +13,13 @@ export function commonErrors(contract: RouteContract, { rateLimited }: { rateLim
   ];
   if (contract.access !== 'public') errors.push({ code: 'UNAUTHORIZED', when: 'the bearer token is missing, invalid, expired or revoked' });
   if (contract.access === 'editor' || contract.access === 'admin' || contract.access === 'operator') {
-    errors.push({ code: 'FORBIDDEN', when: `the caller is not ${contract.access === 'operator' ? 'the operator of the deployment' : `at least ${contract.access}`}` });
+    errors.push({
+      code: 'FORBIDDEN',
+      when: `the caller is not ${contract.access === 'operator' ? 'the operator of the deployment' : `at least ${contract.access}`}, or the caller's API token has no scope that allows it (\`details.token_scopes\`)`,
+    });
+  }
+  if (contract.session) {
+    errors.push({ code: 'FORBIDDEN', when: 'called with a personal API token: this needs a session (`details.reason = "session_required"`)' });
   }
   if (contract.params) errors.push({ code: 'NOT_FOUND', when: 'no such resource in the caller\'s workspace; `details.id` names it' });
   if (contract.body || contract.form) errors.push({ code: 'PAYLOAD_TOO_LARGE', when: 'the request body is larger than the service accepts' });

@@ -251,6 +251,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your API tokens
+         * @description The caller's own tokens, oldest first; with `all=true` every token of the caller's workspace (its admins only: 403 otherwise), `user_id` naming whose. Never the secrets. Expired tokens are listed until deleted. The listing follows a token's creation or deletion within a moment (it is read from an index).
+         *
+         *     A personal API token acts for its user, sent as `Authorization: Bearer dst_...` wherever a session's token is accepted (and in the WebSocket `auth` message). At every request it may do what both its scopes and its user's role then allow: `read` what a viewer may, `write` what an editor may, `admin` what an admin may; so a demoted user's tokens lose the power at once and a deleted user's are 401. Its requests count against its user's rate limits. Managing tokens, users and the password, and logging out, need a session: with a token they are 403 `FORBIDDEN` with `details.reason = "session_required"`.
+         *
+         *     **Who may call it:** Any member of the workspace (viewer and up).
+         */
+        get: operations["listTokens"];
+        put?: never;
+        /**
+         * Make a personal API token
+         * @description `scopes`: one or more of `read`, `write`, `admin` (the highest counts; it may exceed the caller's role today, but never acts above the role the user has at each request). `expires_at`: when it stops working, in the future and at most `API_TOKEN_MAX_DAYS` (365 by default) away; without it the token lives that long. The answer carries the secret as `token`, **this once**: only its SHA-256 is stored. A user holds at most 50 tokens, expired ones included (409, `details.reason = "token_limit"`): delete one first.
+         *
+         *     A personal API token acts for its user, sent as `Authorization: Bearer dst_...` wherever a session's token is accepted (and in the WebSocket `auth` message). At every request it may do what both its scopes and its user's role then allow: `read` what a viewer may, `write` what an editor may, `admin` what an admin may; so a demoted user's tokens lose the power at once and a deleted user's are 401. Its requests count against its user's rate limits. Managing tokens, users and the password, and logging out, need a session: with a token they are 403 `FORBIDDEN` with `details.reason = "session_required"`.
+         *
+         *     **Who may call it:** Any member of the workspace (viewer and up).
+         */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API token
+         * @description Deletes one of the caller's tokens, or as a workspace admin any token of the workspace. The next request with it is 401; the WebSocket connections it authenticated get `UNAUTHORIZED` and are closed. Another member's token (for a non-admin) or another workspace's is 404 like an unknown id.
+         *
+         *     A personal API token acts for its user, sent as `Authorization: Bearer dst_...` wherever a session's token is accepted (and in the WebSocket `auth` message). At every request it may do what both its scopes and its user's role then allow: `read` what a viewer may, `write` what an editor may, `admin` what an admin may; so a demoted user's tokens lose the power at once and a deleted user's are 401. Its requests count against its user's rate limits. Managing tokens, users and the password, and logging out, need a session: with a token they are 403 `FORBIDDEN` with `details.reason = "session_required"`.
+         *
+         *     **Who may call it:** Any member of the workspace (viewer and up).
+         */
+        delete: operations["deleteToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/usage": {
         parameters: {
             query?: never;
@@ -1352,6 +1408,68 @@ export interface paths {
          */
         post: operations["changePasswordV2"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your API tokens (v2)
+         * @description The future version (v2) of `GET /api/tokens`: the same operation, under `/api/v2/`.
+         *
+         *     The caller's own tokens, oldest first; with `all=true` every token of the caller's workspace (its admins only: 403 otherwise), `user_id` naming whose. Never the secrets. Expired tokens are listed until deleted. The listing follows a token's creation or deletion within a moment (it is read from an index).
+         *
+         *     A personal API token acts for its user, sent as `Authorization: Bearer dst_...` wherever a session's token is accepted (and in the WebSocket `auth` message). At every request it may do what both its scopes and its user's role then allow: `read` what a viewer may, `write` what an editor may, `admin` what an admin may; so a demoted user's tokens lose the power at once and a deleted user's are 401. Its requests count against its user's rate limits. Managing tokens, users and the password, and logging out, need a session: with a token they are 403 `FORBIDDEN` with `details.reason = "session_required"`.
+         *
+         *     **Who may call it:** Any member of the workspace (viewer and up).
+         */
+        get: operations["listTokensV2"];
+        put?: never;
+        /**
+         * Make a personal API token (v2)
+         * @description The future version (v2) of `POST /api/tokens`: the same operation, under `/api/v2/`.
+         *
+         *     `scopes`: one or more of `read`, `write`, `admin` (the highest counts; it may exceed the caller's role today, but never acts above the role the user has at each request). `expires_at`: when it stops working, in the future and at most `API_TOKEN_MAX_DAYS` (365 by default) away; without it the token lives that long. The answer carries the secret as `token`, **this once**: only its SHA-256 is stored. A user holds at most 50 tokens, expired ones included (409, `details.reason = "token_limit"`): delete one first.
+         *
+         *     A personal API token acts for its user, sent as `Authorization: Bearer dst_...` wherever a session's token is accepted (and in the WebSocket `auth` message). At every request it may do what both its scopes and its user's role then allow: `read` what a viewer may, `write` what an editor may, `admin` what an admin may; so a demoted user's tokens lose the power at once and a deleted user's are 401. Its requests count against its user's rate limits. Managing tokens, users and the password, and logging out, need a session: with a token they are 403 `FORBIDDEN` with `details.reason = "session_required"`.
+         *
+         *     **Who may call it:** Any member of the workspace (viewer and up).
+         */
+        post: operations["createTokenV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API token (v2)
+         * @description The future version (v2) of `DELETE /api/tokens/{id}`: the same operation, under `/api/v2/`.
+         *
+         *     Deletes one of the caller's tokens, or as a workspace admin any token of the workspace. The next request with it is 401; the WebSocket connections it authenticated get `UNAUTHORIZED` and are closed. Another member's token (for a non-admin) or another workspace's is 404 like an unknown id.
+         *
+         *     A personal API token acts for its user, sent as `Authorization: Bearer dst_...` wherever a session's token is accepted (and in the WebSocket `auth` message). At every request it may do what both its scopes and its user's role then allow: `read` what a viewer may, `write` what an editor may, `admin` what an admin may; so a demoted user's tokens lose the power at once and a deleted user's are 401. Its requests count against its user's rate limits. Managing tokens, users and the password, and logging out, need a session: with a token they are 403 `FORBIDDEN` with `details.reason = "session_required"`.
+         *
+         *     **Who may call it:** Any member of the workspace (viewer and up).
+         */
+        delete: operations["deleteTokenV2"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2678,6 +2796,49 @@ export interface components {
             }[];
             failure: string | null;
         };
+        ApiToken: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The user the token acts for.
+             */
+            user_id: string;
+            name: string;
+            /** @description The token's first characters (`dst_` and four more), to tell it apart; never the secret. */
+            prefix: string;
+            scopes: ("read" | "write" | "admin")[];
+            /** Format: date-time */
+            created_at: string;
+            /** @description Its last request, to within a minute; null before the first. */
+            last_used_at: string | null;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        CreatedApiToken: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The user the token acts for.
+             */
+            user_id: string;
+            name: string;
+            /** @description The token's first characters (`dst_` and four more), to tell it apart; never the secret. */
+            prefix: string;
+            scopes: ("read" | "write" | "admin")[];
+            /** Format: date-time */
+            created_at: string;
+            /** @description Its last request, to within a minute; null before the first. */
+            last_used_at: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description The secret: `dst_`, 43 base62 characters of randomness (256 bits) and a 6-character CRC32 of them. Send it as `Authorization: Bearer <token>`. */
+            token: string;
+        };
+        ApiTokenList: {
+            tokens: components["schemas"]["ApiToken"][];
+        };
         WorkspaceUsage: {
             /** Format: uuid */
             workspace_id: string;
@@ -2825,8 +2986,48 @@ export interface components {
                 };
             };
         };
-        /** @description `FORBIDDEN`: the caller is not at least admin. */
+        /** @description `FORBIDDEN`: called with a personal API token: this needs a session (`details.reason = "session_required"`). */
+        ForbiddenViewerSession: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+        };
+        /** @description `FORBIDDEN`: the caller is not at least admin, or the caller's API token has no scope that allows it (`details.token_scopes`). */
         ForbiddenAdmin: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+        };
+        /**
+         * @description `FORBIDDEN`: the caller is not at least admin, or the caller's API token has no scope that allows it (`details.token_scopes`).
+         *
+         *     `FORBIDDEN`: called with a personal API token: this needs a session (`details.reason = "session_required"`).
+         */
+        ForbiddenAdminSession: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -2861,7 +3062,7 @@ export interface components {
                 };
             };
         };
-        /** @description `FORBIDDEN`: the caller is not the operator of the deployment. */
+        /** @description `FORBIDDEN`: the caller is not the operator of the deployment, or the caller's API token has no scope that allows it (`details.token_scopes`). */
         ForbiddenOperator: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -2879,7 +3080,7 @@ export interface components {
                 };
             };
         };
-        /** @description `FORBIDDEN`: the caller is not at least editor. */
+        /** @description `FORBIDDEN`: the caller is not at least editor, or the caller's API token has no scope that allows it (`details.token_scopes`). */
         ForbiddenEditor: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -3134,6 +3335,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerSession"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3550,7 +3752,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenAdmin"];
+            403: components["responses"]["ForbiddenAdminSession"];
             /** @description `DUPLICATE_RESOURCE`: the username or the email is taken, in any case; `details.field` names which. */
             409: {
                 headers: {
@@ -3628,7 +3830,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenAdmin"];
+            403: components["responses"]["ForbiddenAdminSession"];
             404: components["responses"]["NotFound"];
             /** @description `DUPLICATE_RESOURCE`: the new email is taken (`details.field = "email"`), or the change would demote the workspace's last admin (`details.reason = "last_admin"`) or the operator (`details.reason = "operator"`). */
             409: {
@@ -3678,7 +3880,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenAdmin"];
+            403: components["responses"]["ForbiddenAdminSession"];
             404: components["responses"]["NotFound"];
             /** @description `DUPLICATE_RESOURCE`: the user is the workspace's last admin (`details.reason = "last_admin"`) or the operator (`details.reason = "operator"`). */
             409: {
@@ -3888,7 +4090,213 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerSession"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTokens: {
+        parameters: {
+            query?: {
+                all?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tokens": [
+                     *         {
+                     *           "id": "3f1c2b7a-8d4e-4a6b-9c0d-1e2f3a4b5c6d",
+                     *           "user_id": "7c3e9a14-2b5d-4f8e-a1c6-9d0b3e7f5a21",
+                     *           "name": "scanner in the office",
+                     *           "prefix": "dst_csKL",
+                     *           "scopes": [
+                     *             "write"
+                     *           ],
+                     *           "created_at": "2026-11-05T10:00:00.000Z",
+                     *           "last_used_at": "2026-11-06T07:42:00.000Z",
+                     *           "expires_at": "2027-11-05T10:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiTokenList"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description `FORBIDDEN`: called with a personal API token: this needs a session (`details.reason = "session_required"`).
+             *
+             *     `FORBIDDEN`: `all=true` by a caller who is not an admin of the workspace (`details.required_role = "admin"`).
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "scanner in the office",
+                 *       "scopes": [
+                 *         "write"
+                 *       ],
+                 *       "expires_at": "2027-11-05T10:00:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    scopes: ("read" | "write" | "admin")[];
+                    /** Format: date-time */
+                    expires_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The token, with its secret. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f1c2b7a-8d4e-4a6b-9c0d-1e2f3a4b5c6d",
+                     *       "user_id": "7c3e9a14-2b5d-4f8e-a1c6-9d0b3e7f5a21",
+                     *       "name": "scanner in the office",
+                     *       "prefix": "dst_csKL",
+                     *       "scopes": [
+                     *         "write"
+                     *       ],
+                     *       "created_at": "2026-11-05T10:00:00.000Z",
+                     *       "last_used_at": null,
+                     *       "expires_at": "2027-11-05T10:00:00.000Z",
+                     *       "token": "dst_csKLbRm5xpYpeCIVSEA6jN35ECsth3P94PMWPfZSwDS0riCCX"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedApiToken"];
+                };
+            };
+            /**
+             * @description `VALIDATION_ERROR`: a parameter or field is missing, unknown or invalid; `details` names the field and the reason.
+             *
+             *     `VALIDATION_ERROR`: `expires_at` is not in the future or further away than `API_TOKEN_MAX_DAYS` (`details.field = "expires_at"`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerSession"];
+            /** @description `DUPLICATE_RESOURCE`: the caller already holds 50 tokens (`details.reason = "token_limit"`, `details.limit`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerSession"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6718,6 +7126,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerSession"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7134,7 +7543,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenAdmin"];
+            403: components["responses"]["ForbiddenAdminSession"];
             /** @description `DUPLICATE_RESOURCE`: the username or the email is taken, in any case; `details.field` names which. */
             409: {
                 headers: {
@@ -7212,7 +7621,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenAdmin"];
+            403: components["responses"]["ForbiddenAdminSession"];
             404: components["responses"]["NotFound"];
             /** @description `DUPLICATE_RESOURCE`: the new email is taken (`details.field = "email"`), or the change would demote the workspace's last admin (`details.reason = "last_admin"`) or the operator (`details.reason = "operator"`). */
             409: {
@@ -7262,7 +7671,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenAdmin"];
+            403: components["responses"]["ForbiddenAdminSession"];
             404: components["responses"]["NotFound"];
             /** @description `DUPLICATE_RESOURCE`: the user is the workspace's last admin (`details.reason = "last_admin"`) or the operator (`details.reason = "operator"`). */
             409: {
@@ -7472,7 +7881,213 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerSession"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTokensV2: {
+        parameters: {
+            query?: {
+                all?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "tokens": [
+                     *         {
+                     *           "id": "3f1c2b7a-8d4e-4a6b-9c0d-1e2f3a4b5c6d",
+                     *           "user_id": "7c3e9a14-2b5d-4f8e-a1c6-9d0b3e7f5a21",
+                     *           "name": "scanner in the office",
+                     *           "prefix": "dst_csKL",
+                     *           "scopes": [
+                     *             "write"
+                     *           ],
+                     *           "created_at": "2026-11-05T10:00:00.000Z",
+                     *           "last_used_at": "2026-11-06T07:42:00.000Z",
+                     *           "expires_at": "2027-11-05T10:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiTokenList"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description `FORBIDDEN`: called with a personal API token: this needs a session (`details.reason = "session_required"`).
+             *
+             *     `FORBIDDEN`: `all=true` by a caller who is not an admin of the workspace (`details.required_role = "admin"`).
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "FORBIDDEN";
+                        };
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createTokenV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "scanner in the office",
+                 *       "scopes": [
+                 *         "write"
+                 *       ],
+                 *       "expires_at": "2027-11-05T10:00:00.000Z"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    scopes: ("read" | "write" | "admin")[];
+                    /** Format: date-time */
+                    expires_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The token, with its secret. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f1c2b7a-8d4e-4a6b-9c0d-1e2f3a4b5c6d",
+                     *       "user_id": "7c3e9a14-2b5d-4f8e-a1c6-9d0b3e7f5a21",
+                     *       "name": "scanner in the office",
+                     *       "prefix": "dst_csKL",
+                     *       "scopes": [
+                     *         "write"
+                     *       ],
+                     *       "created_at": "2026-11-05T10:00:00.000Z",
+                     *       "last_used_at": null,
+                     *       "expires_at": "2027-11-05T10:00:00.000Z",
+                     *       "token": "dst_csKLbRm5xpYpeCIVSEA6jN35ECsth3P94PMWPfZSwDS0riCCX"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CreatedApiToken"];
+                };
+            };
+            /**
+             * @description `VALIDATION_ERROR`: a parameter or field is missing, unknown or invalid; `details` names the field and the reason.
+             *
+             *     `VALIDATION_ERROR`: `expires_at` is not in the future or further away than `API_TOKEN_MAX_DAYS` (`details.field = "expires_at"`).
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "VALIDATION_ERROR";
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerSession"];
+            /** @description `DUPLICATE_RESOURCE`: the caller already holds 50 tokens (`details.reason = "token_limit"`, `details.limit`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteTokenV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerSession"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -40,7 +40,8 @@ export const oidcCallbackQuery = z.lazy(() =>
 export const routes = {
   register: contract({ key: 'POST /api/auth/register', access: 'public', body: registerBody }),
   login: contract({ key: 'POST /api/auth/login', access: 'public', body: loginBody }),
-  logout: contract({ key: 'POST /api/auth/logout', access: 'viewer' }),
+  // An API token is not a session: it is deleted (DELETE /api/tokens/{id}), not logged out.
+  logout: contract({ key: 'POST /api/auth/logout', access: 'viewer', session: true }),
   // Public: an expired token (within its refresh grace) is refreshed, so the handler checks the token itself.
   refreshToken: contract({ key: 'POST /api/auth/refresh', access: 'public' }),
   startOidcLogin: contract({ key: 'GET /api/auth/oidc/login', access: 'public' }),

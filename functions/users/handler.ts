@@ -4,6 +4,9 @@ import { deleteWorkspaceUser } from '../../shared/domain/users/delete-workspace-
 import { listUsers } from '../../shared/domain/users/list-users';
 import { getProfile, updateProfile } from '../../shared/domain/users/profile';
 import { updateWorkspaceUser } from '../../shared/domain/users/update-workspace-user';
+import { createApiToken } from '../../shared/domain/tokens/create-token';
+import { deleteApiToken } from '../../shared/domain/tokens/delete-token';
+import { listApiTokens } from '../../shared/domain/tokens/list-tokens';
 import { everyWorkspaceUsage, workspaceUsage } from '../../shared/domain/usage/get-usage';
 import type { AppContainer } from '../../shared/container/app-container';
 import { httpHandler } from '../../shared/http/pipeline';
@@ -13,7 +16,8 @@ import { routes } from './schemas';
 
 /**
  * The users of the caller's workspace (admins: list, create, change, delete), GET/PUT /api/users/profile and
- * POST /api/users/change-password (the caller), and the usage for billing: GET /api/usage (an admin: their
+ * POST /api/users/change-password (the caller), the caller's personal API tokens (GET/POST /api/tokens,
+ * DELETE /api/tokens/{id}; an admin also every token of the workspace), and the usage for billing: GET /api/usage (an admin: their
  * workspace's) and GET /api/usage/workspaces (the operator: every workspace's).
  */
 export const createUsersHandler = (c: AppContainer) =>
@@ -56,6 +60,21 @@ export const createUsersHandler = (c: AppContainer) =>
         handle: async ({ principal, body }) => {
           const session = await changePassword(c, principal.userId, body);
           return json(200, { message: 'Password changed; tokens issued before now no longer work', ...session });
+        },
+      }),
+      route({
+        ...routes.listTokens,
+        handle: async ({ principal, query }) => json(200, await listApiTokens(c, principal, { all: query.all })),
+      }),
+      route({
+        ...routes.createToken,
+        handle: async ({ principal, body }) => json(201, await createApiToken(c, principal, body)),
+      }),
+      route({
+        ...routes.deleteToken,
+        handle: async ({ principal, params }) => {
+          await deleteApiToken(c, principal, params.id);
+          return noContent();
         },
       }),
       route({

@@ -1,6 +1,7 @@
 import type { RegistrationMode } from '../manifest';
 import type { Principal } from '../domain/principal';
 import type { RevokedTokenStore, TokenService } from '../domain/auth/ports';
+import type { ApiTokenRepository } from '../domain/tokens/ports';
 import type { Clock } from '../domain/clock';
 import type { DocumentListingIndex, DocumentRepository, PendingUploadRepository } from '../domain/documents/ports';
 import type { FileStore } from '../domain/files/ports';
@@ -53,6 +54,10 @@ export interface AppContainer {
   /** A WebSocket connection that has not authenticated after this long is closed. */
   wsAuthTimeoutSeconds: number;
   revokedTokens: RevokedTokenStore;
+  /** Personal API tokens, found by their hash. */
+  apiTokens: ApiTokenRepository;
+  /** API_TOKEN_MAX_DAYS: the longest an API token may live. */
+  apiTokenMaxDays: number;
   passwords: PasswordHasher;
   tokens: TokenService;
   registrationMode: RegistrationMode;
@@ -63,6 +68,7 @@ export interface AppContainer {
   healthProbes: HealthProbe[];
   /** The answering instance, for the system metrics. */
   host: HostProbe;
+  /** Resolves a bearer token (a session's JWT or a personal API token, `dst_...`) to its caller. */
   authenticate(token: string): Promise<Principal>;
   /**
    * Counts a request against its caller's rate limits (RATE_LIMIT_*), failing open, and an authenticated one

@@ -1,4 +1,7 @@
 import { DynamoRevokedTokenStore } from '../adapters/aws/dynamodb/revoked-token-store';
+import { DynamoApiTokenRepository } from '../adapters/aws/dynamodb/api-token-repository';
+import { authenticateApiToken } from '../domain/tokens/authenticate-token';
+import { looksLikeApiToken } from '../domain/tokens/token-format';
 import { DynamoSettingsRepository } from '../adapters/aws/dynamodb/settings-repository';
 import { DynamoUserRepository } from '../adapters/aws/dynamodb/user-repository';
 import { DynamoWorkspaceRepository } from '../adapters/aws/dynamodb/workspace-repository';
@@ -199,6 +202,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
           }),
       })
     : silentEventHub;
+  const apiTokens = new DynamoApiTokenRepository(parts.db, parts.tableName);
   const files = parts.files ?? noFiles;
   const ocrQueues = parts.ocrQueues ?? noOcrQueues;
   const usage = new DynamoUsageRepository(parts.db, parts.tableName);
@@ -238,6 +242,8 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     connectionSender,
     wsAuthTimeoutSeconds: parts.env.WS_AUTH_TIMEOUT_SECONDS,
     revokedTokens,
+    apiTokens,
+    apiTokenMaxDays: parts.env.API_TOKEN_MAX_DAYS,
     tokens,
     registrationMode: parts.env.REGISTRATION_MODE,
     refreshGraceSeconds: parts.env.JWT_REFRESH_GRACE_SECONDS,
@@ -245,7 +251,9 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     ...(parts.edge ? { edge: parts.edge } : {}),
     healthProbes: parts.healthProbes,
     metrics: parts.metrics ?? noBusinessMetrics,
-    authenticate: (token) => authenticate({ tokens, revokedTokens, users }, token),
+    // A personal API token is never tried as a JWT, nor a JWT as a token.
+    authenticate: (token) =>
+      looksLikeApiToken(token) ? authenticateApiToken({ apiTokens, users, clock }, token) : authenticate({ tokens, revokedTokens, users }, token),
     ...(parts.serving?.(parts, clock, meter) ?? notServing),
     oidc,
     vault: parts.vault ?? noVault,

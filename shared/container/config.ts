@@ -79,6 +79,8 @@ export const commonEnvSchema = z.object({
   JWT_AUDIENCE: z._default(envText, 'docservice-api'),
   JWT_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(60), z.lte(86_400)), 3600),
   JWT_REFRESH_GRACE_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(30 * 86_400)), 7 * 86_400),
+  /** The longest a personal API token may live, in days; a token created without `expires_at` lives this long. */
+  API_TOKEN_MAX_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(3650)), 365),
   /** `workspace`: a sign-up gets a new, empty workspace and is its admin; `closed`: sign-up answers 403. */
   REGISTRATION_MODE: z._default(z.enum(REGISTRATION_MODES), 'workspace'),
   CORS_ORIGINS: z.pipe(z._default(z.string(), '*'), z.transform(parseCorsOrigins)),

@@ -151,12 +151,19 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
     if (!token) throw unauthorized('A bearer token is required');
     if (!options.authenticate) throw new Error(`Route ${route.key} needs authentication but none is configured`);
     const principal = await options.authenticate(token);
+    if (route.session && principal.apiToken) {
+      throw forbidden('This needs a session (log in), not an API token', { reason: 'session_required' });
+    }
+    // A token's role is already capped by its scopes; the 403 then names them.
+    const scopes = principal.apiToken ? { token_scopes: principal.apiToken.scopes } : {};
     if (route.access === 'operator') {
-      if (!principal.operator) throw forbidden('This is for the operator of the deployment', { required_role: 'operator', role: principal.role });
+      if (!principal.operator) {
+        throw forbidden('This is for the operator of the deployment', { required_role: 'operator', role: principal.role, ...scopes });
+      }
       return principal;
     }
     if (!hasRole(principal.role, route.access)) {
-      throw forbidden(`This requires the ${route.access} role`, { required_role: route.access, role: principal.role });
+      throw forbidden(`This requires the ${route.access} role`, { required_role: route.access, role: principal.role, ...scopes });
     }
     return principal;
   };

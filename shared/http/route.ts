@@ -53,6 +53,12 @@ export interface RouteContract<
   access: A;
   /** Uploads also count against the caller's upload limit. */
   rateLimit?: RateLimitClass;
+  /**
+   * Needs a session (a JWT from login, registration or single sign-on), not a personal API token: what could
+   * mint tokens, change the password or manage users must not be reachable with a leaked token (403,
+   * `details.reason = "session_required"`).
+   */
+  session?: true;
   body?: B;
   query?: Q;
   params?: P;
@@ -87,6 +93,7 @@ export interface Route {
   key: string;
   access: Access;
   rateLimit?: RateLimitClass | undefined;
+  session?: true | undefined;
   body?: z.ZodMiniType | undefined;
   query?: z.ZodMiniType | undefined;
   params?: z.ZodMiniType | undefined;

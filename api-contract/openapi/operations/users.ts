@@ -1,6 +1,7 @@
 import type { routes } from '../../../functions/users/schemas';
 import type { GroupDocs } from '../operation-docs';
 import { PasswordChanged } from '../shapes/auth';
+import { ApiTokenList, CreatedApiToken } from '../shapes/tokens';
 import { UsageReport, WorkspaceUsage } from '../shapes/usage';
 import { User, UserPage } from '../shapes/users';
 
@@ -52,6 +53,21 @@ const LAST_ADMIN_AND_OPERATOR =
   'A workspace always keeps an admin: removing its last one is 409 with `details.reason = "last_admin"`, enforced in the same transaction as the change, so two admins demoting each other at once cannot both succeed. The operator (the bootstrap admin, `ADMIN_USERNAME`) stays an admin: 409 with `details.reason = "operator"`.';
 
 const SAME_AS_UNKNOWN = 'A user id of another workspace is 404 exactly like an unknown one.';
+
+const apiToken = {
+  id: '3f1c2b7a-8d4e-4a6b-9c0d-1e2f3a4b5c6d',
+  user_id: member.id,
+  name: 'scanner in the office',
+  prefix: 'dst_csKL',
+  scopes: ['write'],
+  created_at: '2026-11-05T10:00:00.000Z',
+  last_used_at: '2026-11-06T07:42:00.000Z',
+  expires_at: '2027-11-05T10:00:00.000Z',
+};
+
+/** What every token operation says of tokens, once. */
+const TOKENS =
+  'A personal API token acts for its user, sent as `Authorization: Bearer dst_...` wherever a session\'s token is accepted (and in the WebSocket `auth` message). At every request it may do what both its scopes and its user\'s role then allow: `read` what a viewer may, `write` what an editor may, `admin` what an admin may; so a demoted user\'s tokens lose the power at once and a deleted user\'s are 401. Its requests count against its user\'s rate limits. Managing tokens, users and the password, and logging out, need a session: with a token they are 403 `FORBIDDEN` with `details.reason = "session_required"`.';
 
 export const usersDocs: GroupDocs<typeof routes> = {
   listUsers: {
@@ -152,6 +168,42 @@ export const usersDocs: GroupDocs<typeof routes> = {
         when: 'the current password is wrong (`details.field = "current_password"`) or the new one equals it (`details.field = "new_password"`)',
       },
     ],
+  },
+  listTokens: {
+    summary: 'List your API tokens',
+    description: [
+      "The caller's own tokens, oldest first; with `all=true` every token of the caller's workspace (its admins only: 403 otherwise), `user_id` naming whose. Never the secrets. Expired tokens are listed until deleted. The listing follows a token's creation or deletion within a moment (it is read from an index).",
+      TOKENS,
+    ].join('\n\n'),
+    responses: { 200: { description: 'The tokens.', schema: ApiTokenList, example: { tokens: [apiToken] } } },
+    errors: [{ code: 'FORBIDDEN', when: '`all=true` by a caller who is not an admin of the workspace (`details.required_role = "admin"`)' }],
+  },
+  createToken: {
+    summary: 'Make a personal API token',
+    description: [
+      '`scopes`: one or more of `read`, `write`, `admin` (the highest counts; it may exceed the caller\'s role today, but never acts above the role the user has at each request). `expires_at`: when it stops working, in the future and at most `API_TOKEN_MAX_DAYS` (365 by default) away; without it the token lives that long. The answer carries the secret as `token`, **this once**: only its SHA-256 is stored. A user holds at most 50 tokens, expired ones included (409, `details.reason = "token_limit"`): delete one first.',
+      TOKENS,
+    ].join('\n\n'),
+    requestExample: { name: 'scanner in the office', scopes: ['write'], expires_at: '2027-11-05T10:00:00.000Z' },
+    responses: {
+      201: {
+        description: 'The token, with its secret.',
+        schema: CreatedApiToken,
+        example: { ...apiToken, last_used_at: null, token: 'dst_csKLbRm5xpYpeCIVSEA6jN35ECsth3P94PMWPfZSwDS0riCCX' },
+      },
+    },
+    errors: [
+      { code: 'VALIDATION_ERROR', when: '`expires_at` is not in the future or further away than `API_TOKEN_MAX_DAYS` (`details.field = "expires_at"`)' },
+      { code: 'DUPLICATE_RESOURCE', when: 'the caller already holds 50 tokens (`details.reason = "token_limit"`, `details.limit`)' },
+    ],
+  },
+  deleteToken: {
+    summary: 'Revoke an API token',
+    description: [
+      "Deletes one of the caller's tokens, or as a workspace admin any token of the workspace. The next request with it is 401; the WebSocket connections it authenticated get `UNAUTHORIZED` and are closed. Another member's token (for a non-admin) or another workspace's is 404 like an unknown id.",
+      TOKENS,
+    ].join('\n\n'),
+    responses: { 204: { description: 'Revoked.' } },
   },
   getUsage: {
     summary: "Get the workspace's usage",
