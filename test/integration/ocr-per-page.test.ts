@@ -83,6 +83,27 @@ describe('OCR worker: per page', () => {
     expect(record?.ocr_confidence).toBeLessThan(1);
   }, 60_000);
 
+  it('reads the issue\'s 20-page PDF (18 text pages, a blank one, a scanned one) as 18 text_layer + 1 tesseract', async () => {
+    const tesseract = new TesseractOcrEngine();
+    const { deps, documents, upload } = await ocrPipeline(tesseract);
+    const text = (n: number) => [`Page ${n} of the annual report, with its own exact text layer`, `Figures for section ${n}`];
+    const pages = Array.from({ length: 20 }, (_, i) => (i === 6 ? { blank: true as const } : i === 13 ? { png: LINN } : { text: text(i + 1) }));
+    const document = await upload(await mixedPdf(pages));
+
+    expect(await run(deps, document.id)).toBe('completed');
+
+    expect(tesseract.stats.pages).toBe(1);
+    const record = await documents.get(document.id);
+    expect(record).toMatchObject({ pages_ocred_by_engine: { text_layer: 18, tesseract: 1 } });
+    const read = ((await documents.getContent(document.id)) as { text: string }).text.split(PAGE_SEPARATOR);
+    expect(read).toHaveLength(20);
+    for (const [i, page] of read.entries()) {
+      if (i === 6) expect(page).toBe('');
+      else if (i === 13) expect(page).toContain('LinnSequencer');
+      else expect(page).toBe(text(i + 1).join('\n'));
+    }
+  }, 60_000);
+
   it('reads a PDF of scans only with the engine, whole, as before', async () => {
     const tesseract = new TesseractOcrEngine();
     const { deps, documents, upload } = await ocrPipeline(tesseract);
