@@ -3,6 +3,10 @@ import { inject } from 'vitest';
 import { ApiClient } from '../support/api-client';
 import { pngImage } from '../support/fixtures';
 import { ChannelClient } from '../support/ws-client';
+import { E2E_ADMIN } from './global-setup';
+import { ROUTE_CONTRACTS } from '../../functions/route-contracts';
+import { hasRole } from '../../shared/domain/principal';
+import { SCOPE_ROLE, type TokenScope } from '../../shared/domain/tokens/ports';
 
 const baseUrl = inject('baseUrl');
 
@@ -124,6 +128,16 @@ describe('API tokens', () => {
     expect(expired.body.error.message).toBe('The token has expired');
   });
 
+  it("gives the operator's routes to the operator's admin token only", async () => {
+    const operator = await anonymous.login(E2E_ADMIN.username, E2E_ADMIN.password);
+    const { api: adminToken, id: adminId } = await mint(operator, ['admin']);
+    const { api: writeToken, id: writeId } = await mint(operator, ['write']);
+
+    expect((await adminToken.get('/api/metrics/system')).status).toBe(200);
+    expect((await writeToken.get('/api/metrics/system')).status).toBe(403);
+    for (const id of [adminId, writeId]) expect((await operator.delete(`/api/tokens/${id}`)).status).toBe(204);
+  });
+
   it('keeps last_used_at and refuses a token that is not one (bad checksum) with 401', async () => {
     const { api, id, token } = await mint(admin, ['read']);
     await api.get('/api/labels');
@@ -160,5 +174,39 @@ describe('API tokens', () => {
     const refused = await ChannelClient.open(baseUrl);
     opened.push(refused);
     expect(await refused.auth(token)).toMatchObject({ type: 'error', data: { code: 'UNAUTHORIZED' } });
+  });
+});
+
+/**
+ * Every P route, with a token of each scope held by an admin of a workspace of their own (not the operator): the
+ * route refuses it with 403 exactly when the scope's role is below the route's (or the route is the operator's,
+ * or needs a session), and otherwise lets it past authorisation (whatever the request's made-up ids and empty
+ * bodies then get: 400, 404, 429, 200 ...; never 401 or 403).
+ */
+describe('API tokens against every route', () => {
+  const anonymous = new ApiClient(baseUrl);
+  const routes = Object.values(ROUTE_CONTRACTS)
+    .flatMap((group) => Object.values(group))
+    .filter((contract) => contract.access !== 'public');
+
+  it.each(['read', 'write', 'admin'] as TokenScope[])('holds a %s token to its scope on every route', async (scope) => {
+    const { client: admin } = await anonymous.signUp(`matrix_${scope}`);
+    const created = await admin.post('/api/tokens', { name: `matrix ${scope}`, scopes: [scope] });
+    const api = anonymous.withToken(created.body.token);
+    const outcomes: string[] = [];
+    const unexpected: string[] = [];
+    for (const contract of routes) {
+      const [method, template] = contract.key.split(' ') as [string, string];
+      const path = template.replace(/\{[^}]+\}/g, () => crypto.randomUUID());
+      const response = await api.request(method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
+      const refused = contract.session === true || contract.access === 'operator' || !hasRole(SCOPE_ROLE[scope], contract.access as never);
+      outcomes.push(`${contract.key} ${response.status}`);
+      const ok = refused
+        ? response.status === 403 && (contract.session ? response.body.error.details.reason === 'session_required' : true)
+        : response.status !== 401 && response.status !== 403;
+      if (!ok) unexpected.push(`${contract.key}: ${response.status} ${JSON.stringify(response.body?.error ?? '')}`);
+    }
+    expect(unexpected).toEqual([]);
+    expect(outcomes.length).toBe(routes.length);
   });
 });
