@@ -189,7 +189,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a user from the workspace
-         * @description The user's username and email are free again, their settings go, every token of theirs is refused (401) from the next request, and their WebSocket connections get `UNAUTHORIZED` (`details.reason = "user_deleted"`) and are closed. Their documents stay with the workspace.
+         * @description The user's username and email are free again, their settings go, every token of theirs is refused (401) from the next request and their personal API tokens are deleted, and their WebSocket connections get `UNAUTHORIZED` (`details.reason = "user_deleted"`) and are closed. Their documents stay with the workspace.
          *
          *     A workspace always keeps an admin: removing its last one is 409 with `details.reason = "last_admin"`, enforced in the same transaction as the change, so two admins demoting each other at once cannot both succeed. The operator (the bootstrap admin, `ADMIN_USERNAME`) stays an admin: 409 with `details.reason = "operator"`. An admin may delete themselves otherwise; their token then stops working like any deleted user's. A user id of another workspace is 404 exactly like an unknown one.
          *
@@ -1345,7 +1345,7 @@ export interface paths {
          * Remove a user from the workspace (v2)
          * @description The future version (v2) of `DELETE /api/users/{id}`: the same operation, under `/api/v2/`.
          *
-         *     The user's username and email are free again, their settings go, every token of theirs is refused (401) from the next request, and their WebSocket connections get `UNAUTHORIZED` (`details.reason = "user_deleted"`) and are closed. Their documents stay with the workspace.
+         *     The user's username and email are free again, their settings go, every token of theirs is refused (401) from the next request and their personal API tokens are deleted, and their WebSocket connections get `UNAUTHORIZED` (`details.reason = "user_deleted"`) and are closed. Their documents stay with the workspace.
          *
          *     A workspace always keeps an admin: removing its last one is 409 with `details.reason = "last_admin"`, enforced in the same transaction as the change, so two admins demoting each other at once cannot both succeed. The operator (the bootstrap admin, `ADMIN_USERNAME`) stays an admin: 409 with `details.reason = "operator"`. An admin may delete themselves otherwise; their token then stops working like any deleted user's. A user id of another workspace is 404 exactly like an unknown one.
          *

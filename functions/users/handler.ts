@@ -6,6 +6,7 @@ import { getProfile, updateProfile } from '../../shared/domain/users/profile';
 import { updateWorkspaceUser } from '../../shared/domain/users/update-workspace-user';
 import { createApiToken } from '../../shared/domain/tokens/create-token';
 import { deleteApiToken } from '../../shared/domain/tokens/delete-token';
+import { deleteUserApiTokens } from '../../shared/domain/tokens/delete-user-tokens';
 import { listApiTokens } from '../../shared/domain/tokens/list-tokens';
 import { everyWorkspaceUsage, workspaceUsage } from '../../shared/domain/usage/get-usage';
 import type { AppContainer } from '../../shared/container/app-container';
@@ -44,6 +45,8 @@ export const createUsersHandler = (c: AppContainer) =>
         ...routes.deleteUser,
         handle: async ({ principal, params }) => {
           await deleteWorkspaceUser(c, principal, params.id);
+          // The user's API tokens already stopped with the user; they also leave the workspace's listing.
+          await deleteUserApiTokens(c, principal.workspaceId, params.id);
           return noContent();
         },
       }),

@@ -102,6 +102,8 @@ describe('API tokens', () => {
 
     expect((await admin.delete(`/api/users/${user.id}`)).status).toBe(204);
     expect((await api.get('/api/documents')).status).toBe(401);
+    const listed = await admin.get('/api/tokens?all=true');
+    expect(listed.body.tokens.map((t: { user_id: string }) => t.user_id)).not.toContain(user.id);
   });
 
   it('is 401 on the request after its revocation, by its user or by an admin, and after its expiry', async () => {

@@ -116,7 +116,7 @@ export const usersDocs: GroupDocs<typeof routes> = {
   deleteUser: {
     summary: 'Remove a user from the workspace',
     description: [
-      'The user\'s username and email are free again, their settings go, every token of theirs is refused (401) from the next request, and their WebSocket connections get `UNAUTHORIZED` (`details.reason = "user_deleted"`) and are closed. Their documents stay with the workspace.',
+      'The user\'s username and email are free again, their settings go, every token of theirs is refused (401) from the next request and their personal API tokens are deleted, and their WebSocket connections get `UNAUTHORIZED` (`details.reason = "user_deleted"`) and are closed. Their documents stay with the workspace.',
       `${LAST_ADMIN_AND_OPERATOR} An admin may delete themselves otherwise; their token then stops working like any deleted user's. ${SAME_AS_UNKNOWN}`,
     ].join('\n\n'),
     responses: { 204: { description: 'Removed.' } },

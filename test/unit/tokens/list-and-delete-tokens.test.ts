@@ -5,6 +5,7 @@ import type { SessionEndReason, SessionSelector } from '../../../shared/domain/c
 import { apiTokenSessionId } from '../../../shared/domain/tokens/authenticate-token';
 import { createApiToken } from '../../../shared/domain/tokens/create-token';
 import { deleteApiToken } from '../../../shared/domain/tokens/delete-token';
+import { deleteUserApiTokens } from '../../../shared/domain/tokens/delete-user-tokens';
 import { listApiTokens } from '../../../shared/domain/tokens/list-tokens';
 import { ManualClock } from '../../support/builders';
 import { MemoryApiTokens } from './fake-api-tokens';
@@ -74,5 +75,14 @@ describe('deleteApiToken', () => {
     expect(await codeOf(deleteApiToken(deps, admin, tokens.away.id))).toBe('NOT_FOUND');
     await deleteApiToken(deps, admin, tokens.bob1.id);
     expect((await listApiTokens(deps, bob, { all: false })).tokens).toEqual([]);
+  });
+});
+
+describe('deleteUserApiTokens', () => {
+  it("deletes every token of a removed user, and nobody else's", async () => {
+    const { deps } = await setup();
+    expect(await deleteUserApiTokens(deps, 'w-1', 'alice')).toBe(2);
+    expect((await listApiTokens(deps, admin, { all: true })).tokens.map((t) => t.name)).toEqual(['b1']);
+    expect(await deleteUserApiTokens(deps, 'w-1', 'alice')).toBe(0);
   });
 });
