@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { type Block, DetectDocumentTextCommand, StartDocumentTextDetectionCommand, TextractClient } from '@aws-sdk/client-textract';
+import { createCanvas } from '@napi-rs/canvas';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countPdfPages } from '../../shared/adapters/aws/textract-file-inspection';
@@ -16,6 +17,19 @@ import { ocrPipeline, RecordedMetrics } from '../support/ocr-pipeline';
 import { textPdf } from '../support/text-pdf';
 
 const LINN = new Uint8Array(readFileSync(path.join(OCR_CORPUS_DIR, 'linn.png')));
+
+/** A PNG of one grey level with scanner-like noise of +-3 levels: a scan of blank paper. */
+const flatPng = async (width: number, height: number, grey: number): Promise<Buffer> => {
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  const image = context.createImageData(width, height);
+  for (let i = 0; i < width * height; i++) {
+    const value = grey + ((i * 7919) % 7) - 3;
+    image.data.set([value, value, value, 255], i * 4);
+  }
+  context.putImageData(image, 0, 0);
+  return canvas.encode('png');
+};
 
 /** An engine that must not be asked: every page had its text. */
 const noEngine = () => {
@@ -103,6 +117,49 @@ describe('OCR worker: per page', () => {
       else expect(page).toBe(text(i + 1).join('\n'));
     }
   }, 60_000);
+
+  it('finds a scanned blank page from its pixels and reads it with nobody: 1 text_layer + 1 tesseract, the blank scan under none', async () => {
+    const tesseract = new TesseractOcrEngine();
+    const metrics = new RecordedMetrics();
+    const { deps, documents, upload } = await ocrPipeline(tesseract, { metrics });
+    const paper = new Uint8Array(await flatPng(1275, 1650, 250));
+    const document = await upload(await mixedPdf([{ text: ['Cover letter with an exact text layer'] }, { png: paper, dpi: 150 }, { png: LINN }]));
+
+    expect(await run(deps, document.id)).toBe('completed');
+
+    expect(tesseract.stats).toMatchObject({ pages: 1, blankPages: 1 });
+    expect(metrics.counts.get('PagesOcred')).toBe(1);
+    expect(await documents.get(document.id)).toMatchObject({ pages_ocred_by_engine: { text_layer: 1, tesseract: 1 } });
+    const read = ((await documents.getContent(document.id)) as { text: string }).text.split(PAGE_SEPARATOR);
+    expect(read.slice(0, 2)).toEqual(['Cover letter with an exact text layer', '']);
+  }, 60_000);
+
+  it('gives a scan of blank paper alone confidence 1 and counts its page under no engine', async () => {
+    const tesseract = new TesseractOcrEngine();
+    const { deps, documents, upload } = await ocrPipeline(tesseract);
+    const document = await upload(await mixedPdf([{ png: new Uint8Array(await flatPng(1275, 1650, 245)), dpi: 150 }]));
+
+    expect(await run(deps, document.id)).toBe('completed');
+
+    expect(tesseract.stats).toMatchObject({ pages: 0, blankPages: 1 });
+    const record = await documents.get(document.id);
+    expect(record?.ocr_confidence).toBe(1);
+    expect(record?.pages_ocred_by_engine).toEqual({});
+  }, 60_000);
+
+  it('completes a PDF whose only page draws nothing (the corpus\'s blank.pdf) without any engine, counting no page', async () => {
+    const { engine, calls } = noEngine();
+    const { deps, documents, upload } = await ocrPipeline(engine);
+    const document = await upload(new Uint8Array(readFileSync(path.join(OCR_CORPUS_DIR, 'blank.pdf'))));
+
+    expect(await run(deps, document.id)).toBe('completed');
+
+    expect(calls).toHaveLength(0);
+    const record = await documents.get(document.id);
+    expect(record?.ocr_confidence).toBe(1);
+    expect(record?.pages_ocred_by_engine).toEqual({});
+    expect(await documents.getContent(document.id)).toEqual({ text: '' });
+  });
 
   it('reads a PDF of scans only with the engine, whole, as before', async () => {
     const tesseract = new TesseractOcrEngine();

@@ -15,8 +15,10 @@ export interface PageText {
   text: string;
   /** Confidences (0..100) of the words read on the page. */
   confidences: number[];
-  /** Tesseract runs it took: 2 when the orientation pass ran. */
-  passes: 1 | 2;
+  /** Tesseract runs it took: 2 when the orientation pass ran; 0 for a page found blank, which was not read. */
+  passes: 0 | 1 | 2;
+  /** The page's raster was blank (blank-raster.ts): tesseract never saw it. */
+  blank?: true;
 }
 
 /**

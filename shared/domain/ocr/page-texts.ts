@@ -81,6 +81,8 @@ export interface OcrPageText {
   confidence: number;
   /** Words the confidence is the mean of: a document's confidence weighs each page by them. */
   words: number;
+  /** The engine found the rendered page blank (uniform pixels) and read nothing: counted as a blank page. */
+  blank?: boolean | undefined;
 }
 
 /** One page of a document once read, by whatever read it. */

@@ -120,10 +120,13 @@ async function read(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument): Pr
   // Every page needing OCR: the engine reads the file whole, as it would without a layer (Textract's one call).
   const selected = layer && toOcr && toOcr.length < layer.pages.length ? toOcr : undefined;
   const output = await recognize(deps, job, document, file, selected);
-  deps.metrics.count('PagesOcred', output.pages);
+  const blanks = output.pageTexts?.filter((page) => page.blank).length ?? 0;
+  deps.metrics.count('PagesOcred', output.pages - blanks);
   if (!layer || !decisions || !selected) {
-    const pages = output.pages;
-    return { text: output.text, confidence: output.confidence, pages, pagesByEngine: pages > 0 ? { [engineName]: pages } : {} };
+    // Read whole: the engine's text and confidence as they are; pages it found blank are counted under none.
+    const read = output.pages - blanks;
+    const confidence = read > 0 ? output.confidence : 1;
+    return { text: output.text, confidence, pages: output.pages, pagesByEngine: read > 0 ? { [engineName]: read } : {} };
   }
   const read = output.pageTexts ?? [];
   if (read.length !== selected.length) throw new Error(`The OCR engine read ${read.length} pages of the ${selected.length} asked for`);
@@ -131,7 +134,7 @@ async function read(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument): Pr
   return combinePages(
     layer.pages.map((page, i): ReadPage => {
       const ocred = byPage.get(i + 1);
-      if (ocred) return { by: 'ocr', ...ocred };
+      if (ocred) return ocred.blank ? { by: 'blank' } : { by: 'ocr', ...ocred };
       return decisions[i] === 'blank' ? { by: 'blank' } : { by: 'text_layer', text: page.text };
     }),
     engineName,

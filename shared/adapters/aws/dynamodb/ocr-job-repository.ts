@@ -196,7 +196,8 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
           [
             { Put: { TableName: this.tableName, Item: { ...this.keys.documentContent(documentId), ...result.content } } },
             ...this.addToTotals(now, current.language, { completed: 1, processing_seconds: result.processingTime }),
-            usageMove(this.table, monthOf(now), { pages: result.pagesByEngine }),
+            // A document of blank pages only was read by nobody: no page to count.
+            ...(Object.values(result.pagesByEngine).some((pages) => pages > 0) ? [usageMove(this.table, monthOf(now), { pages: result.pagesByEngine })] : []),
           ],
         ).catch((error: unknown) => {
           if (error instanceof FileReplaced) return 'file_replaced' as const;
