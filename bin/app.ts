@@ -26,6 +26,7 @@ parseCommandLine({
       entries: [
         { name: 'corsOrigins', description: 'allowed origins, comma-separated, or * by explicit choice', default: 'none' },
         { name: 'registrationMode', description: 'workspace or closed', default: 'workspace' },
+        { name: 'apiTokenMaxDays', description: 'the longest a personal API token may live, in days (1..3650)', default: '365' },
         { name: 'adminUsername', description: 'the first admin, created at deploy time', default: 'admin' },
         { name: 'adminEmail', description: 'its email', default: 'admin@docservice.local' },
         { name: 'removalPolicy', description: 'retain, or destroy for dev stacks', default: 'retain' },
@@ -56,6 +57,7 @@ const corsOrigins = contextString('corsOrigins', '')
   .map((origin) => origin.trim())
   .filter((origin) => origin.length > 0);
 const registrationMode = contextChoice('registrationMode', 'workspace', REGISTRATION_MODES);
+const apiTokenMaxDays = Number(contextString('apiTokenMaxDays', '365'));
 const adminUsername = contextString('adminUsername', 'admin');
 const adminEmail = contextString('adminEmail', 'admin@docservice.local');
 const removalPolicy =
@@ -100,6 +102,7 @@ new ApiStack(app, 'DocService-Api', {
   alarmEmail,
   textractTps,
   registrationMode,
+  apiTokenMaxDays,
   adminUsername,
   adminEmail,
   removalPolicy,

@@ -151,6 +151,7 @@ export const ENV = {
   jwtTtlSeconds: 'JWT_TTL_SECONDS',
   jwtRefreshGraceSeconds: 'JWT_REFRESH_GRACE_SECONDS',
   registrationMode: 'REGISTRATION_MODE',
+  apiTokenMaxDays: 'API_TOKEN_MAX_DAYS',
   corsOrigins: 'CORS_ORIGINS',
   adminUsername: 'ADMIN_USERNAME',
   adminEmail: 'ADMIN_EMAIL',

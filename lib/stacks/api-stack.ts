@@ -101,6 +101,11 @@ export interface ApiStackProps extends StackProps {
   readonly textractTps?: number;
   /** Whether anyone may register (as a viewer). */
   readonly registrationMode: RegistrationMode;
+  /**
+   * The longest a personal API token may live, in days (1..3650; context `apiTokenMaxDays`), given to the users
+   * function, which makes tokens. @default 365
+   */
+  readonly apiTokenMaxDays?: number;
   readonly adminUsername: string;
   readonly adminEmail: string;
   /** Removal policy of the function log groups. @default RemovalPolicy.RETAIN */
@@ -180,7 +185,7 @@ export class ApiStack extends Stack {
     // HTTP API
     const httpFunctions = {
       auth: fn('auth', httpEnvironment),
-      users: fn('users', httpEnvironment),
+      users: fn('users', { ...httpEnvironment, [ENV.apiTokenMaxDays]: String(apiTokenMaxDays(props.apiTokenMaxDays)) }),
       settings: fn('settings', httpEnvironment),
       // Uploads, downloads and thumbnail rendering hold whole files in memory.
       documents: new AppFunction(this, 'Documents', {
@@ -353,4 +358,13 @@ export class ApiStack extends Stack {
     new CfnOutput(this, 'TableName', { value: props.table.tableName });
     new CfnOutput(this, 'BucketName', { value: props.documentsBucket.bucketName });
   }
+}
+
+/** The API tokens' longest life, checked at synth as the runtime's config would check API_TOKEN_MAX_DAYS. */
+function apiTokenMaxDays(days: number | undefined): number {
+  const value = days ?? 365;
+  if (!Number.isInteger(value) || value < 1 || value > 3650) {
+    throw new Error(`Context "apiTokenMaxDays" must be a whole number of days from 1 to 3650, got ${String(days)}`);
+  }
+  return value;
 }

@@ -195,6 +195,24 @@ describe('environment bindings', () => {
     });
   });
 
+  it('gives the users function API_TOKEN_MAX_DAYS from context apiTokenMaxDays (365 by default), and no other function', () => {
+    // Arrange
+    const built = buildStacks({ apiTokenMaxDays: 30 });
+
+    // Act
+    const users = environmentOf(built, 'users');
+    const others = (['auth', 'documents'] as const).map((name) => environmentOf(built, name));
+
+    // Assert
+    expect(users[ENV.apiTokenMaxDays]).toBe('30');
+    expect(environmentOf(buildStacks(), 'users')[ENV.apiTokenMaxDays]).toBe('365');
+    for (const environment of others) expect(environment).not.toHaveProperty(ENV.apiTokenMaxDays);
+  });
+
+  it.each([0, 3651, 1.5, Number.NaN])('refuses context apiTokenMaxDays %s at synth, naming it', (days) => {
+    expect(() => buildStacks({ apiTokenMaxDays: days })).toThrow(/apiTokenMaxDays/);
+  });
+
   it('gives the fallback function CORS_ORIGINS and nothing about data or secrets', () => {
     // Arrange
     const name = 'fallback';

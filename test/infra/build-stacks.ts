@@ -14,6 +14,7 @@ import type { RegistrationMode } from '../../shared/manifest';
 export interface InfraConfig {
   corsOrigins: string[];
   registrationMode: RegistrationMode;
+  apiTokenMaxDays: number | undefined;
   adminUsername: string;
   adminEmail: string;
   removalPolicy: RemovalPolicy;
@@ -29,6 +30,7 @@ export interface InfraConfig {
 export const DEFAULT_CONFIG: InfraConfig = {
   corsOrigins: [],
   registrationMode: 'workspace',
+  apiTokenMaxDays: undefined,
   adminUsername: 'admin',
   adminEmail: 'admin@docservice.local',
   removalPolicy: RemovalPolicy.RETAIN,
@@ -83,6 +85,7 @@ export function buildStacks(overrides: Partial<InfraConfig> = {}, beforeTemplate
     adminPasswordSecret: stateful.adminPasswordSecret,
     corsOrigins: config.corsOrigins,
     registrationMode: config.registrationMode,
+    apiTokenMaxDays: config.apiTokenMaxDays,
     adminUsername: config.adminUsername,
     adminEmail: config.adminEmail,
     removalPolicy: config.removalPolicy,
