@@ -2506,6 +2506,7 @@ export interface components {
             updated_at: string;
             failure_reason?: string | null;
             content: string;
+            /** @description The pages of the last completed OCR run by what read each one: `text_layer` (the PDF's own text, kept page by page where it is usable), `tesseract` (local) or `textract` (cloud). A blank page is counted under none, so the counts may add up to fewer than the pages. Null until an OCR run completed (and for a document last read before the count was kept: a retry of OCR sets it). */
             pages_ocred_by_engine: {
                 [key: string]: number;
             } | null;

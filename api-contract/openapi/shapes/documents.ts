@@ -36,12 +36,17 @@ export const DocumentSummary = shape(
 /** A document with its extracted text. */
 export const Document = shape(
   'Document',
-  'A document with its extracted text. `failure_reason` is present only when `status` is `failed`. `pages_ocred_by_engine` counts the pages of the last completed OCR run by what read each one: `text_layer` (the PDF\'s own text, kept where it is usable), `tesseract` (local) or `textract` (cloud); a blank page is counted under none, so the counts may add up to fewer than the pages. Null until an OCR run completed.',
+  'A document with its extracted text. `failure_reason` is present only when `status` is `failed`. `pages_ocred_by_engine` counts the pages of the last completed OCR run by what read each one.',
   z.strictObject({
     ...documentFields,
     content: z.string(),
-    // The last completed OCR run's pages by what read them; null before one completed.
-    pages_ocred_by_engine: z.nullable(z.partialRecord(z.enum(['text_layer', 'tesseract', 'textract']), z.int().check(z.gte(0)))),
+    pages_ocred_by_engine: z
+      .nullable(z.partialRecord(z.enum(['text_layer', 'tesseract', 'textract']), z.int().check(z.gte(0))))
+      .check(
+        z.describe(
+          "The pages of the last completed OCR run by what read each one: `text_layer` (the PDF's own text, kept page by page where it is usable), `tesseract` (local) or `textract` (cloud). A blank page is counted under none, so the counts may add up to fewer than the pages. Null until an OCR run completed (and for a document last read before the count was kept: a retry of OCR sets it).",
+        ),
+      ),
   }),
 );
 
