@@ -75,6 +75,12 @@ export interface TextractOcrEngineOptions {
    * Without it (or for a page above the synchronous limit) the document is read whole and the pages picked.
    */
   pagePdf?: ((bytes: Uint8Array, page: number) => Promise<Uint8Array>) | undefined;
+  /**
+   * More pages than this to OCR beside pages with text are read by one asynchronous job on the whole document
+   * (every page billed), not one by one: each page alone is a synchronous call of a second or more and a copy of
+   * the PDF's page, which for hundreds of pages would not fit in the worker's 15 minutes. Default 20.
+   */
+  maxPagesOneByOne?: number | undefined;
 }
 
 /**
@@ -110,6 +116,7 @@ export class TextractOcrEngine implements OcrEngine {
   private readonly random: () => number;
   private readonly metrics: BusinessMetrics | undefined;
   private readonly pagePdf: TextractOcrEngineOptions['pagePdf'];
+  private readonly maxPagesOneByOne: number;
 
   constructor(options: TextractOcrEngineOptions) {
     this.client = options.client;
@@ -122,6 +129,7 @@ export class TextractOcrEngine implements OcrEngine {
     this.random = options.random ?? Math.random;
     this.metrics = options.metrics;
     this.pagePdf = options.pagePdf;
+    this.maxPagesOneByOne = options.maxPagesOneByOne ?? 20;
   }
 
   languages(): Promise<readonly string[]> {
@@ -159,16 +167,17 @@ export class TextractOcrEngine implements OcrEngine {
 
   /**
    * Only `pages` of a PDF: each page as a one-page PDF through `DetectDocumentText` (one call, one page billed).
-   * A page whose one-page PDF is above the synchronous limit, or an engine without `pagePdf`, reads the document
-   * whole (asynchronously, every page billed) and keeps the pages asked for.
+   * A page whose one-page PDF is above the synchronous limit, more pages than `maxPagesOneByOne`, or an engine
+   * without `pagePdf`, reads the document whole (asynchronously, every page billed) and keeps the pages asked for.
    */
   private async readSomePages(input: OcrInput, pages: readonly number[]): Promise<OcrOutput> {
     const bytes = await input.readBytes();
     const read: OcrPageText[] = [];
     let whole: Map<number, OcrPageText> | undefined;
+    const oneByOne = pages.length <= this.maxPagesOneByOne;
     try {
       for (const page of pages) {
-        const single = this.pagePdf ? await this.pagePdf(bytes, page) : undefined;
+        const single = this.pagePdf && oneByOne ? await this.pagePdf(bytes, page) : undefined;
         if (single && single.byteLength <= SYNC_MAX_BYTES) {
           const response = await this.send(() => this.client.send(new DetectDocumentTextCommand({ Document: { Bytes: single } })));
           read.push(textractPages(response.Blocks ?? []).get(1) ?? { text: '', confidence: 0, words: 0 });

@@ -496,3 +496,57 @@ describe('TextractOcrEngine', () => {
     expect(languages).toEqual(['eng', 'deu', 'fra', 'spa', 'ita', 'por']);
   });
 });
+
+describe('TextractOcrEngine: only some pages of a PDF (per page, issue 39)', () => {
+  const pdf = minimalPdf(3);
+  const onePage = (page: number) => new Uint8Array(Buffer.from(`%PDF-1.4 page ${page} alone`));
+
+  it('sends each page asked for alone to DetectDocumentText and answers them in order', async () => {
+    textract
+      .on(DetectDocumentTextCommand)
+      .resolvesOnce(answer(page(1, [[['second', 90]]])))
+      .resolvesOnce(answer(page(1, [[['third', 70], ['page', 80]]])));
+    const copied: number[] = [];
+    const { engine: instance } = engine({ pagePdf: async (_bytes, n) => (copied.push(n), onePage(n)) });
+    const progress: OcrPageProgress[] = [];
+
+    const output = await instance.recognize(input({ bytes: pdf, mimeType: 'application/pdf', pages: [2, 3], onProgress: (p) => void progress.push(p) }));
+
+    expect(copied).toEqual([2, 3]);
+    const sent = textract.commandCalls(DetectDocumentTextCommand).map((call) => Buffer.from(call.args[0].input.Document!.Bytes!).toString());
+    expect(sent).toEqual(['%PDF-1.4 page 2 alone', '%PDF-1.4 page 3 alone']);
+    expect(textract.commandCalls(StartDocumentTextDetectionCommand)).toHaveLength(0);
+    expect(output.pageTexts).toEqual([
+      { text: 'second', confidence: 0.9, words: 1 },
+      { text: 'third page', confidence: 0.75, words: 2 },
+    ]);
+    expect(output).toMatchObject({ pages: 2 });
+    expect(output.confidence).toBeCloseTo((0.9 + 0.7 + 0.8) / 3, 10);
+    expect(progress).toEqual([{ done: 1, total: 2 }, { done: 2, total: 2 }]);
+  });
+
+  it('reads the document whole, once, and keeps the pages asked for when they are more than maxPagesOneByOne', async () => {
+    textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-1' });
+    textract
+      .on(GetDocumentTextDetectionCommand)
+      .resolves(answer([...page(1, [[['one', 99]]]), ...page(2, [[['two', 80]]]), ...page(3, [[['three', 60]]])], 3, 'SUCCEEDED'));
+    const { engine: instance } = engine({ pagePdf: async (_bytes, n) => onePage(n), maxPagesOneByOne: 1 });
+
+    const output = await instance.recognize(input({ bytes: pdf, mimeType: 'application/pdf', pages: [1, 3] }));
+
+    expect(textract.commandCalls(StartDocumentTextDetectionCommand)).toHaveLength(1);
+    expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(0);
+    expect(output.pageTexts?.map((read) => read.text)).toEqual(['one', 'three']);
+  });
+
+  it('reads the document whole when a page alone is above the synchronous limit', async () => {
+    textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-2' });
+    textract.on(GetDocumentTextDetectionCommand).resolves(answer([...page(1, [[['one', 99]]]), ...page(2, [[['two', 80]]])], 2, 'SUCCEEDED'));
+    const { engine: instance } = engine({ pagePdf: async () => new Uint8Array(10_000_001) });
+
+    const output = await instance.recognize(input({ bytes: minimalPdf(2), mimeType: 'application/pdf', pages: [2] }));
+
+    expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(0);
+    expect(output.pageTexts?.map((read) => read.text)).toEqual(['two']);
+  });
+});
