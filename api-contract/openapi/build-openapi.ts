@@ -95,7 +95,9 @@ function errorResponse(status: number, errors: readonly ErrorResponseDoc[], head
 function sharedResponseName(errors: readonly ErrorResponseDoc[], contract: RouteContract): string {
   const [{ code } = { code: 'INTERNAL_ERROR' }] = errors;
   const name = code.toLowerCase().replace(/(^|_)(\w)/g, (_whole, _separator, letter: string) => letter.toUpperCase());
-  return code === 'FORBIDDEN' ? `${name}${contract.access[0]?.toUpperCase()}${contract.access.slice(1)}${contract.session ? 'Session' : ''}` : name;
+  if (code !== 'FORBIDDEN') return name;
+  const write = contract.access === 'viewer' && !contract.key.startsWith('GET ') ? 'Write' : '';
+  return `${name}${contract.access[0]?.toUpperCase()}${contract.access.slice(1)}${write}${contract.session ? 'Session' : ''}`;
 }
 
 /** Shared response components, by name; the same name must always mean the same answer. */

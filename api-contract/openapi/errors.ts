@@ -18,6 +18,9 @@ export function commonErrors(contract: RouteContract, { rateLimited }: { rateLim
       when: `the caller is not ${contract.access === 'operator' ? 'the operator of the deployment' : `at least ${contract.access}`}, or the caller's API token has no scope that allows it (\`details.token_scopes\`)`,
     });
   }
+  if (contract.access === 'viewer' && !contract.key.startsWith('GET ')) {
+    errors.push({ code: 'FORBIDDEN', when: 'called with a personal API token that has only the `read` scope, which allows GET alone (`details.reason = "read_scope"`)' });
+  }
   if (contract.session) {
     errors.push({ code: 'FORBIDDEN', when: 'called with a personal API token: this needs a session (`details.reason = "session_required"`)' });
   }

@@ -2987,8 +2987,12 @@ export interface components {
                 };
             };
         };
-        /** @description `FORBIDDEN`: called with a personal API token: this needs a session (`details.reason = "session_required"`). */
-        ForbiddenViewerSession: {
+        /**
+         * @description `FORBIDDEN`: called with a personal API token that has only the `read` scope, which allows GET alone (`details.reason = "read_scope"`).
+         *
+         *     `FORBIDDEN`: called with a personal API token: this needs a session (`details.reason = "session_required"`).
+         */
+        ForbiddenViewerWriteSession: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -3059,6 +3063,24 @@ export interface components {
                     error?: {
                         /** @enum {unknown} */
                         code?: "NOT_FOUND";
+                    };
+                };
+            };
+        };
+        /** @description `FORBIDDEN`: called with a personal API token that has only the `read` scope, which allows GET alone (`details.reason = "read_scope"`). */
+        ForbiddenViewerWrite: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
                     };
                 };
             };
@@ -3336,7 +3358,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenViewerSession"];
+            403: components["responses"]["ForbiddenViewerWriteSession"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3996,6 +4018,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerWrite"];
             /** @description `DUPLICATE_RESOURCE`: another user has the email, in any case (`details.field = "email"`). */
             409: {
                 headers: {
@@ -4091,7 +4114,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenViewerSession"];
+            403: components["responses"]["ForbiddenViewerWriteSession"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -4247,7 +4270,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenViewerSession"];
+            403: components["responses"]["ForbiddenViewerWriteSession"];
             /** @description `DUPLICATE_RESOURCE`: the caller already holds 50 tokens (`details.reason = "token_limit"`, `details.limit`). */
             409: {
                 headers: {
@@ -4296,7 +4319,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenViewerSession"];
+            403: components["responses"]["ForbiddenViewerWriteSession"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -4515,6 +4538,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerWrite"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -6224,6 +6248,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerWrite"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -6763,6 +6788,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerWrite"];
             /**
              * @description `NOT_FOUND`: no such resource in the caller's workspace; `details.id` names it.
              *
@@ -6819,6 +6845,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerWrite"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7127,7 +7154,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenViewerSession"];
+            403: components["responses"]["ForbiddenViewerWriteSession"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7787,6 +7814,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerWrite"];
             /** @description `DUPLICATE_RESOURCE`: another user has the email, in any case (`details.field = "email"`). */
             409: {
                 headers: {
@@ -7882,7 +7910,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenViewerSession"];
+            403: components["responses"]["ForbiddenViewerWriteSession"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -8038,7 +8066,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenViewerSession"];
+            403: components["responses"]["ForbiddenViewerWriteSession"];
             /** @description `DUPLICATE_RESOURCE`: the caller already holds 50 tokens (`details.reason = "token_limit"`, `details.limit`). */
             409: {
                 headers: {
@@ -8087,7 +8115,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["ForbiddenViewerSession"];
+            403: components["responses"]["ForbiddenViewerWriteSession"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -8306,6 +8334,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerWrite"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -10015,6 +10044,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerWrite"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -10554,6 +10584,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerWrite"];
             /**
              * @description `NOT_FOUND`: no such resource in the caller's workspace; `details.id` names it.
              *
@@ -10610,6 +10641,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewerWrite"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

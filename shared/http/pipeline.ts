@@ -165,6 +165,10 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
     if (!hasRole(principal.role, route.access)) {
       throw forbidden(`This requires the ${route.access} role`, { required_role: route.access, role: principal.role, ...scopes });
     }
+    // A token with the read scope alone reads: every GET a viewer may do, none of a viewer's writes.
+    if (principal.apiToken?.scopes.every((scope) => scope === 'read') && !route.key.startsWith('GET ')) {
+      throw forbidden('This API token may only read (GET)', { reason: 'read_scope', ...scopes });
+    }
     return principal;
   };
 

@@ -8,7 +8,7 @@ import type { Role } from '../principal';
 export const TOKEN_SCOPES = ['read', 'write', 'admin'] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
-/** The most a scope lets a token do: `read` what a viewer may, `write` what an editor may, `admin` what an admin may. */
+/** The most a scope lets a token do: `read` what a viewer may read (GET only: the pipeline refuses its writes), `write` what an editor may, `admin` what an admin may. */
 export const SCOPE_ROLE: Readonly<Record<TokenScope, Role>> = { read: 'viewer', write: 'editor', admin: 'admin' };
 
 /** How many tokens one user may hold (expired ones included, until deleted). */

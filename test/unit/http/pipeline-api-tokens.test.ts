@@ -18,15 +18,19 @@ const session: Principal = {
 /** The same user through a `write` API token: authentication has capped the role already. */
 const viaToken: Principal = { ...session, role: 'editor', operator: false, jti: 'api-token:t-1', apiToken: { id: 't-1', scopes: ['write'] } };
 
+/** A viewer's `read` token: it may read what a viewer reads, and write nothing. */
+const readToken: Principal = { ...session, role: 'viewer', operator: false, jti: 'api-token:t-2', apiToken: { id: 't-2', scopes: ['read'] } };
+
 const handler = httpHandler({
   corsOrigins: '*',
-  authenticate: async (token) => (token === 'session' ? session : viaToken),
+  authenticate: async (token) => (token === 'session' ? session : token === 'dst_read' ? readToken : viaToken),
   routes: [
     route({ key: 'GET /api/docs', access: 'viewer', handle: async () => json(200, {}) }),
     route({ key: 'POST /api/docs', access: 'editor', handle: async () => json(201, {}) }),
     route({ key: 'GET /api/members', access: 'admin', handle: async () => json(200, {}) }),
     route({ key: 'GET /api/machine', access: 'operator', handle: async () => json(200, {}) }),
     route({ key: 'POST /api/secrets', access: 'viewer', session: true, handle: async () => json(201, {}) }),
+    route({ key: 'PUT /api/preferences', access: 'viewer', handle: async () => json(200, {}) }),
   ],
 });
 
@@ -58,5 +62,14 @@ describe('HTTP pipeline with API tokens', () => {
     expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', details: { reason: 'session_required' } });
     expect((await call('POST /api/secrets', 'session')).status).toBe(201);
     expect((await call('GET /api/members', 'session')).status).toBe(200);
+  });
+
+  it("refuses a read token a viewer's write with reason read_scope, and lets it read", async () => {
+    const write = await call('PUT /api/preferences', 'dst_read');
+
+    expect(write.status).toBe(403);
+    expect(write.body.error.details).toEqual({ reason: 'read_scope', token_scopes: ['read'] });
+    expect((await call('GET /api/docs', 'dst_read')).status).toBe(200);
+    expect((await call('PUT /api/preferences', 'dst_token')).status).toBe(200);
   });
 });
