@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoApiTokenRepository } from '../../shared/adapters/aws/dynamodb/api-token-repository';
 import type { ApiTokenRecord } from '../../shared/domain/tokens/ports';
@@ -78,5 +79,34 @@ describe('DynamoApiTokenRepository', () => {
     await repo.delete(token);
     await repo.touch(token.hash, '2026-01-01T00:05:00.000Z', '2026-01-01T00:04:00.000Z');
     expect(await repo.findByHash(token.hash)).toBeNull();
+  });
+
+  it("sends a create again when its transaction lost a conflict on the user's count, and stores it once", async () => {
+    // Arrange: a client of its own whose first transaction DynamoDB is said to have cancelled for a conflict.
+    const { dynamo } = testClients();
+    let conflicts = 1;
+    dynamo.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand' && conflicts-- > 0) {
+          throw new TransactionCanceledException({
+            message: 'Transaction cancelled',
+            $metadata: {},
+            CancellationReasons: [{ Code: 'TransactionConflict' }, { Code: 'None' }],
+          });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'conflict-once' },
+    );
+    const racing = new DynamoApiTokenRepository(dynamo, tableName);
+    const token = aToken({ user_id: 'u-conflict' });
+
+    // Act
+    const outcome = await racing.create(token, 50);
+
+    // Assert
+    expect(outcome).toBe('created');
+    expect(conflicts).toBe(-1);
+    expect((await repo.listForUser('w-1', 'u-conflict')).map((listed) => listed.id)).toEqual([token.id]);
   });
 });

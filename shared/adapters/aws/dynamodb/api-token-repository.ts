@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiTokenRecord, ApiTokenRepository } from '../../../domain/tokens/ports';
-import { failedConditions, isConditionFailure } from './errors';
+import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
+import { failedConditions, isConditionFailure, isTransactionConflict } from './errors';
 import { keys, withoutKeys } from './keys';
 import { queryAll } from './queries';
 
@@ -23,7 +24,21 @@ export class DynamoApiTokenRepository implements ApiTokenRepository {
     private readonly tableName: string,
   ) {}
 
+  /**
+   * Two creates by one user at once meet on their count item: the transaction that loses is cancelled whole
+   * (TransactionConflict) and is sent again, after a pause with jitter.
+   */
   async create(token: ApiTokenRecord, limit: number): Promise<'created' | 'limit'> {
+    return retryLostRaces(
+      () => this.tryCreate(token, limit),
+      () => {
+        throw new Error('Creating the API token kept conflicting with other writes of its user');
+      },
+      { backoffMs: (attempt) => 20 * attempt + Math.random() * 30 },
+    );
+  }
+
+  private async tryCreate(token: ApiTokenRecord, limit: number): Promise<'created' | 'limit' | typeof LOST_RACE> {
     const { last_used_at: _never, ...stored } = token;
     try {
       await this.db.send(
@@ -57,6 +72,7 @@ export class DynamoApiTokenRepository implements ApiTokenRepository {
       return 'created';
     } catch (error) {
       if (failedConditions(error)?.includes(0)) return 'limit';
+      if (isTransactionConflict(error)) return LOST_RACE;
       throw error;
     }
   }
