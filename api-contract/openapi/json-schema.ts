@@ -1,5 +1,5 @@
 import * as z from '../../shared/zod';
-import { shapes } from './shapes/registry';
+import { shapeDescriptions, shapes } from './shapes/registry';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -34,7 +34,12 @@ export const requestSchema = (schema: z.ZodMiniType): JsonSchema =>
 /** Every registered response shape as a component schema; shapes refer to one another by `$ref`. */
 export const componentSchemas = (): Record<string, JsonSchema> => {
   const { schemas } = z.toJSONSchema(shapes, { uri: COMPONENT_URI, target: 'draft-2020-12', io: 'output', unrepresentable: 'any' });
-  return tidy(schemas) as Record<string, JsonSchema>;
+  const components = tidy(schemas) as Record<string, JsonSchema>;
+  for (const [id, component] of Object.entries(components)) {
+    const description = shapeDescriptions.get(id);
+    if (description && component['description'] === undefined) components[id] = { description, ...component };
+  }
+  return components;
 };
 
 /** A reference to a registered response shape's component. */

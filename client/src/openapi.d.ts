@@ -2383,6 +2383,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Where a page sits in the whole list. */
         Pagination: {
             page: number;
             per_page: number;
@@ -2391,6 +2392,7 @@ export interface components {
             has_next: boolean;
             has_prev: boolean;
         };
+        /** @description The body of every error answer: a P error code, a message safe to show, details that name what was wrong. */
         Error: {
             error: {
                 /** @enum {string} */
@@ -2404,9 +2406,11 @@ export interface components {
                 request_id: string;
             };
         };
+        /** @description A confirmation in words. */
         Message: {
             message: string;
         };
+        /** @description The signed-in user, as a session names them. */
         SessionUser: {
             /** Format: uuid */
             id: string;
@@ -2415,6 +2419,7 @@ export interface components {
             /** @enum {string} */
             role: "viewer" | "editor" | "admin";
         };
+        /** @description A fresh access token, when it expires and whose it is. */
         Session: {
             /** @description The access token (a JWT), sent as `Authorization: Bearer <token>`. */
             token: string;
@@ -2425,6 +2430,7 @@ export interface components {
             expires_at: string;
             user: components["schemas"]["SessionUser"];
         };
+        /** @description The password was changed; every earlier token is void, so a new session comes with the answer. */
         PasswordChanged: {
             message: string;
             /** @description The access token (a JWT), sent as `Authorization: Bearer <token>`. */
@@ -2436,6 +2442,7 @@ export interface components {
             expires_at: string;
             user: components["schemas"]["SessionUser"];
         };
+        /** @description A member of a workspace, without secrets. */
         User: {
             /** Format: uuid */
             id: string;
@@ -2454,10 +2461,12 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description A page of the workspace's users, oldest first. */
         UserPage: {
             data: components["schemas"]["User"][];
             pagination: components["schemas"]["Pagination"];
         };
+        /** @description A document without its extracted text (`content`): the rows of a listing and the answer to an edit. `failure_reason` is present only when `status` is `failed`. */
         DocumentSummary: {
             /** Format: uuid */
             id: string;
@@ -2482,6 +2491,7 @@ export interface components {
             updated_at: string;
             failure_reason?: string | null;
         };
+        /** @description A document with its extracted text. `failure_reason` is present only when `status` is `failed`. `pages_ocred_by_engine` counts the pages of the last completed OCR run by what read each one. */
         Document: {
             /** Format: uuid */
             id: string;
@@ -2511,16 +2521,19 @@ export interface components {
                 [key: string]: number;
             } | null;
         };
+        /** @description One page of documents, without their text. */
         DocumentPage: {
             data: components["schemas"]["DocumentSummary"][];
             pagination: components["schemas"]["Pagination"];
         };
+        /** @description The document created from an upload, and whether its OCR job went on the queue. */
         UploadResult: {
             /** Format: uuid */
             id: string;
             message: string;
             ocr_queued: boolean;
         };
+        /** @description Where and how to send the file of an announced upload, and the id its document will have. */
         UploadUrlGrant: {
             /** Format: uuid */
             document_id: string;
@@ -2535,6 +2548,7 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
         };
+        /** @description A file of a bulk upload that became a document. */
         BulkUploadedFile: {
             filename: string;
             /** @constant */
@@ -2544,6 +2558,7 @@ export interface components {
             message: string;
             ocr_queued: boolean;
         };
+        /** @description A file of a bulk upload that was refused, with the error a single upload of it would have answered. */
         BulkFailedFile: {
             filename: string;
             /** @constant */
@@ -2557,11 +2572,13 @@ export interface components {
                 };
             };
         };
+        /** @description How many files became documents and how many were refused, and each file's outcome in the order sent. */
         BulkUploadResult: {
             uploaded: number;
             failed: number;
             documents: (components["schemas"]["BulkUploadedFile"] | components["schemas"]["BulkFailedFile"])[];
         };
+        /** @description Every dependency of the service answered. */
         Health: {
             /** @constant */
             status: "ok";
@@ -2574,6 +2591,7 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
         };
+        /** @description A named colour that documents carry. */
         Label: {
             /** Format: uuid */
             id: string;
@@ -2587,14 +2605,17 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description The workspace's labels. */
         LabelList: {
             labels: components["schemas"]["Label"][];
         };
+        /** @description What assigning a label did to each document named. */
         LabelAssignment: {
             assigned: string[];
             already_assigned: string[];
             not_found: string[];
         };
+        /** @description Something that happened that concerns the caller: an OCR run of their document ended, or a sync they started did. */
         Notification: {
             /** Format: uuid */
             id: string;
@@ -2615,18 +2636,22 @@ export interface components {
                 job_id: string;
             };
         };
+        /** @description The caller's newest notifications, newest first. */
         NotificationList: {
             notifications: components["schemas"]["Notification"][];
         };
+        /** @description The notification now marked read. */
         NotificationRead: {
             /** Format: uuid */
             id: string;
             /** @constant */
             read: true;
         };
+        /** @description How many of the caller's notifications were unread and are now marked read. */
         NotificationsMarkedRead: {
             updated: number;
         };
+        /** @description A document's OCR job (one per document; its id is the document's id). `deferred_until` is present only on a queued job the OCR engine was throttling: it is not taken before then. */
         OcrJob: {
             /** Format: uuid */
             id: string;
@@ -2653,10 +2678,12 @@ export interface components {
             /** Format: date-time */
             deferred_until?: string;
         };
+        /** @description One page of OCR jobs. */
         OcrJobPage: {
             data: components["schemas"]["OcrJob"][];
             pagination: components["schemas"]["Pagination"];
         };
+        /** @description A new OCR run of the document, queued: `id` is the document's (and its job's) id. */
         OcrRetryResult: {
             /** Format: uuid */
             id: string;
@@ -2667,12 +2694,14 @@ export interface components {
             language: string;
             message: string;
         };
+        /** @description A queued job is `cancelled` at once; a processing one is `cancelling` until its worker stops at its next page. */
         OcrCancellation: {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
             status: "cancelled" | "cancelling";
         };
+        /** @description The workspace's OCR queue: jobs waiting and running, today's completions, documents whose last run failed, and an estimate of when the queue is empty. */
         OcrQueueStatus: {
             pending: number;
             processing: number;
@@ -2682,6 +2711,7 @@ export interface components {
             /** Format: date-time */
             estimated_completion: string;
         };
+        /** @description The OCR runs that finished on one day (UTC). */
         OcrDailyStats: {
             /** Format: date */
             date: string;
@@ -2690,6 +2720,7 @@ export interface components {
             failed: number;
             average_processing_time: number;
         };
+        /** @description The workspace's finished OCR runs (cancelled ones excluded): totals, success rate, mean time, runs per language and the last 30 days with runs. */
         OcrMetrics: {
             total_processed: number;
             success_rate: number;
@@ -2699,6 +2730,7 @@ export interface components {
             };
             daily_stats: components["schemas"]["OcrDailyStats"][];
         };
+        /** @description CPU, memory and disk use (percentages) and uptime of the instance that answered, and the authenticated WebSocket connections of the whole deployment. */
         SystemMetrics: {
             cpu_usage: number;
             memory_usage: number;
@@ -2706,6 +2738,7 @@ export interface components {
             active_connections: number;
             uptime_seconds: number;
         };
+        /** @description A document a search found, with its relevance and where the query matched it. */
         SearchHit: {
             /** Format: uuid */
             document_id: string;
@@ -2717,6 +2750,7 @@ export interface components {
                 snippet: string;
             }[];
         };
+        /** @description One page of the documents a search found, the number of matches in all and their facets. */
         SearchResults: {
             results: components["schemas"]["SearchHit"][];
             total: number;
@@ -2729,6 +2763,7 @@ export interface components {
                 };
             };
         };
+        /** @description The caller's preferences, every field present (defaults for those never set). */
         Settings: {
             /** @enum {string} */
             theme: "dark" | "light";
@@ -2739,6 +2774,7 @@ export interface components {
             ocr_default_language: string;
             items_per_page: number;
         };
+        /** @description A WebDAV folder whose files are synced into the workspace as documents. The password is never returned. */
         Source: {
             /** Format: uuid */
             id: string;
@@ -2763,14 +2799,17 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description The workspace's sources, oldest first. */
         SourceList: {
             sources: components["schemas"]["Source"][];
         };
+        /** @description A sync that was accepted and queued; follow it with the sync status. */
         SyncStarted: {
             message: string;
             /** Format: uuid */
             job_id: string;
         };
+        /** @description A source's running sync, else its last one: its state, progress and what happened to the files it considered. */
         SyncStatus: {
             /** Format: uuid */
             job_id: string;
@@ -2797,6 +2836,7 @@ export interface components {
             }[];
             failure: string | null;
         };
+        /** @description A personal API token, without its secret. */
         ApiToken: {
             /** Format: uuid */
             id: string;
@@ -2816,6 +2856,7 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
         };
+        /** @description A personal API token just made, with its secret: shown this once, stored only as a hash. */
         CreatedApiToken: {
             /** Format: uuid */
             id: string;
@@ -2837,9 +2878,11 @@ export interface components {
             /** @description The secret: `dst_`, 43 base62 characters of randomness (256 bits) and a 6-character CRC32 of them. Send it as `Authorization: Bearer <token>`. */
             token: string;
         };
+        /** @description API tokens, oldest first. */
         ApiTokenList: {
             tokens: components["schemas"]["ApiToken"][];
         };
+        /** @description What one workspace used in one calendar month (UTC), for billing. */
         WorkspaceUsage: {
             /** Format: uuid */
             workspace_id: string;
@@ -2870,6 +2913,7 @@ export interface components {
             /** @description Authenticated HTTP requests, including those refused by a rate limit. */
             api_requests: number;
         };
+        /** @description Every workspace's usage in one calendar month (UTC), oldest workspace first. */
         UsageReport: {
             /** @description The calendar month (UTC), `YYYY-MM`. */
             month: string;

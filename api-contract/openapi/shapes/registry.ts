@@ -12,9 +12,13 @@ export interface ShapeMeta {
  */
 export const shapes = z.registry<ShapeMeta>();
 
+/** Each shape's description, by component name: zod writes a registry's ids but not their descriptions. */
+export const shapeDescriptions = new Map<string, string>();
+
 /** Registers a response shape under its component name. */
 export const shape = <S extends z.ZodMiniType>(id: string, description: string, schema: S): S => {
   shapes.add(schema, { id, description });
+  shapeDescriptions.set(id, description);
   return schema;
 };
 

@@ -131,6 +131,12 @@ describe('the OpenAPI document', () => {
     expect(withDeprecation.paths['/api/v2/labels']?.['get']?.['deprecated']).toBeUndefined();
   });
 
+  it('describes every response shape', () => {
+    const schemas = document.components['schemas'] as Record<string, JsonObject>;
+
+    expect(Object.entries(schemas).filter(([, schema]) => !schema['description']).map(([name]) => name)).toEqual([]);
+  });
+
   it('marks the v2 operations as the future version', () => {
     const v2 = operations.filter(({ key }) => key.includes(' /api/v2/'));
 
