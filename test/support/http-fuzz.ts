@@ -11,7 +11,7 @@ import { priorityBody, queueListQuery, retryOcrBody } from '../../functions/ocr/
 import { advancedSearchBody, searchQuery } from '../../functions/search/schemas';
 import { updateSettingsBody } from '../../functions/settings/schemas';
 import { createSourceBody, updateSourceBody } from '../../functions/sources/schemas';
-import { changePasswordBody, createUserBody, updateProfileBody, updateUserBody, usageQuery } from '../../functions/users/schemas';
+import { changePasswordBody, createTokenBody, createUserBody, listTokensQuery, updateProfileBody, updateUserBody, usageQuery } from '../../functions/users/schemas';
 import { ERROR_STATUS } from '../../shared/domain/errors';
 import { pageQuery } from '../../shared/http/fields';
 import { fieldNames } from '../../shared/zod';
@@ -43,6 +43,9 @@ const V1_ROUTE_MODELS: Record<string, RouteModel> = {
   'GET /api/users/profile': { query: [], body: null },
   'PUT /api/users/profile': { query: [], body: json(names(updateProfileBody)) },
   'POST /api/users/change-password': { query: [], body: json(names(changePasswordBody)) },
+  'GET /api/tokens': { query: names(listTokensQuery), body: null },
+  'POST /api/tokens': { query: [], body: json(names(createTokenBody)) },
+  'DELETE /api/tokens/{id}': { query: [], body: null },
   'GET /api/usage': { query: names(usageQuery), body: null },
   'GET /api/usage/workspaces': { query: names(usageQuery), body: null },
   'GET /api/settings': { query: [], body: null },
