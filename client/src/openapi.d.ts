@@ -594,7 +594,7 @@ export interface paths {
         };
         /**
          * List the workspace's labels
-         * @description Every label of the caller's workspace, by name, with how many documents carry each. Not paginated.
+         * @description Every label of the caller's workspace, ordered by name, with how many documents carry each (`document_count`, exact: it moves in the same write as each assignment). Not paginated.
          *
          *     **Who may call it:** Any member of the workspace (viewer and up).
          */
@@ -602,7 +602,7 @@ export interface paths {
         put?: never;
         /**
          * Create a label
-         * @description Names are unique in a workspace, compared without regard to case.
+         * @description Names are unique in a workspace, compared without regard to case (a name another label has in any case is 409). The colour is `#RRGGBB` and is stored in lower case; `description` is optional.
          *
          *     **Who may call it:** Editors and admins of the workspace.
          */
@@ -623,7 +623,7 @@ export interface paths {
         get?: never;
         /**
          * Change a label
-         * @description Give at least one of name, color, description; `description: null` clears it.
+         * @description Give at least one of name, color, description; `description: null` clears it. After a rename, searches and filtered listings find its documents by the new name once the search index has followed the change (a moment later).
          *
          *     **Who may call it:** Editors and admins of the workspace.
          */
@@ -631,7 +631,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a label
-         * @description The label is taken off every document that carried it.
+         * @description The label is taken off every document that carried it; searches and filtered listings follow a moment later.
          *
          *     **Who may call it:** Editors and admins of the workspace.
          */
@@ -1790,7 +1790,7 @@ export interface paths {
          * List the workspace's labels (v2)
          * @description The future version (v2) of `GET /api/labels`: the same operation, under `/api/v2/`.
          *
-         *     Every label of the caller's workspace, by name, with how many documents carry each. Not paginated.
+         *     Every label of the caller's workspace, ordered by name, with how many documents carry each (`document_count`, exact: it moves in the same write as each assignment). Not paginated.
          *
          *     **Who may call it:** Any member of the workspace (viewer and up).
          */
@@ -1800,7 +1800,7 @@ export interface paths {
          * Create a label (v2)
          * @description The future version (v2) of `POST /api/labels`: the same operation, under `/api/v2/`.
          *
-         *     Names are unique in a workspace, compared without regard to case.
+         *     Names are unique in a workspace, compared without regard to case (a name another label has in any case is 409). The colour is `#RRGGBB` and is stored in lower case; `description` is optional.
          *
          *     **Who may call it:** Editors and admins of the workspace.
          */
@@ -1823,7 +1823,7 @@ export interface paths {
          * Change a label (v2)
          * @description The future version (v2) of `PUT /api/labels/{id}`: the same operation, under `/api/v2/`.
          *
-         *     Give at least one of name, color, description; `description: null` clears it.
+         *     Give at least one of name, color, description; `description: null` clears it. After a rename, searches and filtered listings find its documents by the new name once the search index has followed the change (a moment later).
          *
          *     **Who may call it:** Editors and admins of the workspace.
          */
@@ -1833,7 +1833,7 @@ export interface paths {
          * Delete a label (v2)
          * @description The future version (v2) of `DELETE /api/labels/{id}`: the same operation, under `/api/v2/`.
          *
-         *     The label is taken off every document that carried it.
+         *     The label is taken off every document that carried it; searches and filtered listings follow a moment later.
          *
          *     **Who may call it:** Editors and admins of the workspace.
          */

@@ -16,26 +16,26 @@ const label = {
 export const labelsDocs: GroupDocs<typeof routes> = {
   listLabels: {
     summary: "List the workspace's labels",
-    description: 'Every label of the caller\'s workspace, by name, with how many documents carry each. Not paginated.',
+    description: "Every label of the caller's workspace, ordered by name, with how many documents carry each (`document_count`, exact: it moves in the same write as each assignment). Not paginated.",
     responses: { 200: { description: 'The labels.', schema: LabelList, example: { labels: [label] } } },
   },
   createLabel: {
     summary: 'Create a label',
-    description: 'Names are unique in a workspace, compared without regard to case.',
+    description: 'Names are unique in a workspace, compared without regard to case (a name another label has in any case is 409). The colour is `#RRGGBB` and is stored in lower case; `description` is optional.',
     requestExample: { name: 'Invoices', color: '#1e88e5', description: 'Bills to pay' },
     responses: { 201: { description: 'The label created.', schema: Label, example: { ...label, document_count: 0 } } },
     errors: [{ code: 'DUPLICATE_RESOURCE', when: 'a label of the workspace already has this name' }],
   },
   updateLabel: {
     summary: 'Change a label',
-    description: 'Give at least one of name, color, description; `description: null` clears it.',
+    description: 'Give at least one of name, color, description; `description: null` clears it. After a rename, searches and filtered listings find its documents by the new name once the search index has followed the change (a moment later).',
     requestExample: { color: '#e53935' },
     responses: { 200: { description: 'The label as changed.', schema: Label, example: { ...label, color: '#e53935' } } },
     errors: [{ code: 'DUPLICATE_RESOURCE', when: 'another label of the workspace has the new name' }],
   },
   deleteLabel: {
     summary: 'Delete a label',
-    description: 'The label is taken off every document that carried it.',
+    description: 'The label is taken off every document that carried it; searches and filtered listings follow a moment later.',
     responses: { 204: { description: 'Deleted.' } },
   },
   assignLabel: {
