@@ -59,6 +59,10 @@ export const API_DOCS_ALIASES: Readonly<Record<string, string>> = {
 
 const byPath = new Map(API_DOCS_FILES.map((file) => [file.path, file]));
 
+/** Whether a path is the contract's or its UI's (a file or not): what the edge's docs behaviours cover too. */
+export const isApiDocsPath = (path: string): boolean =>
+  path === '/api/openapi.json' || path.startsWith('/api-docs/') || path === '/swagger-ui' || path.startsWith('/swagger-ui/');
+
 /** The file a request path names, through its alias if it has one; undefined for any other path. */
 export function apiDocsFileAt(path: string): ApiDocsFile | undefined {
   return byPath.get(Object.hasOwn(API_DOCS_ALIASES, path) ? API_DOCS_ALIASES[path]! : path);

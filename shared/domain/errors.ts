@@ -50,6 +50,9 @@ export const unauthorized = (message = 'Authentication is required'): AppError =
 export const forbidden = (message = 'You do not have permission to do this', details: ErrorDetails = {}): AppError =>
   new AppError('FORBIDDEN', message, details);
 
+/** No endpoint answers this method on this path: the P 404 of an unknown route. */
+export const noEndpoint = (method: string, path: string): AppError => new AppError('NOT_FOUND', `No endpoint ${method} ${path}`, { method, path });
+
 export const notFound = (resource: string, id: string): AppError =>
   new AppError('NOT_FOUND', `${resource} not found`, { resource, id });
 

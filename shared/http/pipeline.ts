@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { v1RouteKey, type DeprecationTable } from '../manifest';
 import { rateLimited, type RequestOrigin } from '../domain/limits/limit-request';
 import type { RateDecision } from '../domain/limits/rate-policy';
-import { AppError, forbidden, unauthorized } from '../domain/errors';
+import { forbidden, noEndpoint, unauthorized } from '../domain/errors';
 import { hasRole, type Principal } from '../domain/principal';
 import { corsHeaders, preflightResponse, type CorsOrigins } from './cors';
 import { errorResponse } from './error-response';
@@ -107,7 +107,7 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
     const method = event.requestContext.http.method;
     if (!route) {
       if (method === 'OPTIONS') return preflightResponse(options.corsOrigins, header(event, 'origin'));
-      throw new AppError('NOT_FOUND', `No endpoint ${method} ${event.rawPath}`, { method, path: event.rawPath });
+      throw noEndpoint(method, event.rawPath);
     }
     const token = bearerToken(event);
     const principal = await authorise(route, token);

@@ -2,13 +2,14 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { createServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import type { Duplex } from 'node:stream';
-import { AppError, validationError } from '../domain/errors';
+import { AppError, noEndpoint, validationError } from '../domain/errors';
 import { errorResponse } from '../http/error-response';
 import { multipartTooLarge } from '../http/multipart';
 import type { HttpHandler } from '../http/pipeline';
 import { bearerToken } from '../http/request';
 import { logger } from '../logger';
 import { lambdaContext, requestTarget, toHttpApiEvent, writeResult } from './api-gateway-event';
+import { isApiDocsPath } from '../api-docs/files';
 import type { ApiDocs } from './api-docs';
 import {
   BODY_MEMORY_WINDOW_BYTES,
@@ -117,6 +118,13 @@ export function createGateway(options: GatewayOptions): Server {
     if (options.connections && path.startsWith(CONNECTIONS_PATH)) {
       const connections = options.connections;
       await withReceivedBody(request, withBody, (body) => connections.handleManagementRequest(request, response, body));
+      return;
+    }
+    // The contract's paths answer GET and HEAD only: a preflight there gets the P 404, as at the edge.
+    if (options.apiDocs && method === 'OPTIONS' && isApiDocsPath(path)) {
+      if (withBody) closeBehindAnswer(request, response);
+      const refusal = errorResponse(noEndpoint(method, path), requestId);
+      writeResult(response, { ...refusal, headers: { ...refusal.headers, 'x-request-id': requestId } });
       return;
     }
     const file = await options.apiDocs?.answer(method, path, request.headers);

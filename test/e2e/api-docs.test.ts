@@ -151,7 +151,7 @@ describe('the API contract and its UI on the local runtime', () => {
     expect(other!.body.equals(first.body)).toBe(true);
   });
 
-  it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('answers %s on every served path with the P 404, uncounted', async (method) => {
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])('answers %s on every served path with the P 404, uncounted', async (method) => {
     for (const [path] of SERVED) {
       const answer = await send(method, path, { headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
 
@@ -175,6 +175,16 @@ describe('the API contract and its UI on the local runtime', () => {
 
     expectP404(answer, 'GET', path);
     expect(rateLimitHeaders(answer)).toEqual([]);
+  });
+
+  it('answers a CORS preflight on a docs path with the P 404, and one on an API path with the preflight', async () => {
+    const preflight = { headers: { origin: 'http://example.test', 'access-control-request-method': 'GET' } };
+
+    const docs = await send('OPTIONS', '/api-docs/openapi.json', preflight);
+    const api = await send('OPTIONS', '/api/documents', preflight);
+
+    expectP404(docs, 'OPTIONS', '/api-docs/openapi.json');
+    expect(api.status).toBeLessThan(300);
   });
 
   it.each([
