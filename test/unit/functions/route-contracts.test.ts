@@ -2,23 +2,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createAuthHandler } from '../../../functions/auth/handler';
-import { createDocumentsHandler } from '../../../functions/documents/handler';
-import { createHealthHandler } from '../../../functions/health/handler';
-import { createLabelsHandler } from '../../../functions/labels/handler';
-import { createNotificationsHandler } from '../../../functions/notifications/handler';
-import { createOcrHandler } from '../../../functions/ocr/handler';
 import { ROUTE_CONTRACTS } from '../../../functions/route-contracts';
-import { createSearchHandler } from '../../../functions/search/handler';
-import { createSettingsHandler } from '../../../functions/settings/handler';
-import { createSourcesHandler } from '../../../functions/sources/handler';
-import { createUsersHandler } from '../../../functions/users/handler';
-import type { AppContainer, DocumentServices, OcrServices } from '../../../shared/container/app-container';
-import { unauthorized } from '../../../shared/domain/errors';
-import type { HttpHandler } from '../../../shared/http/pipeline';
 import { API_VERSION_PREFIXES, HTTP_ROUTES, PUBLIC_ROUTE_KEYS, type HttpGroup } from '../../../shared/manifest';
 import * as z from '../../../shared/zod';
 import { httpEvent, lambdaTestContext } from '../../support/http-events';
+import { probeHandlers } from '../../support/probe-handlers';
 
 const GROUPS = Object.keys(HTTP_ROUTES) as HttpGroup[];
 
@@ -107,40 +95,18 @@ describe('route contracts', () => {
 
   it('are served by their group\'s handler, which asks for a token exactly where the contract is not public', async () => {
     // Arrange: the handlers over a container whose token check refuses every token and records that it ran.
-    let authenticated = false;
-    const container = {
-      corsOrigins: '*',
-      healthProbes: [],
-      oidc: null,
-      limits: async () => null,
-      authenticate: async () => {
-        authenticated = true;
-        throw unauthorized('The token is not valid');
-      },
-      tokens: { verify: async () => Promise.reject(unauthorized('The token is not valid')) },
-    } as unknown as AppContainer & DocumentServices & OcrServices;
-    const handlers: Record<HttpGroup, HttpHandler> = {
-      auth: createAuthHandler(container),
-      users: createUsersHandler(container),
-      settings: createSettingsHandler(container),
-      documents: createDocumentsHandler(container),
-      labels: createLabelsHandler(container),
-      search: createSearchHandler(container),
-      ocr: createOcrHandler(container),
-      sources: createSourcesHandler(container),
-      notifications: createNotificationsHandler(container),
-      health: createHealthHandler(container),
-    };
+    const probe = probeHandlers();
+    const { handlers } = probe;
 
     // Act
     const disagreements: string[] = [];
     for (const { group, contract } of CONTRACTS) {
-      authenticated = false;
+      probe.reset();
       const response = await handlers[group](httpEvent(contract.key, { headers: { authorization: 'Bearer probe' } }), lambdaTestContext);
       // What the handler answers a key it does not serve.
       const [method, routePath] = contract.key.split(' ');
       if (response.body?.includes(`No endpoint ${method} ${routePath}`)) disagreements.push(`${contract.key}: not served by ${group}`);
-      else if (authenticated !== (contract.access !== 'public')) disagreements.push(`${contract.key}: access ${contract.access}, token checked ${authenticated}`);
+      else if (probe.authenticated() !== (contract.access !== 'public')) disagreements.push(`${contract.key}: access ${contract.access}, token checked ${probe.authenticated()}`);
     }
 
     // Assert

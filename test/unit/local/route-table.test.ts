@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createAuthHandler } from '../../../functions/auth/handler';
-import { createDocumentsHandler } from '../../../functions/documents/handler';
-import { createHealthHandler } from '../../../functions/health/handler';
-import { createLabelsHandler } from '../../../functions/labels/handler';
-import { createNotificationsHandler } from '../../../functions/notifications/handler';
-import { createOcrHandler } from '../../../functions/ocr/handler';
-import { createSearchHandler } from '../../../functions/search/handler';
-import { createSettingsHandler } from '../../../functions/settings/handler';
-import { createSourcesHandler } from '../../../functions/sources/handler';
-import { createUsersHandler } from '../../../functions/users/handler';
-import type { AppContainer, DocumentServices, OcrServices } from '../../../shared/container/app-container';
-import { unauthorized } from '../../../shared/domain/errors';
 import { HTTP_ROUTES, type HttpGroup } from '../../../shared/manifest';
 import type { HttpHandler } from '../../../shared/http/pipeline';
 import { RouteTable } from '../../../shared/local/route-table';
 import { httpEvent, lambdaTestContext } from '../../support/http-events';
+import { probeHandlers } from '../../support/probe-handlers';
 
 const handler = (async () => ({ statusCode: 200, headers: {} })) as HttpHandler;
 
@@ -60,41 +49,19 @@ describe('RouteTable', () => {
 
   it('needs a token on exactly the routes whose handlers authenticate the caller', async () => {
     // Arrange: the handlers over a container whose token check refuses every token and records that it ran.
-    let authenticated = false;
-    const container = {
-      corsOrigins: '*',
-      healthProbes: [],
-      oidc: null,
-      limits: async () => null,
-      authenticate: async () => {
-        authenticated = true;
-        throw unauthorized('The token is not valid');
-      },
-      tokens: { verify: async () => Promise.reject(unauthorized('The token is not valid')) },
-    } as unknown as AppContainer & DocumentServices & OcrServices;
-    const handlers: Record<HttpGroup, HttpHandler> = {
-      auth: createAuthHandler(container),
-      users: createUsersHandler(container),
-      settings: createSettingsHandler(container),
-      documents: createDocumentsHandler(container),
-      labels: createLabelsHandler(container),
-      search: createSearchHandler(container),
-      ocr: createOcrHandler(container),
-      sources: createSourcesHandler(container),
-      notifications: createNotificationsHandler(container),
-      health: createHealthHandler(container),
-    };
+    const probe = probeHandlers();
+    const { handlers } = probe;
     const keys = (Object.keys(HTTP_ROUTES) as HttpGroup[]).flatMap((group) => HTTP_ROUTES[group].map((key) => ({ group, key })));
     const table = new RouteTable(keys.map(({ group, key }) => ({ routeKey: key, handler: handlers[group] })));
 
     // Act
     const disagreements: string[] = [];
     for (const { group, key } of keys) {
-      authenticated = false;
+      probe.reset();
       await handlers[group](httpEvent(key, { headers: { authorization: 'Bearer probe' } }), lambdaTestContext);
       const [method, path] = key.split(' ') as [string, string];
       const gatewaySays = table.match(method, path.replace(/\{\w+\}/g, 'x'))?.authenticated;
-      if (gatewaySays !== authenticated) disagreements.push(`${key}: handler ${authenticated}, gateway ${gatewaySays}`);
+      if (gatewaySays !== probe.authenticated()) disagreements.push(`${key}: handler ${probe.authenticated()}, gateway ${gatewaySays}`);
     }
 
     // Assert
