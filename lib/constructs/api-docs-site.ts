@@ -7,12 +7,9 @@ import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { API_DOCS_ALIASES, API_DOCS_FILES, apiDocsSourcePath } from '../../shared/api-docs/files';
+import { API_DOCS_ALIASES, API_DOCS_FILES, API_DOCS_PATH_PATTERNS, apiDocsSourcePath } from '../../shared/api-docs/files';
 import { SWAGGER_UI_CSP } from '../../shared/api-docs/swagger-ui-page';
 import { edgeFunctionCode } from './edge-function-code';
-
-/** The edge's paths for the contract and its UI: together they cover every file and alias of the allow-list. */
-export const API_DOCS_PATH_PATTERNS = ['/api-docs/*', '/api/openapi.json', '/swagger-ui*'] as const;
 
 /** How long browsers and the edge keep a file (the local runtime's API_DOCS_CACHE_CONTROL). */
 const MAX_AGE = Duration.minutes(5);

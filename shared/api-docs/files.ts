@@ -59,9 +59,15 @@ export const API_DOCS_ALIASES: Readonly<Record<string, string>> = {
 
 const byPath = new Map(API_DOCS_FILES.map((file) => [file.path, file]));
 
-/** Whether a path is the contract's or its UI's (a file or not): what the edge's docs behaviours cover too. */
+/**
+ * The paths of the contract and its UI, as CloudFront path patterns (a trailing `*`: any rest): the edge's docs
+ * behaviours, and what the local gateway keeps to GET and HEAD. Together they cover every file and alias above.
+ */
+export const API_DOCS_PATH_PATTERNS = ['/api-docs/*', '/api/openapi.json', '/swagger-ui*'] as const;
+
+/** Whether a path is under one of {@link API_DOCS_PATH_PATTERNS} (a file of the allow-list or not). */
 export const isApiDocsPath = (path: string): boolean =>
-  path === '/api/openapi.json' || path.startsWith('/api-docs/') || path === '/swagger-ui' || path.startsWith('/swagger-ui/');
+  API_DOCS_PATH_PATTERNS.some((pattern) => (pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern));
 
 /** The file a request path names, through its alias if it has one; undefined for any other path. */
 export function apiDocsFileAt(path: string): ApiDocsFile | undefined {

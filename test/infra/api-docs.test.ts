@@ -4,8 +4,8 @@ import { dirname, join, relative } from 'node:path';
 import * as vm from 'node:vm';
 import { Stage } from 'aws-cdk-lib';
 import { describe, expect, it } from 'vitest';
-import { API_DOCS_PATH_PATTERNS, apiDocsRequestCode } from '../../lib/constructs/api-docs-site';
-import { API_DOCS_ALIASES, API_DOCS_CACHE_CONTROL, API_DOCS_FILES } from '../../shared/api-docs/files';
+import { apiDocsRequestCode } from '../../lib/constructs/api-docs-site';
+import { API_DOCS_ALIASES, API_DOCS_CACHE_CONTROL, API_DOCS_FILES, API_DOCS_PATH_PATTERNS } from '../../shared/api-docs/files';
 import { SWAGGER_UI_CSP, SWAGGER_UI_INITIALIZER, SWAGGER_UI_PAGE } from '../../shared/api-docs/swagger-ui-page';
 import { buildStacks, logicalIdOf } from './build-stacks';
 
