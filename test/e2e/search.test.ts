@@ -72,6 +72,20 @@ describe('search', () => {
     expect(data?.results[0]?.document_id).toBe(ids['typewriter.png']);
   });
 
+  it('finds words by the prefix typed, not by its stem: thes* finds a thesis and none of the scans that say "the"', async () => {
+    // Arrange: "thes" stems to "the", which the brochure scans hold.
+    const id = await editor.uploadDocument('thesis.pdf', textPdf([['A doctoral thesis on sequencers']]));
+    await completed(id);
+    await editor.searchable(id);
+
+    // Act
+    const response = await search(`q=${encodeURIComponent('thes*')}`);
+
+    // Assert
+    expect(response.status).toBe(200);
+    expect(response.body.results.map((r: { document_id: string }) => r.document_id)).toEqual([id]);
+  });
+
   it('marks matches and escapes the rest of the text in highlights', async () => {
     const response = await search('q=beware');
 
