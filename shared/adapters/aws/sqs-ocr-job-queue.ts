@@ -1,6 +1,7 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import { MAX_QUEUE_DELAY_SECONDS, type OcrPriority } from '../../domain/ocr/jobs';
+import type { OcrPriority } from '../../domain/ocr/jobs';
+import { MAX_QUEUE_DELAY_SECONDS } from '../../domain/queues';
 import type { OcrJobQueue, OcrJobQueues } from '../../domain/ocr/ports';
 import { requestIdMessageAttributes } from '../../observability/log-context';
 

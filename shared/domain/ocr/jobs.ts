@@ -116,5 +116,3 @@ export interface OcrJobFilter extends PageRequest {
 
 export type CancelOutcome = 'cancelled' | 'requested' | 'finished' | 'not_found';
 
-/** The longest a queue holds back one message before its first delivery (SQS: 15 minutes). */
-export const MAX_QUEUE_DELAY_SECONDS = 900;

@@ -1,4 +1,4 @@
-import { MAX_QUEUE_DELAY_SECONDS } from './jobs';
+import { MAX_QUEUE_DELAY_SECONDS } from '../queues';
 
 /** The first pause of a job whose OCR engine was throttling. */
 export const THROTTLED_DELAY_BASE_SECONDS = 60;

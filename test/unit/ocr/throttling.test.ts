@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_QUEUE_DELAY_SECONDS } from '../../../shared/domain/ocr/jobs';
+import { MAX_QUEUE_DELAY_SECONDS } from '../../../shared/domain/queues';
 import { deferralDelaySeconds } from '../../../shared/domain/ocr/throttling';
 
 describe('deferralDelaySeconds', () => {
