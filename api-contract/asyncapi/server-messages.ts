@@ -1,5 +1,5 @@
 import { SERVER_EVENT_TYPES, type ServerEventType } from '../../shared/domain/connections/ports';
-import type { REPORTED_FIELDS } from '../../shared/domain/events/derive-events';
+import type { REPORTED_FIELDS } from '../../shared/domain/documents/document';
 import type { ServerEvent, ServerEventData } from '../../shared/domain/events/ports';
 import type { Notification } from '../../shared/domain/notifications/notification';
 import type { OcrJobStatus } from '../../shared/domain/ocr/jobs';
@@ -44,6 +44,7 @@ const NOTIFICATION_TYPES: Record<Notification['type'], true> = {
   ocr_failed: true,
   source_sync_completed: true,
   source_sync_failed: true,
+  webhook_disabled: true,
 };
 
 const metadataValue: JsonSchema = { type: ['string', 'number', 'boolean', 'null'] };

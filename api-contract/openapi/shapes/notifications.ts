@@ -9,12 +9,13 @@ const NOTIFICATION_TYPES = {
   ocr_failed: 'ocr_failed',
   source_sync_completed: 'source_sync_completed',
   source_sync_failed: 'source_sync_failed',
+  webhook_disabled: 'webhook_disabled',
 } as const satisfies { [T in NotificationRecord['type']]: T };
 
 /** Something that happened that concerns one user. */
 export const Notification = shape(
   'Notification',
-  "Something that happened that concerns the caller: an OCR run of their document ended, or a sync they started did.",
+  "Something that happened that concerns the caller: an OCR run of their document ended, a sync they started did, or (for admins) the service turned a webhook off.",
   z.strictObject({
     id: id(),
     type: z.enum(NOTIFICATION_TYPES),

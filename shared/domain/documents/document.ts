@@ -31,6 +31,12 @@ export interface DocumentRecord {
   version?: number;
 }
 
+/**
+ * Document fields whose change is reported to clients (what users edit, and the file a sync replaces): the
+ * `document_updated` event and the `document.updated` webhook name them.
+ */
+export const REPORTED_FIELDS = ['title', 'labels', 'metadata', 'size', 'mime_type'] as const;
+
 /** The P Document of a list row: everything but the extracted text, which a list never carries. */
 export type DocumentSummary = Omit<DocumentRecord, 'ocr_enabled' | 'failure_reason' | 'created_by' | 'version' | 'pages_ocred_by_engine'> & {
   failure_reason?: string | null;

@@ -1,5 +1,5 @@
 import type { ItemChange } from '../changes/ports';
-import type { DocumentRecord } from '../documents/document';
+import { REPORTED_FIELDS, type DocumentRecord } from '../documents/document';
 import type { OcrJob } from '../ocr/jobs';
 import type { SyncJob } from '../sources/sync-job';
 import type { Audience, ServerEvent } from './ports';
@@ -16,11 +16,6 @@ export interface ChangeFacts {
   completedToday?: number;
 }
 
-/**
- * Document fields whose change a document_updated reports (what users edit, and the file a sync replaces);
- * a replaced file of a source's document adds `source`.
- */
-export const REPORTED_FIELDS = ['title', 'labels', 'metadata', 'size', 'mime_type'] as const;
 
 const FINISHED = new Set<OcrJob['status']>(['completed', 'failed', 'cancelled']);
 

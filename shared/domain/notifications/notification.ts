@@ -1,7 +1,7 @@
 /** A P notification of one user. */
 export interface Notification {
   id: string;
-  type: 'ocr_completed' | 'ocr_failed' | 'source_sync_completed' | 'source_sync_failed';
+  type: 'ocr_completed' | 'ocr_failed' | 'source_sync_completed' | 'source_sync_failed' | 'webhook_disabled';
   title: string;
   message: string;
   read: boolean;

@@ -91,6 +91,14 @@ export function dataKeys(workspaceId: string) {
      * its subdirectories): one query reads a directory's state.
      */
     sourceDirectory: (sourceId: string, path: string) => `${ws}SOURCE#${sourceId}#DIR#${path}`,
+    /** The workspace's webhook endpoints, in one partition (a workspace has few), with their count beside them. */
+    webhooksPartition: `${ws}WEBHOOKS`,
+    webhook: (id: string) => ({ pk: `${ws}WEBHOOKS`, sk: `WEBHOOK#${id}` }),
+    webhookCount: { pk: `${ws}WEBHOOKS`, sk: 'COUNT' },
+    /** One delivery of an event to an endpoint (found by its id from the queue's message). */
+    webhookDelivery: (id: string) => ({ pk: `${ws}WHDELIVERY#${id}`, sk: 'META' }),
+    /** gsi1 partition of one endpoint's deliveries, by creation time. */
+    webhookDeliveriesIndex: (webhookId: string) => `${ws}WEBHOOK#${webhookId}#DELIVERIES`,
     /** The work a running sync has left (`D#<path>` directories to list, `F#<path>` files to fetch). */
     syncWork: (jobId: string) => `${ws}SYNCWORK#${jobId}`,
   };
