@@ -10,6 +10,7 @@ import { routes as searchRoutes } from './search/schemas';
 import { routes as settingsRoutes } from './settings/schemas';
 import { routes as sourcesRoutes } from './sources/schemas';
 import { routes as usersRoutes } from './users/schemas';
+import { routes as webhooksRoutes } from './webhooks/schemas';
 
 /**
  * Every HTTP route's contract, by endpoint group, then by operation id: what the API contract (api-contract/)
@@ -28,5 +29,6 @@ export const ROUTE_CONTRACTS: Record<HttpGroup, RouteContracts> = {
   search: searchRoutes,
   sources: sourcesRoutes,
   notifications: notificationsRoutes,
+  webhooks: webhooksRoutes,
   health: healthRoutes,
 };

@@ -63,6 +63,16 @@ const V1_ROUTES = {
     'GET /api/sources/{id}/sync-status',
   ],
   notifications: ['GET /api/notifications', 'PUT /api/notifications/{id}/read', 'PUT /api/notifications/read-all'],
+  webhooks: [
+    'GET /api/webhooks',
+    'POST /api/webhooks',
+    'GET /api/webhooks/{id}',
+    'PUT /api/webhooks/{id}',
+    'DELETE /api/webhooks/{id}',
+    'POST /api/webhooks/{id}/rotate-secret',
+    'POST /api/webhooks/{id}/test',
+    'GET /api/webhooks/{id}/deliveries',
+  ],
   health: ['GET /api/health'],
 } as const;
 
@@ -178,6 +188,8 @@ export const ENV = {
   sourceSyncQueueUrl: 'SOURCE_SYNC_QUEUE_URL',
   sourceCredentialsKeyArn: 'SOURCE_CREDENTIALS_KEY_ARN',
   sourcesAllowPrivateNetworks: 'SOURCES_ALLOW_PRIVATE_NETWORKS',
+  webhooksAllowPrivateNetworks: 'WEBHOOKS_ALLOW_PRIVATE_NETWORKS',
+  webhookDeliveryQueueUrl: 'WEBHOOK_DELIVERY_QUEUE_URL',
   edgeOriginSecretArn: 'EDGE_ORIGIN_SECRET_ARN',
 } as const;
 

@@ -106,6 +106,8 @@ export const commonEnvSchema = z.object({
   SOURCES_ALLOW_PRIVATE_NETWORKS: z._default(z.stringbool(), false),
   /** A source's server silent this long (no headers, or no bytes mid-file) fails that request. */
   SOURCE_REQUEST_TIMEOUT_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(600)), 30),
+  /** Whether webhooks may be delivered to private, loopback and link-local addresses; as for sources. */
+  WEBHOOKS_ALLOW_PRIVATE_NETWORKS: z._default(z.stringbool(), false),
   ...oidcEnvShape(),
 });
 

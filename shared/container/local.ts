@@ -36,6 +36,8 @@ import { rememberHotReads } from '../adapters/local/remembered-reads';
 import { dynamoSourceStores } from './source-stores';
 import { requestServing } from './request-serving';
 import { dynamoLegacyItems } from './legacy-data';
+import { SqsWebhookDeliveryQueue } from '../adapters/aws/sqs-webhook-delivery-queue';
+import { dynamoWebhookStores, type WebhookServices } from './webhook-services';
 
 /** Where the emulators listen and what the local runtime provisioned in them. */
 export interface LocalResources {
@@ -50,6 +52,8 @@ export interface LocalResources {
   ingestQueueUrl: string;
   /** Steps of source syncs. */
   sourceSyncQueueUrl: string;
+  /** Webhook deliveries, and their retries. */
+  webhookDeliveryQueueUrl: string;
 }
 
 export interface LocalCredentials {
@@ -95,7 +99,8 @@ export type LocalEventDelivery = { delivery: 'sdk'; endpoint: () => string } | {
 export type LocalContainer = AppContainer &
   DocumentServices &
   OcrServices &
-  OcrWorkerServices & {
+  OcrWorkerServices &
+  WebhookServices & {
     /** The whole index and the whole bucket, for the runtime's own upkeep (rebuild, adoption of old data). */
     searchIndex: SqliteSearchIndex;
     files: S3FileStore;
@@ -199,6 +204,8 @@ export function localAppContainer(options: {
     engine,
     textLayer: imaging.textLayer,
     staleAfterSeconds: LOCAL_OCR_STALE_AFTER_SECONDS,
+    webhookStores: dynamoWebhookStores(db, resources.tableName),
+    deliveryQueue: new SqsWebhookDeliveryQueue(sqs, resources.webhookDeliveryQueueUrl),
   };
 }
 

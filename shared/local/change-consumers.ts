@@ -6,6 +6,8 @@ import { eventsDepsOf, indexerDepsOf } from '../container/consumer-deps';
 import { localClientOptions, type LocalCredentials } from '../container/local';
 import { createEventsHandler } from '../../functions/events/handler';
 import { createIndexerHandler } from '../../functions/indexer/handler';
+import { createWebhookDispatchHandler } from '../../functions/webhook-dispatch/handler';
+import { dispatchDepsOf, type WebhookServices } from '../container/webhook-services';
 import { CHANGE_CONSUMER_DELIVERY } from '../manifest';
 
 /**
@@ -17,7 +19,7 @@ const LOCAL_IDLE_POLL_MS = 1000;
 /** Writes this close together wake the pollers once: a request or an OCR job writes several items in a row. */
 const WAKE_COALESCE_MS = 10;
 
-/** The two stream consumers the cloud runs as Lambda functions, driven here by the local stream poller. */
+/** The stream consumers the cloud runs as Lambda functions, driven here by the local stream poller. */
 export interface ChangeConsumers {
   /** Reads the stream now (after a write of this process), instead of at the next idle poll. */
   wake(): void;
@@ -25,14 +27,14 @@ export interface ChangeConsumers {
 }
 
 /**
- * Starts the `indexer` and `events` consumers on the table's stream, as the cloud's event source mappings do
+ * Starts the `indexer`, `events` and `webhook-dispatch` consumers on the table's stream, as the cloud's event source mappings do
  * (same handlers, batches, retries and bisection, the numbers of shared/manifest.ts), each with its own
  * checkpoints under `checkpointDir`, so a restart resumes after the last change each one finished. A batch
  * that fails past its retries is logged and skipped: the periodic reconciliation repairs the index, and an
- * event is best effort.
+ * event is best effort; a webhook event lost that way is not sent (as in the cloud, whose failure queue names it).
  */
 export function startChangeConsumers(options: {
-  container: AppContainer;
+  container: AppContainer & WebhookServices;
   tableName: string;
   endpoint: string;
   credentials: LocalCredentials;
@@ -60,6 +62,12 @@ export function startChangeConsumers(options: {
       functionName: 'events',
       handler: createEventsHandler(eventsDepsOf(options.container)),
       checkpoints: new FileStreamCheckpointStore(options.checkpointDir, 'events'),
+    }),
+    startStreamPoller({
+      ...common,
+      functionName: 'webhook-dispatch',
+      handler: createWebhookDispatchHandler(dispatchDepsOf(options.container)),
+      checkpoints: new FileStreamCheckpointStore(options.checkpointDir, 'webhook-dispatch'),
     }),
   ];
   let waking: NodeJS.Timeout | undefined;

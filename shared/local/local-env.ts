@@ -21,6 +21,8 @@ export const localEnvSchema = z.extend(commonEnvSchema, {
   REQUEST_BODY_IDLE_TIMEOUT_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(3600)), 30),
   /** A source on the LAN (a NAS) is the common case locally. */
   SOURCES_ALLOW_PRIVATE_NETWORKS: z._default(z.stringbool(), true),
+  /** A receiver on the LAN or this machine is as common locally as a NAS. */
+  WEBHOOKS_ALLOW_PRIVATE_NETWORKS: z._default(z.stringbool(), true),
 });
 
 export type LocalEnv = z.output<typeof localEnvSchema>;

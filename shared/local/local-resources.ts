@@ -18,22 +18,26 @@ export const RESOURCE_NAMES = {
   ocrHighQueue: 'docservice-ocr-high',
   ingestQueue: 'docservice-ingest',
   sourceSyncQueue: 'docservice-source-sync',
+  webhookDeliveryQueue: 'docservice-webhook-deliveries',
 };
 
 /** Six times the worker's timeout, as in the cloud stack. */
 const OCR_VISIBILITY_TIMEOUT_SECONDS = 720;
 const INGEST_VISIBILITY_TIMEOUT_SECONDS = 300;
+/** Several times an attempt's 10 s deadline, as in the cloud stack. */
+const WEBHOOK_DELIVERY_VISIBILITY_TIMEOUT_SECONDS = 60;
 
 /** Creates what is missing of the deployment's table, bucket and queues on the emulators. */
 export async function provision(endpoints: LocalResources['endpoints'], dynamodbCredentials: LocalCredentials): Promise<LocalResources> {
   await ensureTable(createDynamoDocumentClient(localClientOptions(endpoints.dynamodb, dynamodbCredentials)), RESOURCE_NAMES.table, { stream: true });
   await ensureBucket(createS3Client(localClientOptions(endpoints.s3)), RESOURCE_NAMES.bucket);
   const sqs = createSqsClient(localClientOptions(endpoints.sqs));
-  const [ocr, ocrHigh, ingest, sourceSync] = await Promise.all([
+  const [ocr, ocrHigh, ingest, sourceSync, webhookDelivery] = await Promise.all([
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.ocrQueue, { visibilityTimeoutSeconds: OCR_VISIBILITY_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.ocrHighQueue, { visibilityTimeoutSeconds: OCR_VISIBILITY_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.ingestQueue, { visibilityTimeoutSeconds: INGEST_VISIBILITY_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.sourceSyncQueue, { visibilityTimeoutSeconds: SOURCE_SYNC_TIMEOUT_SECONDS }),
+    ensureQueueWithDlq(sqs, RESOURCE_NAMES.webhookDeliveryQueue, { visibilityTimeoutSeconds: WEBHOOK_DELIVERY_VISIBILITY_TIMEOUT_SECONDS }),
   ]);
   return {
     endpoints,
@@ -44,6 +48,7 @@ export async function provision(endpoints: LocalResources['endpoints'], dynamodb
     ocrHighQueueUrl: ocrHigh.queueUrl,
     ingestQueueUrl: ingest.queueUrl,
     sourceSyncQueueUrl: sourceSync.queueUrl,
+    webhookDeliveryQueueUrl: webhookDelivery.queueUrl,
   };
 }
 

@@ -22,6 +22,10 @@ import { createSourceSchedulerHandler } from '../../functions/source-scheduler/h
 import { createSettingsHandler } from '../../functions/settings/handler';
 import { createAuthDeadlineHandler, createRealtimeHandler } from '../../functions/realtime/handler';
 import { createUsersHandler } from '../../functions/users/handler';
+import { createWebhooksHandler } from '../../functions/webhooks/handler';
+import { createWebhookDeliveryHandler } from '../../functions/webhook-delivery/handler';
+import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender';
+import { deliverDepsOf } from '../container/webhook-services';
 import { createSqsClient } from '../adapters/aws/sqs-client';
 import { LOCAL_OCR_POLLING } from '../adapters/aws/sqs-ocr-job-queue';
 import { startQueuePoller, type QueuePoller } from '../adapters/aws/sqs-poller';
@@ -53,6 +57,11 @@ const MIB = 1024 * 1024;
 const LOCAL_SYNC_STEP_SECONDS = 120;
 /** Source syncs that run side by side (each streams one file at a time). */
 const LOCAL_SYNC_WORKERS = 2;
+/**
+ * Webhook attempts in flight at once: each mostly waits on its endpoint, and one endpoint takes at most two of
+ * them (EndpointSlots), so a dead endpoint leaves the rest to the others.
+ */
+const LOCAL_WEBHOOK_WORKERS = 8;
 /** The local stand-in for the cloud's sweep schedule. */
 const SWEEP_INTERVAL_MS = 60_000;
 /**
@@ -170,6 +179,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       ocr: createOcrHandler(container),
       sources: createSourcesHandler(container),
       notifications: createNotificationsHandler(container),
+      webhooks: createWebhooksHandler(container),
       health: createHealthHandler(container),
     };
     const routes = new RouteTable(
@@ -217,6 +227,17 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
         handler: createSourceSyncHandler(container, { stepSeconds: LOCAL_SYNC_STEP_SECONDS }),
         batchSize: 1,
         concurrency: LOCAL_SYNC_WORKERS,
+        ...LONG_POLLING,
+      }),
+    );
+    // Webhook deliveries: the attempts wait on endpoints, so several run side by side.
+    pollers.push(
+      startQueuePoller({
+        sqs: sqsClient,
+        queueUrl: resources.webhookDeliveryQueueUrl,
+        handler: createWebhookDeliveryHandler(deliverDepsOf(container, new HttpWebhookSender({ allowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS }))),
+        batchSize: 1,
+        concurrency: LOCAL_WEBHOOK_WORKERS,
         ...LONG_POLLING,
       }),
     );

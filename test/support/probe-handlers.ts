@@ -8,6 +8,8 @@ import { createSearchHandler } from '../../functions/search/handler';
 import { createSettingsHandler } from '../../functions/settings/handler';
 import { createSourcesHandler } from '../../functions/sources/handler';
 import { createUsersHandler } from '../../functions/users/handler';
+import { createWebhooksHandler } from '../../functions/webhooks/handler';
+import type { WebhookServices } from '../../shared/container/webhook-services';
 import type { AppContainer, DocumentServices, OcrServices } from '../../shared/container/app-container';
 import { unauthorized } from '../../shared/domain/errors';
 import type { HttpHandler } from '../../shared/http/pipeline';
@@ -29,7 +31,7 @@ export function probeHandlers(): { handlers: Record<HttpGroup, HttpHandler>; aut
       throw unauthorized('The token is not valid');
     },
     tokens: { verify: async () => Promise.reject(unauthorized('The token is not valid')) },
-  } as unknown as AppContainer & DocumentServices & OcrServices;
+  } as unknown as AppContainer & DocumentServices & OcrServices & WebhookServices;
   return {
     handlers: {
       auth: createAuthHandler(container),
@@ -41,6 +43,7 @@ export function probeHandlers(): { handlers: Record<HttpGroup, HttpHandler>; aut
       ocr: createOcrHandler(container),
       sources: createSourcesHandler(container),
       notifications: createNotificationsHandler(container),
+      webhooks: createWebhooksHandler(container),
       health: createHealthHandler(container),
     },
     authenticated: () => authenticated,

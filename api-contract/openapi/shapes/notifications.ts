@@ -24,7 +24,11 @@ export const Notification = shape(
     read: z.boolean(),
     created_at: timestamp(),
     // What it is about: the document for `ocr_*`, the source and its sync for `source_sync_*`.
-    data: z.union([z.strictObject({ document_id: id() }), z.strictObject({ source_id: id(), job_id: id() })]),
+    data: z.union([
+      z.strictObject({ document_id: id() }),
+      z.strictObject({ source_id: id(), job_id: id() }),
+      z.strictObject({ webhook_id: id(), reason: z.enum(['gone', 'failing']) }),
+    ]),
   }),
 );
 

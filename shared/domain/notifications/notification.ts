@@ -7,7 +7,7 @@ export interface Notification {
   read: boolean;
   created_at: string;
   /** What it is about: a document (OCR), or a source and its sync. */
-  data: { document_id: string } | { source_id: string; job_id: string };
+  data: { document_id: string } | { source_id: string; job_id: string } | { webhook_id: string; reason: 'gone' | 'failing' };
 }
 
 /** Each user's notifications; nobody reaches another user's. */

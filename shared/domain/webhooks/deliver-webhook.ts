@@ -24,7 +24,7 @@ export interface DeliveryWorkspace {
   webhooks: WebhookRepository;
   deliveries: WebhookDeliveryRepository;
   /** Tells the workspace's admins that the service turned an endpoint off. */
-  notifyAdmins(notice: { title: string; message: string; data: Record<string, unknown> }): Promise<void>;
+  notifyAdmins(notice: { title: string; message: string; data: { webhook_id: string; reason: DisabledReason } }): Promise<void>;
 }
 
 export interface DeliverDeps {

@@ -4,8 +4,8 @@ import type { WebhookAdminDeps } from './manage-deps';
 import { toPublicDelivery, toPublicWebhook, type PublicDelivery, type PublicWebhook } from './webhook';
 
 /** The workspace's endpoints, oldest first. */
-export async function listWebhooks(deps: Pick<WebhookAdminDeps, 'webhooks'>): Promise<PublicWebhook[]> {
-  return (await deps.webhooks.list()).map(toPublicWebhook);
+export async function listWebhooks(deps: Pick<WebhookAdminDeps, 'webhooks'>): Promise<{ webhooks: PublicWebhook[] }> {
+  return { webhooks: (await deps.webhooks.list()).map(toPublicWebhook) };
 }
 
 /** One endpoint of the workspace; 404 for an unknown id (or another workspace's). */

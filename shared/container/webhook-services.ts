@@ -1,0 +1,53 @@
+import { DynamoWebhookDeliveryRepository } from '../adapters/aws/dynamodb/webhook-delivery-repository';
+import { DynamoWebhookRepository } from '../adapters/aws/dynamodb/webhook-repository';
+import { notifyUser } from '../domain/notifications/notify-user';
+import type { DeliverDeps } from '../domain/webhooks/deliver-webhook';
+import type { DispatchDeps } from '../domain/webhooks/dispatch-webhook-events';
+import type { WebhookAdminDeps } from '../domain/webhooks/manage-deps';
+import type { DeliveryQueue, WebhookDeliveryRepository, WebhookRepository, WebhookSender } from '../domain/webhooks/ports';
+import type { AppContainer } from './app-container';
+import type { ContainerParts } from './build-app-container';
+
+/** What the webhook endpoints, their stream consumer and their delivery worker take beyond the app container. */
+export interface WebhookServices {
+  /** One workspace's endpoints and deliveries. */
+  webhookStores(workspaceId: string): { webhooks: WebhookRepository; deliveries: WebhookDeliveryRepository };
+  /** The delivery queue. */
+  deliveryQueue: DeliveryQueue;
+}
+
+/** The webhook stores over the application table. */
+export const dynamoWebhookStores =
+  (db: ContainerParts['db'], tableName: string): WebhookServices['webhookStores'] =>
+  (workspaceId) => ({
+    webhooks: new DynamoWebhookRepository(db, tableName, workspaceId),
+    deliveries: new DynamoWebhookDeliveryRepository(db, tableName, workspaceId),
+  });
+
+/** What the admin's webhook operations take, for one workspace. */
+export const webhookAdminDepsOf = (c: AppContainer & WebhookServices, workspaceId: string): WebhookAdminDeps => ({
+  workspaceId,
+  ...c.webhookStores(workspaceId),
+  deliveryQueue: c.deliveryQueue,
+  vault: c.vault,
+  clock: c.clock,
+});
+
+/** What the `webhooks` stream consumer takes. */
+export const dispatchDepsOf = (c: WebhookServices): DispatchDeps => ({ inWorkspace: c.webhookStores, deliveryQueue: c.deliveryQueue });
+
+/** What the delivery worker takes: the stores, the sender, the secrets' vault, and the admins to tell. */
+export const deliverDepsOf = (c: AppContainer & WebhookServices, sender: WebhookSender): DeliverDeps => ({
+  inWorkspace: (workspaceId) => ({
+    ...c.webhookStores(workspaceId),
+    notifyAdmins: async (notice) => {
+      const admins = (await c.users.list(workspaceId)).filter((user) => user.role === 'admin');
+      const deps = { workspaceId, notifications: c.notifications, settings: c.settings, clock: c.clock };
+      for (const admin of admins) await notifyUser(deps, admin.id, { type: 'webhook_disabled', ...notice });
+    },
+  }),
+  sender,
+  vault: c.vault,
+  deliveryQueue: c.deliveryQueue,
+  clock: c.clock,
+});
