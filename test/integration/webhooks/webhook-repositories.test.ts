@@ -1,0 +1,342 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoWebhookDeliveryRepository } from '../../../shared/adapters/aws/dynamodb/webhook-delivery-repository';
+import { DynamoWebhookRepository } from '../../../shared/adapters/aws/dynamodb/webhook-repository';
+import { DELIVERY_RETENTION_DAYS, type AttemptOutcome, type WebhookDelivery, type WebhookRecord } from '../../../shared/domain/webhooks/ports';
+import { freshTable } from '../../support/aws-resources';
+
+let db: Awaited<ReturnType<typeof freshTable>>['db'];
+let tableName: string;
+
+beforeAll(async () => {
+  ({ db, tableName } = await freshTable());
+});
+
+/** A workspace of its own per test: the table is shared by the file's tests. */
+const aWorkspace = () => `w-${crypto.randomUUID()}`;
+const webhooksOf = (workspaceId: string) => new DynamoWebhookRepository(db, tableName, workspaceId);
+const deliveriesOf = (workspaceId: string) => new DynamoWebhookDeliveryRepository(db, tableName, workspaceId);
+
+const anEndpoint = (workspaceId: string, overrides: Partial<WebhookRecord> = {}): WebhookRecord => ({
+  id: crypto.randomUUID(),
+  workspace_id: workspaceId,
+  url: 'https://hooks.example.com/in',
+  events: ['document.uploaded', 'ocr.completed'],
+  description: 'CRM',
+  active: true,
+  disabled_reason: null,
+  failing_since: null,
+  secrets: [{ sealed: 'sealed-1', created_at: '2026-03-01T10:00:00.000Z', expires_at: null }],
+  created_by: 'admin',
+  created_at: '2026-03-01T10:00:00.000Z',
+  updated_at: '2026-03-01T10:00:00.000Z',
+  ...overrides,
+});
+
+const aDelivery = (workspaceId: string, overrides: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
+  id: `msg_${crypto.randomUUID().replaceAll('-', '')}`,
+  webhook_id: 'wh-1',
+  workspace_id: workspaceId,
+  event_id: 'evt_1',
+  type: 'document.uploaded',
+  state: 'pending',
+  attempts: 0,
+  last_status_code: null,
+  last_error: null,
+  last_response: null,
+  duration_ms: null,
+  created_at: '2026-03-01T10:00:00.000Z',
+  last_attempt_at: null,
+  next_attempt_at: '2026-03-01T10:00:00.000Z',
+  payload: '{"id":"evt_1"}',
+  ...overrides,
+});
+
+const NOW = '2026-03-01T10:00:05.000Z';
+const LEASE = '2026-03-01T10:00:35.000Z';
+
+describe('DynamoWebhookRepository', () => {
+  it('stores an endpoint and gives it back as it was stored', async () => {
+    // Arrange
+    const workspace = aWorkspace();
+    const repo = webhooksOf(workspace);
+    const endpoint = anEndpoint(workspace);
+
+    // Act
+    const outcome = await repo.create(endpoint, 20);
+
+    // Assert
+    expect(outcome).toBe('created');
+    expect(await repo.get(endpoint.id)).toEqual(endpoint);
+    expect(await repo.get(crypto.randomUUID())).toBeNull();
+  });
+
+  it('lists the endpoints of the workspace oldest first', async () => {
+    // Arrange
+    const workspace = aWorkspace();
+    const repo = webhooksOf(workspace);
+    const newer = anEndpoint(workspace, { created_at: '2026-03-02T00:00:00.000Z' });
+    const older = anEndpoint(workspace, { created_at: '2026-03-01T00:00:00.000Z' });
+    await repo.create(newer, 20);
+    await repo.create(older, 20);
+
+    // Act
+    const listed = await repo.list();
+
+    // Assert
+    expect(listed).toEqual([older, newer]);
+  });
+
+  it('changes only the fields given, and answers the endpoint as it is now', async () => {
+    // Arrange
+    const workspace = aWorkspace();
+    const repo = webhooksOf(workspace);
+    const endpoint = anEndpoint(workspace);
+    await repo.create(endpoint, 20);
+
+    // Act
+    const updated = await repo.update(endpoint.id, { active: false, disabled_reason: 'gone', description: undefined, updated_at: NOW });
+
+    // Assert
+    const expected = { ...endpoint, active: false, disabled_reason: 'gone', updated_at: NOW };
+    expect(updated).toEqual(expected);
+    expect(await repo.get(endpoint.id)).toEqual(expected);
+  });
+
+  it('answers null to an update of an unknown endpoint and does not create it', async () => {
+    // Arrange
+    const repo = webhooksOf(aWorkspace());
+    const id = crypto.randomUUID();
+
+    // Act
+    const updated = await repo.update(id, { active: false });
+
+    // Assert
+    expect(updated).toBeNull();
+    expect(await repo.get(id)).toBeNull();
+  });
+
+  it('deletes an endpoint once', async () => {
+    // Arrange
+    const workspace = aWorkspace();
+    const repo = webhooksOf(workspace);
+    const endpoint = anEndpoint(workspace);
+    await repo.create(endpoint, 20);
+
+    // Act
+    const first = await repo.delete(endpoint.id);
+    const second = await repo.delete(endpoint.id);
+
+    // Assert
+    expect(first).toBe(true);
+    expect(second).toBe(false);
+    expect(await repo.get(endpoint.id)).toBeNull();
+    expect(await repo.list()).toEqual([]);
+  });
+
+  it('holds a workspace to the limit, even when the creates race', async () => {
+    // Arrange
+    const workspace = aWorkspace();
+    const repo = webhooksOf(workspace);
+    const endpoints = Array.from({ length: 5 }, () => anEndpoint(workspace));
+
+    // Act
+    const outcomes = await Promise.all(endpoints.map((endpoint) => repo.create(endpoint, 3)));
+
+    // Assert
+    expect(outcomes.filter((outcome) => outcome === 'created')).toHaveLength(3);
+    expect(outcomes.filter((outcome) => outcome === 'limit')).toHaveLength(2);
+    expect(await repo.list()).toHaveLength(3);
+  });
+
+  it('frees a place with each deletion, but not with the deletion of an unknown endpoint', async () => {
+    // Arrange
+    const workspace = aWorkspace();
+    const repo = webhooksOf(workspace);
+    const endpoints = Array.from({ length: 2 }, () => anEndpoint(workspace));
+    for (const endpoint of endpoints) await repo.create(endpoint, 2);
+    await repo.delete(crypto.randomUUID());
+    expect(await repo.create(anEndpoint(workspace), 2)).toBe('limit');
+
+    // Act
+    await repo.delete(endpoints[0]!.id);
+
+    // Assert
+    expect(await repo.create(anEndpoint(workspace), 2)).toBe('created');
+    expect(await repo.create(anEndpoint(workspace), 2)).toBe('limit');
+  });
+
+  it("never shows, changes or deletes another workspace's endpoints, nor counts them", async () => {
+    // Arrange
+    const [mine, theirs] = [aWorkspace(), aWorkspace()];
+    const endpoint = anEndpoint(mine);
+    await webhooksOf(mine).create(endpoint, 1);
+    const other = webhooksOf(theirs);
+
+    // Act
+    const seen = { get: await other.get(endpoint.id), list: await other.list(), update: await other.update(endpoint.id, { active: false }), delete: await other.delete(endpoint.id) };
+
+    // Assert
+    expect(seen).toEqual({ get: null, list: [], update: null, delete: false });
+    expect(await webhooksOf(mine).get(endpoint.id)).toEqual(endpoint);
+    expect(await other.create(anEndpoint(theirs), 1)).toBe('created');
+  });
+});
+
+describe('DynamoWebhookDeliveryRepository', () => {
+  it('stores a delivery once, with its expiry, and answers false for the same id again', async () => {
+    // Arrange
+    const workspace = aWorkspace();
+    const repo = deliveriesOf(workspace);
+    const delivery = aDelivery(workspace);
+
+    // Act
+    const first = await repo.createIfAbsent(delivery);
+    const again = await repo.createIfAbsent({ ...delivery, payload: '{"id":"other"}' });
+
+    // Assert
+    expect(first).toBe(true);
+    expect(again).toBe(false);
+    expect(await repo.get(delivery.id)).toEqual(delivery);
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { pk: `WS#${workspace}#WHDELIVERY#${delivery.id}`, sk: 'META' } }));
+    expect(Item?.['ttl']).toBe(Math.ceil((Date.parse(delivery.created_at) + DELIVERY_RETENTION_DAYS * 86_400_000) / 1000));
+  });
+
+  it('lets one worker claim attempt n+1 of a pending delivery that has made n attempts', async () => {
+    // Arrange
+    const workspace = aWorkspace();
+    const repo = deliveriesOf(workspace);
+    const delivery = aDelivery(workspace, { attempts: 2 });
+    await repo.createIfAbsent(delivery);
+
+    // Act
+    const claimed = await repo.claim(delivery.id, 2, NOW, LEASE);
+
+    // Assert
+    expect(claimed).toBe(true);
+    expect(await repo.get(delivery.id)).toEqual({ ...delivery, attempts: 3 });
+  });
+
+  it('refuses a second claim while the lease is held', async () => {
+    // Arrange
+    const workspace = aWorkspace();
+    const repo = deliveriesOf(workspace);
+    const delivery = aDelivery(workspace);
+    await repo.createIfAbsent(delivery);
+    await repo.claim(delivery.id, 0, NOW, LEASE);
+
+    // Act
+    const second = await repo.claim(delivery.id, 1, '2026-03-01T10:00:06.000Z', '2026-03-01T10:00:36.000Z');
+
+    // Assert
+    expect(second).toBe(false);
+    expect((await repo.get(delivery.id))?.attempts).toBe(1);
+  });
+
+  it('lets another worker claim once the lease has run out', async () => {
+    // Arrange
+    const workspace = aWorkspace();
+    const repo = deliveriesOf(workspace);
+    const delivery = aDelivery(workspace);
+    await repo.createIfAbsent(delivery);
+    await repo.claim(delivery.id, 0, NOW, LEASE);
+
+    // Act
+    const later = await repo.claim(delivery.id, 1, '2026-03-01T10:01:00.000Z', '2026-03-01T10:01:30.000Z');
+
+    // Assert
+    expect(later).toBe(true);
+    expect((await repo.get(delivery.id))?.attempts).toBe(2);
+  });
+
+  it('refuses a claim for the wrong number of attempts, or of a delivery no longer pending or unknown', async () => {
+    // Arrange
+    const workspace = aWorkspace();
+    const repo = deliveriesOf(workspace);
+    const pending = aDelivery(workspace, { attempts: 1 });
+    const done = aDelivery(workspace, { state: 'succeeded' });
+    await repo.createIfAbsent(pending);
+    await repo.createIfAbsent(done);
+
+    // Act
+    const outcomes = [await repo.claim(pending.id, 0, NOW, LEASE), await repo.claim(done.id, 0, NOW, LEASE), await repo.claim('msg_unknown', 0, NOW, LEASE)];
+
+    // Assert
+    expect(outcomes).toEqual([false, false, false]);
+    expect(await repo.get(pending.id)).toEqual(pending);
+    expect(await repo.get('msg_unknown')).toBeNull();
+  });
+
+  it('records what the attempt met and lets the lease go, so the next attempt can be claimed at once', async () => {
+    // Arrange
+    const workspace = aWorkspace();
+    const repo = deliveriesOf(workspace);
+    const delivery = aDelivery(workspace);
+    await repo.createIfAbsent(delivery);
+    await repo.claim(delivery.id, 0, NOW, LEASE);
+    const outcome: AttemptOutcome = {
+      state: 'pending',
+      last_status_code: 500,
+      last_error: null,
+      last_response: 'oops',
+      duration_ms: 41,
+      last_attempt_at: NOW,
+      next_attempt_at: '2026-03-01T10:00:10.000Z',
+    };
+
+    // Act
+    await repo.record(delivery.id, outcome);
+
+    // Assert
+    expect(await repo.get(delivery.id)).toEqual({ ...delivery, ...outcome, attempts: 1 });
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { pk: `WS#${workspace}#WHDELIVERY#${delivery.id}`, sk: 'META' } }));
+    expect(Item).not.toHaveProperty('lease_until');
+    expect(await repo.claim(delivery.id, 1, '2026-03-01T10:00:10.000Z', '2026-03-01T10:00:40.000Z')).toBe(true);
+  });
+
+  it('records nothing, and does not throw, for a delivery that no longer exists', async () => {
+    // Arrange
+    const repo = deliveriesOf(aWorkspace());
+
+    // Act
+    const recording = repo.record('msg_gone', { state: 'failed', last_status_code: 410, last_error: null, last_response: null, duration_ms: 1, last_attempt_at: NOW, next_attempt_at: null });
+
+    // Assert
+    await expect(recording).resolves.toBeUndefined();
+    expect(await repo.get('msg_gone')).toBeNull();
+  });
+
+  it("lists one endpoint's deliveries newest first, a page at a time, with how many there are", async () => {
+    // Arrange
+    const workspace = aWorkspace();
+    const repo = deliveriesOf(workspace);
+    const deliveries = Array.from({ length: 5 }, (_, i) => aDelivery(workspace, { webhook_id: 'wh-list', created_at: `2026-03-01T10:0${i}:00.000Z` }));
+    for (const delivery of deliveries) await repo.createIfAbsent(delivery);
+    await repo.createIfAbsent(aDelivery(workspace, { webhook_id: 'wh-other' }));
+    const newestFirst = [...deliveries].reverse().map((delivery) => delivery.id);
+
+    // Act
+    const first = await repo.list('wh-list', { page: 1, perPage: 2 });
+    const last = await repo.list('wh-list', { page: 3, perPage: 2 });
+
+    // Assert
+    expect(first.total).toBe(5);
+    expect(first.items.map((delivery) => delivery.id)).toEqual(newestFirst.slice(0, 2));
+    expect(first.items[0]).toEqual(deliveries[4]);
+    expect(last.total).toBe(5);
+    expect(last.items.map((delivery) => delivery.id)).toEqual(newestFirst.slice(4));
+  });
+
+  it("never shows another workspace's deliveries", async () => {
+    // Arrange
+    const [mine, theirs] = [aWorkspace(), aWorkspace()];
+    const delivery = aDelivery(mine, { webhook_id: 'wh-shared-id' });
+    await deliveriesOf(mine).createIfAbsent(delivery);
+
+    // Act
+    const seen = { get: await deliveriesOf(theirs).get(delivery.id), list: await deliveriesOf(theirs).list('wh-shared-id', { page: 1, perPage: 20 }) };
+
+    // Assert
+    expect(seen).toEqual({ get: null, list: { items: [], total: 0 } });
+  });
+});
