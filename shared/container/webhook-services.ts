@@ -3,6 +3,7 @@ import { DynamoWebhookRepository } from '../adapters/aws/dynamodb/webhook-reposi
 import { notifyUser } from '../domain/notifications/notify-user';
 import type { DeliverDeps } from '../domain/webhooks/deliver-webhook';
 import type { DispatchDeps } from '../domain/webhooks/dispatch-webhook-events';
+import type { ResumeDeliveriesDeps } from '../domain/webhooks/resume-deliveries';
 import type { WebhookAdminDeps } from '../domain/webhooks/manage-deps';
 import type { DeliveryQueue, WebhookDeliveryRepository, WebhookRepository, WebhookSender } from '../domain/webhooks/ports';
 import type { AppContainer } from './app-container';
@@ -48,6 +49,14 @@ export const deliverDepsOf = (c: AppContainer & WebhookServices, sender: Webhook
   }),
   sender,
   vault: c.vault,
+  deliveryQueue: c.deliveryQueue,
+  clock: c.clock,
+});
+
+/** What resuming the pending deliveries reads: every workspace's endpoints and deliveries. */
+export const resumeDepsOf = (c: AppContainer & WebhookServices): ResumeDeliveriesDeps => ({
+  workspaces: c.workspaces,
+  inWorkspace: c.webhookStores,
   deliveryQueue: c.deliveryQueue,
   clock: c.clock,
 });

@@ -25,7 +25,8 @@ import { createUsersHandler } from '../../functions/users/handler';
 import { createWebhooksHandler } from '../../functions/webhooks/handler';
 import { createWebhookDeliveryHandler } from '../../functions/webhook-delivery/handler';
 import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender';
-import { deliverDepsOf } from '../container/webhook-services';
+import { deliverDepsOf, resumeDepsOf } from '../container/webhook-services';
+import { resumePendingDeliveries } from '../domain/webhooks/resume-deliveries';
 import { createSqsClient } from '../adapters/aws/sqs-client';
 import { LOCAL_OCR_POLLING } from '../adapters/aws/sqs-ocr-job-queue';
 import { startQueuePoller, type QueuePoller } from '../adapters/aws/sqs-poller';
@@ -241,6 +242,8 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
         ...LONG_POLLING,
       }),
     );
+    // The queue lives in memory: the deliveries an earlier process left waiting for a retry go back on it.
+    timerRun(() => resumePendingDeliveries(resumeDepsOf(container)).catch((error: unknown) => logger.error('webhooks: resuming the pending deliveries failed', { error })));
     await createSourceSchedulerHandler(container, { takeOverLeases: true })();
     const schedule = createSourceSchedulerHandler(container);
     scheduleTimer = setInterval(

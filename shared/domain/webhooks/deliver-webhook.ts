@@ -57,7 +57,8 @@ const LEASE_MS = 30_000;
 export async function deliverWebhook(deps: DeliverDeps, message: DeliveryMessage): Promise<DeliveryStep> {
   const workspace = deps.inWorkspace(message.workspace_id);
   const delivery = await workspace.deliveries.get(message.delivery_id);
-  if (!delivery || delivery.state !== 'pending' || delivery.attempts !== message.attempts) return 'skipped';
+  // Its attempt, or (one more) its attempt claimed by a worker that died before recording it: the claim decides.
+  if (!delivery || delivery.state !== 'pending' || delivery.attempts < message.attempts || delivery.attempts > message.attempts + 1) return 'skipped';
   const now = deps.clock.now();
   const dueIn = delivery.next_attempt_at ? Date.parse(delivery.next_attempt_at) - now.getTime() : 0;
   if (dueIn > 1000) {
@@ -69,9 +70,9 @@ export async function deliverWebhook(deps: DeliverDeps, message: DeliveryMessage
     await workspace.deliveries.record(delivery.id, { ...unattempted(delivery), state: 'cancelled', last_error: webhook ? 'webhook_inactive' : 'webhook_deleted' });
     return 'cancelled';
   }
-  if (!(await workspace.deliveries.claim(delivery.id, delivery.attempts, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString()))) return 'skipped';
+  if (!(await workspace.deliveries.claim(delivery.id, message.attempts, now.toISOString(), new Date(now.getTime() + LEASE_MS).toISOString()))) return 'skipped';
   const response = await send(deps, webhook, delivery, now);
-  const attempts = delivery.attempts + 1;
+  const attempts = message.attempts + 1;
   const at = deps.clock.now();
   const seen = seenOf(response, at);
   if (response.status !== null && response.status >= 200 && response.status < 300) {
@@ -84,10 +85,11 @@ export async function deliverWebhook(deps: DeliverDeps, message: DeliveryMessage
     await disable(workspace, webhook, 'gone', at);
     return 'failed';
   }
-  const failingSince = webhook.failing_since ?? at.toISOString();
-  if (!webhook.failing_since) await workspace.webhooks.update(webhook.id, { failing_since: failingSince });
+  // A ping tests an endpoint (maybe one that is off): its failures do not count towards turning it off.
+  const failingSince = delivery.type === 'ping' ? null : (webhook.failing_since ?? at.toISOString());
+  if (failingSince && !webhook.failing_since) await workspace.webhooks.update(webhook.id, { failing_since: failingSince });
   const wait = retryDelaySeconds(attempts, deps.random);
-  if (at.getTime() - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS) {
+  if (failingSince && at.getTime() - Date.parse(failingSince) >= DISABLE_AFTER_FAILING_MS) {
     await workspace.deliveries.record(delivery.id, { ...seen, state: 'failed', next_attempt_at: null });
     await disable(workspace, webhook, 'failing', at);
     return 'failed';

@@ -75,5 +75,6 @@ export function payloadOf(event: WebhookEvent): string {
   const body = JSON.stringify(event);
   if (Buffer.byteLength(body) <= MAX_PAYLOAD_BYTES) return body;
   const document = event.data['document'] as Record<string, unknown> | undefined;
+  if (!document) return body;
   return JSON.stringify({ ...event, data: { ...event.data, document: { ...document, metadata: {} }, metadata_omitted: true } });
 }

@@ -155,13 +155,16 @@ export interface WebhookDeliveryRepository {
   createIfAbsent(delivery: WebhookDelivery): Promise<boolean>;
   get(id: string): Promise<WebhookDelivery | null>;
   /**
-   * Takes attempt `attempts + 1` of a pending delivery for one worker: only when it is pending, has made
-   * exactly `attempts` attempts and no other worker holds it (a lease until `leaseUntil`). False otherwise: a
-   * message delivered twice makes one attempt.
+   * Takes attempt `attempts + 1` of a pending delivery for one worker (a lease until `leaseUntil`): when it has
+   * made exactly `attempts` attempts and no worker holds it, or when that attempt was claimed already by a
+   * worker whose lease ran out before it recorded anything (it died). False otherwise: a message delivered twice
+   * makes one attempt.
    */
   claim(id: string, attempts: number, now: string, leaseUntil: string): Promise<boolean>;
   /** Records what the claimed attempt met and lets the lease go. */
   record(id: string, outcome: AttemptOutcome): Promise<void>;
+  /** One endpoint's deliveries created at or after `since` that are still pending. */
+  pendingSince(webhookId: string, since: string): Promise<WebhookDelivery[]>;
   /** One endpoint's deliveries, newest first, one page of them, and how many there are. */
   list(webhookId: string, page: { page: number; perPage: number }): Promise<{ items: WebhookDelivery[]; total: number }>;
 }

@@ -249,6 +249,24 @@ describe('DynamoWebhookDeliveryRepository', () => {
     expect((await repo.get(delivery.id))?.attempts).toBe(2);
   });
 
+  it('lets the same attempt be claimed again once the lease of a worker that died before recording it has run out', async () => {
+    // Arrange
+    const workspace = aWorkspace();
+    const repo = deliveriesOf(workspace);
+    const delivery = aDelivery(workspace);
+    await repo.createIfAbsent(delivery);
+    await repo.claim(delivery.id, 0, NOW, LEASE);
+
+    // Act
+    const whileHeld = await repo.claim(delivery.id, 0, '2026-03-01T10:00:06.000Z', '2026-03-01T10:00:36.000Z');
+    const afterLease = await repo.claim(delivery.id, 0, '2026-03-01T10:01:00.000Z', '2026-03-01T10:01:30.000Z');
+
+    // Assert
+    expect(whileHeld).toBe(false);
+    expect(afterLease).toBe(true);
+    expect((await repo.get(delivery.id))?.attempts).toBe(1);
+  });
+
   it('refuses a claim for the wrong number of attempts, or of a delivery no longer pending or unknown', async () => {
     // Arrange
     const workspace = aWorkspace();
@@ -265,6 +283,22 @@ describe('DynamoWebhookDeliveryRepository', () => {
     expect(outcomes).toEqual([false, false, false]);
     expect(await repo.get(pending.id)).toEqual(pending);
     expect(await repo.get('msg_unknown')).toBeNull();
+  });
+
+  it('finds an endpoint\'s pending deliveries created since a time, not finished or older ones', async () => {
+    // Arrange
+    const workspace = aWorkspace();
+    const repo = deliveriesOf(workspace);
+    const recent = aDelivery(workspace, { created_at: '2026-03-01T10:00:00.000Z' });
+    const finished = aDelivery(workspace, { created_at: '2026-03-01T10:00:01.000Z', state: 'succeeded' });
+    const old = aDelivery(workspace, { created_at: '2026-02-27T10:00:00.000Z' });
+    for (const d of [recent, finished, old]) await repo.createIfAbsent(d);
+
+    // Act
+    const pending = await repo.pendingSince(recent.webhook_id, '2026-02-28T10:00:00.000Z');
+
+    // Assert
+    expect(pending.map((d) => d.id)).toEqual([recent.id]);
   });
 
   it('records what the attempt met and lets the lease go, so the next attempt can be claimed at once', async () => {

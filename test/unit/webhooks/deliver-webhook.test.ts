@@ -313,6 +313,20 @@ describe('deliverWebhook: what it does not send', () => {
     expect(deliveryQueue.sent).toEqual([]);
   });
 
+  it('makes again an attempt whose worker claimed it and died before recording anything, once its lease ran out', async () => {
+    // Arrange
+    const { deps, message, sender, deliveries } = await setup({ delivery: { attempts: 1 } });
+    deliveries.leases.set('msg_1', iso(-1_000));
+
+    // Act
+    const step = await deliverWebhook(deps, { ...message, attempts: 0 });
+
+    // Assert
+    expect(step).toBe('succeeded');
+    expect(sender.requests).toHaveLength(1);
+    expect(deliveries.byId.get('msg_1')).toMatchObject({ attempts: 1, state: 'succeeded' });
+  });
+
   it('skips a delivery that is no longer pending', async () => {
     // Arrange
     const { deps, message, sender } = await setup({ delivery: { state: 'succeeded' } });

@@ -87,7 +87,10 @@ export class MemoryDeliveries implements WebhookDeliveryRepository {
     this.check();
     const delivery = this.byId.get(id);
     const lease = this.leases.get(id);
-    if (!delivery || delivery.state !== 'pending' || delivery.attempts !== attempts || (lease !== undefined && lease >= now)) return false;
+    if (!delivery || delivery.state !== 'pending') return false;
+    const free = delivery.attempts === attempts && (lease === undefined || lease < now);
+    const abandoned = delivery.attempts === attempts + 1 && lease !== undefined && lease < now;
+    if (!free && !abandoned) return false;
     delivery.attempts = attempts + 1;
     this.leases.set(id, leaseUntil);
     return true;
@@ -100,6 +103,11 @@ export class MemoryDeliveries implements WebhookDeliveryRepository {
     if (!delivery) return;
     Object.assign(delivery, copy(outcome));
     this.leases.delete(id);
+  }
+
+  async pendingSince(webhookId: string, since: string): Promise<WebhookDelivery[]> {
+    this.check();
+    return [...this.byId.values()].filter((d) => d.webhook_id === webhookId && d.state === 'pending' && d.created_at >= since).map(copy);
   }
 
   async list(webhookId: string, page: { page: number; perPage: number }): Promise<{ items: WebhookDelivery[]; total: number }> {

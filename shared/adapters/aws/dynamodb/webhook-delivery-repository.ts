@@ -66,7 +66,9 @@ export class DynamoWebhookDeliveryRepository implements WebhookDeliveryRepositor
           TableName: this.tableName,
           Key: this.keys.webhookDelivery(id),
           UpdateExpression: 'SET attempts = :next, lease_until = :lease',
-          ConditionExpression: '#state = :pending AND attempts = :attempts AND (attribute_not_exists(lease_until) OR lease_until < :now)',
+          // A recorded attempt lets its lease go, so a lease left behind is an attempt whose worker died.
+          ConditionExpression:
+            '#state = :pending AND ((attempts = :attempts AND (attribute_not_exists(lease_until) OR lease_until < :now)) OR (attempts = :next AND lease_until < :now))',
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: { ':next': attempts + 1, ':lease': leaseUntil, ':pending': 'pending', ':attempts': attempts, ':now': now },
         }),
@@ -93,6 +95,18 @@ export class DynamoWebhookDeliveryRepository implements WebhookDeliveryRepositor
       // A delivery that expired meanwhile has nothing left to record.
       if (!isConditionFailure(error)) throw error;
     });
+  }
+
+  async pendingSince(webhookId: string, since: string): Promise<WebhookDelivery[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :since',
+      FilterExpression: '#state = :pending',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':pk': this.keys.webhookDeliveriesIndex(webhookId), ':since': since, ':pending': 'pending' },
+    });
+    return items.map(toDelivery);
   }
 
   async list(webhookId: string, page: { page: number; perPage: number }): Promise<{ items: WebhookDelivery[]; total: number }> {
