@@ -417,4 +417,16 @@ describe('deliverWebhook: what it does not send', () => {
     expect(sender.requests).toHaveLength(1);
     expect(deliveries.byId.get('msg_1')?.state).toBe('succeeded');
   });
+
+  it('retries a failed ping without counting it towards turning the endpoint off', async () => {
+    // Arrange
+    const { deps, message, webhooks } = await setup({ webhook: { active: false }, delivery: { type: 'ping' }, answers: [500] });
+
+    // Act
+    const step = await deliverWebhook(deps, message);
+
+    // Assert
+    expect(step).toBe('retrying');
+    expect(webhooks.byId.get('wh-1')?.failing_since).toBeNull();
+  });
 });
