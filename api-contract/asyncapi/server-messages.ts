@@ -93,7 +93,7 @@ const EVENTS: { [T in ServerEventType]: EventDoc<T> } = {
   notification: {
     title: 'Notification',
     summary: 'A new notification, to its user (as GET /api/notifications lists it).',
-    description: 'Sent when an OCR run or a source sync the user started has finished.',
+    description: 'Sent when an OCR run or a source sync the user started has finished, and to every admin of the workspace when the service turns a webhook off (`webhook_disabled`).',
     data: {
       id: id('The notification id.'),
       type: textEnum('What happened.', Object.keys(NOTIFICATION_TYPES)),

@@ -10,6 +10,7 @@ import { API_DESCRIPTION, TAGS } from './info';
 import { componentRef, componentSchemas, errorSchemaRef, requestSchema, type JsonSchema } from './json-schema';
 import type { ErrorResponseDoc, OperationDoc, SuccessResponseDoc } from './operation-docs';
 import { OPERATION_DOCS } from './operations';
+import { webhookEventDocs } from './operations/webhooks';
 
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -188,7 +189,7 @@ export function buildOpenApiDocument({ deprecations = DEPRECATIONS }: { deprecat
     info: {
       title: 'docservice API',
       version: packageJson.version,
-      summary: 'Documents with OCR, search, labels, sources, users and notifications (SPEC profile P).',
+      summary: 'Documents with OCR, search, labels, sources, users, notifications and webhooks (SPEC profile P).',
       description: API_DESCRIPTION,
       license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
     },
@@ -196,6 +197,7 @@ export function buildOpenApiDocument({ deprecations = DEPRECATIONS }: { deprecat
     tags: TAGS,
     security: [{ bearerAuth: [] }],
     paths,
+    webhooks: webhookEventDocs(componentRef),
     components: {
       securitySchemes: {
         bearerAuth: {

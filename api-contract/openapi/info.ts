@@ -48,5 +48,6 @@ export const TAGS: { name: HttpGroup; description: string }[] = [
   { name: 'search', description: 'Full-text search with highlights and facets, and the advanced query form.' },
   { name: 'sources', description: 'WebDAV sources synced into the workspace, on a schedule and on demand.' },
   { name: 'notifications', description: "The caller's notifications." },
+  { name: 'webhooks', description: 'HTTP endpoints that hear of the workspace\'s changes: signed (Standard Webhooks), at least once, retried.' },
   { name: 'health', description: 'Whether the service and its stores answer.' },
 ];

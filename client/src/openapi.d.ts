@@ -1054,9 +1054,11 @@ export interface paths {
          *     leaves out those already read. A user is notified when OCR of a document they uploaded completes
          *     (`ocr_completed`) or fails (`ocr_failed`), `data` naming the document, and when a sync they started, or the
          *     first sync of a source they created, ends (`source_sync_completed`, whose message gives the counts, or
-         *     `source_sync_failed`), `data` naming the source and the sync; nothing is stored while their settings say
-         *     `notifications_enabled: false`. Each is also sent as a `notification` event to the user's WebSocket
-         *     connections.
+         *     `source_sync_failed`), `data` naming the source and the sync. Every admin of the workspace is notified when
+         *     the service turns a webhook off (`webhook_disabled`: it answered 410 Gone, or every delivery to it failed for
+         *     three days), `data` naming the webhook and `reason` (`gone` or `failing`). Nothing is stored while the
+         *     user's settings say `notifications_enabled: false`. Each is also sent as a `notification` event to the
+         *     user's WebSocket connections.
          *
          *     **Who may call it:** Any member of the workspace (viewer and up).
          */
@@ -1106,6 +1108,191 @@ export interface paths {
          *     **Who may call it:** Any member of the workspace (viewer and up).
          */
         put: operations["markAllNotificationsRead"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's webhooks
+         * @description The workspace's webhook endpoints, oldest first (at most 20; not paginated), never with their secrets.
+         *
+         *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
+         *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label
+         *     added). Each delivery is a POST of the `WebhookEvent` JSON `{id, type, created_at, workspace_id, data}`, with the
+         *     document's fields as listed, never its text; a payload is at most 256 KB: past that the document's metadata is
+         *     left out (`data.metadata_omitted: true`).
+         *
+         *     **Signatures.** Every request is signed by the [Standard Webhooks](https://www.standardwebhooks.com) scheme:
+         *     `webhook-id`, `webhook-timestamp` (seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of
+         *     "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64 part of the `whsec_` secret), so a receiver
+         *     verifies it with any of the scheme's libraries. After a rotation the old and the new secret both sign (two
+         *     space-separated signatures) for 24 hours.
+         *
+         *     **Delivery.** At least once, and in no promised order: a retry carries the same `webhook-id`, by which a
+         *     receiver drops repeats. An attempt has 10 s (connection to answer); any 2xx succeeds; a redirect is not
+         *     followed (it is a failure). A failure (another status, a timeout, a refused address) is retried with backoff
+         *     after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (each ±20 %, about 27 hours in all), then the delivery is
+         *     `failed`. A `410 Gone` turns the endpoint off at once; an endpoint whose every attempt failed for three days is
+         *     turned off too; either way `active` becomes false with `disabled_reason`, and the workspace's admins get a
+         *     `webhook_disabled` notification. `PUT` with `active: true` turns it on again.
+         *
+         *     **Addresses.** The URL is `http` or `https` without credentials. Private, loopback and link-local addresses are
+         *     refused at each connection unless the deployment sets `WEBHOOKS_ALLOW_PRIVATE_NETWORKS` (a refused attempt is
+         *     recorded as `last_error: "address_not_allowed"` and retried like any failure). Deliveries are kept 30 days.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook
+         * @description `events`: one or more of the event types (repeats are dropped); `active` defaults to `true`, `description` to
+         *     null. The answer carries the signing secret (`whsec_…`) as `secret`, **this once**: it is stored sealed and
+         *     never shown again (rotate it to get a new one). A workspace registers at most 20 webhooks.
+         *
+         *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
+         *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label
+         *     added). Each delivery is a POST of the `WebhookEvent` JSON `{id, type, created_at, workspace_id, data}`, with the
+         *     document's fields as listed, never its text; a payload is at most 256 KB: past that the document's metadata is
+         *     left out (`data.metadata_omitted: true`).
+         *
+         *     **Signatures.** Every request is signed by the [Standard Webhooks](https://www.standardwebhooks.com) scheme:
+         *     `webhook-id`, `webhook-timestamp` (seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of
+         *     "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64 part of the `whsec_` secret), so a receiver
+         *     verifies it with any of the scheme's libraries. After a rotation the old and the new secret both sign (two
+         *     space-separated signatures) for 24 hours.
+         *
+         *     **Delivery.** At least once, and in no promised order: a retry carries the same `webhook-id`, by which a
+         *     receiver drops repeats. An attempt has 10 s (connection to answer); any 2xx succeeds; a redirect is not
+         *     followed (it is a failure). A failure (another status, a timeout, a refused address) is retried with backoff
+         *     after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (each ±20 %, about 27 hours in all), then the delivery is
+         *     `failed`. A `410 Gone` turns the endpoint off at once; an endpoint whose every attempt failed for three days is
+         *     turned off too; either way `active` becomes false with `disabled_reason`, and the workspace's admins get a
+         *     `webhook_disabled` notification. `PUT` with `active: true` turns it on again.
+         *
+         *     **Addresses.** The URL is `http` or `https` without credentials. Private, loopback and link-local addresses are
+         *     refused at each connection unless the deployment sets `WEBHOOKS_ALLOW_PRIVATE_NETWORKS` (a refused attempt is
+         *     recorded as `last_error: "address_not_allowed"` and retried like any failure). Deliveries are kept 30 days.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook
+         * @description One webhook endpoint of the workspace, without its secret. `failing_since` says since when every attempt has failed (three days of it turn the endpoint off).
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        get: operations["getWebhook"];
+        /**
+         * Change a webhook
+         * @description Changes the fields given (at least one of `url`, `events`, `description`, `active`). Turning an endpoint on
+         *     again (`active: true`) clears `disabled_reason` and `failing_since`: it has three days again before it is
+         *     turned off. Deliveries already queued go to the URL the endpoint has when their turn comes; those queued
+         *     while it is off are cancelled.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        put: operations["updateWebhook"];
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description Removes the endpoint: nothing more is sent to it (its queued deliveries are cancelled when their turn comes). Its deliveries expire with their 30 days.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's signing secret
+         * @description Makes a new signing secret and answers it as `secret`, **this once**. The new secret signs from now on; the one it replaces still signs beside it for 24 hours, so a receiver can switch without losing a delivery. Secrets rotated out earlier and already expired are dropped.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook
+         * @description Queues a `ping` event (`data: {webhook_id}`) to the endpoint, active or not, so it can be checked before it is
+         *     turned on. It is signed and retried like any delivery, and its outcome shows in the deliveries; a failed ping
+         *     never counts towards turning the endpoint off. The answer is the delivery, queued, before any attempt.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's deliveries
+         * @description The endpoint's deliveries of the last 30 days, newest first, one page (`page`, `per_page`), without their
+         *     payloads: each with its state, attempts, the last status or error, the start of the last answer (256
+         *     characters) and when the next attempt is due.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2290,9 +2477,11 @@ export interface paths {
          *     leaves out those already read. A user is notified when OCR of a document they uploaded completes
          *     (`ocr_completed`) or fails (`ocr_failed`), `data` naming the document, and when a sync they started, or the
          *     first sync of a source they created, ends (`source_sync_completed`, whose message gives the counts, or
-         *     `source_sync_failed`), `data` naming the source and the sync; nothing is stored while their settings say
-         *     `notifications_enabled: false`. Each is also sent as a `notification` event to the user's WebSocket
-         *     connections.
+         *     `source_sync_failed`), `data` naming the source and the sync. Every admin of the workspace is notified when
+         *     the service turns a webhook off (`webhook_disabled`: it answered 410 Gone, or every delivery to it failed for
+         *     three days), `data` naming the webhook and `reason` (`gone` or `failing`). Nothing is stored while the
+         *     user's settings say `notifications_enabled: false`. Each is also sent as a `notification` event to the
+         *     user's WebSocket connections.
          *
          *     **Who may call it:** Any member of the workspace (viewer and up).
          */
@@ -2353,6 +2542,207 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's webhooks (v2)
+         * @description The future version (v2) of `GET /api/webhooks`: the same operation, under `/api/v2/`.
+         *
+         *     The workspace's webhook endpoints, oldest first (at most 20; not paginated), never with their secrets.
+         *
+         *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
+         *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label
+         *     added). Each delivery is a POST of the `WebhookEvent` JSON `{id, type, created_at, workspace_id, data}`, with the
+         *     document's fields as listed, never its text; a payload is at most 256 KB: past that the document's metadata is
+         *     left out (`data.metadata_omitted: true`).
+         *
+         *     **Signatures.** Every request is signed by the [Standard Webhooks](https://www.standardwebhooks.com) scheme:
+         *     `webhook-id`, `webhook-timestamp` (seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of
+         *     "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64 part of the `whsec_` secret), so a receiver
+         *     verifies it with any of the scheme's libraries. After a rotation the old and the new secret both sign (two
+         *     space-separated signatures) for 24 hours.
+         *
+         *     **Delivery.** At least once, and in no promised order: a retry carries the same `webhook-id`, by which a
+         *     receiver drops repeats. An attempt has 10 s (connection to answer); any 2xx succeeds; a redirect is not
+         *     followed (it is a failure). A failure (another status, a timeout, a refused address) is retried with backoff
+         *     after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (each ±20 %, about 27 hours in all), then the delivery is
+         *     `failed`. A `410 Gone` turns the endpoint off at once; an endpoint whose every attempt failed for three days is
+         *     turned off too; either way `active` becomes false with `disabled_reason`, and the workspace's admins get a
+         *     `webhook_disabled` notification. `PUT` with `active: true` turns it on again.
+         *
+         *     **Addresses.** The URL is `http` or `https` without credentials. Private, loopback and link-local addresses are
+         *     refused at each connection unless the deployment sets `WEBHOOKS_ALLOW_PRIVATE_NETWORKS` (a refused attempt is
+         *     recorded as `last_error: "address_not_allowed"` and retried like any failure). Deliveries are kept 30 days.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        get: operations["listWebhooksV2"];
+        put?: never;
+        /**
+         * Register a webhook (v2)
+         * @description The future version (v2) of `POST /api/webhooks`: the same operation, under `/api/v2/`.
+         *
+         *     `events`: one or more of the event types (repeats are dropped); `active` defaults to `true`, `description` to
+         *     null. The answer carries the signing secret (`whsec_…`) as `secret`, **this once**: it is stored sealed and
+         *     never shown again (rotate it to get a new one). A workspace registers at most 20 webhooks.
+         *
+         *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
+         *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label
+         *     added). Each delivery is a POST of the `WebhookEvent` JSON `{id, type, created_at, workspace_id, data}`, with the
+         *     document's fields as listed, never its text; a payload is at most 256 KB: past that the document's metadata is
+         *     left out (`data.metadata_omitted: true`).
+         *
+         *     **Signatures.** Every request is signed by the [Standard Webhooks](https://www.standardwebhooks.com) scheme:
+         *     `webhook-id`, `webhook-timestamp` (seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of
+         *     "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64 part of the `whsec_` secret), so a receiver
+         *     verifies it with any of the scheme's libraries. After a rotation the old and the new secret both sign (two
+         *     space-separated signatures) for 24 hours.
+         *
+         *     **Delivery.** At least once, and in no promised order: a retry carries the same `webhook-id`, by which a
+         *     receiver drops repeats. An attempt has 10 s (connection to answer); any 2xx succeeds; a redirect is not
+         *     followed (it is a failure). A failure (another status, a timeout, a refused address) is retried with backoff
+         *     after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (each ±20 %, about 27 hours in all), then the delivery is
+         *     `failed`. A `410 Gone` turns the endpoint off at once; an endpoint whose every attempt failed for three days is
+         *     turned off too; either way `active` becomes false with `disabled_reason`, and the workspace's admins get a
+         *     `webhook_disabled` notification. `PUT` with `active: true` turns it on again.
+         *
+         *     **Addresses.** The URL is `http` or `https` without credentials. Private, loopback and link-local addresses are
+         *     refused at each connection unless the deployment sets `WEBHOOKS_ALLOW_PRIVATE_NETWORKS` (a refused attempt is
+         *     recorded as `last_error: "address_not_allowed"` and retried like any failure). Deliveries are kept 30 days.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        post: operations["createWebhookV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook (v2)
+         * @description The future version (v2) of `GET /api/webhooks/{id}`: the same operation, under `/api/v2/`.
+         *
+         *     One webhook endpoint of the workspace, without its secret. `failing_since` says since when every attempt has failed (three days of it turn the endpoint off).
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        get: operations["getWebhookV2"];
+        /**
+         * Change a webhook (v2)
+         * @description The future version (v2) of `PUT /api/webhooks/{id}`: the same operation, under `/api/v2/`.
+         *
+         *     Changes the fields given (at least one of `url`, `events`, `description`, `active`). Turning an endpoint on
+         *     again (`active: true`) clears `disabled_reason` and `failing_since`: it has three days again before it is
+         *     turned off. Deliveries already queued go to the URL the endpoint has when their turn comes; those queued
+         *     while it is off are cancelled.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        put: operations["updateWebhookV2"];
+        post?: never;
+        /**
+         * Delete a webhook (v2)
+         * @description The future version (v2) of `DELETE /api/webhooks/{id}`: the same operation, under `/api/v2/`.
+         *
+         *     Removes the endpoint: nothing more is sent to it (its queued deliveries are cancelled when their turn comes). Its deliveries expire with their 30 days.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        delete: operations["deleteWebhookV2"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook's signing secret (v2)
+         * @description The future version (v2) of `POST /api/webhooks/{id}/rotate-secret`: the same operation, under `/api/v2/`.
+         *
+         *     Makes a new signing secret and answers it as `secret`, **this once**. The new secret signs from now on; the one it replaces still signs beside it for 24 hours, so a receiver can switch without losing a delivery. Secrets rotated out earlier and already expired are dropped.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        post: operations["rotateWebhookSecretV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook (v2)
+         * @description The future version (v2) of `POST /api/webhooks/{id}/test`: the same operation, under `/api/v2/`.
+         *
+         *     Queues a `ping` event (`data: {webhook_id}`) to the endpoint, active or not, so it can be checked before it is
+         *     turned on. It is signed and retried like any delivery, and its outcome shows in the deliveries; a failed ping
+         *     never counts towards turning the endpoint off. The answer is the delivery, queued, before any attempt.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        post: operations["testWebhookV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's deliveries (v2)
+         * @description The future version (v2) of `GET /api/webhooks/{id}/deliveries`: the same operation, under `/api/v2/`.
+         *
+         *     The endpoint's deliveries of the last 30 days, newest first, one page (`page`, `per_page`), without their
+         *     payloads: each with its state, attempts, the last status or error, the start of the last answer (256
+         *     characters) and when the next attempt is due.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        get: operations["listWebhookDeliveriesV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/health": {
         parameters: {
             query?: never;
@@ -2380,7 +2770,360 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "document.uploaded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The document.uploaded event
+         * @description A document was added (an upload, a bulk upload, a sync).
+         *
+         *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
+         *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label
+         *     added). Each delivery is a POST of the `WebhookEvent` JSON `{id, type, created_at, workspace_id, data}`, with the
+         *     document's fields as listed, never its text; a payload is at most 256 KB: past that the document's metadata is
+         *     left out (`data.metadata_omitted: true`).
+         *
+         *     **Signatures.** Every request is signed by the [Standard Webhooks](https://www.standardwebhooks.com) scheme:
+         *     `webhook-id`, `webhook-timestamp` (seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of
+         *     "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64 part of the `whsec_` secret), so a receiver
+         *     verifies it with any of the scheme's libraries. After a rotation the old and the new secret both sign (two
+         *     space-separated signatures) for 24 hours.
+         *
+         *     **Delivery.** At least once, and in no promised order: a retry carries the same `webhook-id`, by which a
+         *     receiver drops repeats. An attempt has 10 s (connection to answer); any 2xx succeeds; a redirect is not
+         *     followed (it is a failure). A failure (another status, a timeout, a refused address) is retried with backoff
+         *     after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (each ±20 %, about 27 hours in all), then the delivery is
+         *     `failed`. A `410 Gone` turns the endpoint off at once; an endpoint whose every attempt failed for three days is
+         *     turned off too; either way `active` becomes false with `disabled_reason`, and the workspace's admins get a
+         *     `webhook_disabled` notification. `PUT` with `active: true` turns it on again.
+         *
+         *     **Addresses.** The URL is `http` or `https` without credentials. Private, loopback and link-local addresses are
+         *     refused at each connection unless the deployment sets `WEBHOOKS_ALLOW_PRIVATE_NETWORKS` (a refused attempt is
+         *     recorded as `last_error: "address_not_allowed"` and retried like any failure). Deliveries are kept 30 days.
+         */
+        post: operations["onDocumentUploaded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The document.updated event
+         * @description A field users see of a document changed (title, labels, metadata, or its file): `data.changes` names them.
+         *
+         *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
+         *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label
+         *     added). Each delivery is a POST of the `WebhookEvent` JSON `{id, type, created_at, workspace_id, data}`, with the
+         *     document's fields as listed, never its text; a payload is at most 256 KB: past that the document's metadata is
+         *     left out (`data.metadata_omitted: true`).
+         *
+         *     **Signatures.** Every request is signed by the [Standard Webhooks](https://www.standardwebhooks.com) scheme:
+         *     `webhook-id`, `webhook-timestamp` (seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of
+         *     "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64 part of the `whsec_` secret), so a receiver
+         *     verifies it with any of the scheme's libraries. After a rotation the old and the new secret both sign (two
+         *     space-separated signatures) for 24 hours.
+         *
+         *     **Delivery.** At least once, and in no promised order: a retry carries the same `webhook-id`, by which a
+         *     receiver drops repeats. An attempt has 10 s (connection to answer); any 2xx succeeds; a redirect is not
+         *     followed (it is a failure). A failure (another status, a timeout, a refused address) is retried with backoff
+         *     after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (each ±20 %, about 27 hours in all), then the delivery is
+         *     `failed`. A `410 Gone` turns the endpoint off at once; an endpoint whose every attempt failed for three days is
+         *     turned off too; either way `active` becomes false with `disabled_reason`, and the workspace's admins get a
+         *     `webhook_disabled` notification. `PUT` with `active: true` turns it on again.
+         *
+         *     **Addresses.** The URL is `http` or `https` without credentials. Private, loopback and link-local addresses are
+         *     refused at each connection unless the deployment sets `WEBHOOKS_ALLOW_PRIVATE_NETWORKS` (a refused attempt is
+         *     recorded as `last_error: "address_not_allowed"` and retried like any failure). Deliveries are kept 30 days.
+         */
+        post: operations["onDocumentUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The document.deleted event
+         * @description A document was deleted; `data.document` is what it was.
+         *
+         *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
+         *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label
+         *     added). Each delivery is a POST of the `WebhookEvent` JSON `{id, type, created_at, workspace_id, data}`, with the
+         *     document's fields as listed, never its text; a payload is at most 256 KB: past that the document's metadata is
+         *     left out (`data.metadata_omitted: true`).
+         *
+         *     **Signatures.** Every request is signed by the [Standard Webhooks](https://www.standardwebhooks.com) scheme:
+         *     `webhook-id`, `webhook-timestamp` (seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of
+         *     "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64 part of the `whsec_` secret), so a receiver
+         *     verifies it with any of the scheme's libraries. After a rotation the old and the new secret both sign (two
+         *     space-separated signatures) for 24 hours.
+         *
+         *     **Delivery.** At least once, and in no promised order: a retry carries the same `webhook-id`, by which a
+         *     receiver drops repeats. An attempt has 10 s (connection to answer); any 2xx succeeds; a redirect is not
+         *     followed (it is a failure). A failure (another status, a timeout, a refused address) is retried with backoff
+         *     after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (each ±20 %, about 27 hours in all), then the delivery is
+         *     `failed`. A `410 Gone` turns the endpoint off at once; an endpoint whose every attempt failed for three days is
+         *     turned off too; either way `active` becomes false with `disabled_reason`, and the workspace's admins get a
+         *     `webhook_disabled` notification. `PUT` with `active: true` turns it on again.
+         *
+         *     **Addresses.** The URL is `http` or `https` without credentials. Private, loopback and link-local addresses are
+         *     refused at each connection unless the deployment sets `WEBHOOKS_ALLOW_PRIVATE_NETWORKS` (a refused attempt is
+         *     recorded as `last_error: "address_not_allowed"` and retried like any failure). Deliveries are kept 30 days.
+         */
+        post: operations["onDocumentDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ocr.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ocr.completed event
+         * @description A document's OCR completed.
+         *
+         *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
+         *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label
+         *     added). Each delivery is a POST of the `WebhookEvent` JSON `{id, type, created_at, workspace_id, data}`, with the
+         *     document's fields as listed, never its text; a payload is at most 256 KB: past that the document's metadata is
+         *     left out (`data.metadata_omitted: true`).
+         *
+         *     **Signatures.** Every request is signed by the [Standard Webhooks](https://www.standardwebhooks.com) scheme:
+         *     `webhook-id`, `webhook-timestamp` (seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of
+         *     "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64 part of the `whsec_` secret), so a receiver
+         *     verifies it with any of the scheme's libraries. After a rotation the old and the new secret both sign (two
+         *     space-separated signatures) for 24 hours.
+         *
+         *     **Delivery.** At least once, and in no promised order: a retry carries the same `webhook-id`, by which a
+         *     receiver drops repeats. An attempt has 10 s (connection to answer); any 2xx succeeds; a redirect is not
+         *     followed (it is a failure). A failure (another status, a timeout, a refused address) is retried with backoff
+         *     after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (each ±20 %, about 27 hours in all), then the delivery is
+         *     `failed`. A `410 Gone` turns the endpoint off at once; an endpoint whose every attempt failed for three days is
+         *     turned off too; either way `active` becomes false with `disabled_reason`, and the workspace's admins get a
+         *     `webhook_disabled` notification. `PUT` with `active: true` turns it on again.
+         *
+         *     **Addresses.** The URL is `http` or `https` without credentials. Private, loopback and link-local addresses are
+         *     refused at each connection unless the deployment sets `WEBHOOKS_ALLOW_PRIVATE_NETWORKS` (a refused attempt is
+         *     recorded as `last_error: "address_not_allowed"` and retried like any failure). Deliveries are kept 30 days.
+         */
+        post: operations["onOcrCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ocr.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The ocr.failed event
+         * @description A document's OCR failed (`data.document.failure_reason` says why).
+         *
+         *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
+         *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label
+         *     added). Each delivery is a POST of the `WebhookEvent` JSON `{id, type, created_at, workspace_id, data}`, with the
+         *     document's fields as listed, never its text; a payload is at most 256 KB: past that the document's metadata is
+         *     left out (`data.metadata_omitted: true`).
+         *
+         *     **Signatures.** Every request is signed by the [Standard Webhooks](https://www.standardwebhooks.com) scheme:
+         *     `webhook-id`, `webhook-timestamp` (seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of
+         *     "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64 part of the `whsec_` secret), so a receiver
+         *     verifies it with any of the scheme's libraries. After a rotation the old and the new secret both sign (two
+         *     space-separated signatures) for 24 hours.
+         *
+         *     **Delivery.** At least once, and in no promised order: a retry carries the same `webhook-id`, by which a
+         *     receiver drops repeats. An attempt has 10 s (connection to answer); any 2xx succeeds; a redirect is not
+         *     followed (it is a failure). A failure (another status, a timeout, a refused address) is retried with backoff
+         *     after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (each ±20 %, about 27 hours in all), then the delivery is
+         *     `failed`. A `410 Gone` turns the endpoint off at once; an endpoint whose every attempt failed for three days is
+         *     turned off too; either way `active` becomes false with `disabled_reason`, and the workspace's admins get a
+         *     `webhook_disabled` notification. `PUT` with `active: true` turns it on again.
+         *
+         *     **Addresses.** The URL is `http` or `https` without credentials. Private, loopback and link-local addresses are
+         *     refused at each connection unless the deployment sets `WEBHOOKS_ALLOW_PRIVATE_NETWORKS` (a refused attempt is
+         *     recorded as `last_error: "address_not_allowed"` and retried like any failure). Deliveries are kept 30 days.
+         */
+        post: operations["onOcrFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "source.sync.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The source.sync.completed event
+         * @description A sync of a source completed, with its counts.
+         *
+         *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
+         *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label
+         *     added). Each delivery is a POST of the `WebhookEvent` JSON `{id, type, created_at, workspace_id, data}`, with the
+         *     document's fields as listed, never its text; a payload is at most 256 KB: past that the document's metadata is
+         *     left out (`data.metadata_omitted: true`).
+         *
+         *     **Signatures.** Every request is signed by the [Standard Webhooks](https://www.standardwebhooks.com) scheme:
+         *     `webhook-id`, `webhook-timestamp` (seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of
+         *     "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64 part of the `whsec_` secret), so a receiver
+         *     verifies it with any of the scheme's libraries. After a rotation the old and the new secret both sign (two
+         *     space-separated signatures) for 24 hours.
+         *
+         *     **Delivery.** At least once, and in no promised order: a retry carries the same `webhook-id`, by which a
+         *     receiver drops repeats. An attempt has 10 s (connection to answer); any 2xx succeeds; a redirect is not
+         *     followed (it is a failure). A failure (another status, a timeout, a refused address) is retried with backoff
+         *     after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (each ±20 %, about 27 hours in all), then the delivery is
+         *     `failed`. A `410 Gone` turns the endpoint off at once; an endpoint whose every attempt failed for three days is
+         *     turned off too; either way `active` becomes false with `disabled_reason`, and the workspace's admins get a
+         *     `webhook_disabled` notification. `PUT` with `active: true` turns it on again.
+         *
+         *     **Addresses.** The URL is `http` or `https` without credentials. Private, loopback and link-local addresses are
+         *     refused at each connection unless the deployment sets `WEBHOOKS_ALLOW_PRIVATE_NETWORKS` (a refused attempt is
+         *     recorded as `last_error: "address_not_allowed"` and retried like any failure). Deliveries are kept 30 days.
+         */
+        post: operations["onSourceSyncCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "label.assigned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The label.assigned event
+         * @description A label was put on a document: one event per label added, a new document's labels included.
+         *
+         *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
+         *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label
+         *     added). Each delivery is a POST of the `WebhookEvent` JSON `{id, type, created_at, workspace_id, data}`, with the
+         *     document's fields as listed, never its text; a payload is at most 256 KB: past that the document's metadata is
+         *     left out (`data.metadata_omitted: true`).
+         *
+         *     **Signatures.** Every request is signed by the [Standard Webhooks](https://www.standardwebhooks.com) scheme:
+         *     `webhook-id`, `webhook-timestamp` (seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of
+         *     "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64 part of the `whsec_` secret), so a receiver
+         *     verifies it with any of the scheme's libraries. After a rotation the old and the new secret both sign (two
+         *     space-separated signatures) for 24 hours.
+         *
+         *     **Delivery.** At least once, and in no promised order: a retry carries the same `webhook-id`, by which a
+         *     receiver drops repeats. An attempt has 10 s (connection to answer); any 2xx succeeds; a redirect is not
+         *     followed (it is a failure). A failure (another status, a timeout, a refused address) is retried with backoff
+         *     after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (each ±20 %, about 27 hours in all), then the delivery is
+         *     `failed`. A `410 Gone` turns the endpoint off at once; an endpoint whose every attempt failed for three days is
+         *     turned off too; either way `active` becomes false with `disabled_reason`, and the workspace's admins get a
+         *     `webhook_disabled` notification. `PUT` with `active: true` turns it on again.
+         *
+         *     **Addresses.** The URL is `http` or `https` without credentials. Private, loopback and link-local addresses are
+         *     refused at each connection unless the deployment sets `WEBHOOKS_ALLOW_PRIVATE_NETWORKS` (a refused attempt is
+         *     recorded as `last_error: "address_not_allowed"` and retried like any failure). Deliveries are kept 30 days.
+         */
+        post: operations["onLabelAssigned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test event
+         * @description Sent by `POST /api/webhooks/{id}/test` only; no endpoint subscribes to it.
+         *
+         *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
+         *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label
+         *     added). Each delivery is a POST of the `WebhookEvent` JSON `{id, type, created_at, workspace_id, data}`, with the
+         *     document's fields as listed, never its text; a payload is at most 256 KB: past that the document's metadata is
+         *     left out (`data.metadata_omitted: true`).
+         *
+         *     **Signatures.** Every request is signed by the [Standard Webhooks](https://www.standardwebhooks.com) scheme:
+         *     `webhook-id`, `webhook-timestamp` (seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of
+         *     "<webhook-id>.<webhook-timestamp>.<body>">`, keyed by the base64 part of the `whsec_` secret), so a receiver
+         *     verifies it with any of the scheme's libraries. After a rotation the old and the new secret both sign (two
+         *     space-separated signatures) for 24 hours.
+         *
+         *     **Delivery.** At least once, and in no promised order: a retry carries the same `webhook-id`, by which a
+         *     receiver drops repeats. An attempt has 10 s (connection to answer); any 2xx succeeds; a redirect is not
+         *     followed (it is a failure). A failure (another status, a timeout, a refused address) is retried with backoff
+         *     after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (each ±20 %, about 27 hours in all), then the delivery is
+         *     `failed`. A `410 Gone` turns the endpoint off at once; an endpoint whose every attempt failed for three days is
+         *     turned off too; either way `active` becomes false with `disabled_reason`, and the workspace's admins get a
+         *     `webhook_disabled` notification. `PUT` with `active: true` turns it on again.
+         *
+         *     **Addresses.** The URL is `http` or `https` without credentials. Private, loopback and link-local addresses are
+         *     refused at each connection unless the deployment sets `WEBHOOKS_ALLOW_PRIVATE_NETWORKS` (a refused attempt is
+         *     recorded as `last_error: "address_not_allowed"` and retried like any failure). Deliveries are kept 30 days.
+         */
+        post: operations["onPing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Where a page sits in the whole list. */
@@ -2615,12 +3358,12 @@ export interface components {
             already_assigned: string[];
             not_found: string[];
         };
-        /** @description Something that happened that concerns the caller: an OCR run of their document ended, or a sync they started did. */
+        /** @description Something that happened that concerns the caller: an OCR run of their document ended, a sync they started did, or (for admins) the service turned a webhook off. */
         Notification: {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            type: "ocr_completed" | "ocr_failed" | "source_sync_completed" | "source_sync_failed";
+            type: "ocr_completed" | "ocr_failed" | "source_sync_completed" | "source_sync_failed" | "webhook_disabled";
             title: string;
             message: string;
             read: boolean;
@@ -2634,6 +3377,11 @@ export interface components {
                 source_id: string;
                 /** Format: uuid */
                 job_id: string;
+            } | {
+                /** Format: uuid */
+                webhook_id: string;
+                /** @enum {string} */
+                reason: "gone" | "failing";
             };
         };
         /** @description The caller's newest notifications, newest first. */
@@ -2918,6 +3666,240 @@ export interface components {
             /** @description The calendar month (UTC), `YYYY-MM`. */
             month: string;
             workspaces: components["schemas"]["WorkspaceUsage"][];
+        };
+        /**
+         * @description An event type an endpoint may subscribe to (each is described with the `WebhookEvent` payload).
+         * @enum {string}
+         */
+        WebhookEventType: "document.uploaded" | "document.updated" | "document.deleted" | "ocr.completed" | "ocr.failed" | "source.sync.completed" | "label.assigned";
+        /** @description An HTTP endpoint registered to hear of the workspace's changes. Its signing secret is never shown here. */
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uri
+             * @description Where deliveries are POSTed.
+             */
+            url: string;
+            /** @description The event types the endpoint subscribed to. */
+            events: components["schemas"]["WebhookEventType"][];
+            description: string | null;
+            /** @description Whether events are delivered to it. Turned off by an admin, or by the service (see `disabled_reason`). */
+            active: boolean;
+            /** @description Why the service turned the endpoint off: `gone` (it answered 410 Gone), `failing` (every attempt failed for three days). Null when it is on or an admin turned it off. */
+            disabled_reason: ("gone" | "failing") | null;
+            /** @description Since when every attempt to it has failed; null after a success. */
+            failing_since: string | null;
+            /**
+             * Format: uuid
+             * @description The admin who registered it.
+             */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A webhook endpoint with its new signing secret: shown this once (at creation or rotation), then stored only sealed. */
+        WebhookWithSecret: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uri
+             * @description Where deliveries are POSTed.
+             */
+            url: string;
+            /** @description The event types the endpoint subscribed to. */
+            events: components["schemas"]["WebhookEventType"][];
+            description: string | null;
+            /** @description Whether events are delivered to it. Turned off by an admin, or by the service (see `disabled_reason`). */
+            active: boolean;
+            /** @description Why the service turned the endpoint off: `gone` (it answered 410 Gone), `failing` (every attempt failed for three days). Null when it is on or an admin turned it off. */
+            disabled_reason: ("gone" | "failing") | null;
+            /** @description Since when every attempt to it has failed; null after a success. */
+            failing_since: string | null;
+            /**
+             * Format: uuid
+             * @description The admin who registered it.
+             */
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The signing secret: `whsec_` and the base64 of 32 random bytes, as the Standard Webhooks libraries take it. */
+            secret: string;
+        };
+        /** @description The workspace's webhook endpoints, oldest first. */
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        /** @description One event for one endpoint and what its attempts met (without the payload). Every attempt carries its `id` as `webhook-id`. */
+        WebhookDelivery: {
+            /** @description The `webhook-id` header of each attempt (`msg_…`): the same on every retry. */
+            id: string;
+            /** Format: uuid */
+            webhook_id: string;
+            /** @description The event's `id` (`evt_…`); one event sent to several endpoints has one event id and a delivery each. */
+            event_id: string;
+            /** @enum {string} */
+            type: "document.uploaded" | "document.updated" | "document.deleted" | "ocr.completed" | "ocr.failed" | "source.sync.completed" | "label.assigned" | "ping";
+            /**
+             * @description `pending` (waiting for its first attempt or a retry), `succeeded` (a 2xx), `failed` (410, no retry left, or the endpoint was turned off for failing), `cancelled` (the endpoint was deleted or turned off before its turn).
+             * @enum {string}
+             */
+            state: "pending" | "succeeded" | "failed" | "cancelled";
+            attempts: number;
+            /** @description The status of the last attempt; null before one, or when it got none (`last_error`). */
+            last_status_code: number | null;
+            /** @description Why the last attempt got no status: `timeout`, `address_not_allowed`, `connection_failed`; or why the delivery was cancelled: `webhook_deleted`, `webhook_inactive`. */
+            last_error: string | null;
+            /** @description The start of the endpoint's last answer, at most 256 characters. */
+            last_response: string | null;
+            duration_ms: number | null;
+            /** Format: date-time */
+            created_at: string;
+            last_attempt_at: string | null;
+            /** @description When the next attempt is due; null once the delivery is no longer pending. */
+            next_attempt_at: string | null;
+        };
+        /** @description One page of an endpoint's deliveries of the last 30 days, newest first. */
+        WebhookDeliveryPage: {
+            data: components["schemas"]["WebhookDelivery"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        /** @description The JSON body POSTed to an endpoint: `{id, type, created_at, workspace_id, data}`, `data` by `type`. Documents are given with their fields as listed (never their text). */
+        WebhookEvent: {
+            /** @description The event (`evt_…`): the same when one change is delivered again. */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            /** @constant */
+            type: "document.uploaded";
+            data: {
+                document: components["schemas"]["DocumentSummary"];
+                /**
+                 * @description Present when the payload would have passed 256 KB: `document.metadata` is then `{}`; read the document by id.
+                 * @constant
+                 */
+                metadata_omitted?: true;
+            };
+        } | {
+            /** @description The event (`evt_…`): the same when one change is delivered again. */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            /** @constant */
+            type: "document.updated";
+            data: {
+                document: components["schemas"]["DocumentSummary"];
+                /**
+                 * @description Present when the payload would have passed 256 KB: `document.metadata` is then `{}`; read the document by id.
+                 * @constant
+                 */
+                metadata_omitted?: true;
+                /** @description The fields that changed. */
+                changes: ("title" | "labels" | "metadata" | "size" | "mime_type")[];
+            };
+        } | {
+            /** @description The event (`evt_…`): the same when one change is delivered again. */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            /** @constant */
+            type: "document.deleted";
+            data: {
+                document: components["schemas"]["DocumentSummary"];
+                /**
+                 * @description Present when the payload would have passed 256 KB: `document.metadata` is then `{}`; read the document by id.
+                 * @constant
+                 */
+                metadata_omitted?: true;
+            };
+        } | {
+            /** @description The event (`evt_…`): the same when one change is delivered again. */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            /** @constant */
+            type: "ocr.completed";
+            data: {
+                document: components["schemas"]["DocumentSummary"];
+                /**
+                 * @description Present when the payload would have passed 256 KB: `document.metadata` is then `{}`; read the document by id.
+                 * @constant
+                 */
+                metadata_omitted?: true;
+            };
+        } | {
+            /** @description The event (`evt_…`): the same when one change is delivered again. */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            /** @constant */
+            type: "ocr.failed";
+            data: {
+                document: components["schemas"]["DocumentSummary"];
+                /**
+                 * @description Present when the payload would have passed 256 KB: `document.metadata` is then `{}`; read the document by id.
+                 * @constant
+                 */
+                metadata_omitted?: true;
+            };
+        } | {
+            /** @description The event (`evt_…`): the same when one change is delivered again. */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            /** @constant */
+            type: "label.assigned";
+            data: {
+                document: components["schemas"]["DocumentSummary"];
+                /**
+                 * @description Present when the payload would have passed 256 KB: `document.metadata` is then `{}`; read the document by id.
+                 * @constant
+                 */
+                metadata_omitted?: true;
+                /** Format: uuid */
+                label_id: string;
+            };
+        } | {
+            /** @description The event (`evt_…`): the same when one change is delivered again. */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            /** @constant */
+            type: "source.sync.completed";
+            data: {
+                sync: components["schemas"]["SyncStatus"];
+            };
+        } | {
+            /** @description The event (`evt_…`): the same when one change is delivered again. */
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            workspace_id: string;
+            /** @constant */
+            type: "ping";
+            data: {
+                /** Format: uuid */
+                webhook_id: string;
+            };
         };
     };
     responses: {
@@ -6895,6 +7877,482 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "webhooks": [
+                     *         {
+                     *           "id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *           "url": "https://hooks.example.com/docservice",
+                     *           "events": [
+                     *             "document.uploaded",
+                     *             "ocr.completed",
+                     *             "ocr.failed"
+                     *           ],
+                     *           "description": "Bookkeeping import",
+                     *           "active": true,
+                     *           "disabled_reason": null,
+                     *           "failing_since": null,
+                     *           "created_by": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *           "created_at": "2026-11-01T08:00:00.000Z",
+                     *           "updated_at": "2026-11-01T08:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/docservice",
+                 *       "events": [
+                 *         "document.uploaded",
+                 *         "ocr.completed",
+                 *         "ocr.failed"
+                 *       ],
+                 *       "description": "Bookkeeping import"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uri */
+                    url: string;
+                    events: ("document.uploaded" | "document.updated" | "document.deleted" | "ocr.completed" | "ocr.failed" | "source.sync.completed" | "label.assigned")[];
+                    description?: string | null;
+                    /** @default true */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook, with its signing secret (shown this once). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *       "url": "https://hooks.example.com/docservice",
+                     *       "events": [
+                     *         "document.uploaded",
+                     *         "ocr.completed",
+                     *         "ocr.failed"
+                     *       ],
+                     *       "description": "Bookkeeping import",
+                     *       "active": true,
+                     *       "disabled_reason": null,
+                     *       "failing_since": null,
+                     *       "created_by": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *       "created_at": "2026-11-01T08:00:00.000Z",
+                     *       "updated_at": "2026-11-01T08:00:00.000Z",
+                     *       "secret": "whsec_IsD4RUbf+mmgchLdI0E7JMnVI0t8wglV2v8UFycz/Wk="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            /** @description `DUPLICATE_RESOURCE`: the workspace has 20 webhooks already: `details.reason` is `webhook_limit`, `details.limit` 20. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *       "url": "https://hooks.example.com/docservice",
+                     *       "events": [
+                     *         "document.uploaded",
+                     *         "ocr.completed",
+                     *         "ocr.failed"
+                     *       ],
+                     *       "description": "Bookkeeping import",
+                     *       "active": true,
+                     *       "disabled_reason": null,
+                     *       "failing_since": null,
+                     *       "created_by": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *       "created_at": "2026-11-01T08:00:00.000Z",
+                     *       "updated_at": "2026-11-01T08:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "document.uploaded",
+                 *         "document.deleted"
+                 *       ],
+                 *       "active": true
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uri */
+                    url?: string;
+                    events?: ("document.uploaded" | "document.updated" | "document.deleted" | "ocr.completed" | "ocr.failed" | "source.sync.completed" | "label.assigned")[];
+                    description?: string | null;
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *       "url": "https://hooks.example.com/docservice",
+                     *       "events": [
+                     *         "document.uploaded",
+                     *         "document.deleted"
+                     *       ],
+                     *       "description": "Bookkeeping import",
+                     *       "active": true,
+                     *       "disabled_reason": null,
+                     *       "failing_since": null,
+                     *       "created_by": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *       "created_at": "2026-11-01T08:00:00.000Z",
+                     *       "updated_at": "2026-11-03T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook, with its new signing secret (shown this once). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *       "url": "https://hooks.example.com/docservice",
+                     *       "events": [
+                     *         "document.uploaded",
+                     *         "ocr.completed",
+                     *         "ocr.failed"
+                     *       ],
+                     *       "description": "Bookkeeping import",
+                     *       "active": true,
+                     *       "disabled_reason": null,
+                     *       "failing_since": null,
+                     *       "created_by": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *       "created_at": "2026-11-01T08:00:00.000Z",
+                     *       "updated_at": "2026-11-04T12:00:00.000Z",
+                     *       "secret": "whsec_UTXRNftKmbvgFGVIENlDSW38nPz7vnImZcv4caAuGh0="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ping delivery, queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "msg_5c1f0e9d8b7a4c3e2d1f0a9b8c7d6e5f",
+                     *       "webhook_id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *       "event_id": "evt_0a1b2c3d4e5f40718293a4b5c6d7e8f9",
+                     *       "type": "ping",
+                     *       "state": "pending",
+                     *       "attempts": 0,
+                     *       "last_status_code": null,
+                     *       "last_error": null,
+                     *       "last_response": null,
+                     *       "duration_ms": null,
+                     *       "created_at": "2026-11-04T12:05:00.000Z",
+                     *       "last_attempt_at": null,
+                     *       "next_attempt_at": "2026-11-04T12:05:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_8HfK2mQ9wZ4xT1vB7nC3pL6rYs",
+                     *           "webhook_id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *           "event_id": "evt_R4tY8uI2oP6aS0dF3gH7jK1lZx",
+                     *           "type": "document.uploaded",
+                     *           "state": "pending",
+                     *           "attempts": 2,
+                     *           "last_status_code": 503,
+                     *           "last_error": null,
+                     *           "last_response": "Service Unavailable",
+                     *           "duration_ms": 42,
+                     *           "created_at": "2026-11-02T09:40:00.000Z",
+                     *           "last_attempt_at": "2026-11-02T09:45:06.000Z",
+                     *           "next_attempt_at": "2026-11-02T10:15:06.000Z"
+                     *         },
+                     *         {
+                     *           "id": "msg_2Qd8bKz1VtY7pLmN4xRc9aWfEh",
+                     *           "webhook_id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *           "event_id": "evt_Vb3nM8qK2sT6yL0pR5wZ1cXhJd",
+                     *           "type": "ocr.completed",
+                     *           "state": "succeeded",
+                     *           "attempts": 1,
+                     *           "last_status_code": 200,
+                     *           "last_error": null,
+                     *           "last_response": "{\"ok\":true}",
+                     *           "duration_ms": 184,
+                     *           "created_at": "2026-11-02T09:31:12.000Z",
+                     *           "last_attempt_at": "2026-11-02T09:31:13.000Z",
+                     *           "next_attempt_at": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 2,
+                     *         "total_pages": 1,
+                     *         "has_next": false,
+                     *         "has_prev": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -10691,6 +12149,482 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listWebhooksV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhooks. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "webhooks": [
+                     *         {
+                     *           "id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *           "url": "https://hooks.example.com/docservice",
+                     *           "events": [
+                     *             "document.uploaded",
+                     *             "ocr.completed",
+                     *             "ocr.failed"
+                     *           ],
+                     *           "description": "Bookkeeping import",
+                     *           "active": true,
+                     *           "disabled_reason": null,
+                     *           "failing_since": null,
+                     *           "created_by": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *           "created_at": "2026-11-01T08:00:00.000Z",
+                     *           "updated_at": "2026-11-01T08:00:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "https://hooks.example.com/docservice",
+                 *       "events": [
+                 *         "document.uploaded",
+                 *         "ocr.completed",
+                 *         "ocr.failed"
+                 *       ],
+                 *       "description": "Bookkeeping import"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uri */
+                    url: string;
+                    events: ("document.uploaded" | "document.updated" | "document.deleted" | "ocr.completed" | "ocr.failed" | "source.sync.completed" | "label.assigned")[];
+                    description?: string | null;
+                    /** @default true */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook, with its signing secret (shown this once). */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *       "url": "https://hooks.example.com/docservice",
+                     *       "events": [
+                     *         "document.uploaded",
+                     *         "ocr.completed",
+                     *         "ocr.failed"
+                     *       ],
+                     *       "description": "Bookkeeping import",
+                     *       "active": true,
+                     *       "disabled_reason": null,
+                     *       "failing_since": null,
+                     *       "created_by": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *       "created_at": "2026-11-01T08:00:00.000Z",
+                     *       "updated_at": "2026-11-01T08:00:00.000Z",
+                     *       "secret": "whsec_IsD4RUbf+mmgchLdI0E7JMnVI0t8wglV2v8UFycz/Wk="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            /** @description `DUPLICATE_RESOURCE`: the workspace has 20 webhooks already: `details.reason` is `webhook_limit`, `details.limit` 20. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *       "url": "https://hooks.example.com/docservice",
+                     *       "events": [
+                     *         "document.uploaded",
+                     *         "ocr.completed",
+                     *         "ocr.failed"
+                     *       ],
+                     *       "description": "Bookkeeping import",
+                     *       "active": true,
+                     *       "disabled_reason": null,
+                     *       "failing_since": null,
+                     *       "created_by": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *       "created_at": "2026-11-01T08:00:00.000Z",
+                     *       "updated_at": "2026-11-01T08:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "events": [
+                 *         "document.uploaded",
+                 *         "document.deleted"
+                 *       ],
+                 *       "active": true
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: uri */
+                    url?: string;
+                    events?: ("document.uploaded" | "document.updated" | "document.deleted" | "ocr.completed" | "ocr.failed" | "source.sync.completed" | "label.assigned")[];
+                    description?: string | null;
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The webhook as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *       "url": "https://hooks.example.com/docservice",
+                     *       "events": [
+                     *         "document.uploaded",
+                     *         "document.deleted"
+                     *       ],
+                     *       "description": "Bookkeeping import",
+                     *       "active": true,
+                     *       "disabled_reason": null,
+                     *       "failing_since": null,
+                     *       "created_by": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *       "created_at": "2026-11-01T08:00:00.000Z",
+                     *       "updated_at": "2026-11-03T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecretV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook, with its new signing secret (shown this once). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *       "url": "https://hooks.example.com/docservice",
+                     *       "events": [
+                     *         "document.uploaded",
+                     *         "ocr.completed",
+                     *         "ocr.failed"
+                     *       ],
+                     *       "description": "Bookkeeping import",
+                     *       "active": true,
+                     *       "disabled_reason": null,
+                     *       "failing_since": null,
+                     *       "created_by": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *       "created_at": "2026-11-01T08:00:00.000Z",
+                     *       "updated_at": "2026-11-04T12:00:00.000Z",
+                     *       "secret": "whsec_UTXRNftKmbvgFGVIENlDSW38nPz7vnImZcv4caAuGh0="
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testWebhookV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ping delivery, queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "msg_5c1f0e9d8b7a4c3e2d1f0a9b8c7d6e5f",
+                     *       "webhook_id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *       "event_id": "evt_0a1b2c3d4e5f40718293a4b5c6d7e8f9",
+                     *       "type": "ping",
+                     *       "state": "pending",
+                     *       "attempts": 0,
+                     *       "last_status_code": null,
+                     *       "last_error": null,
+                     *       "last_response": null,
+                     *       "duration_ms": null,
+                     *       "created_at": "2026-11-04T12:05:00.000Z",
+                     *       "last_attempt_at": null,
+                     *       "next_attempt_at": "2026-11-04T12:05:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveriesV2: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of deliveries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "msg_8HfK2mQ9wZ4xT1vB7nC3pL6rYs",
+                     *           "webhook_id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *           "event_id": "evt_R4tY8uI2oP6aS0dF3gH7jK1lZx",
+                     *           "type": "document.uploaded",
+                     *           "state": "pending",
+                     *           "attempts": 2,
+                     *           "last_status_code": 503,
+                     *           "last_error": null,
+                     *           "last_response": "Service Unavailable",
+                     *           "duration_ms": 42,
+                     *           "created_at": "2026-11-02T09:40:00.000Z",
+                     *           "last_attempt_at": "2026-11-02T09:45:06.000Z",
+                     *           "next_attempt_at": "2026-11-02T10:15:06.000Z"
+                     *         },
+                     *         {
+                     *           "id": "msg_2Qd8bKz1VtY7pLmN4xRc9aWfEh",
+                     *           "webhook_id": "6f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+                     *           "event_id": "evt_Vb3nM8qK2sT6yL0pR5wZ1cXhJd",
+                     *           "type": "ocr.completed",
+                     *           "state": "succeeded",
+                     *           "attempts": 1,
+                     *           "last_status_code": 200,
+                     *           "last_error": null,
+                     *           "last_response": "{\"ok\":true}",
+                     *           "duration_ms": 184,
+                     *           "created_at": "2026-11-02T09:31:12.000Z",
+                     *           "last_attempt_at": "2026-11-02T09:31:13.000Z",
+                     *           "next_attempt_at": null
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 2,
+                     *         "total_pages": 1,
+                     *         "has_next": false,
+                     *         "has_prev": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getHealthV2: {
         parameters: {
             query?: never;
@@ -10773,6 +12707,350 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    onDocumentUploaded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`msg_…`): the same on every retry; drop a repeat by it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in integer seconds since the epoch. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, one per secret that signs (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): the delivery succeeded; the body is not read beyond 4 KB. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once and the admins are notified. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect, a timeout or no answer: the delivery is retried with backoff. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDocumentUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`msg_…`): the same on every retry; drop a repeat by it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in integer seconds since the epoch. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, one per secret that signs (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): the delivery succeeded; the body is not read beyond 4 KB. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once and the admins are notified. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect, a timeout or no answer: the delivery is retried with backoff. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onDocumentDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`msg_…`): the same on every retry; drop a repeat by it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in integer seconds since the epoch. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, one per secret that signs (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): the delivery succeeded; the body is not read beyond 4 KB. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once and the admins are notified. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect, a timeout or no answer: the delivery is retried with backoff. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOcrCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`msg_…`): the same on every retry; drop a repeat by it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in integer seconds since the epoch. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, one per secret that signs (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): the delivery succeeded; the body is not read beyond 4 KB. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once and the admins are notified. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect, a timeout or no answer: the delivery is retried with backoff. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onOcrFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`msg_…`): the same on every retry; drop a repeat by it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in integer seconds since the epoch. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, one per secret that signs (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): the delivery succeeded; the body is not read beyond 4 KB. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once and the admins are notified. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect, a timeout or no answer: the delivery is retried with backoff. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onSourceSyncCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`msg_…`): the same on every retry; drop a repeat by it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in integer seconds since the epoch. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, one per secret that signs (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): the delivery succeeded; the body is not read beyond 4 KB. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once and the admins are notified. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect, a timeout or no answer: the delivery is retried with backoff. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onLabelAssigned: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`msg_…`): the same on every retry; drop a repeat by it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in integer seconds since the epoch. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, one per secret that signs (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): the delivery succeeded; the body is not read beyond 4 KB. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once and the admins are notified. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect, a timeout or no answer: the delivery is retried with backoff. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPing: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`msg_…`): the same on every retry; drop a repeat by it. */
+                "webhook-id": string;
+                /** @description When this attempt was signed, in integer seconds since the epoch. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>`, one per secret that signs (two for 24 hours after a rotation). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx): the delivery succeeded; the body is not read beyond 4 KB. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is turned off at once and the admins are notified. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, a redirect, a timeout or no answer: the delivery is retried with backoff. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

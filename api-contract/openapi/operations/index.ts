@@ -10,6 +10,7 @@ import { searchDocs } from './search';
 import { settingsDocs } from './settings';
 import { sourcesDocs } from './sources';
 import { usersDocs } from './users';
+import { webhooksDocs } from './webhooks';
 
 /** Every group's operation docs (api-contract/openapi/operations/<group>.ts). */
 export const OPERATION_DOCS: Record<HttpGroup, Readonly<Record<string, OperationDoc>>> = {
@@ -22,5 +23,6 @@ export const OPERATION_DOCS: Record<HttpGroup, Readonly<Record<string, Operation
   search: searchDocs,
   sources: sourcesDocs,
   notifications: notificationsDocs,
+  webhooks: webhooksDocs,
   health: healthDocs,
 };

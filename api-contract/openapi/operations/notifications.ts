@@ -12,9 +12,11 @@ export const notificationsDocs: GroupDocs<typeof routes> = {
       'leaves out those already read. A user is notified when OCR of a document they uploaded completes',
       '(`ocr_completed`) or fails (`ocr_failed`), `data` naming the document, and when a sync they started, or the',
       'first sync of a source they created, ends (`source_sync_completed`, whose message gives the counts, or',
-      '`source_sync_failed`), `data` naming the source and the sync; nothing is stored while their settings say',
-      '`notifications_enabled: false`. Each is also sent as a `notification` event to the user\'s WebSocket',
-      'connections.',
+      '`source_sync_failed`), `data` naming the source and the sync. Every admin of the workspace is notified when',
+      'the service turns a webhook off (`webhook_disabled`: it answered 410 Gone, or every delivery to it failed for',
+      'three days), `data` naming the webhook and `reason` (`gone` or `failing`). Nothing is stored while the',
+      'user\'s settings say `notifications_enabled: false`. Each is also sent as a `notification` event to the',
+      'user\'s WebSocket connections.',
     ].join('\n'),
     responses: {
       200: {

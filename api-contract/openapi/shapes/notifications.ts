@@ -23,7 +23,7 @@ export const Notification = shape(
     message: z.string(),
     read: z.boolean(),
     created_at: timestamp(),
-    // What it is about: the document for `ocr_*`, the source and its sync for `source_sync_*`.
+    // What it is about: the document for `ocr_*`, the source and its sync for `source_sync_*`, the webhook and why for `webhook_disabled`.
     data: z.union([
       z.strictObject({ document_id: id() }),
       z.strictObject({ source_id: id(), job_id: id() }),
