@@ -1125,6 +1125,7 @@ export interface paths {
         /**
          * List the workspace's webhooks
          * @description The workspace's webhook endpoints, oldest first (at most 20; not paginated), never with their secrets.
+         *     Every webhook operation is for admins of the workspace; a personal API token works when it has the `admin` scope (a `read` or `write` token is 403), no session needed.
          *
          *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
          *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label
@@ -1159,6 +1160,7 @@ export interface paths {
          * @description `events`: one or more of the event types (repeats are dropped); `active` defaults to `true`, `description` to
          *     null. The answer carries the signing secret (`whsec_…`) as `secret`, **this once**: it is stored sealed and
          *     never shown again (rotate it to get a new one). A workspace registers at most 20 webhooks.
+         *     Every webhook operation is for admins of the workspace; a personal API token works when it has the `admin` scope (a `read` or `write` token is 403), no session needed.
          *
          *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
          *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label
@@ -2554,6 +2556,7 @@ export interface paths {
          * @description The future version (v2) of `GET /api/webhooks`: the same operation, under `/api/v2/`.
          *
          *     The workspace's webhook endpoints, oldest first (at most 20; not paginated), never with their secrets.
+         *     Every webhook operation is for admins of the workspace; a personal API token works when it has the `admin` scope (a `read` or `write` token is 403), no session needed.
          *
          *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
          *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label
@@ -2590,6 +2593,7 @@ export interface paths {
          *     `events`: one or more of the event types (repeats are dropped); `active` defaults to `true`, `description` to
          *     null. The answer carries the signing secret (`whsec_…`) as `secret`, **this once**: it is stored sealed and
          *     never shown again (rotate it to get a new one). A workspace registers at most 20 webhooks.
+         *     Every webhook operation is for admins of the workspace; a personal API token works when it has the `admin` scope (a `read` or `write` token is 403), no session needed.
          *
          *     **Events.** An endpoint subscribes to `document.uploaded`, `document.updated` (`data.changes` names the fields),
          *     `document.deleted`, `ocr.completed`, `ocr.failed`, `source.sync.completed` and `label.assigned` (one per label

@@ -70,6 +70,10 @@ export const WEBHOOK_DELIVERY_RULES = [
   'recorded as `last_error: "address_not_allowed"` and retried like any failure). Deliveries are kept 30 days.',
 ].join('\n');
 
+/** Who manages webhooks: said on the operations that list and create them. */
+const ACCESS =
+  'Every webhook operation is for admins of the workspace; a personal API token works when it has the `admin` scope (a `read` or `write` token is 403), no session needed.';
+
 const ROTATION = 'The new secret signs from now on; the one it replaces still signs beside it for 24 hours, so a receiver can switch without losing a delivery.';
 
 export const webhooksDocs: GroupDocs<typeof routes> = {
@@ -77,6 +81,7 @@ export const webhooksDocs: GroupDocs<typeof routes> = {
     summary: "List the workspace's webhooks",
     description: [
       "The workspace's webhook endpoints, oldest first (at most 20; not paginated), never with their secrets.",
+      ACCESS,
       '',
       WEBHOOK_DELIVERY_RULES,
     ].join('\n'),
@@ -88,6 +93,7 @@ export const webhooksDocs: GroupDocs<typeof routes> = {
       '`events`: one or more of the event types (repeats are dropped); `active` defaults to `true`, `description` to',
       'null. The answer carries the signing secret (`whsec_…`) as `secret`, **this once**: it is stored sealed and',
       'never shown again (rotate it to get a new one). A workspace registers at most 20 webhooks.',
+      ACCESS,
       '',
       WEBHOOK_DELIVERY_RULES,
     ].join('\n'),
