@@ -74,7 +74,7 @@ const oidc = oidcFromContext(readContext);
 const edge = contextChoice('edge', 'true', ['true', 'false']) === 'true';
 
 const stateful = new StatefulStack(app, 'DocService-Stateful', {
-  description: 'DocService data: table, documents bucket, OCR, ingest and source sync queues, secrets, source credentials key',
+  description: 'DocService data: table, documents bucket, OCR, ingest, source sync and webhook delivery queues, secrets, source credentials key',
   removalPolicy,
   corsOrigins,
   searchDomainProfile,
@@ -90,12 +90,14 @@ new ApiStack(app, 'DocService-Api', {
     ocr: stateful.ocrDeadLetterQueue,
     ingest: stateful.ingestDeadLetterQueue,
     'source-sync': stateful.sourceSyncDeadLetterQueue,
+    'webhook-delivery': stateful.webhookDeliveryDeadLetterQueue,
   },
   searchDomain: stateful.searchDomain,
   searchDomainSize: stateful.searchDomainSize,
   ingestQueue: stateful.ingestQueue,
   sourceSyncQueue: stateful.sourceSyncQueue,
   sourceCredentialsKey: stateful.sourceCredentialsKey,
+  webhookDeliveryQueue: stateful.webhookDeliveryQueue,
   jwtSecret: stateful.jwtSecret,
   adminPasswordSecret: stateful.adminPasswordSecret,
   corsOrigins,

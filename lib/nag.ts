@@ -88,7 +88,7 @@ export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
   },
   {
     rule: /^AwsSolutions-SQS3$/,
-    path: /^DocService-Api\/ChangeConsumers\/[a-z]+-failures\/Resource$/,
+    path: /^DocService-Api\/ChangeConsumers\/[a-z-]+-failures\/Resource$/,
     reason:
       "These queues are the stream consumers' on-failure destinations, dead-letter queues in all but name: each " +
       'message describes a batch of changes Lambda gave up on, and an alarm fires on the first.',

@@ -41,7 +41,7 @@ export function bindBucket(fn: lambda.Function, bucket: s3.IBucket, access: Data
 }
 
 /** Environment variable names that hold a queue's URL. */
-export type QueueUrlEnvName = typeof ENV.ocrQueueUrl | typeof ENV.ocrHighQueueUrl | typeof ENV.sourceSyncQueueUrl;
+export type QueueUrlEnvName = typeof ENV.ocrQueueUrl | typeof ENV.ocrHighQueueUrl | typeof ENV.sourceSyncQueueUrl | typeof ENV.webhookDeliveryQueueUrl;
 
 /** Sets `envName` (default `OCR_QUEUE_URL`) and grants sending to, or consuming from, the queue. */
 export function bindQueue(
@@ -67,7 +67,10 @@ export function bindOcrQueues(fn: lambda.Function, queues: OcrQueues): void {
   bindQueue(fn, queues.high, 'send', ENV.ocrHighQueueUrl);
 }
 
-/** Using the sources' credentials key: encrypting a password (the sources API) and reading it back. */
+/**
+ * Using the sources' credentials key: encrypting a secret (a source's password in the sources API, a webhook's
+ * signing secret in the webhooks API) and reading it back, or reading it only (the sync and delivery workers).
+ */
 export type CredentialsKeyAccess = 'encryptDecrypt' | 'decrypt';
 
 /** The encryption context key every use of the sources' credentials key must carry (the app adds `source_id`). */

@@ -38,6 +38,7 @@ import {
   DEFAULT_TEXTRACT_TPS,
   EVENTS_TIMEOUT_SECONDS,
   INDEXER_TIMEOUT_SECONDS,
+  WEBHOOK_DISPATCH_TIMEOUT_SECONDS,
   ocrConcurrency,
   type RateLimitSettings,
 } from './limits';
@@ -59,7 +60,9 @@ export type ApiFunctionName =
   | 'source-sync'
   | 'source-scheduler'
   | 'indexer'
-  | 'events';
+  | 'events'
+  | 'webhook-dispatch'
+  | 'webhook-delivery';
 
 /** The oldest OCR message may wait this long before an alarm: high-priority jobs are meant to start at once. */
 export const OCR_MAX_MESSAGE_AGE = { normal: Duration.hours(1), high: Duration.minutes(15) } as const;
@@ -72,6 +75,9 @@ export const SOURCE_SYNC_MAX_MESSAGE_AGE = Duration.hours(1);
  * link-local address (the instance metadata service, anything inside the account's networks).
  */
 export const SOURCES_ALLOW_PRIVATE_NETWORKS = 'false';
+
+/** The cloud's answer to WEBHOOKS_ALLOW_PRIVATE_NETWORKS: as for sources, a webhook may not name a private address. */
+export const WEBHOOKS_ALLOW_PRIVATE_NETWORKS = 'false';
 
 /** Props of {@link ApiStack}: the stateful resources it binds to and the deployment's configuration. */
 export interface ApiStackProps extends StackProps {
@@ -89,8 +95,10 @@ export interface ApiStackProps extends StackProps {
   readonly ingestQueue: sqs.IQueue;
   /** Steps of WebDAV source syncs: sent by the sources API, the scheduler and the sync worker itself. */
   readonly sourceSyncQueue: sqs.IQueue;
-  /** Encrypts the WebDAV sources' passwords. */
+  /** Encrypts the WebDAV sources' passwords and the webhooks' signing secrets. */
   readonly sourceCredentialsKey: kms.IKey;
+  /** Webhook deliveries: sent by the webhooks API (pings), the webhook-dispatch consumer and the delivery worker (retries). */
+  readonly webhookDeliveryQueue: sqs.IQueue;
   readonly jwtSecret: secretsmanager.ISecret;
   readonly adminPasswordSecret: secretsmanager.ISecret;
   /** Origins the functions answer CORS for (`*` allows any; none when empty). */
@@ -122,12 +130,13 @@ export interface ApiStackProps extends StackProps {
 }
 
 /** The HTTP functions that count requests against the rate limits: every group but health. */
-export const RATE_LIMITED_GROUPS = ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'search', 'sources'] as const satisfies readonly HttpGroup[];
+export const RATE_LIMITED_GROUPS = ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'search', 'sources', 'webhooks'] as const satisfies readonly HttpGroup[];
 
 /**
  * The stateless part: an HTTP API with one Lambda per endpoint group of `HTTP_ROUTES` plus a `$default`
- * fallback, a WebSocket API served by one `realtime` Lambda, the two consumers of the table's stream (`indexer`
- * keeps the search index in step, `events` pushes the WebSocket events), and a deploy-time custom resource that
+ * fallback, a WebSocket API served by one `realtime` Lambda, the three consumers of the table's stream (`indexer`
+ * keeps the search index in step, `events` pushes the WebSocket events, `webhook-dispatch` queues webhook
+ * deliveries), the queue workers (lib/stacks/queue-workers.ts), and a deploy-time custom resource that
  * creates the first admin. Functions answer CORS themselves (the fallback answers preflights), so the HTTP API has no CORS
  * configuration and no authorizer: auth is the handlers' job, identical in both runtimes.
  */
@@ -138,7 +147,7 @@ export class ApiStack extends Stack {
   public readonly httpStage: apigwv2.HttpStage;
   public readonly functions: Readonly<Record<ApiFunctionName, AppFunction>>;
   public readonly monitoring: Monitoring;
-  /** The consumers of the table's stream (indexer, events) and their failure queues. */
+  /** The consumers of the table's stream (indexer, events, webhook-dispatch) and their failure queues. */
   public readonly changeConsumers: ChangeConsumers;
   /** The deploy-time migration of the search index (functions using the index are deployed after it). */
   public readonly searchIndexSetup: CustomResource;
@@ -203,9 +212,10 @@ export class ApiStack extends Stack {
       health: fn('health', httpEnvironment),
       // Creating or changing a source checks its URL with a PROPFIND to a remote server: the gateway's 30 s.
       sources: fn('sources', { ...httpEnvironment, [ENV.sourcesAllowPrivateNetworks]: SOURCES_ALLOW_PRIVATE_NETWORKS }, Duration.seconds(30)),
+      webhooks: fn('webhooks', httpEnvironment),
     } satisfies Record<HttpGroup, AppFunction>;
     const ocrQueues = { normal: props.ocrQueue, high: props.ocrHighQueue };
-    for (const group of ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'sources'] as const) {
+    for (const group of ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'sources', 'webhooks'] as const) {
       bindTable(httpFunctions[group].function, props.table, 'readWrite');
       bindSecret(httpFunctions[group].function, props.jwtSecret, ENV.jwtSecretArn);
     }
@@ -220,6 +230,10 @@ export class ApiStack extends Stack {
     // is a message to the sync worker.
     bindCredentialsKey(httpFunctions.sources.function, props.sourceCredentialsKey, 'encryptDecrypt');
     bindQueue(httpFunctions.sources.function, props.sourceSyncQueue, 'send', ENV.sourceSyncQueueUrl);
+    // Webhooks: the API seals each endpoint's signing secret (and opens it to show it once more after a rotation);
+    // a ping is a delivery queued for the delivery worker. It never receives from the queue.
+    bindCredentialsKey(httpFunctions.webhooks.function, props.sourceCredentialsKey, 'encryptDecrypt');
+    bindQueue(httpFunctions.webhooks.function, props.webhookDeliveryQueue, 'send', ENV.webhookDeliveryQueueUrl);
     for (const group of RATE_LIMITED_GROUPS) bindRateLimits(httpFunctions[group].function, props.table, rateLimits);
     // The search function reads the table only: it is granted the usage counters it adds requests and searches to.
     bindUsageMeter(httpFunctions.search.function, props.table);
@@ -248,7 +262,7 @@ export class ApiStack extends Stack {
     // of the table's changes. No other function reaches the connections.
     bindWebSocket(realtime.function, this.webSocketApi, this.webSocketStage);
 
-    const { ingest, ocrWorker, ocrSweeper, sourceSync, sourceScheduler } = createQueueWorkers(this, {
+    const { ingest, ocrWorker, ocrSweeper, sourceSync, sourceScheduler, webhookDelivery } = createQueueWorkers(this, {
       table: props.table,
       documentsBucket: props.documentsBucket,
       ocrQueues,
@@ -258,12 +272,15 @@ export class ApiStack extends Stack {
       sourceCredentialsKey: props.sourceCredentialsKey,
       imagingEnvironment,
       sourcesAllowPrivateNetworks: SOURCES_ALLOW_PRIVATE_NETWORKS,
+      webhookDeliveryQueue: props.webhookDeliveryQueue,
+      webhooksAllowPrivateNetworks: WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
       logRemovalPolicy,
     });
 
     // The table's stream: the indexer keeps the search index in step (reading documents, their long texts in the
     // bucket and their labels), the events function pushes the P events of each change, recording in the table
-    // which changes it published (the ledger) and dropping the connections it finds gone.
+    // which changes it published (the ledger) and dropping the connections it finds gone, and webhook-dispatch
+    // records a delivery (in the table) for each webhook subscribed to a change's event and queues it.
     const indexer = fn('indexer', {}, Duration.seconds(INDEXER_TIMEOUT_SECONDS));
     bindTable(indexer.function, props.table, 'read');
     bindBucket(indexer.function, props.documentsBucket, 'read');
@@ -273,9 +290,18 @@ export class ApiStack extends Stack {
     bindChangeLedger(eventsFunction.function, props.table);
     bindConnectionCleanup(eventsFunction.function, props.table);
     bindWebSocket(eventsFunction.function, this.webSocketApi, this.webSocketStage);
+    const webhookDispatch = new AppFunction(this, 'WebhookDispatch', {
+      group: 'webhook-dispatch',
+      environment: {},
+      timeout: Duration.seconds(WEBHOOK_DISPATCH_TIMEOUT_SECONDS),
+      logRemovalPolicy,
+    });
+    bindTable(webhookDispatch.function, props.table, 'readWrite');
+    bindQueue(webhookDispatch.function, props.webhookDeliveryQueue, 'send', ENV.webhookDeliveryQueueUrl);
+    const changeConsumerFunctions = { indexer, events: eventsFunction, 'webhook-dispatch': webhookDispatch };
     this.changeConsumers = new ChangeConsumers(this, 'ChangeConsumers', {
       table: props.table,
-      consumers: { indexer: indexer.function, events: eventsFunction.function },
+      consumers: Object.fromEntries(Object.entries(changeConsumerFunctions).map(([name, consumer]) => [name, consumer.function])),
       removalPolicy: logRemovalPolicy,
     });
     // The index is checked against the table, and repaired, on a schedule: what a change the indexer gave up on
@@ -313,6 +339,8 @@ export class ApiStack extends Stack {
       'source-scheduler': sourceScheduler,
       indexer,
       events: eventsFunction,
+      'webhook-dispatch': webhookDispatch,
+      'webhook-delivery': webhookDelivery,
     };
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
@@ -324,7 +352,7 @@ export class ApiStack extends Stack {
         'source-sync': { queue: props.sourceSyncQueue, maxAge: SOURCE_SYNC_MAX_MESSAGE_AGE },
       },
       changeConsumers: Object.fromEntries(
-        Object.entries({ indexer, events: eventsFunction }).map(([name, consumer]) => [
+        Object.entries(changeConsumerFunctions).map(([name, consumer]) => [
           name,
           { function: consumer.function, failureQueue: this.changeConsumers.failureQueues[name]! },
         ]),

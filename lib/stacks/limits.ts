@@ -120,6 +120,13 @@ export const INGEST_CONCURRENCY = 5;
  */
 export const SOURCE_SYNC_CONCURRENCY = 2;
 
+/**
+ * Webhook delivery batches at once (the delivery worker's maximum concurrency): each sends up to 10 deliveries,
+ * at most two in flight per endpoint, so a slow receiver holds few workers and the others keep going; retries
+ * wait in the queue rather than in a worker.
+ */
+export const WEBHOOK_DELIVERY_CONCURRENCY = 5;
+
 /*
  * The consumers of the table's stream (indexer, events: lib/constructs/change-consumers.ts). A stream keeps a
  * record 24 hours; each shard is read by one invocation at a time (parallelization factor 1), so the changes
@@ -139,3 +146,5 @@ export const CHANGE_MAX_ITERATOR_AGE_MINUTES = 5;
  */
 export const INDEXER_TIMEOUT_SECONDS = 300;
 export const EVENTS_TIMEOUT_SECONDS = 60;
+/** Timeout of webhook-dispatch: for each change of a batch, the subscribed webhooks, a delivery and a message each. */
+export const WEBHOOK_DISPATCH_TIMEOUT_SECONDS = 60;

@@ -10,8 +10,8 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { ENV, SOURCE_SCHEDULE_MINUTES } from '../../shared/manifest';
 import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
 import { bindBucket, bindCredentialsKey, bindOcrQueues, bindQueue, bindTable } from '../constructs/bindings';
-import { INGEST_CONCURRENCY, SOURCE_SYNC_CONCURRENCY } from './limits';
-import { INGEST_TIMEOUT, OCR_WORKER_TIMEOUT, SOURCE_SYNC_TIMEOUT } from './stateful-stack';
+import { INGEST_CONCURRENCY, SOURCE_SYNC_CONCURRENCY, WEBHOOK_DELIVERY_CONCURRENCY } from './limits';
+import { INGEST_TIMEOUT, OCR_WORKER_TIMEOUT, SOURCE_SYNC_TIMEOUT, WEBHOOK_DELIVERY_TIMEOUT } from './stateful-stack';
 
 export interface QueueWorkersProps {
   table: dynamodb.ITable;
@@ -22,10 +22,14 @@ export interface QueueWorkersProps {
   ingestQueue: sqs.IQueue;
   sourceSyncQueue: sqs.IQueue;
   sourceCredentialsKey: kms.IKey;
+  /** Webhook deliveries: queued by the dispatch consumer and the webhooks API, retried by the worker itself. */
+  webhookDeliveryQueue: sqs.IQueue;
   /** The environment of the functions that render PDFs (the imaging workers they run). */
   imagingEnvironment: Record<string, string>;
   /** Whether a source may name a private network address (see SOURCES_ALLOW_PRIVATE_NETWORKS). */
   sourcesAllowPrivateNetworks: string;
+  /** Whether a webhook may name a private network address (see WEBHOOKS_ALLOW_PRIVATE_NETWORKS). */
+  webhooksAllowPrivateNetworks: string;
   logRemovalPolicy: RemovalPolicy;
 }
 
@@ -36,11 +40,12 @@ export interface QueueWorkers {
   ocrSweeper: AppFunction;
   sourceSync: AppFunction;
   sourceScheduler: AppFunction;
+  webhookDelivery: AppFunction;
 }
 
 /**
  * The work behind the API: presigned uploads' ingest, the OCR worker and its stuck-job sweep, WebDAV source
- * syncs and their schedule, each with its grants and its event source. Made in the stack's own scope, so their
+ * syncs and their schedule, webhook deliveries, each with its grants and its event source. Made in the stack's own scope, so their
  * resources keep the stack's logical ids.
  */
 export function createQueueWorkers(stack: Stack, props: QueueWorkersProps): QueueWorkers {
@@ -130,5 +135,22 @@ export function createQueueWorkers(stack: Stack, props: QueueWorkersProps): Queu
     targets: [new targets.LambdaFunction(sourceScheduler.function)],
   });
 
-  return { ingest, ocrWorker, ocrSweeper, sourceSync, sourceScheduler };
+  // Webhook deliveries: a batch of up to 10 per invocation, each attempt bounded (10 s), a failed one retried
+  // later as a new delayed message (hence sending to its own queue); the signing secrets are opened with the
+  // credentials key. Lambda's default networking (no VPC): receivers are on the internet, and the address
+  // policy keeps private, loopback and link-local addresses out.
+  const webhookDelivery = new AppFunction(stack, 'WebhookDelivery', {
+    group: 'webhook-delivery',
+    environment: { [ENV.webhooksAllowPrivateNetworks]: props.webhooksAllowPrivateNetworks },
+    timeout: WEBHOOK_DELIVERY_TIMEOUT,
+    logRemovalPolicy,
+  });
+  bindTable(webhookDelivery.function, table, 'readWrite');
+  bindCredentialsKey(webhookDelivery.function, props.sourceCredentialsKey, 'decrypt');
+  bindQueue(webhookDelivery.function, props.webhookDeliveryQueue, 'send', ENV.webhookDeliveryQueueUrl);
+  webhookDelivery.function.addEventSource(
+    new SqsEventSource(props.webhookDeliveryQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: WEBHOOK_DELIVERY_CONCURRENCY }),
+  );
+
+  return { ingest, ocrWorker, ocrSweeper, sourceSync, sourceScheduler, webhookDelivery };
 }

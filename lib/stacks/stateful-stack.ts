@@ -20,6 +20,11 @@ export const INGEST_TIMEOUT = Duration.minutes(5);
 /** Timeout of the source sync worker: one step of a sync plus the largest file it may still be writing. */
 export const SOURCE_SYNC_TIMEOUT = Duration.seconds(SOURCE_SYNC_TIMEOUT_SECONDS);
 /**
+ * Timeout of the webhook delivery worker: a batch of up to 10 deliveries, each attempt bounded to 10 s and at
+ * most two in flight per endpoint (the rest held back a few seconds).
+ */
+export const WEBHOOK_DELIVERY_TIMEOUT = Duration.seconds(30);
+/**
  * AWS's guidance for Lambda event sources: a visibility timeout of at least 6x the function timeout, so retries
  * of a throttled batch do not make a message visible again while it is still being processed.
  */
@@ -49,8 +54,8 @@ export interface StatefulStackProps extends StackProps {
 }
 
 /**
- * Everything that holds data or secrets: the application table, the documents bucket, the OCR, ingest and
- * source sync queues and their DLQs, the search domain, the JWT signing key and admin password secrets, and the
+ * Everything that holds data or secrets: the application table, the documents bucket, the OCR, ingest,
+ * source sync and webhook delivery queues and their DLQs, the search domain, the JWT signing key and admin password secrets, and the
  * key of the sources' credentials. Kept apart from the API stack so that the API can be
  * replaced or destroyed without touching data.
  */
@@ -77,7 +82,15 @@ export class StatefulStack extends Stack {
   /** Sync steps that failed {@link MAX_RECEIVES} times, kept 14 days. */
   public readonly sourceSyncDeadLetterQueue: sqs.Queue;
   /**
-   * Encrypts the passwords of WebDAV sources (with encryption context `workspace_id`, `source_id`): a
+   * Webhook deliveries: the webhook-dispatch consumer of the table's stream and the webhooks API (pings) queue
+   * them, the delivery worker queues its own retries. Failed messages move to {@link webhookDeliveryDeadLetterQueue}.
+   */
+  public readonly webhookDeliveryQueue: sqs.Queue;
+  /** Webhook delivery messages that failed {@link MAX_RECEIVES} times, kept 14 days. */
+  public readonly webhookDeliveryDeadLetterQueue: sqs.Queue;
+  /**
+   * Encrypts the passwords of WebDAV sources (with encryption context `workspace_id`, `source_id`) and the
+   * webhooks' signing secrets (context `workspace_id` too): a
    * customer-managed key, so that only the roles granted it can read them, and each use is in CloudTrail.
    */
   public readonly sourceCredentialsKey: kms.Key;
@@ -221,6 +234,19 @@ export class StatefulStack extends Stack {
       enforceSSL: true,
       visibilityTimeout: visibilityFor(SOURCE_SYNC_TIMEOUT),
       deadLetterQueue: { queue: this.sourceSyncDeadLetterQueue, maxReceiveCount: MAX_RECEIVES },
+      removalPolicy,
+    });
+    this.webhookDeliveryDeadLetterQueue = new sqs.Queue(this, 'WebhookDeliveryDeadLetterQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy,
+    });
+    this.webhookDeliveryQueue = new sqs.Queue(this, 'WebhookDeliveryQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: visibilityFor(WEBHOOK_DELIVERY_TIMEOUT),
+      deadLetterQueue: { queue: this.webhookDeliveryDeadLetterQueue, maxReceiveCount: MAX_RECEIVES },
       removalPolicy,
     });
     this.sourceCredentialsKey = new kms.Key(this, 'SourceCredentialsKey', {
