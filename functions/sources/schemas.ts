@@ -12,7 +12,8 @@ const url = () =>
   z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).check(
     z.maxLength(2048),
     z.refine(
-      (value) => !new URL(value).username && !new URL(value).password,
+      // z.url's own check does not stop this one: a value that is no URL is refused there, not thrown on here.
+      (value) => !URL.canParse(value) || (!new URL(value).username && !new URL(value).password),
       'must not carry credentials: give username and password',
     ),
   );

@@ -11,7 +11,8 @@ export const webhookIdParams = z.lazy(() => z.strictObject({ id: z.uuid('must be
 const url = () =>
   z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).check(
     z.maxLength(2048),
-    z.refine((value) => !new URL(value).username && !new URL(value).password, 'must not carry credentials'),
+    // z.url's own check does not stop this one: a value that is no URL is refused there, not thrown on here.
+    z.refine((value) => !URL.canParse(value) || (!new URL(value).username && !new URL(value).password), 'must not carry credentials'),
   );
 const events = () => z.array(z.enum(WEBHOOK_EVENT_TYPES)).check(z.minLength(1, 'subscribe to at least one event'), z.maxLength(WEBHOOK_EVENT_TYPES.length * 2));
 const description = () => z.nullable(z.string().check(z.trim(), z.maxLength(1000)));

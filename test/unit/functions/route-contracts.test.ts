@@ -133,3 +133,25 @@ describe('route contracts', () => {
     expect(importers).toEqual([]);
   });
 });
+
+describe('request schemas under values that are not what they should be', () => {
+  it('refuse a `url` that is no URL with a validation issue, never by throwing (a 500)', () => {
+    // Arrange
+    const withUrl = CONTRACTS.filter(({ contract }) => contract.body && fieldsOf(contract.body)?.includes('url'));
+
+    // Act
+    const outcomes = withUrl.flatMap(({ contract }) =>
+      ['', 'not a url', 'http://', '::'].map((url) => {
+        try {
+          return { key: contract.key, url, success: contract.body!.safeParse({ url }).success };
+        } catch (error) {
+          return { key: contract.key, url, threw: (error as Error).message };
+        }
+      }),
+    );
+
+    // Assert
+    expect(withUrl.map(({ contract }) => contract.key)).toEqual(expect.arrayContaining(['POST /api/sources', 'POST /api/webhooks', 'PUT /api/webhooks/{id}']));
+    expect(outcomes.filter((outcome) => 'threw' in outcome || outcome.success)).toEqual([]);
+  });
+});
