@@ -32,7 +32,7 @@ const VIEWER = { username: 'fuzz_viewer', password: 'fuzz-viewer-password' };
 
 let runtime: RuntimeProcess;
 /** The document and label the cases refer to (as ID_PLACEHOLDERS), stored anew when a case deletes one. */
-const ids: FuzzIds = { document: '', label: '' };
+const ids: FuzzIds = { document: '', label: '', webhook: '' };
 const tokens: Record<string, string> = { forged: 'eyJhbGciOiJIUzI1NiJ9.e30.forged' };
 // The fuzz may change a password (it knows the current ones), so they are kept up to date.
 const passwords: Record<string, string> = { admin: ADMIN.password, viewer: VIEWER.password };
@@ -48,18 +48,28 @@ beforeAll(async () => {
   tokens['viewer'] = await login('viewer');
   ids.label = await storeLabel();
   ids.document = await storeDocument();
+  ids.webhook = await storeWebhook();
 }, 120_000);
 
 const storeLabel = async () =>
   (await new ApiClient(runtime.baseUrl, tokens['admin']).post('/api/labels', { name: `fuzz ${crypto.randomUUID()}`, color: '#336699' })).body.id as string;
+// Nothing listens on port 9: its deliveries fail at once and are retried, out of the cases' way. Once the cases
+// have registered the workspace's 20, one of theirs serves.
+const storeWebhook = async () => {
+  const admin = new ApiClient(runtime.baseUrl, tokens['admin']);
+  const created = await admin.post('/api/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['document.uploaded'] });
+  if (created.status === 201) return created.body.id as string;
+  return (await admin.get('/api/webhooks')).body.webhooks[0].id as string;
+};
 const storeDocument = () =>
   new ApiClient(runtime.baseUrl, tokens['admin']).uploadDocument('seed.png', pngImage(16, 16), { labels: ids.label, ocr_enabled: 'false', title: 'Invoice seed' });
 
-/** A case that deleted the document or label the cases refer to is followed by a new one. */
+/** A case that deleted the document, label or webhook the cases refer to is followed by a new one. */
 async function replaceDeleted(request: FuzzRequest, response: FuzzResponse): Promise<void> {
   if (request.method !== 'DELETE' || response.status !== 204) return;
   if (request.path.includes(ID_PLACEHOLDERS.label)) ids.label = await storeLabel();
   if (request.path.includes(ID_PLACEHOLDERS.document)) ids.document = await storeDocument();
+  if (request.path.includes(ID_PLACEHOLDERS.webhook)) ids.webhook = await storeWebhook();
 }
 
 afterAll(async () => {

@@ -12,6 +12,7 @@ import { advancedSearchBody, searchQuery } from '../../functions/search/schemas'
 import { updateSettingsBody } from '../../functions/settings/schemas';
 import { createSourceBody, updateSourceBody } from '../../functions/sources/schemas';
 import { changePasswordBody, createTokenBody, createUserBody, listTokensQuery, updateProfileBody, updateUserBody, usageQuery } from '../../functions/users/schemas';
+import { createWebhookBody, updateWebhookBody } from '../../functions/webhooks/schemas';
 import { ERROR_STATUS } from '../../shared/domain/errors';
 import { pageQuery } from '../../shared/http/fields';
 import { fieldNames } from '../../shared/zod';
@@ -82,6 +83,14 @@ const V1_ROUTE_MODELS: Record<string, RouteModel> = {
   'GET /api/notifications': { query: names(listNotificationsQuery), body: null },
   'PUT /api/notifications/{id}/read': { query: [], body: null },
   'PUT /api/notifications/read-all': { query: [], body: null },
+  'GET /api/webhooks': { query: [], body: null },
+  'POST /api/webhooks': { query: [], body: json(names(createWebhookBody)) },
+  'GET /api/webhooks/{id}': { query: [], body: null },
+  'PUT /api/webhooks/{id}': { query: [], body: json(names(updateWebhookBody)) },
+  'DELETE /api/webhooks/{id}': { query: [], body: null },
+  'POST /api/webhooks/{id}/rotate-secret': { query: [], body: null },
+  'POST /api/webhooks/{id}/test': { query: [], body: null },
+  'GET /api/webhooks/{id}/deliveries': { query: names(pageQuery), body: null },
   'GET /api/health': { query: [], body: null },
 };
 
@@ -105,16 +114,21 @@ export const MANIFEST_ROUTE_KEYS = (Object.keys(HTTP_ROUTES) as HttpGroup[]).fla
 export interface FuzzIds {
   document: string;
   label: string;
+  webhook: string;
 }
 
 /**
  * What generated requests carry for those ids; `send` puts in the ids of the moment, so that a case that
  * deletes the document or label (the test then stores new ones) does not leave every later case on a 404.
  */
-export const ID_PLACEHOLDERS: FuzzIds = { document: 'aaaaaaaa-0000-4000-8000-00000000d0c0', label: 'bbbbbbbb-0000-4000-8000-0000000001ab' };
+export const ID_PLACEHOLDERS: FuzzIds = {
+  document: 'aaaaaaaa-0000-4000-8000-00000000d0c0',
+  label: 'bbbbbbbb-0000-4000-8000-0000000001ab',
+  webhook: 'cccccccc-0000-4000-8000-0000000000eb',
+};
 
 const withIds = (text: string, ids: FuzzIds) =>
-  text.replaceAll(ID_PLACEHOLDERS.document, ids.document).replaceAll(ID_PLACEHOLDERS.label, ids.label);
+  text.replaceAll(ID_PLACEHOLDERS.document, ids.document).replaceAll(ID_PLACEHOLDERS.label, ids.label).replaceAll(ID_PLACEHOLDERS.webhook, ids.webhook);
 
 function bodyWithIds(body: FuzzBody, ids: FuzzIds): FuzzBody {
   if (typeof body === 'string') return withIds(body, ids);
@@ -178,13 +192,15 @@ const plausible = (ids: FuzzIds): Record<string, unknown[]> => ({
   color: ['#336699', '#ABCDEF', 'red'],
   description: ['About', null],
   document_ids: [[ids.document], [ids.document, SOME_UUID], []],
-  // Loopback only, and nothing listens on port 9: a source check the fuzzer gets through is refused at once.
+  // Loopback only, and nothing listens on port 9: a source check (or a webhook delivery) the fuzzer gets through is refused at once.
   url: ['http://127.0.0.1:9/dav/', 'ftp://127.0.0.1/', 'http://user:pw@127.0.0.1:9/'],
   type: ['webdav', 'local_folder'],
   sync_interval: [3600, 59, 604_801],
   recursive: [true, 'yes'],
   file_patterns: [['*.pdf', 'scans/**/*.tif'], ['*.[pdf'], [], ['*a*a*a*a*a*a*a*a*a*a*a*a*b'], [`${'*a'.repeat(17)}b`, '{a,{b,{c,{d}}}}']],
   enabled: [false, 1],
+  events: [['document.uploaded'], ['document.uploaded', 'ocr.completed', 'document.uploaded'], [], ['ping'], 'document.deleted'],
+  active: [true, false, 'yes'],
   query: [{ must: [{ field: 'title', value: 'invoice', type: 'match' }] }, { should: [{ field: 'content', value: 'abc', type: 'contains' }] }, { must_not: [{ field: 'title', value: 'x', type: 'exact' }] }],
 });
 
@@ -224,7 +240,7 @@ const urlValue = (name: string, ids: FuzzIds): fc.Arbitrary<string> =>
 const pathFor = (routeKey: string, ids: FuzzIds): fc.Arbitrary<string> => {
   const template = routeKey.split(' ')[1]!;
   const id = fc.oneof(
-    { weight: 6, arbitrary: fc.constantFrom(ids.document, ids.label, SOME_UUID) },
+    { weight: 6, arbitrary: routeKey.includes('/webhooks/') ? fc.constantFrom(ids.webhook, SOME_UUID) : fc.constantFrom(ids.document, ids.label, SOME_UUID) },
     { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_URL_PIECES) },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }).map(encode) },
   );
