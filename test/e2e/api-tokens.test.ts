@@ -91,6 +91,40 @@ describe('API tokens', () => {
     }
   });
 
+  it("lets an admin's admin token manage webhooks (no session needed), and refuses the admin's read and write tokens every webhook route", async () => {
+    const { api } = await mint(admin, ['admin']);
+    const { api: reader } = await mint(admin, ['read']);
+    const { api: writer } = await mint(admin, ['write']);
+
+    // Nothing listens on port 9: the ping fails and is retried, out of this test's way.
+    const created = await api.post('/api/webhooks', { url: 'http://127.0.0.1:9/token-hook', events: ['document.uploaded'] });
+    expect(created.status).toBe(201);
+    expect(created.body.secret).toMatch(/^whsec_/);
+    const id = created.body.id as string;
+    const refused: string[] = [];
+    for (const contract of Object.values(ROUTE_CONTRACTS.webhooks)) {
+      const [method, template] = contract.key.split(' ') as [string, string];
+      const path = template.replace('{id}', id);
+      const body = method === 'POST' && !path.includes(id) ? { url: 'http://127.0.0.1:9/x', events: ['ocr.failed'] } : method === 'PUT' ? { active: false } : undefined;
+      for (const [scope, client] of [['read', reader], ['write', writer]] as const) {
+        const response = await client.request(method, path, body);
+        if (response.status !== 403 || response.body.error.code !== 'FORBIDDEN') refused.push(`${scope} ${contract.key}: ${response.status}`);
+      }
+    }
+    const answers = {
+      list: (await api.get('/api/webhooks')).status,
+      get: (await api.get(`/api/webhooks/${id}`)).status,
+      update: (await api.put(`/api/webhooks/${id}`, { description: 'set by a token' })).status,
+      rotate: (await api.post(`/api/webhooks/${id}/rotate-secret`)).status,
+      test: (await api.post(`/api/webhooks/${id}/test`)).status,
+      deliveries: (await api.get(`/api/webhooks/${id}/deliveries`)).status,
+      delete: (await api.delete(`/api/webhooks/${id}`)).status,
+    };
+
+    expect(refused).toEqual([]);
+    expect(answers).toEqual({ list: 200, get: 200, update: 200, rotate: 200, test: 202, deliveries: 200, delete: 204 });
+  });
+
   it("follows its user: a demoted user's write token is 403 on the next request, a deleted user's is 401", async () => {
     const { client: editor, user } = await admin.addMember('editor', 'demoted');
     const { api } = await mint(editor, ['write']);
