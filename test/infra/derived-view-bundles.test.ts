@@ -31,8 +31,11 @@ const CONNECTION_USERS = ['events', 'realtime'];
  */
 const S3_CODE = /node_modules\/@aws-sdk\/client-s3\//u;
 const S3_USERS = ['documents', 'health', 'indexer', 'ingest', 'ocr-worker', 'source-sync'];
-/** The WebDAV client, which only shared/container/aws-sources.ts reaches. */
-const WEBDAV_CODE = /shared\/adapters\/webdav\//u;
+/**
+ * The WebDAV client, which only shared/container/aws-sources.ts reaches. Its address policy (the guard against
+ * private, loopback and link-local addresses) is not the client: the webhook sender uses it too (issue 36).
+ */
+const WEBDAV_CODE = /shared\/adapters\/webdav\/(?!address-policy\.ts$)/u;
 const WEBDAV_USERS = ['sources', 'source-sync'];
 /** The SDK's default credential chain beyond the environment: profiles, SSO, STS web identity and their clients. */
 const CREDENTIAL_CHAIN_CODE = /node_modules\/@aws-sdk\/(credential-provider-(node|ini|sso|web-identity|process)|nested-clients)\//u;
@@ -41,7 +44,7 @@ const SOURCE_STORES_CODE = /shared\/adapters\/aws\/dynamodb\/(source-repository|
 const SOURCE_STORES_USERS = ['sources', 'source-sync', 'source-scheduler'];
 /** What only serving requests needs (shared/container/request-serving.ts), and the adoption of pre-workspace items. */
 const SERVING_CODE = /shared\/adapters\/(crypto\/scrypt-password-hasher|aws\/dynamodb\/rate-limit-store|node\/host-probe)\.ts$/u;
-const SERVING_USERS = ['auth', 'bootstrap', 'documents', 'labels', 'notifications', 'ocr', 'realtime', 'search', 'settings', 'sources', 'users'];
+const SERVING_USERS = ['auth', 'bootstrap', 'documents', 'labels', 'notifications', 'ocr', 'realtime', 'search', 'settings', 'sources', 'users', 'webhooks'];
 const LEGACY_ADOPTION_CODE = /shared\/adapters\/aws\/dynamodb\/legacy-item-adoption\.ts$/u;
 /** The X-Ray SDK and what it brings (cls-hooked and its async hook, semver): shared/adapters/xray/ does without. */
 const XRAY_SDK_CODE = /node_modules\/(aws-xray-sdk-core|cls-hooked|semver|@aws-lambda-powertools\/tracer)\//u;

@@ -25,7 +25,9 @@ const apiResource = (id: string): Json => stacks.apiTemplate.toJSON().Resources[
 const arnOf = (construct: Parameters<typeof logicalIdOf>[0]) => ({ 'Fn::GetAtt': [logicalIdOf(construct), 'Arn'] });
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const FUNCTION_NAMES = Object.keys(stacks.api.functions) as ApiFunctionName[];
-const KEY_USERS = ['sources', 'source-sync'] as const satisfies readonly ApiFunctionName[];
+const SOURCE_FUNCTIONS = ['sources', 'source-sync'] as const satisfies readonly ApiFunctionName[];
+/** Issue 36: the webhooks API seals the signing secrets with the same key, the delivery worker opens them. */
+const KEY_USERS = [...SOURCE_FUNCTIONS, 'webhooks', 'webhook-delivery'] as const satisfies readonly ApiFunctionName[];
 /** The functions whose role may use the credentials key for `action`. */
 const kmsUsersOf = (action: string) =>
   FUNCTION_NAMES.filter((name) =>
@@ -118,7 +120,7 @@ describe('source credentials key', () => {
     expect(deleted.DeletionPolicy).toBe('Delete');
   });
 
-  it('lets only the sources and source-sync functions decrypt with it', () => {
+  it('lets only the sources, source-sync, webhooks and webhook-delivery functions decrypt with it', () => {
     // Arrange
     const decryptStatements = allStatementsOf(stacks.apiTemplate).filter((s) => s.Action.includes('kms:Decrypt'));
 
@@ -130,7 +132,7 @@ describe('source credentials key', () => {
     expect(decryptStatements).toHaveLength(KEY_USERS.length);
   });
 
-  it('lets only the sources function encrypt with it', () => {
+  it('lets only the sources and webhooks functions encrypt with it', () => {
     // Arrange
     const action = 'kms:Encrypt';
 
@@ -138,7 +140,7 @@ describe('source credentials key', () => {
     const encrypters = kmsUsersOf(action);
 
     // Assert
-    expect(encrypters).toEqual(['sources']);
+    expect(encrypters.sort()).toEqual(['sources', 'webhooks']);
   });
 
   it.each(KEY_USERS)('lets the %s function use it only for calls that carry a workspace_id encryption context', (name) => {
@@ -177,7 +179,7 @@ describe('source credentials key', () => {
     expect(principals).toEqual([{ AWS: { 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, ':iam::', { Ref: 'AWS::AccountId' }, ':root']] } }]);
   });
 
-  it('tells the sources and source-sync functions its ARN, and no other function', () => {
+  it('tells the functions that use it its ARN, and no other function', () => {
     // Arrange
     const keyArn = arnOf(stacks.stateful.sourceCredentialsKey);
 
@@ -261,7 +263,7 @@ describe('sources API', () => {
     expect(actions.filter((a) => /^(s3|es|execute-api):/.test(a))).toEqual([]);
   });
 
-  it.each(KEY_USERS)('refuses private networks in the cloud: SOURCES_ALLOW_PRIVATE_NETWORKS of the %s function is false', (name) => {
+  it.each(SOURCE_FUNCTIONS)('refuses private networks in the cloud: SOURCES_ALLOW_PRIVATE_NETWORKS of the %s function is false', (name) => {
     // Arrange
     const environment = environmentOf(stacks, name);
 
