@@ -1,5 +1,5 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
-import { awsWebhookDeliveryDependencies } from '../../shared/container/aws-webhooks';
+import { awsWebhookDeliveryDependencies } from '../../shared/container/aws-webhook-delivery';
 import { createWebhookDeliveryHandler } from './handler';
 
 export const handler = lambdaEntry(createWebhookDeliveryHandler(awsWebhookDeliveryDependencies()));
