@@ -663,6 +663,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's labelling rules
+         * @description Every rule of the caller's workspace, ascending by `order`, ties by creation, each with its last run over existing documents (`apply`: its state and progress; poll this to follow a run). Not paginated: a workspace has at most 100 rules.
+         *
+         *     **Who may call it:** Any member of the workspace (viewer and up).
+         */
+        get: operations["listRules"];
+        put?: never;
+        /**
+         * Create a labelling rule
+         * @description A new document gets the rule's labels (`add_labels`) when `match.field` matches `match.pattern`: rules on `filename` and `title` as the document is created (upload, presigned upload, source sync), rules on `content` once its text is known (OCR done, or a PDF's text layer read). The labels are ordinary assignments. `when` narrows the documents a rule looks at (`source_id`: null for documents not from a source; `mime_types`).
+         *
+         *     Algorithms: `any`, one of the pattern's words is a word of the field; `all`, every one is; `exact`, the pattern appears as written (runs of whitespace count as one space); `regex`, an RE2 regular expression (linear time; no backreferences or lookaround) matches somewhere; `fuzzy`, every word of the pattern is within a few edits of a word of the field (none for words up to 3 characters, one up to 7, two beyond). Words are runs of letters and digits. Case is ignored unless `case_sensitive`.
+         *
+         *     The pattern is at most 1,000 characters; an invalid regular expression is 400 on `match.pattern` with RE2's reason. Labels must exist (400 naming the unknown ids). A workspace has at most 100 rules. Editors and admins.
+         *
+         *     **Who may call it:** Editors and admins of the workspace.
+         */
+        post: operations["createRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a labelling rule
+         * @description Give at least one of name, match, when, add_labels, order; `match` and `when` are replaced whole. Labels already added stay; the rule applies as changed from now on (run it over existing documents with `POST /api/rules/{id}/apply`).
+         *
+         *     **Who may call it:** Editors and admins of the workspace.
+         */
+        put: operations["updateRule"];
+        post?: never;
+        /**
+         * Delete a labelling rule
+         * @description The labels it added stay on their documents; a run of it over existing documents stops at its next step.
+         *
+         *     **Who may call it:** Editors and admins of the workspace.
+         */
+        delete: operations["deleteRule"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/rules/{id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a rule over the workspace's existing documents
+         * @description Starts a run of the rule over every document of the workspace, oldest first, in steps of 200 documents on a queue, and answers at once with the run (`queued`). Its progress is the rule's `apply` in `GET /api/rules` (`running`, then `completed`, or `failed`); documents it matches get the rule's labels as ordinary assignments. One run per rule at a time: 409 while one is queued or running.
+         *
+         *     **Who may call it:** Editors and admins of the workspace.
+         */
+        post: operations["applyRule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/documents/{id}/retry-ocr": {
         parameters: {
             query?: never;
@@ -2056,6 +2138,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the workspace's labelling rules (v2)
+         * @description The future version (v2) of `GET /api/rules`: the same operation, under `/api/v2/`.
+         *
+         *     Every rule of the caller's workspace, ascending by `order`, ties by creation, each with its last run over existing documents (`apply`: its state and progress; poll this to follow a run). Not paginated: a workspace has at most 100 rules.
+         *
+         *     **Who may call it:** Any member of the workspace (viewer and up).
+         */
+        get: operations["listRulesV2"];
+        put?: never;
+        /**
+         * Create a labelling rule (v2)
+         * @description The future version (v2) of `POST /api/rules`: the same operation, under `/api/v2/`.
+         *
+         *     A new document gets the rule's labels (`add_labels`) when `match.field` matches `match.pattern`: rules on `filename` and `title` as the document is created (upload, presigned upload, source sync), rules on `content` once its text is known (OCR done, or a PDF's text layer read). The labels are ordinary assignments. `when` narrows the documents a rule looks at (`source_id`: null for documents not from a source; `mime_types`).
+         *
+         *     Algorithms: `any`, one of the pattern's words is a word of the field; `all`, every one is; `exact`, the pattern appears as written (runs of whitespace count as one space); `regex`, an RE2 regular expression (linear time; no backreferences or lookaround) matches somewhere; `fuzzy`, every word of the pattern is within a few edits of a word of the field (none for words up to 3 characters, one up to 7, two beyond). Words are runs of letters and digits. Case is ignored unless `case_sensitive`.
+         *
+         *     The pattern is at most 1,000 characters; an invalid regular expression is 400 on `match.pattern` with RE2's reason. Labels must exist (400 naming the unknown ids). A workspace has at most 100 rules. Editors and admins.
+         *
+         *     **Who may call it:** Editors and admins of the workspace.
+         */
+        post: operations["createRuleV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/rules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a labelling rule (v2)
+         * @description The future version (v2) of `PUT /api/rules/{id}`: the same operation, under `/api/v2/`.
+         *
+         *     Give at least one of name, match, when, add_labels, order; `match` and `when` are replaced whole. Labels already added stay; the rule applies as changed from now on (run it over existing documents with `POST /api/rules/{id}/apply`).
+         *
+         *     **Who may call it:** Editors and admins of the workspace.
+         */
+        put: operations["updateRuleV2"];
+        post?: never;
+        /**
+         * Delete a labelling rule (v2)
+         * @description The future version (v2) of `DELETE /api/rules/{id}`: the same operation, under `/api/v2/`.
+         *
+         *     The labels it added stay on their documents; a run of it over existing documents stops at its next step.
+         *
+         *     **Who may call it:** Editors and admins of the workspace.
+         */
+        delete: operations["deleteRuleV2"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/rules/{id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a rule over the workspace's existing documents (v2)
+         * @description The future version (v2) of `POST /api/rules/{id}/apply`: the same operation, under `/api/v2/`.
+         *
+         *     Starts a run of the rule over every document of the workspace, oldest first, in steps of 200 documents on a queue, and answers at once with the run (`queued`). Its progress is the rule's `apply` in `GET /api/rules` (`running`, then `completed`, or `failed`); documents it matches get the rule's labels as ordinary assignments. One run per rule at a time: 409 while one is queued or running.
+         *
+         *     **Who may call it:** Editors and admins of the workspace.
+         */
+        post: operations["applyRuleV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/documents/{id}/retry-ocr": {
         parameters: {
             query?: never;
@@ -3361,6 +3535,53 @@ export interface components {
             assigned: string[];
             already_assigned: string[];
             not_found: string[];
+        };
+        /** @description A run of a rule over the workspace's existing documents, in steps of 200 documents. */
+        RuleApplyJob: {
+            /** Format: uuid */
+            job_id: string;
+            /** @enum {string} */
+            state: "queued" | "running" | "completed" | "failed";
+            /** @description Documents read so far. */
+            processed: number;
+            /** @description Documents the workspace had when the run started (documents added since are read too, and counted here). */
+            total: number;
+            /** @description Documents the run put at least one new label on. */
+            labelled: number;
+            /** Format: date-time */
+            started_at: string;
+            finished_at: string | null;
+        };
+        /** @description A labelling rule: documents whose field matches the pattern get its labels. */
+        Rule: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            match: {
+                /** @enum {string} */
+                field: "content" | "filename" | "title";
+                /** @enum {string} */
+                algorithm: "any" | "all" | "exact" | "regex" | "fuzzy";
+                pattern: string;
+                case_sensitive: boolean;
+            };
+            when: {
+                source_id?: string | null;
+                mime_types?: ("application/pdf" | "image/png" | "image/jpeg" | "image/tiff" | "image/webp")[];
+            };
+            add_labels: string[];
+            order: number;
+            created_by: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The last run over existing documents; null before any. */
+            apply: components["schemas"]["RuleApplyJob"] | null;
+        };
+        /** @description The workspace's rules, ascending by order, ties by creation. */
+        RuleList: {
+            rules: components["schemas"]["Rule"][];
         };
         /** @description Something that happened that concerns the caller: an OCR run of their document ended, a sync they started did, or (for admins) the service turned a webhook off. */
         Notification: {
@@ -6539,6 +6760,349 @@ export interface operations {
             403: components["responses"]["ForbiddenEditor"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rules": [
+                     *         {
+                     *           "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+                     *           "name": "Invoices by content",
+                     *           "match": {
+                     *             "field": "content",
+                     *             "algorithm": "any",
+                     *             "pattern": "invoice rechnung",
+                     *             "case_sensitive": false
+                     *           },
+                     *           "when": {
+                     *             "mime_types": [
+                     *               "application/pdf"
+                     *             ]
+                     *           },
+                     *           "add_labels": [
+                     *             "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b"
+                     *           ],
+                     *           "order": 10,
+                     *           "created_by": "alice",
+                     *           "created_at": "2026-11-02T09:30:00.000Z",
+                     *           "updated_at": "2026-11-02T09:30:00.000Z",
+                     *           "apply": {
+                     *             "job_id": "7d6c5b4a-3f2e-4d1c-9b0a-8f7e6d5c4b3a",
+                     *             "state": "completed",
+                     *             "processed": 1250,
+                     *             "total": 1250,
+                     *             "labelled": 37,
+                     *             "started_at": "2026-11-02T10:00:00.000Z",
+                     *             "finished_at": "2026-11-02T10:01:10.000Z"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RuleList"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Invoices by content",
+                 *       "match": {
+                 *         "field": "content",
+                 *         "algorithm": "any",
+                 *         "pattern": "invoice rechnung",
+                 *         "case_sensitive": false
+                 *       },
+                 *       "when": {
+                 *         "mime_types": [
+                 *           "application/pdf"
+                 *         ]
+                 *       },
+                 *       "add_labels": [
+                 *         "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b"
+                 *       ],
+                 *       "order": 10
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    match: {
+                        /** @enum {string} */
+                        field: "content" | "filename" | "title";
+                        /** @enum {string} */
+                        algorithm: "any" | "all" | "exact" | "regex" | "fuzzy";
+                        pattern: string;
+                        /** @default false */
+                        case_sensitive?: boolean;
+                    };
+                    /** @default {} */
+                    when?: {
+                        source_id?: string | null;
+                        mime_types?: ("application/pdf" | "image/png" | "image/jpeg" | "image/tiff" | "image/webp")[];
+                    };
+                    add_labels: string[];
+                    /** @default 0 */
+                    order?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The rule created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+                     *       "name": "Invoices by content",
+                     *       "match": {
+                     *         "field": "content",
+                     *         "algorithm": "any",
+                     *         "pattern": "invoice rechnung",
+                     *         "case_sensitive": false
+                     *       },
+                     *       "when": {
+                     *         "mime_types": [
+                     *           "application/pdf"
+                     *         ]
+                     *       },
+                     *       "add_labels": [
+                     *         "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b"
+                     *       ],
+                     *       "order": 10,
+                     *       "created_by": "alice",
+                     *       "created_at": "2026-11-02T09:30:00.000Z",
+                     *       "updated_at": "2026-11-02T09:30:00.000Z",
+                     *       "apply": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenEditor"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order": 5
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    match?: {
+                        /** @enum {string} */
+                        field: "content" | "filename" | "title";
+                        /** @enum {string} */
+                        algorithm: "any" | "all" | "exact" | "regex" | "fuzzy";
+                        pattern: string;
+                        /** @default false */
+                        case_sensitive?: boolean;
+                    };
+                    when?: {
+                        source_id?: string | null;
+                        mime_types?: ("application/pdf" | "image/png" | "image/jpeg" | "image/tiff" | "image/webp")[];
+                    };
+                    add_labels?: string[];
+                    order?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The rule as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+                     *       "name": "Invoices by content",
+                     *       "match": {
+                     *         "field": "content",
+                     *         "algorithm": "any",
+                     *         "pattern": "invoice rechnung",
+                     *         "case_sensitive": false
+                     *       },
+                     *       "when": {
+                     *         "mime_types": [
+                     *           "application/pdf"
+                     *         ]
+                     *       },
+                     *       "add_labels": [
+                     *         "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b"
+                     *       ],
+                     *       "order": 5,
+                     *       "created_by": "alice",
+                     *       "created_at": "2026-11-02T09:30:00.000Z",
+                     *       "updated_at": "2026-11-02T09:30:00.000Z",
+                     *       "apply": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenEditor"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenEditor"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    applyRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run, queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "job_id": "7d6c5b4a-3f2e-4d1c-9b0a-8f7e6d5c4b3a",
+                     *       "state": "queued",
+                     *       "processed": 0,
+                     *       "total": 1250,
+                     *       "labelled": 0,
+                     *       "started_at": "2026-11-02T10:00:00.000Z",
+                     *       "finished_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RuleApplyJob"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenEditor"];
+            404: components["responses"]["NotFound"];
+            /** @description `DUPLICATE_RESOURCE`: a run of this rule is queued or running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10811,6 +11375,349 @@ export interface operations {
             403: components["responses"]["ForbiddenEditor"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRulesV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rules": [
+                     *         {
+                     *           "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+                     *           "name": "Invoices by content",
+                     *           "match": {
+                     *             "field": "content",
+                     *             "algorithm": "any",
+                     *             "pattern": "invoice rechnung",
+                     *             "case_sensitive": false
+                     *           },
+                     *           "when": {
+                     *             "mime_types": [
+                     *               "application/pdf"
+                     *             ]
+                     *           },
+                     *           "add_labels": [
+                     *             "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b"
+                     *           ],
+                     *           "order": 10,
+                     *           "created_by": "alice",
+                     *           "created_at": "2026-11-02T09:30:00.000Z",
+                     *           "updated_at": "2026-11-02T09:30:00.000Z",
+                     *           "apply": {
+                     *             "job_id": "7d6c5b4a-3f2e-4d1c-9b0a-8f7e6d5c4b3a",
+                     *             "state": "completed",
+                     *             "processed": 1250,
+                     *             "total": 1250,
+                     *             "labelled": 37,
+                     *             "started_at": "2026-11-02T10:00:00.000Z",
+                     *             "finished_at": "2026-11-02T10:01:10.000Z"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RuleList"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createRuleV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Invoices by content",
+                 *       "match": {
+                 *         "field": "content",
+                 *         "algorithm": "any",
+                 *         "pattern": "invoice rechnung",
+                 *         "case_sensitive": false
+                 *       },
+                 *       "when": {
+                 *         "mime_types": [
+                 *           "application/pdf"
+                 *         ]
+                 *       },
+                 *       "add_labels": [
+                 *         "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b"
+                 *       ],
+                 *       "order": 10
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    match: {
+                        /** @enum {string} */
+                        field: "content" | "filename" | "title";
+                        /** @enum {string} */
+                        algorithm: "any" | "all" | "exact" | "regex" | "fuzzy";
+                        pattern: string;
+                        /** @default false */
+                        case_sensitive?: boolean;
+                    };
+                    /** @default {} */
+                    when?: {
+                        source_id?: string | null;
+                        mime_types?: ("application/pdf" | "image/png" | "image/jpeg" | "image/tiff" | "image/webp")[];
+                    };
+                    add_labels: string[];
+                    /** @default 0 */
+                    order?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The rule created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+                     *       "name": "Invoices by content",
+                     *       "match": {
+                     *         "field": "content",
+                     *         "algorithm": "any",
+                     *         "pattern": "invoice rechnung",
+                     *         "case_sensitive": false
+                     *       },
+                     *       "when": {
+                     *         "mime_types": [
+                     *           "application/pdf"
+                     *         ]
+                     *       },
+                     *       "add_labels": [
+                     *         "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b"
+                     *       ],
+                     *       "order": 10,
+                     *       "created_by": "alice",
+                     *       "created_at": "2026-11-02T09:30:00.000Z",
+                     *       "updated_at": "2026-11-02T09:30:00.000Z",
+                     *       "apply": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenEditor"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateRuleV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "order": 5
+                 *     }
+                 */
+                "application/json": {
+                    name?: string;
+                    match?: {
+                        /** @enum {string} */
+                        field: "content" | "filename" | "title";
+                        /** @enum {string} */
+                        algorithm: "any" | "all" | "exact" | "regex" | "fuzzy";
+                        pattern: string;
+                        /** @default false */
+                        case_sensitive?: boolean;
+                    };
+                    when?: {
+                        source_id?: string | null;
+                        mime_types?: ("application/pdf" | "image/png" | "image/jpeg" | "image/tiff" | "image/webp")[];
+                    };
+                    add_labels?: string[];
+                    order?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The rule as changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3c2b1a0f-9e8d-4c7b-8a6f-5e4d3c2b1a0f",
+                     *       "name": "Invoices by content",
+                     *       "match": {
+                     *         "field": "content",
+                     *         "algorithm": "any",
+                     *         "pattern": "invoice rechnung",
+                     *         "case_sensitive": false
+                     *       },
+                     *       "when": {
+                     *         "mime_types": [
+                     *           "application/pdf"
+                     *         ]
+                     *       },
+                     *       "add_labels": [
+                     *         "6f1c2b1e-3a4d-4e5f-8a9b-0c1d2e3f4a5b"
+                     *       ],
+                     *       "order": 5,
+                     *       "created_by": "alice",
+                     *       "created_at": "2026-11-02T09:30:00.000Z",
+                     *       "updated_at": "2026-11-02T09:30:00.000Z",
+                     *       "apply": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenEditor"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteRuleV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenEditor"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    applyRuleV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The run, queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "job_id": "7d6c5b4a-3f2e-4d1c-9b0a-8f7e6d5c4b3a",
+                     *       "state": "queued",
+                     *       "processed": 0,
+                     *       "total": 1250,
+                     *       "labelled": 0,
+                     *       "started_at": "2026-11-02T10:00:00.000Z",
+                     *       "finished_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RuleApplyJob"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenEditor"];
+            404: components["responses"]["NotFound"];
+            /** @description `DUPLICATE_RESOURCE`: a run of this rule is queued or running. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

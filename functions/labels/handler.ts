@@ -4,12 +4,17 @@ import { deleteLabel } from '../../shared/domain/labels/delete-label';
 import { updateLabel } from '../../shared/domain/labels/update-label';
 import { createLabel } from '../../shared/domain/labels/create-label';
 import { listLabels } from '../../shared/domain/labels/list-labels';
+import { createRule } from '../../shared/domain/rules/create-rule';
+import { listRules } from '../../shared/domain/rules/list-rules';
+import { updateRule } from '../../shared/domain/rules/update-rule';
+import { deleteRule } from '../../shared/domain/rules/delete-rule';
+import { startApplyRule } from '../../shared/domain/rules/apply-rule-job';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json, noContent } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { routes } from './schemas';
 
-/** The P label endpoints: viewers list, editors create, change, delete and assign. */
+/** The P label endpoints and the labelling rules: viewers list, editors create, change, delete, assign and apply. */
 export const createLabelsHandler = (c: AppContainer) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
@@ -37,5 +42,30 @@ export const createLabelsHandler = (c: AppContainer) =>
         ...routes.assignLabel,
         handle: async ({ params, body, principal }) => json(200, await assignLabel(inWorkspace(c, principal), params.id, body.document_ids)),
       }),
+      route({ ...routes.listRules, handle: async ({ principal }) => json(200, { rules: await listRules(inWorkspace(c, principal)) }) }),
+      route({
+        ...routes.createRule,
+        handle: async ({ principal, body }) =>
+          json(201, await createRule(inWorkspace(c, principal), principal, { ...body, when: whenOf(body.when), addLabels: body.add_labels })),
+      }),
+      route({
+        ...routes.updateRule,
+        handle: async ({ params, body, principal }) =>
+          json(200, await updateRule(inWorkspace(c, principal), params.id, { ...body, when: body.when && whenOf(body.when), addLabels: body.add_labels })),
+      }),
+      route({
+        ...routes.deleteRule,
+        handle: async ({ params, principal }) => {
+          await deleteRule(inWorkspace(c, principal), params.id);
+          return noContent();
+        },
+      }),
+      route({ ...routes.applyRule, handle: async ({ params, principal }) => json(202, await startApplyRule(inWorkspace(c, principal), params.id)) }),
     ],
   });
+
+/** A rule's conditions as stored: only those given (an absent one lets every document through). */
+const whenOf = (when: { source_id?: string | null | undefined; mime_types?: string[] | undefined }) => ({
+  ...(when.source_id !== undefined ? { source_id: when.source_id } : {}),
+  ...(when.mime_types !== undefined ? { mime_types: when.mime_types } : {}),
+});

@@ -28,6 +28,7 @@ import type { RateDecision } from '../domain/limits/rate-policy';
 import type { UsageRepository, WorkspaceUsageMeter } from '../domain/usage/ports';
 import type { CredentialVault, SourceRepository, SourceSchedule, SyncQueue, SyncStateStore } from '../domain/sources/ports';
 import type { RemoteFolders } from '../domain/sources/remote-folder';
+import type { RegexEngine, RuleDocuments, RuleJobQueue, RuleRepository } from '../domain/rules/ports';
 
 /** Everything a handler may use, whichever runtime built it. Handlers receive it; they never build adapters. */
 export interface AppContainer {
@@ -94,6 +95,12 @@ export interface AppContainer {
   metrics: BusinessMetrics;
   /** Which table changes the stream consumers have acted on (their events are pushed once). */
   changeLedger: ChangeLedger;
+  /** Runs the labelling rules' regular expressions in linear time. */
+  regex: RegexEngine;
+  /** Hands steps of rule runs to the rule-jobs workers (throws on use in a function given no rule-jobs queue). */
+  ruleJobs: RuleJobQueue;
+  /** Where a failure to apply rules to a new or newly read document is logged. */
+  ruleLog: (message: string, fields: Record<string, unknown>) => void;
 }
 
 /**
@@ -119,6 +126,10 @@ export interface WorkspaceData {
   sources: SourceRepository;
   /** What the workspace's syncs remember of the remote trees, and their work lists. */
   syncState: SyncStateStore;
+  /** The workspace's labelling rules. */
+  rules: RuleRepository;
+  /** The workspace's documents as a run of a rule reads them. */
+  ruleDocuments: RuleDocuments;
 }
 
 /** The container as a use case acting for a caller gets it: every store scoped to the caller's workspace. */

@@ -43,6 +43,10 @@ import type { WebDavFoldersOptions } from '../adapters/webdav/options';
 import type { HotReadStores } from '../adapters/local/remembered-reads';
 import type { CredentialVault, SyncQueue } from '../domain/sources/ports';
 import type { RemoteFolders } from '../domain/sources/remote-folder';
+import { DynamoRuleRepository } from '../adapters/aws/dynamodb/rule-repository';
+import { DynamoRuleDocuments } from '../adapters/aws/dynamodb/rule-documents';
+import { lazyRe2RegexEngine } from '../adapters/re2/lazy-re2-regex-engine';
+import type { RuleJobQueue } from '../domain/rules/ports';
 
 import type { AppContainer, OidcServices, SourceStores, WorkspaceData } from './app-container';
 
@@ -122,6 +126,8 @@ export interface ContainerParts {
   syncQueue?: SyncQueue;
   /** Where business metrics go (embedded metrics in Lambda); without it they are not counted. */
   metrics?: BusinessMetrics;
+  /** The queue of rule runs' steps. */
+  ruleJobs?: RuleJobQueue;
 }
 
 /** One send to a connection may take this long before the publisher stops waiting for it. */
@@ -145,6 +151,7 @@ const noFiles: FileStore = {
 const noTokens: TokenService = { issue: unavailable('token key'), verify: unavailable('token key') };
 const noVault: CredentialVault = { seal: unavailable('source credentials key'), open: unavailable('source credentials key') };
 const noSyncQueue: SyncQueue = { enqueue: unavailable('sync queue') };
+const noRuleJobs: RuleJobQueue = { enqueue: unavailable('rule-jobs queue') };
 /** A store of which every method answers `unavailable(what)`. */
 const unavailableStore = <T extends object>(what: string): T =>
   new Proxy({} as T, { get: (_target, key) => (key === 'then' ? undefined : unavailable(what)) });
@@ -226,6 +233,8 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
       ...(listingIndex ? { listingIndex } : {}),
       usageMeter: { count: (counts) => meter(workspaceId, counts) },
       ...sourceStores.forWorkspace(workspaceId),
+      rules: new DynamoRuleRepository(parts.db, parts.tableName, workspaceId),
+      ruleDocuments: new DynamoRuleDocuments(parts.db, parts.tableName, workspaceId, workspaceFiles),
     };
   };
   return {
@@ -265,6 +274,9 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     syncQueue: parts.syncQueue ?? noSyncQueue,
     sourceSchedule: sourceStores.schedule,
     changeLedger: new DynamoChangeLedger(parts.db, parts.tableName),
+    regex: lazyRe2RegexEngine(),
+    ruleJobs: parts.ruleJobs ?? noRuleJobs,
+    ruleLog: (message, fields) => logger.warn(message, fields),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import type { RuleApplyDeps } from '../rules/ports';
 import type { LabelRepository } from '../labels/ports';
 import type { BusinessMetrics } from '../metrics/ports';
 import { stagedUploadId } from './document';
@@ -9,10 +10,11 @@ import type { DocumentRepository, PendingUpload, PendingUploadRepository } from 
 import type { FileStore } from '../files/ports';
 import { newDocumentRecord, registerDocument } from './upload-document';
 
-export interface IngestDeps {
+/** The rules' parts (RuleApplyDeps) label the new document by its filename and title. */
+export interface IngestDeps extends Omit<RuleApplyDeps, 'labels'> {
   uploads: PendingUploadRepository;
   documents: DocumentRepository;
-  labels: Pick<LabelRepository, 'missing'>;
+  labels: Pick<LabelRepository, 'missing' | 'assign'>;
   files: FileStore;
   ocrQueue: OcrJobQueue;
   clock: Clock;

@@ -14,10 +14,12 @@ import { ocrLanguageFor, requireOcrLanguage } from '../ocr/ocr-language';
 import type { SettingsRepository } from '../settings/ports';
 import type { DocumentRepository } from './ports';
 import type { FileStore } from '../files/ports';
+import { applyRulesSafely } from '../rules/apply-rules';
+import type { RuleApplyDeps } from '../rules/ports';
 
-export interface UploadDeps {
+export interface UploadDeps extends Omit<RuleApplyDeps, 'labels'> {
   documents: DocumentRepository;
-  labels: Pick<LabelRepository, 'missing'>;
+  labels: Pick<LabelRepository, 'missing' | 'assign'>;
   files: FileStore;
   ocrQueue: OcrJobQueue;
   clock: Clock;
@@ -122,10 +124,11 @@ export async function uploadDocument(deps: UploadDeps, input: UploadInput): Prom
  * record cannot be written the stored files are removed, so nothing half-written stays behind. A job that
  * cannot be queued stays queued in the table, and the stuck-job sweep sends it again. The search index and
  * the connected clients (`document_created`) follow the record from the table's stream. Every new
- * document (upload, presigned ingest, source sync) comes through here and is counted (`DocumentsIngested`).
+ * document (upload, presigned ingest, source sync) comes through here and is counted (`DocumentsIngested`), and
+ * gets the labels of the rules on its filename and title (a failure of those is logged, never the upload's).
  */
 export async function registerDocument(
-  deps: Pick<UploadDeps, 'documents' | 'files' | 'ocrQueue' | 'metrics'>,
+  deps: Pick<UploadDeps, 'documents' | 'files' | 'ocrQueue' | 'metrics'> & RuleApplyDeps,
   document: DocumentRecord,
 ): Promise<UploadResult> {
   const job = document.ocr_enabled ? newOcrJob(document, 'normal', document.created_at) : undefined;
@@ -136,6 +139,7 @@ export async function registerDocument(
     throw error;
   }
   deps.metrics.count('DocumentsIngested');
+  await applyRulesSafely(deps, document, 'ingest');
   const queued = job !== undefined && (await enqueue(deps.ocrQueue, job));
   return {
     id: document.id,

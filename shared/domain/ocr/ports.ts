@@ -18,6 +18,9 @@ export interface OcrDocument {
   title: string;
   /** Who is notified when the read completes or fails. */
   created_by: string;
+  /** The rules on content read these, with its text, once it is read. */
+  filename: string;
+  source_id: string | null;
   mime_type: string;
   size: number;
   sha256: string;

@@ -10,6 +10,8 @@ import type { OcrJob, OcrJobMessage } from './jobs';
 import { type OcrJobQueue, type OcrJobRepository, OcrEngineBusy, OcrFailure, type OcrDocument, type OcrDocuments, type OcrEngine, type OcrInput, type OcrOutput, type TextLayerReader } from './ports';
 import { combinePages, decidePage, type CombinedText, type ReadPage } from './page-texts';
 import { deferralDelaySeconds, MAX_DEFERRALS } from './throttling';
+import { applyRulesSafely } from '../rules/apply-rules';
+import type { RuleApplyDeps } from '../rules/ports';
 
 export { TEXT_LAYER } from './page-texts';
 /** Text above this goes to the bucket: a table item holds at most 400 KB. */
@@ -23,7 +25,8 @@ export interface OcrWorkerServices {
   staleAfterSeconds: number;
 }
 
-export interface OcrWorkerDeps extends OcrWorkerServices {
+/** The worker applies the workspace's rules on content to each text it reads (RuleApplyDeps). */
+export interface OcrWorkerDeps extends OcrWorkerServices, RuleApplyDeps {
   /** The job's workspace: its scope, and the workspace a notification of the run is addressed in. */
   workspaceId: string;
   ocrJobs: OcrJobRepository;
@@ -197,6 +200,7 @@ async function finish(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument, o
   if (outcome === 'cancel_requested') return end(deps, job, document, 'cancelled', 'cancelled');
   if (outcome === 'not_held') return 'skipped';
   if (outcome === 'file_replaced') return handOn(deps, job);
+  await applyRulesSafely(deps, document, 'text', output.text);
   await bestEffort(() =>
     notifyUser(deps, document.created_by, {
       type: 'ocr_completed',

@@ -1,3 +1,4 @@
+import type { RuleApplyDeps } from '../rules/ports';
 import type { Clock } from '../clock';
 import { fileKeys } from '../files/file-keys';
 import { detectMimeType } from '../documents/file-type';
@@ -13,7 +14,8 @@ import type { SourceRecord } from './source';
 import { nameOf, parentOf } from './sync-directory';
 import type { SyncCounts } from './sync-job';
 
-export interface FileSyncDeps {
+/** The rules' parts (RuleApplyDeps) label each new document by its filename and title. */
+export interface FileSyncDeps extends RuleApplyDeps {
   documents: DocumentRepository;
   files: FileStore;
   ocrQueue: OcrJobQueue;

@@ -99,6 +99,10 @@ export function dataKeys(workspaceId: string) {
     webhookDelivery: (id: string) => ({ pk: `${ws}WHDELIVERY#${id}`, sk: 'META' }),
     /** gsi1 partition of one endpoint's deliveries, by creation time. */
     webhookDeliveriesIndex: (webhookId: string) => `${ws}WEBHOOK#${webhookId}#DELIVERIES`,
+    /** The workspace's labelling rules, in one partition (at most 100), with their count beside them. */
+    rulesPartition: `${ws}RULES`,
+    rule: (id: string) => ({ pk: `${ws}RULES`, sk: `RULE#${id}` }),
+    ruleCount: { pk: `${ws}RULES`, sk: 'COUNT' },
     /** The work a running sync has left (`D#<path>` directories to list, `F#<path>` files to fetch). */
     syncWork: (jobId: string) => `${ws}SYNCWORK#${jobId}`,
   };

@@ -1,0 +1,58 @@
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { FileStore } from '../../../domain/files/ports';
+import type { RuleDocuments } from '../../../domain/rules/ports';
+import type { RuleDocument } from '../../../domain/rules/rule';
+import { toDocumentContent } from './document-items';
+import { dataKeys, type DataKeys } from './keys';
+
+/**
+ * The workspace's documents for a run of a rule: oldest first from gsi1 (`<created_at>#<id>`), the cursor being
+ * the last sort key read, so a step reads one page of the index and no more. Documents created during a run sort
+ * after the cursor and are read too (their own upload applied the rules already; assigning again is harmless).
+ */
+export class DynamoRuleDocuments implements RuleDocuments {
+  private readonly keys: DataKeys;
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    workspaceId: string,
+    /** The workspace's files: text too large for the table is in an object. */
+    private readonly files: Pick<FileStore, 'get'>,
+  ) {
+    this.keys = dataKeys(workspaceId);
+  }
+
+  async page(after: string | null, limit: number): Promise<{ documents: RuleDocument[]; next: string | null }> {
+    const { Items = [] } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: after === null ? 'gsi1pk = :documents' : 'gsi1pk = :documents AND gsi1sk > :after',
+        ExpressionAttributeValues: { ':documents': this.keys.documentsIndex, ...(after === null ? {} : { ':after': after }) },
+        Limit: limit,
+      }),
+    );
+    const documents = Items.map((item) => ({
+      id: String(item['id']),
+      title: String(item['title'] ?? ''),
+      filename: String(item['filename'] ?? ''),
+      mime_type: String(item['mime_type'] ?? ''),
+      source_id: (item['source_id'] as string | null | undefined) ?? null,
+    }));
+    // A full page may be followed by more; the next step finds out (an empty page ends the run).
+    return { documents, next: Items.length === limit ? String(Items[Items.length - 1]!['gsi1sk']) : null };
+  }
+
+  async count(): Promise<number> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.documentCounter }));
+    return Number(Item?.['count'] ?? 0);
+  }
+
+  async text(id: string): Promise<string> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.documentContent(id) }));
+    const content = toDocumentContent(Item);
+    if ('text' in content) return content.text;
+    return new TextDecoder().decode((await this.files.get(content.text_object)) ?? new Uint8Array());
+  }
+}

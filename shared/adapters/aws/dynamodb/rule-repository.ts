@@ -1,0 +1,174 @@
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { RuleRepository } from '../../../domain/rules/ports';
+import { byOrder, type Rule, type RuleApplyJob, type RuleChanges } from '../../../domain/rules/rule';
+import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
+import { failedConditions, isConditionFailure, isTransactionConflict } from './errors';
+import { dataKeys, withoutKeys, type DataKeys } from './keys';
+import { queryAll } from './queries';
+
+type Item = Record<string, unknown>;
+
+const ruleOf = (item: Item): Rule => {
+  const { apply_cursor: _cursor, apply, ...rule } = withoutKeys<Rule & { apply_cursor?: string | null }>(item);
+  return { ...rule, apply: apply ?? null };
+};
+
+/**
+ * A workspace's rules in one partition (`WS#<ws>#RULES`, `RULE#<id>`): a list is one strongly consistent query.
+ * The count item beside them (`COUNT`) moves in the same transaction as each create and delete and bounds how
+ * many there are. A run over existing documents is kept on its rule (`apply`, and `apply_cursor`: where the
+ * run stands, never shown), so its progress is read with the rule.
+ */
+export class DynamoRuleRepository implements RuleRepository {
+  private readonly keys: DataKeys;
+
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    workspaceId: string,
+  ) {
+    this.keys = dataKeys(workspaceId);
+  }
+
+  /** Two creates at once meet on the count: the loser's transaction is cancelled whole and sent again. */
+  async create(rule: Rule, limit: number): Promise<'created' | 'limit'> {
+    return retryLostRaces(
+      () => this.tryCreate(rule, limit),
+      () => {
+        throw new Error('Creating the rule kept conflicting with other writes of its workspace');
+      },
+      { backoffMs: (attempt) => 20 * attempt + Math.random() * 30 },
+    );
+  }
+
+  private async tryCreate(rule: Rule, limit: number): Promise<'created' | 'limit' | typeof LOST_RACE> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: this.keys.ruleCount,
+                UpdateExpression: 'ADD #count :one',
+                ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+                ExpressionAttributeNames: { '#count': 'count' },
+                ExpressionAttributeValues: { ':one': 1, ':limit': limit },
+              },
+            },
+            { Put: { TableName: this.tableName, Item: { ...this.keys.rule(rule.id), ...rule }, ConditionExpression: 'attribute_not_exists(pk)' } },
+          ],
+        }),
+      );
+      return 'created';
+    } catch (error) {
+      if (failedConditions(error)?.includes(0)) return 'limit';
+      if (isTransactionConflict(error)) return LOST_RACE;
+      throw error;
+    }
+  }
+
+  async get(id: string): Promise<Rule | null> {
+    const item = await this.raw(id);
+    return item ? ruleOf(item) : null;
+  }
+
+  async list(): Promise<Rule[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :rule)',
+      ExpressionAttributeValues: { ':pk': this.keys.rulesPartition, ':rule': 'RULE#' },
+      ConsistentRead: true,
+    });
+    return items.map(ruleOf).sort(byOrder);
+  }
+
+  async update(id: string, changes: RuleChanges, updatedAt: string): Promise<Rule | null> {
+    const set = Object.entries(changes).filter(([, value]) => value !== undefined);
+    const names = Object.fromEntries(set.map(([field], i) => [`#f${i}`, field]));
+    const values = Object.fromEntries(set.map(([, value], i) => [`:v${i}`, value]));
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.keys.rule(id),
+          UpdateExpression: `SET ${[...set.map((_, i) => `#f${i} = :v${i}`), 'updated_at = :now'].join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+          ExpressionAttributeValues: { ...values, ':now': updatedAt },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? ruleOf(Attributes) : null;
+    } catch (error) {
+      if (isConditionFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  async delete(id: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: this.tableName, Key: this.keys.rule(id), ConditionExpression: 'attribute_exists(pk)' } },
+            { Update: { TableName: this.tableName, Key: this.keys.ruleCount, UpdateExpression: 'ADD #count :minus', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':minus': -1 } } },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (failedConditions(error)?.includes(0)) return false;
+      throw error;
+    }
+  }
+
+  async startApply(id: string, job: RuleApplyJob): Promise<Rule | null | 'busy'> {
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.keys.rule(id),
+          UpdateExpression: 'SET apply = :job, apply_cursor = :start',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(apply) OR apply = :none OR NOT apply.#state IN (:queued, :running))',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':job': job, ':start': null, ':none': null, ':queued': 'queued', ':running': 'running' },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? ruleOf(Attributes) : null;
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return (await this.raw(id)) ? 'busy' : null;
+    }
+  }
+
+  async applyProgress(id: string): Promise<{ job: RuleApplyJob; cursor: string | null } | null> {
+    const item = await this.raw(id);
+    const job = item?.['apply'] as RuleApplyJob | null | undefined;
+    return job ? { job, cursor: (item!['apply_cursor'] as string | null | undefined) ?? null } : null;
+  }
+
+  async recordStep(id: string, jobId: string, from: string | null, next: { job: RuleApplyJob; cursor: string | null }): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.keys.rule(id),
+          UpdateExpression: 'SET apply = :job, apply_cursor = :next',
+          ConditionExpression: 'apply.job_id = :id AND apply_cursor = :from',
+          ExpressionAttributeValues: { ':job': next.job, ':next': next.cursor, ':id': jobId, ':from': from },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  private async raw(id: string): Promise<Item | undefined> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.rule(id), ConsistentRead: true }));
+    return Item;
+  }
+}
