@@ -1,29 +1,37 @@
 import { REGISTRATION_MODES } from '../shared/manifest';
 import { App, RemovalPolicy, Tags } from 'aws-cdk-lib';
-import { oidcFromContext, rateLimitsFromContext } from '../lib/context';
+import { customDomainFromContext, oidcFromContext, rateLimitsFromContext } from '../lib/context';
 import { ApiStack } from '../lib/stacks/api-stack';
 import { DEFAULT_TEXTRACT_TPS } from '../lib/stacks/limits';
 import { StatefulStack } from '../lib/stacks/stateful-stack';
+import { readStageFile, stackNames, stageFromContext, withStageSettings } from '../lib/stage';
 import { parseCommandLine } from './support/cli';
 
 /*
  * CDK app entry. Stacks are environment-agnostic (no lookups), so `cdk synth` works offline and one template
  * deploys to any account and region. Configuration comes from context (`cdk deploy -c key=value`); values given
- * on the command line are strings, values from cdk.json may be JSON, so both are accepted.
+ * on the command line are strings, values from cdk.json or a stage file may be JSON, so both are accepted.
+ * With `-c stage=<name>` the settings of deploy/stages/<name>.json apply beneath the context given, and the stacks
+ * are named after the stage (lib/stage.ts); without it, the stacks keep their original names.
  */
 
 parseCommandLine({
   name: 'app',
-  usage: 'npx cdk synth | npx cdk deploy --all [-c key=value ...]   (cdk.json runs this file as the CDK app)',
+  usage: 'npx cdk synth | npx cdk deploy --all [-c stage=<name>] [-c key=value ...]   (cdk.json runs this file as the CDK app)',
   summary: [
     'The CDK app of both stacks, DocService-Stateful and DocService-Api. It takes no options: cdk runs it, and it is',
     'configured by CDK context, checked at synth (a bad value stops it naming the key). Deploying: README.md.',
+    '',
+    'With -c stage=<name> every key below is read from deploy/stages/<name>.json as well (an unknown key there is an',
+    'error at synth), and the stacks are DocService-<Name>-Stateful and DocService-<Name>-Api. A -c key=value given',
+    'on the command line overrides the stage file. Without a stage the stacks keep the names above.',
   ],
   options: {},
   settings: [
     {
-      heading: 'CDK context (-c key=value)',
+      heading: 'CDK context (-c key=value, or in the stage file)',
       entries: [
+        { name: 'stage', description: 'the stage: its file deploy/stages/<stage>.json and the stack names (command line only)', default: 'none: DocService-Stateful, DocService-Api' },
         { name: 'corsOrigins', description: 'allowed origins, comma-separated, or * by explicit choice', default: 'none' },
         { name: 'registrationMode', description: 'workspace or closed', default: 'workspace' },
         { name: 'apiTokenMaxDays', description: 'the longest a personal API token may live, in days (1..3650)', default: '365' },
@@ -34,6 +42,12 @@ parseCommandLine({
         { name: 'alarmEmail', description: "the alarm topic's email subscription", default: 'none, with a synth warning' },
         { name: 'textractTps', description: "Textract calls a second the OCR worker stays within", default: String(DEFAULT_TEXTRACT_TPS) },
         { name: 'edge', description: 'CloudFront in front of the HTTP API: true or false', default: 'true' },
+        {
+          name: 'domainName, certificateArn',
+          description: "the edge's custom domain and its ACM certificate, which must be in us-east-1 (both or none)",
+          default: 'the *.cloudfront.net name',
+        },
+        { name: 'hostedZoneId, hostedZoneName', description: 'a Route 53 zone to create the alias A/AAAA records in (both or none)', default: 'no records' },
         { name: 'rateLimitPerMinute, rateLimitBurst', description: "each user's token bucket", default: '100, 20' },
         { name: 'uploadRateLimitPerMinute', description: 'uploads per user on top', default: '10' },
         { name: 'ipRateLimitPerMinute, ipRateLimitBurst', description: 'requests without a user, per client IP', default: '60, 20' },
@@ -49,6 +63,12 @@ parseCommandLine({
 });
 
 const app = new App();
+
+// The stage's file beneath the context given: `-c key=value` wins over the file.
+const stage = stageFromContext((key) => app.node.tryGetContext(key));
+const stageSettings = stage === undefined ? {} : readStageFile(new URL('../deploy/stages/', import.meta.url), stage);
+const readContext = withStageSettings((key) => app.node.tryGetContext(key), stageSettings);
+const names = stackNames(stage);
 
 // No origin by default: a browser page may then call nothing. `*` only when asked for (a synth warning follows
 // on a stack that keeps its data).
@@ -67,20 +87,20 @@ const removalPolicy =
 const searchDomainProfile = contextChoice('searchDomain', 'dev', ['dev', 'production']);
 const alarmEmail = contextString('alarmEmail', '') || undefined;
 const textractTps = Number(contextString('textractTps', String(DEFAULT_TEXTRACT_TPS)));
-const readContext = (key: string): unknown => app.node.tryGetContext(key);
 const rateLimits = rateLimitsFromContext(readContext);
 const oidc = oidcFromContext(readContext);
 // CloudFront in front of the HTTP API (lib/constructs/api-edge.ts); `false` for an operator who fronts it themselves.
 const edge = contextChoice('edge', 'true', ['true', 'false']) === 'true';
+const customDomain = customDomainFromContext(readContext, edge);
 
-const stateful = new StatefulStack(app, 'DocService-Stateful', {
+const stateful = new StatefulStack(app, names.stateful, {
   description: 'DocService data: table, documents bucket, OCR, ingest, source sync and webhook delivery queues, secrets, source credentials key',
   removalPolicy,
   corsOrigins,
   searchDomainProfile,
 });
 
-new ApiStack(app, 'DocService-Api', {
+new ApiStack(app, names.api, {
   description: 'DocService APIs: HTTP and WebSocket APIs, Lambda functions, admin bootstrap',
   table: stateful.table,
   documentsBucket: stateful.documentsBucket,
@@ -111,14 +131,16 @@ new ApiStack(app, 'DocService-Api', {
   rateLimits,
   oidc,
   edge,
+  customDomain,
 });
 
 Tags.of(app).add('app', 'docservice');
+if (stage !== undefined) Tags.of(app).add('stage', stage);
 
 app.synth();
 
 function contextString(key: string, fallback: string): string {
-  const value: unknown = app.node.tryGetContext(key);
+  const value: unknown = readContext(key);
   if (value === undefined || value === null || value === '') return fallback;
   if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'number') return String(value);
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join(',');

@@ -129,3 +129,55 @@ export function oidcFromContext(get: ContextReader): OidcDeployment | undefined 
   }
   return { environment, ...(clientSecretArn === undefined ? {} : { clientSecretArn }) };
 }
+
+/** A custom domain for the CloudFront edge, and optionally the Route 53 zone its alias records go in. */
+export interface CustomDomain {
+  /** The name clients use, e.g. `api.example.com`. */
+  readonly domainName: string;
+  /** An ACM certificate in us-east-1 (CloudFront takes no other region) covering `domainName`. */
+  readonly certificateArn: string;
+  /** The public hosted zone to create the alias A and AAAA records in; none: the operator points the name. */
+  readonly hostedZone?: { readonly id: string; readonly name: string };
+}
+
+const CUSTOM_DOMAIN_KEYS = ['domainName', 'certificateArn', 'hostedZoneId', 'hostedZoneName'] as const;
+const DOMAIN_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/u;
+const CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:([a-z0-9-]+):\d{12}:certificate\/[0-9a-f-]{36}$/u;
+const HOSTED_ZONE_ID = /^Z[A-Z0-9]{1,31}$/u;
+
+/**
+ * The edge's custom domain from context, or undefined when none of its keys is given. `domainName` and
+ * `certificateArn` come together, the certificate in us-east-1; `hostedZoneId` and `hostedZoneName` come together,
+ * the zone containing the domain. Needs the edge (`edge` not false).
+ */
+export function customDomainFromContext(get: ContextReader, edge: boolean): CustomDomain | undefined {
+  const given = Object.fromEntries(
+    CUSTOM_DOMAIN_KEYS.flatMap((key) => {
+      const text = contextText(get, key);
+      return text === undefined ? [] : [[key, text]];
+    }),
+  ) as Partial<Record<(typeof CUSTOM_DOMAIN_KEYS)[number], string>>;
+  if (Object.keys(given).length === 0) return undefined;
+  const { domainName, certificateArn, hostedZoneId, hostedZoneName } = given;
+  if (!edge) throw new Error('Context "domainName" needs the CloudFront edge: it is off with edge=false');
+  if (domainName === undefined || certificateArn === undefined) {
+    throw new Error(`Context "${domainName === undefined ? 'domainName' : 'certificateArn'}" missing: a custom domain needs domainName and certificateArn together`);
+  }
+  const domain = domainName.toLowerCase().replace(/\.$/u, '');
+  if (!DOMAIN_NAME.test(domain)) throw new Error(`Context "domainName" must be a DNS name such as api.example.com, got "${domainName}"`);
+  const arn = CERTIFICATE_ARN.exec(certificateArn);
+  if (!arn) throw new Error(`Context "certificateArn" must be the ARN of an ACM certificate, got "${certificateArn}"`);
+  if (arn[1] !== 'us-east-1') {
+    throw new Error(`Context "certificateArn" must be a certificate in us-east-1 (CloudFront uses no other region), got one in ${arn[1]}`);
+  }
+  if ((hostedZoneId === undefined) !== (hostedZoneName === undefined)) {
+    throw new Error(`Context "${hostedZoneId === undefined ? 'hostedZoneId' : 'hostedZoneName'}" missing: the alias records need hostedZoneId and hostedZoneName together`);
+  }
+  if (hostedZoneId === undefined || hostedZoneName === undefined) return { domainName: domain, certificateArn };
+  if (!HOSTED_ZONE_ID.test(hostedZoneId)) throw new Error(`Context "hostedZoneId" must be a Route 53 hosted zone id (Z...), got "${hostedZoneId}"`);
+  const zone = hostedZoneName.toLowerCase().replace(/\.$/u, '');
+  if (domain !== zone && !domain.endsWith(`.${zone}`)) {
+    throw new Error(`Context "hostedZoneName" must contain "domainName" (${domain}), got "${hostedZoneName}"`);
+  }
+  return { domainName: domain, certificateArn, hostedZone: { id: hostedZoneId, name: zone } };
+}

@@ -14,14 +14,15 @@ export interface NagAcknowledgment {
   readonly reason: string;
 }
 
-const FUNCTION_POLICY = /^DocService-Api\/[A-Za-z]+\/Function\/ServiceRole\/DefaultPolicy\/Resource$/;
+// Paths start with the stack's name: `DocService-Api`, or `DocService-<Stage>-Api` with a stage (lib/stage.ts).
+const FUNCTION_POLICY = /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/[A-Za-z]+\/Function\/ServiceRole\/DefaultPolicy\/Resource$/;
 /** CDK's BucketDeployment handler, which copies the API contract and Swagger UI into their bucket at deploy time. */
-const DOCS_DEPLOYMENT = /^DocService-Api\/Custom::CDKBucketDeployment[0-9A-F]+\//;
+const DOCS_DEPLOYMENT = /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/Custom::CDKBucketDeployment[0-9A-F]+\//;
 
 export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
   {
     rule: /^AwsSolutions-APIG4$/,
-    path: /^DocService-Api\/(HttpApi|WebSocketApi)\//,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/(HttpApi|WebSocketApi)\//,
     reason:
       'No API Gateway authorizer on purpose: every function verifies the bearer JWT itself (the same code in both ' +
       'runtimes); health, login, register and refresh are public by the spec, and WebSocket clients authenticate ' +
@@ -29,21 +30,21 @@ export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
   },
   {
     rule: /^AwsSolutions-L1$/,
-    path: /^DocService-Api\/[A-Za-z]+\/Function\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/[A-Za-z]+\/Function\/Resource$/,
     reason:
       'Node.js 22 is the runtime the bundles target (esbuild --target=node22) and the benchmarks measure, and Lambda ' +
       'supports it until 2027; moving to a newer runtime is a bundle-target change with its own measurements.',
   },
   {
     rule: /^AwsSolutions-IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/AWSLambdaBasicExecutionRole\]$/,
-    path: /^DocService-(Api|Stateful)\//,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-(Api|Stateful)\//,
     reason:
       "CDK's default execution policy (our functions, the custom-resource frameworks, the bucket-notification " +
       'handler): logs:CreateLogGroup, CreateLogStream and PutLogEvents, nothing else.',
   },
   {
     rule: /^AwsSolutions-IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/AmazonAPIGatewayPushToCloudWatchLogs\]$/,
-    path: /^DocService-Api\/ApiGatewayCloudWatchRole\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/ApiGatewayCloudWatchRole\/Resource$/,
     reason: "The policy AWS documents for API Gateway's account logging role, which WebSocket access logs need.",
   },
   {
@@ -60,17 +61,17 @@ export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
     reason: "CDK's bucket grants (grantRead, grantReadWrite) on the documents bucket only; the wildcards cover object versions and tags.",
   },
   {
-    rule: /^AwsSolutions-IAM5\[Resource::DocService-Stateful:ExportsOutputFnGetAttDocumentsBucket[0-9A-F]+Arn[0-9A-F]+\/\*\]$/,
+    rule: /^AwsSolutions-IAM5\[Resource::DocService(?:-[A-Z][a-z0-9]*)?-Stateful:ExportsOutputFnGetAttDocumentsBucket[0-9A-F]+Arn[0-9A-F]+\/\*\]$/,
     path: FUNCTION_POLICY,
     reason: 'Objects of the documents bucket: keys carry document ids made at run time.',
   },
   {
-    rule: /^AwsSolutions-IAM5\[Resource::DocService-Stateful:ExportsOutputFnGetAttTable[0-9A-F]+Arn[0-9A-F]+\/index\/\*\]$/,
+    rule: /^AwsSolutions-IAM5\[Resource::DocService(?:-[A-Z][a-z0-9]*)?-Stateful:ExportsOutputFnGetAttTable[0-9A-F]+Arn[0-9A-F]+\/index\/\*\]$/,
     path: FUNCTION_POLICY,
     reason: "The table's global secondary indexes (gsi1), from CDK's table grants.",
   },
   {
-    rule: /^AwsSolutions-IAM5\[Resource::DocService-Stateful:ExportsOutputFnGetAttSearchDomain[0-9A-F]+Arn[0-9A-F]+\/\*\]$/,
+    rule: /^AwsSolutions-IAM5\[Resource::DocService(?:-[A-Z][a-z0-9]*)?-Stateful:ExportsOutputFnGetAttSearchDomain[0-9A-F]+Arn[0-9A-F]+\/\*\]$/,
     path: FUNCTION_POLICY,
     reason:
       "Index paths of the search domain (the alias and its versioned indexes); the HTTP verbs are limited per function " +
@@ -83,19 +84,19 @@ export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
   },
   {
     rule: /^AwsSolutions-IAM5\[Resource::<[A-Za-z]+Function[0-9A-F]+\.Arn>:\*\]$/,
-    path: /^DocService-Api\/[A-Za-z]+Provider\/framework-onEvent\/ServiceRole\/DefaultPolicy\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/[A-Za-z]+Provider\/framework-onEvent\/ServiceRole\/DefaultPolicy\/Resource$/,
     reason: "CDK's custom-resource provider framework invokes any version of its one handler function.",
   },
   {
     rule: /^AwsSolutions-SQS3$/,
-    path: /^DocService-Api\/ChangeConsumers\/[a-z-]+-failures\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/ChangeConsumers\/[a-z-]+-failures\/Resource$/,
     reason:
       "These queues are the stream consumers' on-failure destinations, dead-letter queues in all but name: each " +
       'message describes a batch of changes Lambda gave up on, and an alarm fires on the first.',
   },
   {
     rule: /^AwsSolutions-S1$/,
-    path: /^DocService-Stateful\/DocumentsBucket\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Stateful\/DocumentsBucket\/Resource$/,
     reason:
       'Requests reach objects through the functions (logged with request ids) and presigned URLs the API logs when ' +
       'it hands them out; S3 server access logs would duplicate that at storage cost. Enable CloudTrail S3 data ' +
@@ -103,54 +104,54 @@ export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
   },
   {
     rule: /^AwsSolutions-OS1$/,
-    path: /^DocService-Stateful\/SearchDomain\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Stateful\/SearchDomain\/Resource$/,
     reason:
       'The functions run outside a VPC (a VPC would need NAT gateways or endpoints, about $32 a month per zone); ' +
       'the domain takes only HTTPS (TLS 1.2+) requests signed with SigV4 by the roles its access policy names.',
   },
   {
     rule: /^AwsSolutions-OS3$/,
-    path: /^DocService-Stateful\/SearchDomain\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Stateful\/SearchDomain\/Resource$/,
     reason: 'Access is granted to IAM roles (the functions), not IP addresses: Lambda functions have no fixed address.',
   },
   {
     rule: /^AwsSolutions-OS5$/,
-    path: /^DocService-Stateful\/SearchDomain\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Stateful\/SearchDomain\/Resource$/,
     reason:
       "No anonymous access: the domain's access policy names only the functions' roles. It is set at deploy time by " +
       "the API stack (SearchDomainAccessPolicy), where the roles are, so it is not in this stack's template.",
   },
   {
     rule: /^AwsSolutions-OS9\[LogExport::(SEARCH|INDEX)_SLOW_LOGS\]$/,
-    path: /^DocService-Stateful\/SearchDomain\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Stateful\/SearchDomain\/Resource$/,
     reason:
       'Slow logs emit only with per-index thresholds, which the index does not set; slow searches show in the HTTP ' +
       'latency alarm and on the dashboard, and cluster health, storage and JVM pressure are alarmed.',
   },
   {
     rule: /^AwsSolutions-SMG4$/,
-    path: /^DocService-Stateful\/JwtSecret\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Stateful\/JwtSecret\/Resource$/,
     reason:
       'Rotating the JWT signing key signs every user out at once: the verifier reads one key. Rotation needs a key ' +
       'overlap (verify with old and new) first; rotate by hand with put-secret-value until then.',
   },
   {
     rule: /^AwsSolutions-SMG4$/,
-    path: /^DocService-Stateful\/AdminPasswordSecret\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Stateful\/AdminPasswordSecret\/Resource$/,
     reason:
       "The first admin's password is read once, when the deploy creates the admin; the admin then changes it through " +
       'the API, and the secret is no longer used.',
   },
   {
     rule: /^AwsSolutions-SMG4$/,
-    path: /^DocService-Api\/Edge\/OriginToken\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/Edge\/OriginToken\/Resource$/,
     reason:
       "The edge's origin token is written into the distribution's origin header at deploy time; a rotation outside " +
       'a deploy would make every request a 403 until the next one. A deploy that replaces the secret rotates it.',
   },
   {
     rule: /^AwsSolutions-S1$/,
-    path: /^DocService-Api\/Edge\/Docs\/Bucket\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/Edge\/Docs\/Bucket\/Resource$/,
     reason:
       'The docs bucket holds the public API contract and Swagger UI files, written only by the deployment and read ' +
       "only by the distribution (origin access control); viewers' requests for them are in CloudFront's metrics.",
@@ -174,26 +175,26 @@ export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
   },
   {
     rule: /^AwsSolutions-CFR1$/,
-    path: /^DocService-Api\/Edge\/Distribution\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/Edge\/Distribution\/Resource$/,
     reason: 'A document service for any tenant anywhere: no country is refused by default (an operator adds a geo restriction).',
   },
   {
     rule: /^AwsSolutions-CFR2$/,
-    path: /^DocService-Api\/Edge\/Distribution\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/Edge\/Distribution\/Resource$/,
     reason:
       'No WAF by default (a web ACL costs a monthly fee per deployment): per-user and per-address rate limits in the ' +
       'functions and the gateway throttles bound traffic; an operator can attach a web ACL to the distribution.',
   },
   {
     rule: /^AwsSolutions-CFR3$/,
-    path: /^DocService-Api\/Edge\/Distribution\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/Edge\/Distribution\/Resource$/,
     reason:
       "Every request the edge forwards is in the HTTP stage's access log; what the edge answers itself (the 413) is " +
       "in CloudFront's request and 4xx metrics. Standard logs would need one more bucket for no more information.",
   },
   {
     rule: /^AwsSolutions-CFR4$/,
-    path: /^DocService-Api\/Edge\/Distribution\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/Edge\/Distribution\/Resource$/,
     reason:
       "The distribution asks for TLSv1.2_2021, which CloudFront applies with a custom domain's certificate; on the " +
       'default *.cloudfront.net certificate CloudFront fixes the policy itself. The origin leg is TLS 1.2 only.',

@@ -3,9 +3,13 @@ import type * as apigwv2 from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
+import * as route53 from 'aws-cdk-lib/aws-route53';
+import * as route53Targets from 'aws-cdk-lib/aws-route53-targets';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { CLOUD_MULTIPART_MAX_BYTES, EDGE_HEADERS, ENV, PRESIGNED_UPLOAD_ROUTE } from '../../shared/manifest';
+import type { CustomDomain } from '../context';
 import { ApiDocsSite } from './api-docs-site';
 import { edgeFunctionCode } from './edge-function-code';
 
@@ -32,6 +36,8 @@ export function viewerRequestCode(settings: ViewerRequestSettings): string {
 export interface ApiEdgeProps {
   readonly httpApi: apigwv2.IHttpApi;
   readonly corsOrigins: readonly string[];
+  /** A name of the operator's for the distribution (context `domainName`, `certificateArn`, `hostedZone*`); none: the `*.cloudfront.net` one. */
+  readonly customDomain?: CustomDomain;
 }
 
 /**
@@ -47,7 +53,7 @@ export class ApiEdge extends Construct {
   public readonly originToken: secretsmanager.Secret;
   /** `/api-docs/*`, `/api/openapi.json` and `/swagger-ui*`, from S3. */
   public readonly docs: ApiDocsSite;
-  /** `https://<distribution domain>`, the API's base URL. */
+  /** `https://<custom domain>` when there is one, `https://<distribution domain>` otherwise: the API's base URL. */
   public readonly url: string;
 
   constructor(scope: Construct, id: string, props: ApiEdgeProps) {
@@ -76,8 +82,13 @@ export class ApiEdge extends Construct {
       readTimeout: Duration.seconds(30),
       customHeaders: { [EDGE_HEADERS.originToken]: this.originToken.secretValue.unsafeUnwrap() },
     });
+    const custom = props.customDomain;
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: `${Stack.of(this).stackName} API`,
+      // The certificate is imported, not made: CloudFront wants it in us-east-1, the stack may be anywhere.
+      ...(custom
+        ? { domainNames: [custom.domainName], certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', custom.certificateArn) }
+        : {}),
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
       minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
       defaultBehavior: {
@@ -93,7 +104,13 @@ export class ApiEdge extends Construct {
       },
     });
     this.docs = new ApiDocsSite(this, 'Docs', { distribution: this.distribution });
-    this.url = `https://${this.distribution.distributionDomainName}`;
+    if (custom?.hostedZone) {
+      const zone = route53.HostedZone.fromHostedZoneAttributes(this, 'Zone', { hostedZoneId: custom.hostedZone.id, zoneName: custom.hostedZone.name });
+      const target = route53.RecordTarget.fromAlias(new route53Targets.CloudFrontTarget(this.distribution));
+      new route53.ARecord(this, 'AliasA', { zone, recordName: custom.domainName, target });
+      new route53.AaaaRecord(this, 'AliasAaaa', { zone, recordName: custom.domainName, target });
+    }
+    this.url = `https://${custom?.domainName ?? this.distribution.distributionDomainName}`;
   }
 
   /** The function answers only requests that came through the edge, and takes the client's address from it. */

@@ -33,6 +33,13 @@ export const SEARCH_FREE_STORAGE_PERCENT = 20;
  */
 export const RATE_LIMITER_FAILURE_LOG = '"rate limit:"';
 export const RATE_LIMITER_FAILURE_METRIC = { namespace: 'DocService', metricName: 'RateLimiterFailures' } as const;
+/**
+ * The limiter-failure metric of one stack: its namespace carries the stack's name, since a metric filter on a
+ * plain-text pattern takes no dimension and two stages in one account must not set off each other's alarm.
+ */
+export function rateLimiterFailureMetric(stackName: string): { namespace: string; metricName: string } {
+  return { namespace: `${RATE_LIMITER_FAILURE_METRIC.namespace}/${stackName}`, metricName: RATE_LIMITER_FAILURE_METRIC.metricName };
+}
 
 /**
  * OCR failures, in percent of the documents ingested in the same hour, counted once at least 20 came in: a
@@ -248,17 +255,18 @@ export class Monitoring extends Construct {
       },
     );
     const limiterFailures = Object.entries(props.rateLimitedLogGroups ?? {});
+    const limiterMetric = rateLimiterFailureMetric(stack.stackName);
     for (const [name, logGroup] of limiterFailures) {
       new logs.MetricFilter(this, `LimiterFailures-${name}`, {
         logGroup,
-        metricNamespace: RATE_LIMITER_FAILURE_METRIC.namespace,
-        metricName: RATE_LIMITER_FAILURE_METRIC.metricName,
+        metricNamespace: limiterMetric.namespace,
+        metricName: limiterMetric.metricName,
         filterPattern: logs.FilterPattern.literal(RATE_LIMITER_FAILURE_LOG),
         metricValue: '1',
       });
     }
     if (limiterFailures.length > 0) {
-      alarm('RateLimiterFailures', new cloudwatch.Metric({ ...RATE_LIMITER_FAILURE_METRIC, statistic: 'Sum', period: ALARM_PERIOD }), {
+      alarm('RateLimiterFailures', new cloudwatch.Metric({ ...limiterMetric, statistic: 'Sum', period: ALARM_PERIOD }), {
         alarmDescription: 'The rate limiter failed in each of the last three 5-minute periods and let requests through uncounted: check the table and the functions\' grants.',
         threshold: 0,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,

@@ -29,7 +29,7 @@ import {
   bindUsageMeter,
   bindWebSocket,
 } from '../constructs/bindings';
-import type { OidcDeployment } from '../context';
+import type { CustomDomain, OidcDeployment } from '../context';
 import { Monitoring } from '../constructs/monitoring';
 import { SearchAccess } from '../constructs/search-access';
 import {
@@ -127,6 +127,8 @@ export interface ApiStackProps extends StackProps {
    * address for the per-address limits. Off, clients call the gateway directly. @default true
    */
   readonly edge?: boolean;
+  /** The edge's custom domain (certificate in us-east-1, optional Route 53 alias records); none: `*.cloudfront.net`. */
+  readonly customDomain?: CustomDomain;
 }
 
 /** The HTTP functions that count requests against the rate limits: every group but health. */
@@ -246,8 +248,9 @@ export class ApiStack extends Stack {
     const fallback = fn('fallback', corsEnvironment);
 
     ({ httpApi: this.httpApi, httpStage: this.httpStage } = createHttpApi(this, { functions: httpFunctions, fallback, logRemovalPolicy }));
+    if (props.customDomain && props.edge === false) throw new Error('A custom domain needs the CloudFront edge (edge=false leaves none)');
     if (props.edge ?? true) {
-      this.edge = new ApiEdge(this, 'Edge', { httpApi: this.httpApi, corsOrigins: props.corsOrigins });
+      this.edge = new ApiEdge(this, 'Edge', { httpApi: this.httpApi, corsOrigins: props.corsOrigins, customDomain: props.customDomain });
       // The functions that count requests per client address; health and the 404 fallback reveal nothing.
       for (const group of RATE_LIMITED_GROUPS) this.edge.bindFunction(httpFunctions[group].function);
     }

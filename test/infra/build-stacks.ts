@@ -4,10 +4,11 @@ import { App, RemovalPolicy, Stack, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { inject } from 'vitest';
-import type { OidcDeployment } from '../../lib/context';
+import type { CustomDomain, OidcDeployment } from '../../lib/context';
 import { ApiStack, type ApiFunctionName } from '../../lib/stacks/api-stack';
 import type { RateLimitSettings } from '../../lib/stacks/limits';
 import { StatefulStack, type SearchDomainProfile } from '../../lib/stacks/stateful-stack';
+import { stackNames } from '../../lib/stage';
 import type { RegistrationMode } from '../../shared/manifest';
 
 /** The deployment configuration `bin/app.ts` reads from context, as the stacks take it. */
@@ -24,6 +25,9 @@ export interface InfraConfig {
   rateLimits: RateLimitSettings | undefined;
   oidc: OidcDeployment | undefined;
   edge: boolean | undefined;
+  customDomain: CustomDomain | undefined;
+  /** The stage (`-c stage=...`): it names the stacks; none keeps `DocService-Stateful` and `DocService-Api`. */
+  stage: string | undefined;
 }
 
 /** What `bin/app.ts` deploys without context, but with an alarm email. */
@@ -40,6 +44,8 @@ export const DEFAULT_CONFIG: InfraConfig = {
   rateLimits: undefined,
   oidc: undefined,
   edge: undefined,
+  customDomain: undefined,
+  stage: undefined,
 };
 
 export interface BuiltStacks {
@@ -59,12 +65,13 @@ export function buildStacks(overrides: Partial<InfraConfig> = {}, beforeTemplate
   const config = { ...DEFAULT_CONFIG, ...overrides };
   // An empty bundling-stacks list makes the functions' assets skip bundling: tests only read templates.
   const app = testApp({ 'aws:cdk:bundling-stacks': [] });
-  const stateful = new StatefulStack(app, 'DocService-Stateful', {
+  const names = stackNames(config.stage);
+  const stateful = new StatefulStack(app, names.stateful, {
     removalPolicy: config.removalPolicy,
     corsOrigins: config.corsOrigins,
     searchDomainProfile: config.searchDomainProfile,
   });
-  const api = new ApiStack(app, 'DocService-Api', {
+  const api = new ApiStack(app, names.api, {
     table: stateful.table,
     documentsBucket: stateful.documentsBucket,
     ocrQueue: stateful.ocrQueue,
@@ -94,6 +101,7 @@ export function buildStacks(overrides: Partial<InfraConfig> = {}, beforeTemplate
     rateLimits: config.rateLimits,
     oidc: config.oidc,
     edge: config.edge,
+    customDomain: config.customDomain,
   });
   // Aspects (cdk-nag) must be added before the first template is made: synthesis runs them once.
   beforeTemplates?.(app);

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENV, HTTP_ROUTES, type HttpGroup } from '../../shared/manifest';
 import { RATE_LIMIT_KEY_PATTERN, USAGE_KEY_PATTERN } from '../../lib/constructs/bindings';
-import { RATE_LIMITER_FAILURE_LOG, RATE_LIMITER_FAILURE_METRIC } from '../../lib/constructs/monitoring';
+import { RATE_LIMITER_FAILURE_LOG, rateLimiterFailureMetric } from '../../lib/constructs/monitoring';
 import type { OidcDeployment } from '../../lib/context';
 import { RATE_LIMITED_GROUPS, type ApiFunctionName } from '../../lib/stacks/api-stack';
 import { checkThrottlesAdmit, DEFAULT_RATE_LIMITS } from '../../lib/stacks/limits';
@@ -149,7 +149,7 @@ describe('rate limits in the cloud', () => {
       {
         LogGroupName: logGroup,
         FilterPattern: RATE_LIMITER_FAILURE_LOG,
-        MetricTransformations: [{ MetricNamespace: RATE_LIMITER_FAILURE_METRIC.namespace, MetricName: RATE_LIMITER_FAILURE_METRIC.metricName, MetricValue: '1' }],
+        MetricTransformations: [{ MetricNamespace: 'DocService/DocService-Api', MetricName: 'RateLimiterFailures', MetricValue: '1' }],
       },
     ]);
   });
@@ -163,8 +163,8 @@ describe('rate limits in the cloud', () => {
 
     // Assert
     expect(alarm).toMatchObject({
-      Namespace: RATE_LIMITER_FAILURE_METRIC.namespace,
-      MetricName: RATE_LIMITER_FAILURE_METRIC.metricName,
+      Namespace: rateLimiterFailureMetric('DocService-Api').namespace,
+      MetricName: rateLimiterFailureMetric('DocService-Api').metricName,
       Statistic: 'Sum',
       Period: 300,
       EvaluationPeriods: 3,
