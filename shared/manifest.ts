@@ -201,6 +201,7 @@ export const ENV = {
   sourcesAllowPrivateNetworks: 'SOURCES_ALLOW_PRIVATE_NETWORKS',
   webhooksAllowPrivateNetworks: 'WEBHOOKS_ALLOW_PRIVATE_NETWORKS',
   webhookDeliveryQueueUrl: 'WEBHOOK_DELIVERY_QUEUE_URL',
+  ruleJobsQueueUrl: 'RULE_JOBS_QUEUE_URL',
   edgeOriginSecretArn: 'EDGE_ORIGIN_SECRET_ARN',
 } as const;
 
@@ -224,6 +225,9 @@ export const WORKSPACES_PREFIX = 'workspaces/';
  * the sync once checked, and by the bucket's lifecycle rule when a sync died mid-file.
  */
 export const SYNC_STAGING_PREFIX = 'sync-staging/';
+
+/** The rule-jobs worker's timeout: a step of 200 documents reads their texts and assigns labels well within it. */
+export const RULE_JOBS_TIMEOUT_SECONDS = 120;
 
 /** How often the schedule looks for sources whose next sync is due (cloud: EventBridge; local: a timer). */
 export const SOURCE_SCHEDULE_MINUTES = 1;

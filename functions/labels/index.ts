@@ -1,5 +1,5 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
-import { awsAppContainer } from '../../shared/container/aws';
+import { awsLabelsContainer } from '../../shared/container/aws-rules';
 import { createLabelsHandler } from './handler';
 
-export const handler = lambdaEntry(createLabelsHandler(awsAppContainer()));
+export const handler = lambdaEntry(createLabelsHandler(awsLabelsContainer()));

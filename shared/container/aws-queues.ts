@@ -2,6 +2,7 @@ import * as z from '../zod';
 import { createSqsClient } from '../adapters/aws/sqs-client';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
+import { SqsRuleJobQueue } from '../adapters/aws/sqs-rule-job-queue';
 import { ocrQueueUrls } from './aws';
 import { parseEnv } from './config';
 
@@ -22,3 +23,8 @@ const syncQueueEnvSchema = z.lazy(() => z.object({ SOURCE_SYNC_QUEUE_URL: z.url(
 
 /** The sync queue (SOURCE_SYNC_QUEUE_URL). */
 export const awsSyncQueue = (env: NodeJS.ProcessEnv) => new SqsSyncQueue(sqs(), parseEnv(syncQueueEnvSchema, env).SOURCE_SYNC_QUEUE_URL);
+
+const ruleJobsEnvSchema = z.lazy(() => z.object({ RULE_JOBS_QUEUE_URL: z.url() }));
+
+/** The rule-jobs queue (RULE_JOBS_QUEUE_URL). */
+export const awsRuleJobQueue = (env: NodeJS.ProcessEnv) => new SqsRuleJobQueue(sqs(), parseEnv(ruleJobsEnvSchema, env).RULE_JOBS_QUEUE_URL);

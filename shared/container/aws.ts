@@ -72,6 +72,8 @@ export type SourceParts = Pick<ContainerParts, 'vault' | 'syncQueue' | 'remoteFo
 
 /** What the function that serves single sign-on adds to its container (see `aws-auth.ts`). */
 export type OidcParts = Pick<ContainerParts, 'oidcClient'>;
+/** The queue of rule runs' steps: the labels function starts runs, the rule-jobs worker continues them. */
+export type RuleParts = Pick<ContainerParts, 'ruleJobs'>;
 
 /**
  * The edge in front of the function, if any. Its origin token is read on the first request and kept; a failed
@@ -85,7 +87,7 @@ function edgeOrigin(config: Pick<z.infer<typeof appConfigSchema>, 'EDGE_ORIGIN_S
 }
 
 /** Users, tokens and settings over DynamoDB, with the JWT key from Secrets Manager. */
-export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: SearchParts & OidcParts & StorageParts & SourceParts & ConnectionParts = {}): AppContainer {
+export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: SearchParts & OidcParts & StorageParts & SourceParts & ConnectionParts & RuleParts = {}): AppContainer {
   const config = parseEnv(appConfigSchema, env);
   const db = createDynamoDocumentClient();
   const secrets = createSecretsClient();
@@ -135,7 +137,7 @@ export const textractLanguages = async () => TEXTRACT_LANGUAGES;
  * A container for functions that issue no tokens (workers, schedules): the repositories without the JWT key,
  * jose and the connections' store (no worker ends or moves a session).
  */
-export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, parts: SearchParts & StorageParts & SourceParts & ConnectionParts = {}): AppContainer {
+export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, parts: SearchParts & StorageParts & SourceParts & ConnectionParts & RuleParts = {}): AppContainer {
   return buildAppContainer({
     db: createDynamoDocumentClient(),
     tableName,

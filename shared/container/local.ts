@@ -15,6 +15,7 @@ import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { sha256 } from '../adapters/crypto/sha256';
 import { AesGcmCredentialVault } from '../adapters/crypto/aes-gcm-credential-vault';
 import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
+import { SqsRuleJobQueue } from '../adapters/aws/sqs-rule-job-queue';
 import { lazyOpenIdClient } from '../adapters/oidc/lazy-openid-client';
 import type { Clock } from '../domain/clock';
 import { CachedConnectionRepository } from '../adapters/local/cached-connection-repository';
@@ -54,6 +55,7 @@ export interface LocalResources {
   sourceSyncQueueUrl: string;
   /** Webhook deliveries, and their retries. */
   webhookDeliveryQueueUrl: string;
+  ruleJobsQueueUrl: string;
 }
 
 export interface LocalCredentials {
@@ -167,6 +169,7 @@ export function localAppContainer(options: {
     listings: (workspaceId) => searchIndex.forWorkspace(workspaceId),
     vault: new AesGcmCredentialVault(options.sourceCredentialsKey),
     syncQueue: new SqsSyncQueue(sqs, resources.sourceSyncQueueUrl),
+    ruleJobs: new SqsRuleJobQueue(sqs, resources.ruleJobsQueueUrl),
     remoteFolders: (policy) => new WebDavFolders(policy),
     sourceStores: dynamoSourceStores,
     serving: requestServing,

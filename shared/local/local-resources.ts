@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SOURCE_SYNC_TIMEOUT_SECONDS } from '../manifest';
+import { RULE_JOBS_TIMEOUT_SECONDS, SOURCE_SYNC_TIMEOUT_SECONDS } from '../manifest';
 import { createDynamoDocumentClient } from '../adapters/aws/clients';
 import { createSqsClient } from '../adapters/aws/sqs-client';
 import { createS3Client } from '../adapters/aws/s3-client';
@@ -19,6 +19,7 @@ export const RESOURCE_NAMES = {
   ingestQueue: 'docservice-ingest',
   sourceSyncQueue: 'docservice-source-sync',
   webhookDeliveryQueue: 'docservice-webhook-deliveries',
+  ruleJobsQueue: 'docservice-rule-jobs',
 };
 
 /** Six times the worker's timeout, as in the cloud stack. */
@@ -32,12 +33,13 @@ export async function provision(endpoints: LocalResources['endpoints'], dynamodb
   await ensureTable(createDynamoDocumentClient(localClientOptions(endpoints.dynamodb, dynamodbCredentials)), RESOURCE_NAMES.table, { stream: true });
   await ensureBucket(createS3Client(localClientOptions(endpoints.s3)), RESOURCE_NAMES.bucket);
   const sqs = createSqsClient(localClientOptions(endpoints.sqs));
-  const [ocr, ocrHigh, ingest, sourceSync, webhookDelivery] = await Promise.all([
+  const [ocr, ocrHigh, ingest, sourceSync, webhookDelivery, ruleJobs] = await Promise.all([
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.ocrQueue, { visibilityTimeoutSeconds: OCR_VISIBILITY_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.ocrHighQueue, { visibilityTimeoutSeconds: OCR_VISIBILITY_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.ingestQueue, { visibilityTimeoutSeconds: INGEST_VISIBILITY_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.sourceSyncQueue, { visibilityTimeoutSeconds: SOURCE_SYNC_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.webhookDeliveryQueue, { visibilityTimeoutSeconds: WEBHOOK_DELIVERY_VISIBILITY_TIMEOUT_SECONDS }),
+    ensureQueueWithDlq(sqs, RESOURCE_NAMES.ruleJobsQueue, { visibilityTimeoutSeconds: RULE_JOBS_TIMEOUT_SECONDS * 6 }),
   ]);
   return {
     endpoints,
@@ -49,6 +51,7 @@ export async function provision(endpoints: LocalResources['endpoints'], dynamodb
     ingestQueueUrl: ingest.queueUrl,
     sourceSyncQueueUrl: sourceSync.queueUrl,
     webhookDeliveryQueueUrl: webhookDelivery.queueUrl,
+    ruleJobsQueueUrl: ruleJobs.queueUrl,
   };
 }
 

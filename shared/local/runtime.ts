@@ -17,6 +17,7 @@ import { rebuildSearchIndex } from '../domain/search/rebuild-search-index';
 import { logger } from '../logger';
 import { HTTP_ROUTES, SOURCE_SCHEDULE_MINUTES, type HttpGroup } from '../manifest';
 import { createSourcesHandler } from '../../functions/sources/handler';
+import { createRuleJobsHandler } from '../../functions/rule-jobs/handler';
 import { createSourceSyncHandler } from '../../functions/source-sync/handler';
 import { createSourceSchedulerHandler } from '../../functions/source-scheduler/handler';
 import { createSettingsHandler } from '../../functions/settings/handler';
@@ -230,6 +231,10 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
         concurrency: LOCAL_SYNC_WORKERS,
         ...LONG_POLLING,
       }),
+    );
+    // Rule runs over existing documents: one step at a time, each queueing the next.
+    pollers.push(
+      startQueuePoller({ sqs: sqsClient, queueUrl: resources.ruleJobsQueueUrl, handler: createRuleJobsHandler(container), batchSize: 1, ...LONG_POLLING }),
     );
     // Webhook deliveries: the attempts wait on endpoints, so several run side by side.
     pollers.push(
