@@ -32,7 +32,7 @@ const VIEWER = { username: 'fuzz_viewer', password: 'fuzz-viewer-password' };
 
 let runtime: RuntimeProcess;
 /** The document and label the cases refer to (as ID_PLACEHOLDERS), stored anew when a case deletes one. */
-const ids: FuzzIds = { document: '', label: '', webhook: '' };
+const ids: FuzzIds = { document: '', label: '', webhook: '', rule: '' };
 const tokens: Record<string, string> = { forged: 'eyJhbGciOiJIUzI1NiJ9.e30.forged' };
 // The fuzz may change a password (it knows the current ones), so they are kept up to date.
 const passwords: Record<string, string> = { admin: ADMIN.password, viewer: VIEWER.password };
@@ -49,6 +49,7 @@ beforeAll(async () => {
   ids.label = await storeLabel();
   ids.document = await storeDocument();
   ids.webhook = await storeWebhook();
+  ids.rule = await storeRule();
 }, 120_000);
 
 const storeLabel = async () =>
@@ -61,6 +62,14 @@ const storeWebhook = async () => {
   if (created.status === 201) return created.body.id as string;
   return (await admin.get('/api/webhooks')).body.webhooks[0].id as string;
 };
+// A pattern no document matches: a run of it labels nothing behind the cases' backs. Once the cases have made
+// the workspace's 100 rules, one of theirs serves.
+const storeRule = async () => {
+  const admin = new ApiClient(runtime.baseUrl, tokens['admin']);
+  const created = await admin.post('/api/rules', { name: 'fuzz rule', match: { field: 'title', algorithm: 'any', pattern: 'zqxj' }, add_labels: [ids.label] });
+  if (created.status === 201) return created.body.id as string;
+  return (await admin.get('/api/rules')).body.rules[0].id as string;
+};
 const storeDocument = () =>
   new ApiClient(runtime.baseUrl, tokens['admin']).uploadDocument('seed.png', pngImage(16, 16), { labels: ids.label, ocr_enabled: 'false', title: 'Invoice seed' });
 
@@ -70,6 +79,7 @@ async function replaceDeleted(request: FuzzRequest, response: FuzzResponse): Pro
   if (request.path.includes(ID_PLACEHOLDERS.label)) ids.label = await storeLabel();
   if (request.path.includes(ID_PLACEHOLDERS.document)) ids.document = await storeDocument();
   if (request.path.includes(ID_PLACEHOLDERS.webhook)) ids.webhook = await storeWebhook();
+  if (request.path.includes(ID_PLACEHOLDERS.rule)) ids.rule = await storeRule();
 }
 
 afterAll(async () => {

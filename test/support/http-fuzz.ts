@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { expect } from 'vitest';
 import { registerBody, loginBody, oidcCallbackQuery } from '../../functions/auth/schemas';
 import { bulkUploadFields, listDocumentsQuery, thumbnailQuery, updateDocumentBody, uploadFields, uploadUrlBody } from '../../functions/documents/schemas';
-import { assignLabelBody, createLabelBody, updateLabelBody } from '../../functions/labels/schemas';
+import { assignLabelBody, createLabelBody, createRuleBody, updateLabelBody, updateRuleBody } from '../../functions/labels/schemas';
 import { HTTP_ROUTES, v1RouteKey, v2RouteKey, type HttpGroup } from '../../shared/manifest';
 import { listNotificationsQuery } from '../../functions/notifications/schemas';
 import { priorityBody, queueListQuery, retryOcrBody } from '../../functions/ocr/schemas';
@@ -65,6 +65,11 @@ const V1_ROUTE_MODELS: Record<string, RouteModel> = {
   'PUT /api/labels/{id}': { query: [], body: json(names(updateLabelBody)) },
   'DELETE /api/labels/{id}': { query: [], body: null },
   'POST /api/labels/{id}/assign': { query: [], body: json(names(assignLabelBody)) },
+  'GET /api/rules': { query: [], body: null },
+  'POST /api/rules': { query: [], body: json(names(createRuleBody)) },
+  'PUT /api/rules/{id}': { query: [], body: json(names(updateRuleBody)) },
+  'DELETE /api/rules/{id}': { query: [], body: null },
+  'POST /api/rules/{id}/apply': { query: [], body: null },
   'POST /api/documents/{id}/retry-ocr': { query: [], body: json(names(retryOcrBody)) },
   'GET /api/ocr/queue/status': { query: [], body: null },
   'GET /api/ocr/queue': { query: names(queueListQuery), body: null },
@@ -115,6 +120,7 @@ export interface FuzzIds {
   document: string;
   label: string;
   webhook: string;
+  rule: string;
 }
 
 /**
@@ -125,10 +131,11 @@ export const ID_PLACEHOLDERS: FuzzIds = {
   document: 'aaaaaaaa-0000-4000-8000-00000000d0c0',
   label: 'bbbbbbbb-0000-4000-8000-0000000001ab',
   webhook: 'cccccccc-0000-4000-8000-0000000000eb',
+  rule: 'dddddddd-0000-4000-8000-0000000000ee',
 };
 
 const withIds = (text: string, ids: FuzzIds) =>
-  text.replaceAll(ID_PLACEHOLDERS.document, ids.document).replaceAll(ID_PLACEHOLDERS.label, ids.label).replaceAll(ID_PLACEHOLDERS.webhook, ids.webhook);
+  text.replaceAll(ID_PLACEHOLDERS.document, ids.document).replaceAll(ID_PLACEHOLDERS.label, ids.label).replaceAll(ID_PLACEHOLDERS.webhook, ids.webhook).replaceAll(ID_PLACEHOLDERS.rule, ids.rule);
 
 function bodyWithIds(body: FuzzBody, ids: FuzzIds): FuzzBody {
   if (typeof body === 'string') return withIds(body, ids);
@@ -201,6 +208,17 @@ const plausible = (ids: FuzzIds): Record<string, unknown[]> => ({
   enabled: [false, 1],
   events: [['document.uploaded'], ['document.uploaded', 'ocr.completed', 'document.uploaded'], [], ['ping'], 'document.deleted'],
   active: [true, false, 'yes'],
+  // Rules: linear-time regexes only, so a hostile pattern is answered like any other. Patterns no stored document
+  // matches: a run over existing documents labels in the background, past the case that started it.
+  match: [
+    { field: 'content', algorithm: 'any', pattern: 'zqxj fuzzless' },
+    { field: 'filename', algorithm: 'regex', pattern: '^(a+)+$', case_sensitive: true },
+    { field: 'filename', algorithm: 'regex', pattern: '(unclosed' },
+    { field: 'content', algorithm: 'fuzzy', pattern: 'x'.repeat(1001) },
+    { field: 'body', algorithm: 'exact', pattern: 'x' },
+  ],
+  when: [{}, { mime_types: ['image/png'] }, { source_id: null }, { mime_types: ['text/html'] }],
+  add_labels: [[ids.label], [SOME_UUID], [], ids.label],
   query: [{ must: [{ field: 'title', value: 'invoice', type: 'match' }] }, { should: [{ field: 'content', value: 'abc', type: 'contains' }] }, { must_not: [{ field: 'title', value: 'x', type: 'exact' }] }],
 });
 
@@ -240,7 +258,7 @@ const urlValue = (name: string, ids: FuzzIds): fc.Arbitrary<string> =>
 const pathFor = (routeKey: string, ids: FuzzIds): fc.Arbitrary<string> => {
   const template = routeKey.split(' ')[1]!;
   const id = fc.oneof(
-    { weight: 6, arbitrary: routeKey.includes('/webhooks/') ? fc.constantFrom(ids.webhook, SOME_UUID) : fc.constantFrom(ids.document, ids.label, SOME_UUID) },
+    { weight: 6, arbitrary: routeKey.includes('/webhooks/') ? fc.constantFrom(ids.webhook, SOME_UUID) : routeKey.includes('/rules/') ? fc.constantFrom(ids.rule, SOME_UUID) : fc.constantFrom(ids.document, ids.label, SOME_UUID) },
     { weight: 1, arbitrary: fc.constantFrom(...HOSTILE_URL_PIECES) },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }).map(encode) },
   );

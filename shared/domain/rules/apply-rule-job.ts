@@ -41,7 +41,7 @@ export async function startApplyRule(deps: ApplyRuleJobDeps, id: string): Promis
   try {
     await deps.ruleJobs.enqueue({ workspace_id: deps.workspaceId, rule_id: id, job_id: job.job_id });
   } catch (error) {
-    await deps.rules.recordStep(id, job.job_id, null, { job: { ...job, state: 'failed', finished_at: deps.clock.now().toISOString() }, cursor: null });
+    await deps.rules.recordStep(id, job.job_id, { cursor: null, processed: 0 }, { job: { ...job, state: 'failed', finished_at: deps.clock.now().toISOString() }, cursor: null });
     throw error;
   }
   return job;
@@ -71,7 +71,7 @@ export async function runApplyRuleStep(deps: ApplyRuleJobDeps, message: RuleJobM
     labelled: progress.job.labelled + labelled,
     finished_at: next ? null : deps.clock.now().toISOString(),
   };
-  if (!(await deps.rules.recordStep(rule.id, message.job_id, progress.cursor, { job, cursor: next }))) return 'stale';
+  if (!(await deps.rules.recordStep(rule.id, message.job_id, { cursor: progress.cursor, processed: progress.job.processed }, { job, cursor: next }))) return 'stale';
   if (!next) return 'completed';
   await deps.ruleJobs.enqueue(message);
   return 'continued';

@@ -23,10 +23,10 @@ export interface RuleRepository {
   /** The run's state and where it stands: the cursor it continues from (null: the start). */
   applyProgress(id: string): Promise<{ job: RuleApplyJob; cursor: string | null } | null>;
   /**
-   * Records a step of a run, on condition that the run is `jobId` and still stands at `from`: false when it
-   * does not (a step delivered twice records once).
+   * Records a step of a run, on condition that the run is `jobId`, unfinished, and still stands where the step
+   * began (`from`: its cursor and documents processed): false when it does not (a step delivered twice records once).
    */
-  recordStep(id: string, jobId: string, from: string | null, next: { job: RuleApplyJob; cursor: string | null }): Promise<boolean>;
+  recordStep(id: string, jobId: string, from: { cursor: string | null; processed: number }, next: { job: RuleApplyJob; cursor: string | null }): Promise<boolean>;
 }
 
 /**

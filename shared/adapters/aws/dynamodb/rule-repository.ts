@@ -149,15 +149,24 @@ export class DynamoRuleRepository implements RuleRepository {
     return job ? { job, cursor: (item!['apply_cursor'] as string | null | undefined) ?? null } : null;
   }
 
-  async recordStep(id: string, jobId: string, from: string | null, next: { job: RuleApplyJob; cursor: string | null }): Promise<boolean> {
+  async recordStep(id: string, jobId: string, from: { cursor: string | null; processed: number }, next: { job: RuleApplyJob; cursor: string | null }): Promise<boolean> {
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.keys.rule(id),
           UpdateExpression: 'SET apply = :job, apply_cursor = :next',
-          ConditionExpression: 'apply.job_id = :id AND apply_cursor = :from',
-          ExpressionAttributeValues: { ':job': next.job, ':next': next.cursor, ':id': jobId, ':from': from },
+          ConditionExpression: 'apply.job_id = :id AND apply_cursor = :from AND apply.#processed = :processed AND apply.#state IN (:queued, :running)',
+          ExpressionAttributeNames: { '#state': 'state', '#processed': 'processed' },
+          ExpressionAttributeValues: {
+            ':job': next.job,
+            ':next': next.cursor,
+            ':id': jobId,
+            ':from': from.cursor,
+            ':processed': from.processed,
+            ':queued': 'queued',
+            ':running': 'running',
+          },
         }),
       );
       return true;
