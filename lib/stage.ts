@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
 import { OIDC_CONTEXT, RATE_LIMIT_CONTEXT, type ContextReader } from './context';
 
 /*
@@ -35,16 +34,16 @@ export type StageSettingKey = (typeof STAGE_SETTING_KEYS)[number];
 /** A stage's name: lower-case letters and digits, a letter first, at most 16 (it goes into stack names). */
 export const STAGE_NAME = /^[a-z][a-z0-9]{0,15}$/u;
 
-/** A value as context may hold it: JSON scalars; a list of strings (corsOrigins) is joined with commas. */
-const settingValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+/** A value as context may hold it: a JSON scalar, or a list of strings (corsOrigins), joined with commas. */
+export type StageSettingValue = string | number | boolean | readonly string[];
 
-/** The stage file: known keys only, `$schema` allowed for editors (deploy/stages/stage.schema.json). */
-const stageFileSchema = z.strictObject({
-  $schema: z.string().optional(),
-  ...Object.fromEntries(STAGE_SETTING_KEYS.map((key) => [key, settingValue.optional()])),
-});
+export type StageSettings = Partial<Record<StageSettingKey, StageSettingValue>>;
 
-export type StageSettings = Partial<Record<StageSettingKey, z.infer<typeof settingValue>>>;
+const isSettingValue = (value: unknown): value is StageSettingValue =>
+  typeof value === 'string' ||
+  (typeof value === 'number' && Number.isFinite(value)) ||
+  typeof value === 'boolean' ||
+  (Array.isArray(value) && value.every((item) => typeof item === 'string'));
 
 /** The names of both stacks: `DocService-Stateful`/`DocService-Api` without a stage, `DocService-Prod-Api` with `prod`. */
 export function stackNames(stage?: string): { stateful: string; api: string } {
@@ -68,19 +67,22 @@ export function stageFromContext(get: ContextReader): string | undefined {
  * names the file and each bad key.
  */
 export function parseStageSettings(content: unknown, source: string): StageSettings {
-  const result = stageFileSchema.safeParse(content);
-  if (result.success) {
-    const { $schema: _schema, ...settings } = result.data;
-    return settings as StageSettings;
+  if (content === null || typeof content !== 'object' || Array.isArray(content)) {
+    throw new Error(`Stage file ${source}: must be a JSON object of context keys`);
   }
-  const problems = result.error.issues.map((issue) => {
-    if (issue.code === 'unrecognized_keys') {
-      return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')} (a stage file sets context keys: see \`npx tsx bin/app.ts --help\`)`;
-    }
-    if (issue.path.length === 0) return 'must be a JSON object of context keys';
-    return `"${issue.path.join('.')}" must be a string, number, boolean or list of strings`;
-  });
-  throw new Error(`Stage file ${source}: ${problems.join('; ')}`);
+  const known = new Set<string>([...STAGE_SETTING_KEYS, '$schema']);
+  const entries = Object.entries(content);
+  const problems: string[] = [];
+  const unknown = entries.map(([key]) => key).filter((key) => !known.has(key));
+  if (unknown.length > 0) {
+    problems.push(`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((key) => `"${key}"`).join(', ')} (a stage file sets context keys: see \`npx tsx bin/app.ts --help\`)`);
+  }
+  for (const [key, value] of entries) {
+    if (key === '$schema' || !known.has(key) || isSettingValue(value)) continue;
+    problems.push(`"${key}" must be a string, number, boolean or list of strings`);
+  }
+  if (problems.length > 0) throw new Error(`Stage file ${source}: ${problems.join('; ')}`);
+  return Object.fromEntries(entries.filter(([key]) => key !== '$schema')) as StageSettings;
 }
 
 /** Reads and checks `<directory>/<stage>.json`; a missing file or bad JSON is an error naming the file. */

@@ -174,3 +174,66 @@ describe('the edge in the synthesized stack', () => {
     expect(environmentOf(direct, 'documents')[ENV.edgeOriginSecretArn]).toBeUndefined();
   });
 });
+
+describe("the edge's custom domain", () => {
+  const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555';
+  const distributionConfigOf = (stacks: ReturnType<typeof buildStacks>) =>
+    Object.values(stacks.apiTemplate.findResources('AWS::CloudFront::Distribution')).map((distribution) => distribution.Properties.DistributionConfig)[0];
+
+  it('changes nothing without one: the *.cloudfront.net name, no certificate, no DNS record', () => {
+    // Arrange
+    const stacks = buildStacks();
+
+    // Act
+    const config = distributionConfigOf(stacks);
+
+    // Assert
+    expect(config.Aliases).toBeUndefined();
+    expect(config.ViewerCertificate).toBeUndefined();
+    stacks.apiTemplate.resourceCountIs('AWS::Route53::RecordSet', 0);
+  });
+
+  it('serves the domain with the us-east-1 certificate, and gives it as the API URL, with no record when no zone is given', () => {
+    // Arrange
+    const stacks = buildStacks({ customDomain: { domainName: 'api.example.com', certificateArn: CERT } });
+
+    // Act
+    const config = distributionConfigOf(stacks);
+    const url = stacks.apiTemplate.toJSON().Outputs.HttpApiUrl.Value;
+
+    // Assert
+    expect(config.Aliases).toEqual(['api.example.com']);
+    expect(config.ViewerCertificate).toEqual({ AcmCertificateArn: CERT, MinimumProtocolVersion: 'TLSv1.2_2021', SslSupportMethod: 'sni-only' });
+    expect(url).toBe('https://api.example.com');
+    stacks.apiTemplate.resourceCountIs('AWS::Route53::RecordSet', 0);
+  });
+
+  it('creates alias A and AAAA records onto the distribution in the given zone', () => {
+    // Arrange
+    const stacks = buildStacks({
+      customDomain: { domainName: 'api.example.com', certificateArn: CERT, hostedZone: { id: 'Z0123456789ABC', name: 'example.com' } },
+    });
+    const distribution = logicalIdOf(stacks.api.edge!.distribution);
+
+    // Act
+    const records = Object.values(stacks.apiTemplate.findResources('AWS::Route53::RecordSet')).map((record) => record.Properties);
+
+    // Assert
+    expect(records.map((record) => record.Type).sort()).toEqual(['A', 'AAAA']);
+    for (const record of records) {
+      expect(record).toMatchObject({
+        HostedZoneId: 'Z0123456789ABC',
+        Name: 'api.example.com.',
+        AliasTarget: { DNSName: { 'Fn::GetAtt': [distribution, 'DomainName'] } },
+      });
+    }
+  });
+
+  it('is refused without the edge', () => {
+    // Act
+    const build = () => buildStacks({ edge: false, customDomain: { domainName: 'api.example.com', certificateArn: CERT } });
+
+    // Assert
+    expect(build).toThrow('A custom domain needs the CloudFront edge');
+  });
+});

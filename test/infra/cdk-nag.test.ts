@@ -58,4 +58,23 @@ describe("cdk-nag's AwsSolutions pack", () => {
     // Assert
     expect(remaining).toEqual([]);
   });
+
+  it('needs no further acknowledgment for the edge on a custom domain with its Route 53 records, in a stage', () => {
+    // Arrange
+    const custom = appOf({
+      stage: 'prod',
+      customDomain: {
+        domainName: 'api.example.com',
+        certificateArn: 'arn:aws:acm:us-east-1:123456789012:certificate/11111111-2222-3333-4444-555555555555',
+        hostedZone: { id: 'Z0123456789ABC', name: 'example.com' },
+      },
+    });
+    acknowledgeNagFindings(custom);
+
+    // Act
+    const remaining = awsSolutionsFindings(custom).map((finding) => `${finding.rule} at ${finding.path}`);
+
+    // Assert
+    expect(remaining).toEqual([]);
+  });
 });
