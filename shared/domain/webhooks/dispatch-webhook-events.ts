@@ -32,7 +32,8 @@ export async function dispatchWebhookEvents(deps: DispatchDeps, changes: ItemCha
     try {
       for (const event of webhookEventsOf(change)) {
         const subscribed = (await activeIn(event.workspace_id)).filter((webhook) => webhook.events.includes(event.type));
-        for (const webhook of subscribed) await dispatch(deps, event, webhook);
+        // An event's endpoints are independent (order is not promised): their deliveries are stored and queued side by side.
+        await Promise.all(subscribed.map((webhook) => dispatch(deps, event, webhook)));
       }
     } catch {
       return { failedAt: change.sequence };
