@@ -71,4 +71,9 @@ stamp=node_modules/.package-lock.json
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
   echo "Installing npm packages (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
+# better-sqlite3's native module is built for one Node ABI (one major): after a move to another Node (Node 20's
+# node_modules under Node 22), build it again. Only opening a database loads the module.
+elif ! node -e "new (require('better-sqlite3'))(':memory:').close()" >/dev/null 2>&1; then
+  echo "Rebuilding better-sqlite3 for Node $(node --version) (npm rebuild)"
+  npm rebuild better-sqlite3 --no-audit --no-fund --loglevel=error
 fi

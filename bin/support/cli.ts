@@ -90,8 +90,6 @@ export function parseCommandLine<const O extends Record<string, CliOption>>(spec
  * anything else is thrown on, stack and all, as the fault it is.
  */
 export async function runCommand(name: string, work: () => Promise<void>): Promise<void> {
-  // As scripts/start.sh: the SDK's notice that it will need Node 22 from 2027 is not the command's to print.
-  process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
   try {
     await work();
   } catch (error) {

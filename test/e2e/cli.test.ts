@@ -31,7 +31,7 @@ function run(command: string, args: string[], options: { input?: string; env?: R
   return new Promise((resolveRun, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', `bin/${command}.ts`, ...args], {
       cwd: ROOT,
-      env: { ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', LOG_LEVEL: 'warn', ...FAST_PASSWORD_HASHING, ...options.env },
+      env: { ...env, LOG_LEVEL: 'warn', ...FAST_PASSWORD_HASHING, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let [stdout, stderr] = ['', ''];

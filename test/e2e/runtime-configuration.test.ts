@@ -11,8 +11,7 @@ function runRuntime(env: Record<string, string>): Promise<{ code: number | null;
   return new Promise((resolveRun, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
       cwd: ROOT,
-      // As scripts/start.sh: the SDK's notice about Node 20 is not the runtime's to print.
-      env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
+      env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let [stdout, stderr] = ['', ''];

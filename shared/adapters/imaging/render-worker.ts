@@ -5,7 +5,7 @@
  * heap by the pool's `resourceLimits`, the native pixels of its canvases and decoded images, and the WebAssembly
  * memory of pdf.js's image decoders (`WorkerSettings.memoryBytes` for both).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { isMarkedAsUntransferable, parentPort, workerData } from 'node:worker_threads';
 import { runInBackground } from '../node/background-priority';
 import { FileRefusal, type ImagingJobKind, type ImagingJobs, type WorkerReady, type WorkerRequest, type WorkerResponse, type WorkerSettings } from './jobs';
 import { setCanvasPixelCap } from './pdf-engine';
@@ -58,7 +58,9 @@ port.on('message', async ({ id, kind, input }: WorkerRequest) => {
       : kind === 'page-pdf'
         ? [(response.output as ImagingJobs['page-pdf']['output']).buffer as ArrayBuffer]
         : [];
-  port.postMessage(response, transfer);
+  // Memory that Node will not hand over (the canvas's encoded image is native memory; Buffer's shared pool) is
+  // copied instead: since Node 21 naming it in the transfer list throws a DataCloneError.
+  port.postMessage(response, transfer.filter((buffer) => !isMarkedAsUntransferable(buffer)));
 });
 
 /**

@@ -122,7 +122,6 @@ export class DeployedFunction {
         // buckets by path without being told: a virtual-host name could not be resolved.)
         AWS_REQUEST_CHECKSUM_CALCULATION: 'WHEN_REQUIRED',
         AWS_RESPONSE_CHECKSUM_VALIDATION: 'WHEN_REQUIRED',
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
         ...this.definition.environment,
         ...this.extraEnvironment,
       },
