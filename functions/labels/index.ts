@@ -1,5 +1,5 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
-import { awsLabelsContainer } from '../../shared/container/aws-rules';
+import { awsLabelsContainer } from '../../shared/container/aws-labels';
 import { createLabelsHandler } from './handler';
 
 export const handler = lambdaEntry(createLabelsHandler(awsLabelsContainer()));

@@ -62,7 +62,8 @@ export type ApiFunctionName =
   | 'indexer'
   | 'events'
   | 'webhook-dispatch'
-  | 'webhook-delivery';
+  | 'webhook-delivery'
+  | 'rule-jobs';
 
 /** The oldest OCR message may wait this long before an alarm: high-priority jobs are meant to start at once. */
 export const OCR_MAX_MESSAGE_AGE = { normal: Duration.hours(1), high: Duration.minutes(15) } as const;
@@ -99,6 +100,8 @@ export interface ApiStackProps extends StackProps {
   readonly sourceCredentialsKey: kms.IKey;
   /** Webhook deliveries: sent by the webhooks API (pings), the webhook-dispatch consumer and the delivery worker (retries). */
   readonly webhookDeliveryQueue: sqs.IQueue;
+  /** Steps of labelling rules' runs over existing documents: sent by the labels API and the rule-jobs worker. */
+  readonly ruleJobsQueue: sqs.IQueue;
   readonly jwtSecret: secretsmanager.ISecret;
   readonly adminPasswordSecret: secretsmanager.ISecret;
   /** Origins the functions answer CORS for (`*` allows any; none when empty). */
@@ -236,6 +239,8 @@ export class ApiStack extends Stack {
     // a ping is a delivery queued for the delivery worker. It never receives from the queue.
     bindCredentialsKey(httpFunctions.webhooks.function, props.sourceCredentialsKey, 'encryptDecrypt');
     bindQueue(httpFunctions.webhooks.function, props.webhookDeliveryQueue, 'send', ENV.webhookDeliveryQueueUrl);
+    // Rules: applying a rule to existing documents is a message to the rule-jobs worker.
+    bindQueue(httpFunctions.labels.function, props.ruleJobsQueue, 'send', ENV.ruleJobsQueueUrl);
     for (const group of RATE_LIMITED_GROUPS) bindRateLimits(httpFunctions[group].function, props.table, rateLimits);
     // The search function reads the table only: it is granted the usage counters it adds requests and searches to.
     bindUsageMeter(httpFunctions.search.function, props.table);
@@ -265,7 +270,7 @@ export class ApiStack extends Stack {
     // of the table's changes. No other function reaches the connections.
     bindWebSocket(realtime.function, this.webSocketApi, this.webSocketStage);
 
-    const { ingest, ocrWorker, ocrSweeper, sourceSync, sourceScheduler, webhookDelivery } = createQueueWorkers(this, {
+    const { ingest, ocrWorker, ocrSweeper, sourceSync, sourceScheduler, webhookDelivery, ruleJobs } = createQueueWorkers(this, {
       table: props.table,
       documentsBucket: props.documentsBucket,
       ocrQueues,
@@ -276,6 +281,7 @@ export class ApiStack extends Stack {
       imagingEnvironment,
       sourcesAllowPrivateNetworks: SOURCES_ALLOW_PRIVATE_NETWORKS,
       webhookDeliveryQueue: props.webhookDeliveryQueue,
+      ruleJobsQueue: props.ruleJobsQueue,
       webhooksAllowPrivateNetworks: WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
       logRemovalPolicy,
     });
@@ -344,6 +350,7 @@ export class ApiStack extends Stack {
       events: eventsFunction,
       'webhook-dispatch': webhookDispatch,
       'webhook-delivery': webhookDelivery,
+      'rule-jobs': ruleJobs,
     };
 
     this.monitoring = new Monitoring(this, 'Monitoring', {

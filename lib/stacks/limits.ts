@@ -148,3 +148,9 @@ export const INDEXER_TIMEOUT_SECONDS = 300;
 export const EVENTS_TIMEOUT_SECONDS = 60;
 /** Timeout of webhook-dispatch: for each change of a batch, the subscribed webhooks, a delivery and a message each. */
 export const WEBHOOK_DISPATCH_TIMEOUT_SECONDS = 60;
+
+/**
+ * Rule-jobs workers at once: each step assigns labels to up to 200 documents in transactions, so a few bound the
+ * table writes that many runs started together make, and a run's steps follow one another anyway.
+ */
+export const RULE_JOBS_CONCURRENCY = 2;

@@ -10,8 +10,8 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { ENV, SOURCE_SCHEDULE_MINUTES } from '../../shared/manifest';
 import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
 import { bindBucket, bindCredentialsKey, bindOcrQueues, bindQueue, bindTable } from '../constructs/bindings';
-import { INGEST_CONCURRENCY, SOURCE_SYNC_CONCURRENCY, WEBHOOK_DELIVERY_CONCURRENCY } from './limits';
-import { INGEST_TIMEOUT, OCR_WORKER_TIMEOUT, SOURCE_SYNC_TIMEOUT, WEBHOOK_DELIVERY_TIMEOUT } from './stateful-stack';
+import { INGEST_CONCURRENCY, RULE_JOBS_CONCURRENCY, SOURCE_SYNC_CONCURRENCY, WEBHOOK_DELIVERY_CONCURRENCY } from './limits';
+import { INGEST_TIMEOUT, OCR_WORKER_TIMEOUT, RULE_JOBS_TIMEOUT, SOURCE_SYNC_TIMEOUT, WEBHOOK_DELIVERY_TIMEOUT } from './stateful-stack';
 
 export interface QueueWorkersProps {
   table: dynamodb.ITable;
@@ -24,6 +24,8 @@ export interface QueueWorkersProps {
   sourceCredentialsKey: kms.IKey;
   /** Webhook deliveries: queued by the dispatch consumer and the webhooks API, retried by the worker itself. */
   webhookDeliveryQueue: sqs.IQueue;
+  /** Steps of labelling rules' runs: the worker receives them and queues each run's next step. */
+  ruleJobsQueue: sqs.IQueue;
   /** The environment of the functions that render PDFs (the imaging workers they run). */
   imagingEnvironment: Record<string, string>;
   /** Whether a source may name a private network address (see SOURCES_ALLOW_PRIVATE_NETWORKS). */
@@ -41,6 +43,7 @@ export interface QueueWorkers {
   sourceSync: AppFunction;
   sourceScheduler: AppFunction;
   webhookDelivery: AppFunction;
+  ruleJobs: AppFunction;
 }
 
 /**
@@ -152,5 +155,14 @@ export function createQueueWorkers(stack: Stack, props: QueueWorkersProps): Queu
     new SqsEventSource(props.webhookDeliveryQueue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: WEBHOOK_DELIVERY_CONCURRENCY }),
   );
 
-  return { ingest, ocrWorker, ocrSweeper, sourceSync, sourceScheduler, webhookDelivery };
+  // Rule runs over existing documents: one step (200 documents) per message, reading texts too large for the table
+  // from the bucket, putting labels on through the table, and queueing the run's next step. One run's steps follow
+  // each other, so a low concurrency bounds the table writes of many runs at once.
+  const ruleJobs = new AppFunction(stack, 'RuleJobs', { group: 'rule-jobs', environment: {}, timeout: RULE_JOBS_TIMEOUT, logRemovalPolicy });
+  bindTable(ruleJobs.function, table, 'readWrite');
+  bindBucket(ruleJobs.function, documentsBucket, 'read');
+  bindQueue(ruleJobs.function, props.ruleJobsQueue, 'send', ENV.ruleJobsQueueUrl);
+  ruleJobs.function.addEventSource(new SqsEventSource(props.ruleJobsQueue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: RULE_JOBS_CONCURRENCY }));
+
+  return { ingest, ocrWorker, ocrSweeper, sourceSync, sourceScheduler, webhookDelivery, ruleJobs };
 }

@@ -8,7 +8,7 @@ import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { MAX_RECEIVES, SOURCE_SYNC_TIMEOUT_SECONDS, STAGING_PREFIX, SYNC_STAGING_PREFIX, TABLE_SCHEMA } from '../../shared/manifest';
+import { MAX_RECEIVES, RULE_JOBS_TIMEOUT_SECONDS, SOURCE_SYNC_TIMEOUT_SECONDS, STAGING_PREFIX, SYNC_STAGING_PREFIX, TABLE_SCHEMA } from '../../shared/manifest';
 
 /**
  * Timeout of the OCR worker Lambda, Lambda's maximum: a multi-page PDF waits for Textract's asynchronous job.
@@ -24,6 +24,8 @@ export const SOURCE_SYNC_TIMEOUT = Duration.seconds(SOURCE_SYNC_TIMEOUT_SECONDS)
  * most two in flight per endpoint (the rest held back a few seconds).
  */
 export const WEBHOOK_DELIVERY_TIMEOUT = Duration.seconds(30);
+/** The rule-jobs worker's timeout: one step of a rule's run over existing documents. */
+export const RULE_JOBS_TIMEOUT = Duration.seconds(RULE_JOBS_TIMEOUT_SECONDS);
 /**
  * AWS's guidance for Lambda event sources: a visibility timeout of at least 6x the function timeout, so retries
  * of a throttled batch do not make a message visible again while it is still being processed.
@@ -88,6 +90,13 @@ export class StatefulStack extends Stack {
   public readonly webhookDeliveryQueue: sqs.Queue;
   /** Webhook delivery messages that failed {@link MAX_RECEIVES} times, kept 14 days. */
   public readonly webhookDeliveryDeadLetterQueue: sqs.Queue;
+  /**
+   * Steps of labelling rules' runs over existing documents: the labels API queues a run's first, the rule-jobs
+   * worker each next. Failed messages move to {@link ruleJobsDeadLetterQueue}.
+   */
+  public readonly ruleJobsQueue: sqs.Queue;
+  /** Rule-run steps that failed {@link MAX_RECEIVES} times, kept 14 days. */
+  public readonly ruleJobsDeadLetterQueue: sqs.Queue;
   /**
    * Encrypts the passwords of WebDAV sources (with encryption context `workspace_id`, `source_id`) and the
    * webhooks' signing secrets (context `workspace_id` too): a
@@ -247,6 +256,19 @@ export class StatefulStack extends Stack {
       enforceSSL: true,
       visibilityTimeout: visibilityFor(WEBHOOK_DELIVERY_TIMEOUT),
       deadLetterQueue: { queue: this.webhookDeliveryDeadLetterQueue, maxReceiveCount: MAX_RECEIVES },
+      removalPolicy,
+    });
+    this.ruleJobsDeadLetterQueue = new sqs.Queue(this, 'RuleJobsDeadLetterQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy,
+    });
+    this.ruleJobsQueue = new sqs.Queue(this, 'RuleJobsQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: visibilityFor(RULE_JOBS_TIMEOUT),
+      deadLetterQueue: { queue: this.ruleJobsDeadLetterQueue, maxReceiveCount: MAX_RECEIVES },
       removalPolicy,
     });
     this.sourceCredentialsKey = new kms.Key(this, 'SourceCredentialsKey', {

@@ -30,7 +30,7 @@ const CONNECTION_USERS = ['events', 'realtime'];
  * every bundle whose graph holds aws.ts.
  */
 const S3_CODE = /node_modules\/@aws-sdk\/client-s3\//u;
-const S3_USERS = ['documents', 'health', 'indexer', 'ingest', 'ocr-worker', 'source-sync'];
+const S3_USERS = ['documents', 'health', 'indexer', 'ingest', 'ocr-worker', 'rule-jobs', 'source-sync'];
 /**
  * The WebDAV client, which only shared/container/aws-sources.ts reaches. Its address policy (the guard against
  * private, loopback and link-local addresses) is not the client: the webhook sender uses it too (issue 36).
