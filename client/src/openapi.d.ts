@@ -684,7 +684,7 @@ export interface paths {
          *
          *     Algorithms: `any`, one of the pattern's words is a word of the field; `all`, every one is; `exact`, the pattern appears as written (runs of whitespace count as one space); `regex`, an RE2 regular expression (linear time; no backreferences or lookaround) matches somewhere; `fuzzy`, every word of the pattern is within a few edits of a word of the field (none for words up to 3 characters, one up to 7, two beyond). Words are runs of letters and digits. Case is ignored unless `case_sensitive`.
          *
-         *     The pattern is at most 1,000 characters; an invalid regular expression is 400 on `match.pattern` with RE2's reason. Labels must exist (400 naming the unknown ids). A workspace has at most 100 rules. Editors and admins.
+         *     The pattern is at most 1,000 characters; an invalid regular expression is 400 on `match.pattern` with RE2's reason. Labels must exist (400 naming the unknown ids). A workspace has at most 100 rules (409, `details.reason = "rule_limit"`). Editors and admins.
          *
          *     **Who may call it:** Editors and admins of the workspace.
          */
@@ -734,7 +734,7 @@ export interface paths {
         put?: never;
         /**
          * Run a rule over the workspace's existing documents
-         * @description Starts a run of the rule over every document of the workspace, oldest first, in steps of 200 documents on a queue, and answers at once with the run (`queued`). Its progress is the rule's `apply` in `GET /api/rules` (`running`, then `completed`, or `failed`); documents it matches get the rule's labels as ordinary assignments. One run per rule at a time: 409 while one is queued or running.
+         * @description Starts a run of the rule over every document of the workspace, oldest first, in steps of 200 documents on a queue, and answers at once with the run (`queued`). Its progress is the rule's `apply` in `GET /api/rules` (`running`, then `completed`, or `failed`); documents it matches get the rule's labels as ordinary assignments. One run per rule at a time: 409 (`details.reason = "apply_running"`) while one is queued or running.
          *
          *     **Who may call it:** Editors and admins of the workspace.
          */
@@ -2163,7 +2163,7 @@ export interface paths {
          *
          *     Algorithms: `any`, one of the pattern's words is a word of the field; `all`, every one is; `exact`, the pattern appears as written (runs of whitespace count as one space); `regex`, an RE2 regular expression (linear time; no backreferences or lookaround) matches somewhere; `fuzzy`, every word of the pattern is within a few edits of a word of the field (none for words up to 3 characters, one up to 7, two beyond). Words are runs of letters and digits. Case is ignored unless `case_sensitive`.
          *
-         *     The pattern is at most 1,000 characters; an invalid regular expression is 400 on `match.pattern` with RE2's reason. Labels must exist (400 naming the unknown ids). A workspace has at most 100 rules. Editors and admins.
+         *     The pattern is at most 1,000 characters; an invalid regular expression is 400 on `match.pattern` with RE2's reason. Labels must exist (400 naming the unknown ids). A workspace has at most 100 rules (409, `details.reason = "rule_limit"`). Editors and admins.
          *
          *     **Who may call it:** Editors and admins of the workspace.
          */
@@ -2219,7 +2219,7 @@ export interface paths {
          * Run a rule over the workspace's existing documents (v2)
          * @description The future version (v2) of `POST /api/rules/{id}/apply`: the same operation, under `/api/v2/`.
          *
-         *     Starts a run of the rule over every document of the workspace, oldest first, in steps of 200 documents on a queue, and answers at once with the run (`queued`). Its progress is the rule's `apply` in `GET /api/rules` (`running`, then `completed`, or `failed`); documents it matches get the rule's labels as ordinary assignments. One run per rule at a time: 409 while one is queued or running.
+         *     Starts a run of the rule over every document of the workspace, oldest first, in steps of 200 documents on a queue, and answers at once with the run (`queued`). Its progress is the rule's `apply` in `GET /api/rules` (`running`, then `completed`, or `failed`); documents it matches get the rule's labels as ordinary assignments. One run per rule at a time: 409 (`details.reason = "apply_running"`) while one is queued or running.
          *
          *     **Who may call it:** Editors and admins of the workspace.
          */
@@ -6924,6 +6924,24 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenEditor"];
+            /** @description `DUPLICATE_RESOURCE`: the workspace has 100 rules already (`details.reason = "rule_limit"`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -11539,6 +11557,24 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenEditor"];
+            /** @description `DUPLICATE_RESOURCE`: the workspace has 100 rules already (`details.reason = "rule_limit"`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

@@ -17,6 +17,7 @@ import { rebuildSearchIndex } from '../domain/search/rebuild-search-index';
 import { logger } from '../logger';
 import { HTTP_ROUTES, SOURCE_SCHEDULE_MINUTES, type HttpGroup } from '../manifest';
 import { createSourcesHandler } from '../../functions/sources/handler';
+import { resumeRuleRuns } from '../domain/rules/resume-rule-runs';
 import { createRuleJobsHandler } from '../../functions/rule-jobs/handler';
 import { createSourceSyncHandler } from '../../functions/source-sync/handler';
 import { createSourceSchedulerHandler } from '../../functions/source-scheduler/handler';
@@ -236,6 +237,8 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     pollers.push(
       startQueuePoller({ sqs: sqsClient, queueUrl: resources.ruleJobsQueueUrl, handler: createRuleJobsHandler(container), batchSize: 1, ...LONG_POLLING }),
     );
+    // The queue lives in memory: the runs an earlier process left unfinished go back on it.
+    timerRun(() => resumeRuleRuns(container).catch((error: unknown) => logger.error('rules: resuming the unfinished runs failed', { error })));
     // Webhook deliveries: the attempts wait on endpoints, so several run side by side.
     pollers.push(
       startQueuePoller({

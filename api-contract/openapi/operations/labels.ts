@@ -90,10 +90,11 @@ export const labelsDocs: GroupDocs<typeof routes> = {
       '',
       'Algorithms: `any`, one of the pattern\'s words is a word of the field; `all`, every one is; `exact`, the pattern appears as written (runs of whitespace count as one space); `regex`, an RE2 regular expression (linear time; no backreferences or lookaround) matches somewhere; `fuzzy`, every word of the pattern is within a few edits of a word of the field (none for words up to 3 characters, one up to 7, two beyond). Words are runs of letters and digits. Case is ignored unless `case_sensitive`.',
       '',
-      'The pattern is at most 1,000 characters; an invalid regular expression is 400 on `match.pattern` with RE2\'s reason. Labels must exist (400 naming the unknown ids). A workspace has at most 100 rules. Editors and admins.',
+      'The pattern is at most 1,000 characters; an invalid regular expression is 400 on `match.pattern` with RE2\'s reason. Labels must exist (400 naming the unknown ids). A workspace has at most 100 rules (409, `details.reason = "rule_limit"`). Editors and admins.',
     ].join('\n'),
     requestExample: ruleRequest,
     responses: { 201: { description: 'The rule created.', schema: Rule, example: rule } },
+    errors: [{ code: 'DUPLICATE_RESOURCE', when: 'the workspace has 100 rules already (`details.reason = "rule_limit"`)' }],
   },
   updateRule: {
     summary: 'Change a labelling rule',
@@ -109,7 +110,7 @@ export const labelsDocs: GroupDocs<typeof routes> = {
   applyRule: {
     summary: "Run a rule over the workspace's existing documents",
     description:
-      "Starts a run of the rule over every document of the workspace, oldest first, in steps of 200 documents on a queue, and answers at once with the run (`queued`). Its progress is the rule's `apply` in `GET /api/rules` (`running`, then `completed`, or `failed`); documents it matches get the rule's labels as ordinary assignments. One run per rule at a time: 409 while one is queued or running.",
+      "Starts a run of the rule over every document of the workspace, oldest first, in steps of 200 documents on a queue, and answers at once with the run (`queued`). Its progress is the rule's `apply` in `GET /api/rules` (`running`, then `completed`, or `failed`); documents it matches get the rule's labels as ordinary assignments. One run per rule at a time: 409 (`details.reason = \"apply_running\"`) while one is queued or running.",
     responses: { 202: { description: 'The run, queued.', schema: RuleApplyJob, example: { ...applyJob, state: 'queued', processed: 0, labelled: 0 } } },
     errors: [{ code: 'DUPLICATE_RESOURCE', when: 'a run of this rule is queued or running' }],
   },

@@ -1,4 +1,4 @@
-import { AppError, notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import type { LabelRepository } from '../labels/ports';
 import type { Clock } from '../clock';
 import { matches } from './match';
@@ -37,7 +37,7 @@ export async function startApplyRule(deps: ApplyRuleJobDeps, id: string): Promis
   };
   const started = await deps.rules.startApply(id, job);
   if (!started) throw notFound('Rule', id);
-  if (started === 'busy') throw new AppError('DUPLICATE_RESOURCE', 'This rule is already being applied', { resource: 'Rule', field: 'apply', id });
+  if (started === 'busy') throw conflict('This rule is already being applied: wait for its run to end', { reason: 'apply_running', id });
   try {
     await deps.ruleJobs.enqueue({ workspace_id: deps.workspaceId, rule_id: id, job_id: job.job_id });
   } catch (error) {
@@ -75,6 +75,17 @@ export async function runApplyRuleStep(deps: ApplyRuleJobDeps, message: RuleJobM
   if (!next) return 'completed';
   await deps.ruleJobs.enqueue(message);
   return 'continued';
+}
+
+/**
+ * Ends the run `failed`: its step failed on the queue's last delivery (the message goes to the DLQ), so no step
+ * follows, and the rule may be applied again.
+ */
+export async function failApplyRule(deps: Pick<ApplyRuleJobDeps, 'rules' | 'clock'>, message: RuleJobMessage): Promise<void> {
+  const progress = await deps.rules.applyProgress(message.rule_id);
+  if (!progress || progress.job.job_id !== message.job_id) return;
+  const job: RuleApplyJob = { ...progress.job, state: 'failed', finished_at: deps.clock.now().toISOString() };
+  await deps.rules.recordStep(message.rule_id, message.job_id, { cursor: progress.cursor, processed: progress.job.processed }, { job, cursor: progress.cursor });
 }
 
 async function matching(deps: ApplyRuleJobDeps, rule: Rule, documents: RuleDocument[]): Promise<string[]> {

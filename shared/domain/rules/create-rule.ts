@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { conflict } from '../errors';
 import type { Principal } from '../principal';
 import type { RuleDeps } from './ports';
 import { MAX_RULES_PER_WORKSPACE, type Rule, type RuleMatch, type RuleWhen } from './rule';
@@ -30,10 +30,7 @@ export async function createRule(deps: RuleDeps, caller: Principal, input: NewRu
     apply: null,
   };
   if ((await deps.rules.create(rule, MAX_RULES_PER_WORKSPACE)) === 'limit') {
-    throw new AppError('VALIDATION_ERROR', `A workspace has at most ${MAX_RULES_PER_WORKSPACE} rules`, {
-      field: 'rules',
-      reason: `at most ${MAX_RULES_PER_WORKSPACE} rules per workspace`,
-    });
+    throw conflict(`A workspace may have at most ${MAX_RULES_PER_WORKSPACE} rules: delete one first`, { reason: 'rule_limit', limit: MAX_RULES_PER_WORKSPACE });
   }
   return rule;
 }

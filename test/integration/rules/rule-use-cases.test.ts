@@ -3,7 +3,8 @@ import { inWorkspace, type AppContainer, type InWorkspace } from '../../../share
 import { AppError } from '../../../shared/domain/errors';
 import { createLabel } from '../../../shared/domain/labels/create-label';
 import type { Principal } from '../../../shared/domain/principal';
-import { runApplyRuleStep, startApplyRule } from '../../../shared/domain/rules/apply-rule-job';
+import { failApplyRule, runApplyRuleStep, startApplyRule } from '../../../shared/domain/rules/apply-rule-job';
+import { resumeRuleRuns } from '../../../shared/domain/rules/resume-rule-runs';
 import { applyRules } from '../../../shared/domain/rules/apply-rules';
 import { createRule, type NewRule } from '../../../shared/domain/rules/create-rule';
 import type { RuleJobMessage } from '../../../shared/domain/rules/ports';
@@ -128,5 +129,31 @@ describe('labelling rules', () => {
     await startApplyRule(w, rule.id);
 
     expect(await refusal(startApplyRule(w, rule.id))).toMatchObject({ code: 'DUPLICATE_RESOURCE' });
+  });
+
+  it('ends a run failed when its step fails for the last time, and lets the rule be applied again', async () => {
+    const w = workspace();
+    const label = await newLabel(w);
+    const rule = await createRule(w, caller(w), newRule({ addLabels: [label] }));
+    queued.length = 0;
+    await startApplyRule(w, rule.id);
+
+    await failApplyRule(w, queued.shift()!);
+    const again = await startApplyRule(w, rule.id);
+
+    expect({ again: again.state }).toEqual({ again: 'queued' });
+  });
+
+  it('queues again the next step of a run an earlier process left unfinished', async () => {
+    const w = workspace();
+    await c.workspaces.create({ id: w.workspaceId, name: `ws ${w.workspaceId}`, created_at: new Date().toISOString() });
+    const label = await newLabel(w);
+    const rule = await createRule(w, caller(w), newRule({ addLabels: [label] }));
+    const started = await startApplyRule(w, rule.id);
+    queued.length = 0;
+
+    await resumeRuleRuns(c);
+
+    expect(queued).toContainEqual({ workspace_id: w.workspaceId, rule_id: rule.id, job_id: started.job_id });
   });
 });
