@@ -78,6 +78,8 @@ const BENCH_ENV: Record<string, string> = {
   SEARCH_INDEX_REPLICAS: '0',
   /** sources, source-sync, source-scheduler (bindQueue in lib/stacks/api-stack.ts and queue-workers.ts). */
   SOURCE_SYNC_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-source-sync',
+  /** labels, rule-jobs (the labels function starts rules' runs, the worker continues them). */
+  RULE_JOBS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-rule-jobs',
   /** sources, source-sync (bindCredentialsKey in lib/constructs/bindings.ts sets the KMS key's ARN). */
   SOURCE_CREDENTIALS_KEY_ARN: 'arn:aws:kms:us-east-1:000000000000:key/00000000-0000-0000-0000-000000000000',
 };
