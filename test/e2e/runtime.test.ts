@@ -40,7 +40,7 @@ describe('the local runtime', () => {
     } finally {
       await second.stop();
     }
-  });
+  }, RUNTIME_TEST_TIMEOUT_MS);
 
   it('prints a generated admin password once and keeps it under DATA_DIR', async () => {
     const first = await startRuntimeProcess();
@@ -54,7 +54,7 @@ describe('the local runtime', () => {
     } finally {
       await second.stop();
     }
-  });
+  }, RUNTIME_TEST_TIMEOUT_MS);
 
   it('stops every child process on SIGTERM', async () => {
     const runtime = await startRuntimeProcess();
@@ -64,7 +64,7 @@ describe('the local runtime', () => {
 
     expect(code).toBe(0);
     expect(javaProcessesFor(runtime.dataDir)).toHaveLength(0);
-  });
+  }, RUNTIME_TEST_TIMEOUT_MS);
 });
 
 describe('the local runtime and its database process', () => {

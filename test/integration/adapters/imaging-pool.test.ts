@@ -134,7 +134,8 @@ describe('ImagingPool', () => {
   });
 
   it('does not remember a file that was only refused for want of capacity', async () => {
-    const renderer = new CanvasThumbnailRenderer({ pool: pool({ size: 1 }), timeoutMs: 500, maxWaitMs: 100 });
+    // The timeout ends the slow render; it also bounds the last render, which a busy machine may slow past 500 ms.
+    const renderer = new CanvasThumbnailRenderer({ pool: pool({ size: 1 }), timeoutMs: 3_000, maxWaitMs: 100 });
     const stuck = renderer.render(slowDrawingPdf(), PDF, BOX, { fileKey: 'doc-a' });
     await rejection(renderer.render(TEXT, PDF, BOX, { fileKey: 'doc-b' }));
     await rejection(stuck);
