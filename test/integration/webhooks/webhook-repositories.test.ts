@@ -26,10 +26,10 @@ const anEndpoint = (workspaceId: string, overrides: Partial<WebhookRecord> = {})
   active: true,
   disabled_reason: null,
   failing_since: null,
-  secrets: [{ sealed: 'sealed-1', created_at: '2026-03-01T10:00:00.000Z', expires_at: null }],
+  secrets: [{ sealed: 'sealed-1', created_at: '2099-03-01T10:00:00.000Z', expires_at: null }],
   created_by: 'admin',
-  created_at: '2026-03-01T10:00:00.000Z',
-  updated_at: '2026-03-01T10:00:00.000Z',
+  created_at: '2099-03-01T10:00:00.000Z',
+  updated_at: '2099-03-01T10:00:00.000Z',
   ...overrides,
 });
 
@@ -45,15 +45,17 @@ const aDelivery = (workspaceId: string, overrides: Partial<WebhookDelivery> = {}
   last_error: null,
   last_response: null,
   duration_ms: null,
-  created_at: '2026-03-01T10:00:00.000Z',
+  created_at: '2099-03-01T10:00:00.000Z',
   last_attempt_at: null,
-  next_attempt_at: '2026-03-01T10:00:00.000Z',
+  next_attempt_at: '2099-03-01T10:00:00.000Z',
   payload: '{"id":"evt_1"}',
   ...overrides,
 });
 
-const NOW = '2026-03-01T10:00:05.000Z';
-const LEASE = '2026-03-01T10:00:35.000Z';
+// Fixture times lie in the future: DynamoDB Local deletes, at any moment, an item whose TTL (a delivery's
+// created_at + 30 days) has passed, which would take a past-dated delivery away mid-test.
+const NOW = '2099-03-01T10:00:05.000Z';
+const LEASE = '2099-03-01T10:00:35.000Z';
 
 describe('DynamoWebhookRepository', () => {
   it('stores an endpoint and gives it back as it was stored', async () => {
@@ -75,8 +77,8 @@ describe('DynamoWebhookRepository', () => {
     // Arrange
     const workspace = aWorkspace();
     const repo = webhooksOf(workspace);
-    const newer = anEndpoint(workspace, { created_at: '2026-03-02T00:00:00.000Z' });
-    const older = anEndpoint(workspace, { created_at: '2026-03-01T00:00:00.000Z' });
+    const newer = anEndpoint(workspace, { created_at: '2099-03-02T00:00:00.000Z' });
+    const older = anEndpoint(workspace, { created_at: '2099-03-01T00:00:00.000Z' });
     await repo.create(newer, 20);
     await repo.create(older, 20);
 
@@ -226,7 +228,7 @@ describe('DynamoWebhookDeliveryRepository', () => {
     await repo.claim(delivery.id, 0, NOW, LEASE);
 
     // Act
-    const second = await repo.claim(delivery.id, 1, '2026-03-01T10:00:06.000Z', '2026-03-01T10:00:36.000Z');
+    const second = await repo.claim(delivery.id, 1, '2099-03-01T10:00:06.000Z', '2099-03-01T10:00:36.000Z');
 
     // Assert
     expect(second).toBe(false);
@@ -242,7 +244,7 @@ describe('DynamoWebhookDeliveryRepository', () => {
     await repo.claim(delivery.id, 0, NOW, LEASE);
 
     // Act
-    const later = await repo.claim(delivery.id, 1, '2026-03-01T10:01:00.000Z', '2026-03-01T10:01:30.000Z');
+    const later = await repo.claim(delivery.id, 1, '2099-03-01T10:01:00.000Z', '2099-03-01T10:01:30.000Z');
 
     // Assert
     expect(later).toBe(true);
@@ -258,8 +260,8 @@ describe('DynamoWebhookDeliveryRepository', () => {
     await repo.claim(delivery.id, 0, NOW, LEASE);
 
     // Act
-    const whileHeld = await repo.claim(delivery.id, 0, '2026-03-01T10:00:06.000Z', '2026-03-01T10:00:36.000Z');
-    const afterLease = await repo.claim(delivery.id, 0, '2026-03-01T10:01:00.000Z', '2026-03-01T10:01:30.000Z');
+    const whileHeld = await repo.claim(delivery.id, 0, '2099-03-01T10:00:06.000Z', '2099-03-01T10:00:36.000Z');
+    const afterLease = await repo.claim(delivery.id, 0, '2099-03-01T10:01:00.000Z', '2099-03-01T10:01:30.000Z');
 
     // Assert
     expect(whileHeld).toBe(false);
@@ -289,13 +291,13 @@ describe('DynamoWebhookDeliveryRepository', () => {
     // Arrange
     const workspace = aWorkspace();
     const repo = deliveriesOf(workspace);
-    const recent = aDelivery(workspace, { created_at: '2026-03-01T10:00:00.000Z' });
-    const finished = aDelivery(workspace, { created_at: '2026-03-01T10:00:01.000Z', state: 'succeeded' });
-    const old = aDelivery(workspace, { created_at: '2026-02-27T10:00:00.000Z' });
+    const recent = aDelivery(workspace, { created_at: '2099-03-01T10:00:00.000Z' });
+    const finished = aDelivery(workspace, { created_at: '2099-03-01T10:00:01.000Z', state: 'succeeded' });
+    const old = aDelivery(workspace, { created_at: '2099-02-27T10:00:00.000Z' });
     for (const d of [recent, finished, old]) await repo.createIfAbsent(d);
 
     // Act
-    const pending = await repo.pendingSince(recent.webhook_id, '2026-02-28T10:00:00.000Z');
+    const pending = await repo.pendingSince(recent.webhook_id, '2099-02-28T10:00:00.000Z');
 
     // Assert
     expect(pending.map((d) => d.id)).toEqual([recent.id]);
@@ -315,7 +317,7 @@ describe('DynamoWebhookDeliveryRepository', () => {
       last_response: 'oops',
       duration_ms: 41,
       last_attempt_at: NOW,
-      next_attempt_at: '2026-03-01T10:00:10.000Z',
+      next_attempt_at: '2099-03-01T10:00:10.000Z',
     };
 
     // Act
@@ -325,7 +327,7 @@ describe('DynamoWebhookDeliveryRepository', () => {
     expect(await repo.get(delivery.id)).toEqual({ ...delivery, ...outcome, attempts: 1 });
     const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { pk: `WS#${workspace}#WHDELIVERY#${delivery.id}`, sk: 'META' } }));
     expect(Item).not.toHaveProperty('lease_until');
-    expect(await repo.claim(delivery.id, 1, '2026-03-01T10:00:10.000Z', '2026-03-01T10:00:40.000Z')).toBe(true);
+    expect(await repo.claim(delivery.id, 1, '2099-03-01T10:00:10.000Z', '2099-03-01T10:00:40.000Z')).toBe(true);
   });
 
   it('records nothing, and does not throw, for a delivery that no longer exists', async () => {
@@ -344,7 +346,7 @@ describe('DynamoWebhookDeliveryRepository', () => {
     // Arrange
     const workspace = aWorkspace();
     const repo = deliveriesOf(workspace);
-    const deliveries = Array.from({ length: 5 }, (_, i) => aDelivery(workspace, { webhook_id: 'wh-list', created_at: `2026-03-01T10:0${i}:00.000Z` }));
+    const deliveries = Array.from({ length: 5 }, (_, i) => aDelivery(workspace, { webhook_id: 'wh-list', created_at: `2099-03-01T10:0${i}:00.000Z` }));
     for (const delivery of deliveries) await repo.createIfAbsent(delivery);
     await repo.createIfAbsent(aDelivery(workspace, { webhook_id: 'wh-other' }));
     const newestFirst = [...deliveries].reverse().map((delivery) => delivery.id);
