@@ -56,7 +56,27 @@ export async function startRuntimeProcess(
 ): Promise<RuntimeProcess> {
   let dataDir = options.dataDir;
   if (!dataDir) madeDataDirs.add((dataDir = await mkdtemp(join(tmpdir(), 'docservice-e2e-'))));
-  const port = await freePort();
+  // A free port may be taken by another process before the runtime binds it (the suites start emulators
+  // beside it): a start that lost its port that way is made again on another.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const started = await startOnPort(dataDir, port, options);
+    if (started.ok || attempt === 3 || !(started.output.includes('EADDRINUSE') && started.output.includes(`:${port}`))) return unwrap(started);
+  }
+}
+
+type Start = { ok: true; runtime: RuntimeProcess } | { ok: false; output: string; error: Error };
+
+const unwrap = (started: Start): RuntimeProcess => {
+  if (!started.ok) throw started.error;
+  return started.runtime;
+};
+
+async function startOnPort(
+  dataDir: string,
+  port: number,
+  options: { env?: Record<string, string>; processGroup?: boolean },
+): Promise<Start> {
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
     cwd: ROOT,
@@ -70,26 +90,29 @@ export async function startRuntimeProcess(
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the local runtime exited early:\n${output}`);
+    if (child.exitCode !== null) return { ok: false, output, error: new Error(`the local runtime exited early:\n${output}`) };
     const healthy = await fetch(`${baseUrl}/api/health`).then((r) => r.status === 200, () => false);
     if (healthy) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the local runtime did not become healthy:\n${output}`);
+      return { ok: false, output, error: new Error(`the local runtime did not become healthy:\n${output}`) };
     }
     await new Promise((r) => setTimeout(r, 250));
   }
   return {
-    baseUrl,
-    dataDir,
-    child,
-    output: () => output,
-    stop: async ({ group = false } = {}) => {
-      if (child.exitCode === null) {
-        if (group) process.kill(-child.pid!, 'SIGTERM');
-        else child.kill('SIGTERM');
-      }
-      return exited;
+    ok: true,
+    runtime: {
+      baseUrl,
+      dataDir,
+      child,
+      output: () => output,
+      stop: async ({ group = false } = {}) => {
+        if (child.exitCode === null) {
+          if (group) process.kill(-child.pid!, 'SIGTERM');
+          else child.kill('SIGTERM');
+        }
+        return exited;
+      },
     },
   };
 }
