@@ -1,8 +1,8 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RuleRepository } from '../../../domain/rules/ports';
 import { byOrder, type Rule, type RuleApplyJob, type RuleChanges } from '../../../domain/rules/rule';
-import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
-import { failedConditions, isConditionFailure, isTransactionConflict } from './errors';
+import { deleteCounted, putCounted } from './counted-items';
+import { isConditionFailure } from './errors';
 import { dataKeys, withoutKeys, type DataKeys } from './keys';
 import { queryAll } from './queries';
 
@@ -30,42 +30,10 @@ export class DynamoRuleRepository implements RuleRepository {
     this.keys = dataKeys(workspaceId);
   }
 
-  /** Two creates at once meet on the count: the loser's transaction is cancelled whole and sent again. */
-  async create(rule: Rule, limit: number): Promise<'created' | 'limit'> {
-    return retryLostRaces(
-      () => this.tryCreate(rule, limit),
-      () => {
-        throw new Error('Creating the rule kept conflicting with other writes of its workspace');
-      },
-      { backoffMs: (attempt) => 20 * attempt + Math.random() * 30 },
-    );
-  }
-
-  private async tryCreate(rule: Rule, limit: number): Promise<'created' | 'limit' | typeof LOST_RACE> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: this.keys.ruleCount,
-                UpdateExpression: 'ADD #count :one',
-                ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-                ExpressionAttributeNames: { '#count': 'count' },
-                ExpressionAttributeValues: { ':one': 1, ':limit': limit },
-              },
-            },
-            { Put: { TableName: this.tableName, Item: { ...this.keys.rule(rule.id), ...rule }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          ],
-        }),
-      );
-      return 'created';
-    } catch (error) {
-      if (failedConditions(error)?.includes(0)) return 'limit';
-      if (isTransactionConflict(error)) return LOST_RACE;
-      throw error;
-    }
+  /** Two creates at once meet on the count: the loser's transaction is sent again (see putCounted). */
+  create(rule: Rule, limit: number): Promise<'created' | 'limit'> {
+    const item = { ...this.keys.rule(rule.id), ...rule };
+    return putCounted(this.db, { tableName: this.tableName, countKey: this.keys.ruleCount, item, limit, what: 'rule' });
   }
 
   async get(id: string): Promise<Rule | null> {
@@ -106,21 +74,8 @@ export class DynamoRuleRepository implements RuleRepository {
     }
   }
 
-  async delete(id: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Delete: { TableName: this.tableName, Key: this.keys.rule(id), ConditionExpression: 'attribute_exists(pk)' } },
-            { Update: { TableName: this.tableName, Key: this.keys.ruleCount, UpdateExpression: 'ADD #count :minus', ExpressionAttributeNames: { '#count': 'count' }, ExpressionAttributeValues: { ':minus': -1 } } },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (failedConditions(error)?.includes(0)) return false;
-      throw error;
-    }
+  delete(id: string): Promise<boolean> {
+    return deleteCounted(this.db, { tableName: this.tableName, key: this.keys.rule(id), countKey: this.keys.ruleCount });
   }
 
   async startApply(id: string, job: RuleApplyJob): Promise<Rule | null | 'busy'> {

@@ -1,6 +1,7 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { WebhookChanges, WebhookRecord, WebhookRepository } from '../../../domain/webhooks/ports';
-import { failedConditions, isConditionFailure } from './errors';
+import { deleteCounted, putCounted } from './counted-items';
+import { isConditionFailure } from './errors';
 import { dataKeys, withoutKeys, type DataKeys } from './keys';
 import { queryAll } from './queries';
 
@@ -19,30 +20,10 @@ export class DynamoWebhookRepository implements WebhookRepository {
     this.keys = dataKeys(workspaceId);
   }
 
-  async create(webhook: WebhookRecord, limit: number): Promise<'created' | 'limit'> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: this.keys.webhookCount,
-                UpdateExpression: 'ADD #count :one',
-                ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-                ExpressionAttributeNames: { '#count': 'count' },
-                ExpressionAttributeValues: { ':one': 1, ':limit': limit },
-              },
-            },
-            { Put: { TableName: this.tableName, Item: { ...this.keys.webhook(webhook.id), ...webhook }, ConditionExpression: 'attribute_not_exists(pk)' } },
-          ],
-        }),
-      );
-      return 'created';
-    } catch (error) {
-      if (failedConditions(error)?.includes(0)) return 'limit';
-      throw error;
-    }
+  /** Two creates at once meet on the count: the loser's transaction is sent again (see putCounted). */
+  create(webhook: WebhookRecord, limit: number): Promise<'created' | 'limit'> {
+    const item = { ...this.keys.webhook(webhook.id), ...webhook };
+    return putCounted(this.db, { tableName: this.tableName, countKey: this.keys.webhookCount, item, limit, what: 'webhook' });
   }
 
   async get(id: string): Promise<WebhookRecord | null> {
@@ -82,28 +63,7 @@ export class DynamoWebhookRepository implements WebhookRepository {
     }
   }
 
-  async delete(id: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Delete: { TableName: this.tableName, Key: this.keys.webhook(id), ConditionExpression: 'attribute_exists(pk)' } },
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: this.keys.webhookCount,
-                UpdateExpression: 'ADD #count :minus',
-                ExpressionAttributeNames: { '#count': 'count' },
-                ExpressionAttributeValues: { ':minus': -1 },
-              },
-            },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (failedConditions(error)?.includes(0)) return false;
-      throw error;
-    }
+  delete(id: string): Promise<boolean> {
+    return deleteCounted(this.db, { tableName: this.tableName, key: this.keys.webhook(id), countKey: this.keys.webhookCount });
   }
 }
