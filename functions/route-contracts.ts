@@ -11,6 +11,7 @@ import { routes as settingsRoutes } from './settings/schemas';
 import { routes as sourcesRoutes } from './sources/schemas';
 import { routes as usersRoutes } from './users/schemas';
 import { routes as webhooksRoutes } from './webhooks/schemas';
+import { routes as workspacesRoutes } from './workspaces/schemas';
 
 /**
  * Every HTTP route's contract, by endpoint group, then by operation id: what the API contract (api-contract/)
@@ -30,5 +31,6 @@ export const ROUTE_CONTRACTS: Record<HttpGroup, RouteContracts> = {
   sources: sourcesRoutes,
   notifications: notificationsRoutes,
   webhooks: webhooksRoutes,
+  workspaces: workspacesRoutes,
   health: healthRoutes,
 };

@@ -49,5 +49,6 @@ export const TAGS: { name: HttpGroup; description: string }[] = [
   { name: 'sources', description: 'WebDAV sources synced into the workspace, on a schedule and on demand.' },
   { name: 'notifications', description: "The caller's notifications." },
   { name: 'webhooks', description: 'HTTP endpoints that hear of the workspace\'s changes: signed (Standard Webhooks), at least once, retried.' },
+  { name: 'workspaces', description: "The caller's workspace (plan, status, usage, quotas) and the operator's view of every workspace: plans, suspension." },
   { name: 'health', description: 'Whether the service and its stores answer.' },
 ];

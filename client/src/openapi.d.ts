@@ -1384,6 +1384,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get your workspace
+         * @description The caller's workspace: its plan and status, its members, this month's usage (UTC) and each quota of its plan beside what is used of it. Over a quota, an upload, an OCR run or a create of a member, source or API token is refused with 403 `details.reason = "quota_exceeded"`, naming `quota`, `limit` and `used`.
+         *
+         *     **Who may call it:** Any member of the workspace (viewer and up).
+         */
+        get: operations["getWorkspace"];
+        /**
+         * Rename your workspace
+         * @description Changes the caller's workspace's name (its admins).
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        put: operations["renameWorkspace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every workspace
+         * @description The operator's view: every workspace, oldest first, with its plan, status, this month's usage and its quotas.
+         *
+         *     **Who may call it:** The operator of the deployment (the bootstrap admin) only.
+         */
+        get: operations["listWorkspaces"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a workspace's plan or status
+         * @description The operator's: `plan` (one of the configured plans; 400 naming `plan` otherwise) and/or `status` (`suspended` or `active`). A suspended workspace keeps its data, but every request of its users and API tokens answers 403 `FORBIDDEN` with `details.reason = "workspace_suspended"`, its WebSocket connections are closed (`details.reason = "workspace_suspended"`), and its syncs, OCR runs and webhook deliveries wait. Resuming restores all of it. A change takes effect within seconds on every instance.
+         *
+         *     **Who may call it:** The operator of the deployment (the bootstrap admin) only.
+         */
+        put: operations["changeWorkspace"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -2921,6 +2993,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/workspace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get your workspace (v2)
+         * @description The future version (v2) of `GET /api/workspace`: the same operation, under `/api/v2/`.
+         *
+         *     The caller's workspace: its plan and status, its members, this month's usage (UTC) and each quota of its plan beside what is used of it. Over a quota, an upload, an OCR run or a create of a member, source or API token is refused with 403 `details.reason = "quota_exceeded"`, naming `quota`, `limit` and `used`.
+         *
+         *     **Who may call it:** Any member of the workspace (viewer and up).
+         */
+        get: operations["getWorkspaceV2"];
+        /**
+         * Rename your workspace (v2)
+         * @description The future version (v2) of `PUT /api/workspace`: the same operation, under `/api/v2/`.
+         *
+         *     Changes the caller's workspace's name (its admins).
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        put: operations["renameWorkspaceV2"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every workspace (v2)
+         * @description The future version (v2) of `GET /api/workspaces`: the same operation, under `/api/v2/`.
+         *
+         *     The operator's view: every workspace, oldest first, with its plan, status, this month's usage and its quotas.
+         *
+         *     **Who may call it:** The operator of the deployment (the bootstrap admin) only.
+         */
+        get: operations["listWorkspacesV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspaces/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a workspace's plan or status (v2)
+         * @description The future version (v2) of `PUT /api/workspaces/{id}`: the same operation, under `/api/v2/`.
+         *
+         *     The operator's: `plan` (one of the configured plans; 400 naming `plan` otherwise) and/or `status` (`suspended` or `active`). A suspended workspace keeps its data, but every request of its users and API tokens answers 403 `FORBIDDEN` with `details.reason = "workspace_suspended"`, its WebSocket connections are closed (`details.reason = "workspace_suspended"`), and its syncs, OCR runs and webhook deliveries wait. Resuming restores all of it. A change takes effect within seconds on every instance.
+         *
+         *     **Who may call it:** The operator of the deployment (the bootstrap admin) only.
+         */
+        put: operations["changeWorkspaceV2"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/health": {
         parameters: {
             query?: never;
@@ -4125,6 +4277,66 @@ export interface components {
                 /** Format: uuid */
                 webhook_id: string;
             };
+        };
+        /** @description One limit of the workspace's plan and what the workspace uses of it. */
+        QuotaUse: {
+            /**
+             * @description `documents_stored` and `bytes_stored` (now), `ocr_pages_per_month` (this month, UTC), `sources`, `members`, `api_tokens` (now).
+             * @enum {string}
+             */
+            quota: "documents_stored" | "bytes_stored" | "ocr_pages_per_month" | "sources" | "members" | "api_tokens";
+            /** @description The limit, or `unlimited`. */
+            limit: number | "unlimited";
+            /** @description What is used of it. */
+            used: number;
+        };
+        /** @description A workspace: its plan and status, its members, this month's usage and its quotas. */
+        WorkspaceOverview: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @description The plan's name (the operator's configuration). */
+            plan: string;
+            /**
+             * @description `active`; `suspended` (every request of its users answers 403 `workspace_suspended`); `deleting`.
+             * @enum {string}
+             */
+            status: "active" | "suspended" | "deleting";
+            /** Format: date-time */
+            created_at: string;
+            /** @description Its users. */
+            member_count: number;
+            /** @description This month's usage counters (UTC), as `GET /api/usage` counts them. */
+            usage: {
+                month: string;
+                /** @description Documents stored now. */
+                documents_stored: number;
+                /** @description Bytes of original files stored now. */
+                bytes_stored: number;
+                /** @description Documents created this month. */
+                documents_uploaded: number;
+                /** @description Documents deleted this month. */
+                documents_deleted: number;
+                /** @description Bytes created this month. */
+                bytes_uploaded: number;
+                /** @description Bytes deleted this month. */
+                bytes_deleted: number;
+                /** @description Pages of OCR runs completed this month. */
+                pages_ocred: number;
+                pages_ocred_by_engine: {
+                    [key: string]: number;
+                };
+                /** @description Searches this month. */
+                search_requests: number;
+                /** @description Authenticated requests this month. */
+                api_requests: number;
+            };
+            quotas: components["schemas"]["QuotaUse"][];
+        };
+        /** @description A page of every workspace, oldest first. */
+        WorkspacePage: {
+            data: components["schemas"]["WorkspaceOverview"][];
+            pagination: components["schemas"]["Pagination"];
         };
     };
     responses: {
@@ -8939,6 +9151,420 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f0c6a1e-8b2d-4c5e-9f7a-1b2c3d4e5f60",
+                     *       "name": "Acme accounting",
+                     *       "plan": "team",
+                     *       "status": "active",
+                     *       "created_at": "2026-10-01T08:00:00.000Z",
+                     *       "member_count": 4,
+                     *       "usage": {
+                     *         "month": "2026-11",
+                     *         "documents_stored": 1200,
+                     *         "bytes_stored": 734003200,
+                     *         "documents_uploaded": 140,
+                     *         "documents_deleted": 12,
+                     *         "bytes_uploaded": 83886080,
+                     *         "bytes_deleted": 5242880,
+                     *         "pages_ocred": 410,
+                     *         "pages_ocred_by_engine": {
+                     *           "tesseract": 380,
+                     *           "text_layer": 30
+                     *         },
+                     *         "search_requests": 950,
+                     *         "api_requests": 18210
+                     *       },
+                     *       "quotas": [
+                     *         {
+                     *           "quota": "documents_stored",
+                     *           "limit": 10000,
+                     *           "used": 1200
+                     *         },
+                     *         {
+                     *           "quota": "bytes_stored",
+                     *           "limit": 10737418240,
+                     *           "used": 734003200
+                     *         },
+                     *         {
+                     *           "quota": "ocr_pages_per_month",
+                     *           "limit": 5000,
+                     *           "used": 410
+                     *         },
+                     *         {
+                     *           "quota": "sources",
+                     *           "limit": 5,
+                     *           "used": 1
+                     *         },
+                     *         {
+                     *           "quota": "members",
+                     *           "limit": 10,
+                     *           "used": 4
+                     *         },
+                     *         {
+                     *           "quota": "api_tokens",
+                     *           "limit": "unlimited",
+                     *           "used": 3
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceOverview"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    renameWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme accounting"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The workspace, renamed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f0c6a1e-8b2d-4c5e-9f7a-1b2c3d4e5f60",
+                     *       "name": "Acme accounting",
+                     *       "plan": "team",
+                     *       "status": "active",
+                     *       "created_at": "2026-10-01T08:00:00.000Z",
+                     *       "member_count": 4,
+                     *       "usage": {
+                     *         "month": "2026-11",
+                     *         "documents_stored": 1200,
+                     *         "bytes_stored": 734003200,
+                     *         "documents_uploaded": 140,
+                     *         "documents_deleted": 12,
+                     *         "bytes_uploaded": 83886080,
+                     *         "bytes_deleted": 5242880,
+                     *         "pages_ocred": 410,
+                     *         "pages_ocred_by_engine": {
+                     *           "tesseract": 380,
+                     *           "text_layer": 30
+                     *         },
+                     *         "search_requests": 950,
+                     *         "api_requests": 18210
+                     *       },
+                     *       "quotas": [
+                     *         {
+                     *           "quota": "documents_stored",
+                     *           "limit": 10000,
+                     *           "used": 1200
+                     *         },
+                     *         {
+                     *           "quota": "bytes_stored",
+                     *           "limit": 10737418240,
+                     *           "used": 734003200
+                     *         },
+                     *         {
+                     *           "quota": "ocr_pages_per_month",
+                     *           "limit": 5000,
+                     *           "used": 410
+                     *         },
+                     *         {
+                     *           "quota": "sources",
+                     *           "limit": 5,
+                     *           "used": 1
+                     *         },
+                     *         {
+                     *           "quota": "members",
+                     *           "limit": 10,
+                     *           "used": 4
+                     *         },
+                     *         {
+                     *           "quota": "api_tokens",
+                     *           "limit": "unlimited",
+                     *           "used": 3
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceOverview"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWorkspaces: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of workspaces. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f0c6a1e-8b2d-4c5e-9f7a-1b2c3d4e5f60",
+                     *           "name": "Acme accounting",
+                     *           "plan": "team",
+                     *           "status": "active",
+                     *           "created_at": "2026-10-01T08:00:00.000Z",
+                     *           "member_count": 4,
+                     *           "usage": {
+                     *             "month": "2026-11",
+                     *             "documents_stored": 1200,
+                     *             "bytes_stored": 734003200,
+                     *             "documents_uploaded": 140,
+                     *             "documents_deleted": 12,
+                     *             "bytes_uploaded": 83886080,
+                     *             "bytes_deleted": 5242880,
+                     *             "pages_ocred": 410,
+                     *             "pages_ocred_by_engine": {
+                     *               "tesseract": 380,
+                     *               "text_layer": 30
+                     *             },
+                     *             "search_requests": 950,
+                     *             "api_requests": 18210
+                     *           },
+                     *           "quotas": [
+                     *             {
+                     *               "quota": "documents_stored",
+                     *               "limit": 10000,
+                     *               "used": 1200
+                     *             },
+                     *             {
+                     *               "quota": "bytes_stored",
+                     *               "limit": 10737418240,
+                     *               "used": 734003200
+                     *             },
+                     *             {
+                     *               "quota": "ocr_pages_per_month",
+                     *               "limit": 5000,
+                     *               "used": 410
+                     *             },
+                     *             {
+                     *               "quota": "sources",
+                     *               "limit": 5,
+                     *               "used": 1
+                     *             },
+                     *             {
+                     *               "quota": "members",
+                     *               "limit": 10,
+                     *               "used": 4
+                     *             },
+                     *             {
+                     *               "quota": "api_tokens",
+                     *               "limit": "unlimited",
+                     *               "used": 3
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_next": false,
+                     *         "has_prev": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspacePage"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOperator"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "plan": "team",
+                 *       "status": "suspended"
+                 *     }
+                 */
+                "application/json": {
+                    plan?: string;
+                    /** @enum {string} */
+                    status?: "active" | "suspended";
+                };
+            };
+        };
+        responses: {
+            /** @description The workspace, changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f0c6a1e-8b2d-4c5e-9f7a-1b2c3d4e5f60",
+                     *       "name": "Acme accounting",
+                     *       "plan": "team",
+                     *       "status": "suspended",
+                     *       "created_at": "2026-10-01T08:00:00.000Z",
+                     *       "member_count": 4,
+                     *       "usage": {
+                     *         "month": "2026-11",
+                     *         "documents_stored": 1200,
+                     *         "bytes_stored": 734003200,
+                     *         "documents_uploaded": 140,
+                     *         "documents_deleted": 12,
+                     *         "bytes_uploaded": 83886080,
+                     *         "bytes_deleted": 5242880,
+                     *         "pages_ocred": 410,
+                     *         "pages_ocred_by_engine": {
+                     *           "tesseract": 380,
+                     *           "text_layer": 30
+                     *         },
+                     *         "search_requests": 950,
+                     *         "api_requests": 18210
+                     *       },
+                     *       "quotas": [
+                     *         {
+                     *           "quota": "documents_stored",
+                     *           "limit": 10000,
+                     *           "used": 1200
+                     *         },
+                     *         {
+                     *           "quota": "bytes_stored",
+                     *           "limit": 10737418240,
+                     *           "used": 734003200
+                     *         },
+                     *         {
+                     *           "quota": "ocr_pages_per_month",
+                     *           "limit": 5000,
+                     *           "used": 410
+                     *         },
+                     *         {
+                     *           "quota": "sources",
+                     *           "limit": 5,
+                     *           "used": 1
+                     *         },
+                     *         {
+                     *           "quota": "members",
+                     *           "limit": 10,
+                     *           "used": 4
+                     *         },
+                     *         {
+                     *           "quota": "api_tokens",
+                     *           "limit": "unlimited",
+                     *           "used": 3
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceOverview"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOperator"];
+            404: components["responses"]["NotFound"];
+            /** @description `DUPLICATE_RESOURCE`: The workspace is being deleted (`workspace_deleting`), or it is the operator's own and would be suspended (`operator_workspace`).. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -13567,6 +14193,420 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenAdmin"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWorkspaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workspace. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f0c6a1e-8b2d-4c5e-9f7a-1b2c3d4e5f60",
+                     *       "name": "Acme accounting",
+                     *       "plan": "team",
+                     *       "status": "active",
+                     *       "created_at": "2026-10-01T08:00:00.000Z",
+                     *       "member_count": 4,
+                     *       "usage": {
+                     *         "month": "2026-11",
+                     *         "documents_stored": 1200,
+                     *         "bytes_stored": 734003200,
+                     *         "documents_uploaded": 140,
+                     *         "documents_deleted": 12,
+                     *         "bytes_uploaded": 83886080,
+                     *         "bytes_deleted": 5242880,
+                     *         "pages_ocred": 410,
+                     *         "pages_ocred_by_engine": {
+                     *           "tesseract": 380,
+                     *           "text_layer": 30
+                     *         },
+                     *         "search_requests": 950,
+                     *         "api_requests": 18210
+                     *       },
+                     *       "quotas": [
+                     *         {
+                     *           "quota": "documents_stored",
+                     *           "limit": 10000,
+                     *           "used": 1200
+                     *         },
+                     *         {
+                     *           "quota": "bytes_stored",
+                     *           "limit": 10737418240,
+                     *           "used": 734003200
+                     *         },
+                     *         {
+                     *           "quota": "ocr_pages_per_month",
+                     *           "limit": 5000,
+                     *           "used": 410
+                     *         },
+                     *         {
+                     *           "quota": "sources",
+                     *           "limit": 5,
+                     *           "used": 1
+                     *         },
+                     *         {
+                     *           "quota": "members",
+                     *           "limit": 10,
+                     *           "used": 4
+                     *         },
+                     *         {
+                     *           "quota": "api_tokens",
+                     *           "limit": "unlimited",
+                     *           "used": 3
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceOverview"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    renameWorkspaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Acme accounting"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The workspace, renamed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f0c6a1e-8b2d-4c5e-9f7a-1b2c3d4e5f60",
+                     *       "name": "Acme accounting",
+                     *       "plan": "team",
+                     *       "status": "active",
+                     *       "created_at": "2026-10-01T08:00:00.000Z",
+                     *       "member_count": 4,
+                     *       "usage": {
+                     *         "month": "2026-11",
+                     *         "documents_stored": 1200,
+                     *         "bytes_stored": 734003200,
+                     *         "documents_uploaded": 140,
+                     *         "documents_deleted": 12,
+                     *         "bytes_uploaded": 83886080,
+                     *         "bytes_deleted": 5242880,
+                     *         "pages_ocred": 410,
+                     *         "pages_ocred_by_engine": {
+                     *           "tesseract": 380,
+                     *           "text_layer": 30
+                     *         },
+                     *         "search_requests": 950,
+                     *         "api_requests": 18210
+                     *       },
+                     *       "quotas": [
+                     *         {
+                     *           "quota": "documents_stored",
+                     *           "limit": 10000,
+                     *           "used": 1200
+                     *         },
+                     *         {
+                     *           "quota": "bytes_stored",
+                     *           "limit": 10737418240,
+                     *           "used": 734003200
+                     *         },
+                     *         {
+                     *           "quota": "ocr_pages_per_month",
+                     *           "limit": 5000,
+                     *           "used": 410
+                     *         },
+                     *         {
+                     *           "quota": "sources",
+                     *           "limit": 5,
+                     *           "used": 1
+                     *         },
+                     *         {
+                     *           "quota": "members",
+                     *           "limit": 10,
+                     *           "used": 4
+                     *         },
+                     *         {
+                     *           "quota": "api_tokens",
+                     *           "limit": "unlimited",
+                     *           "used": 3
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceOverview"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWorkspacesV2: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of workspaces. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "3f0c6a1e-8b2d-4c5e-9f7a-1b2c3d4e5f60",
+                     *           "name": "Acme accounting",
+                     *           "plan": "team",
+                     *           "status": "active",
+                     *           "created_at": "2026-10-01T08:00:00.000Z",
+                     *           "member_count": 4,
+                     *           "usage": {
+                     *             "month": "2026-11",
+                     *             "documents_stored": 1200,
+                     *             "bytes_stored": 734003200,
+                     *             "documents_uploaded": 140,
+                     *             "documents_deleted": 12,
+                     *             "bytes_uploaded": 83886080,
+                     *             "bytes_deleted": 5242880,
+                     *             "pages_ocred": 410,
+                     *             "pages_ocred_by_engine": {
+                     *               "tesseract": 380,
+                     *               "text_layer": 30
+                     *             },
+                     *             "search_requests": 950,
+                     *             "api_requests": 18210
+                     *           },
+                     *           "quotas": [
+                     *             {
+                     *               "quota": "documents_stored",
+                     *               "limit": 10000,
+                     *               "used": 1200
+                     *             },
+                     *             {
+                     *               "quota": "bytes_stored",
+                     *               "limit": 10737418240,
+                     *               "used": 734003200
+                     *             },
+                     *             {
+                     *               "quota": "ocr_pages_per_month",
+                     *               "limit": 5000,
+                     *               "used": 410
+                     *             },
+                     *             {
+                     *               "quota": "sources",
+                     *               "limit": 5,
+                     *               "used": 1
+                     *             },
+                     *             {
+                     *               "quota": "members",
+                     *               "limit": 10,
+                     *               "used": 4
+                     *             },
+                     *             {
+                     *               "quota": "api_tokens",
+                     *               "limit": "unlimited",
+                     *               "used": 3
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_next": false,
+                     *         "has_prev": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspacePage"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOperator"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeWorkspaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "plan": "team",
+                 *       "status": "suspended"
+                 *     }
+                 */
+                "application/json": {
+                    plan?: string;
+                    /** @enum {string} */
+                    status?: "active" | "suspended";
+                };
+            };
+        };
+        responses: {
+            /** @description The workspace, changed. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f0c6a1e-8b2d-4c5e-9f7a-1b2c3d4e5f60",
+                     *       "name": "Acme accounting",
+                     *       "plan": "team",
+                     *       "status": "suspended",
+                     *       "created_at": "2026-10-01T08:00:00.000Z",
+                     *       "member_count": 4,
+                     *       "usage": {
+                     *         "month": "2026-11",
+                     *         "documents_stored": 1200,
+                     *         "bytes_stored": 734003200,
+                     *         "documents_uploaded": 140,
+                     *         "documents_deleted": 12,
+                     *         "bytes_uploaded": 83886080,
+                     *         "bytes_deleted": 5242880,
+                     *         "pages_ocred": 410,
+                     *         "pages_ocred_by_engine": {
+                     *           "tesseract": 380,
+                     *           "text_layer": 30
+                     *         },
+                     *         "search_requests": 950,
+                     *         "api_requests": 18210
+                     *       },
+                     *       "quotas": [
+                     *         {
+                     *           "quota": "documents_stored",
+                     *           "limit": 10000,
+                     *           "used": 1200
+                     *         },
+                     *         {
+                     *           "quota": "bytes_stored",
+                     *           "limit": 10737418240,
+                     *           "used": 734003200
+                     *         },
+                     *         {
+                     *           "quota": "ocr_pages_per_month",
+                     *           "limit": 5000,
+                     *           "used": 410
+                     *         },
+                     *         {
+                     *           "quota": "sources",
+                     *           "limit": 5,
+                     *           "used": 1
+                     *         },
+                     *         {
+                     *           "quota": "members",
+                     *           "limit": 10,
+                     *           "used": 4
+                     *         },
+                     *         {
+                     *           "quota": "api_tokens",
+                     *           "limit": "unlimited",
+                     *           "used": 3
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceOverview"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOperator"];
+            404: components["responses"]["NotFound"];
+            /** @description `DUPLICATE_RESOURCE`: The workspace is being deleted (`workspace_deleting`), or it is the operator's own and would be suspended (`operator_workspace`).. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -135,7 +135,7 @@ export interface ApiStackProps extends StackProps {
 }
 
 /** The HTTP functions that count requests against the rate limits: every group but health. */
-export const RATE_LIMITED_GROUPS = ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'search', 'sources', 'webhooks'] as const satisfies readonly HttpGroup[];
+export const RATE_LIMITED_GROUPS = ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'search', 'sources', 'webhooks', 'workspaces'] as const satisfies readonly HttpGroup[];
 
 /**
  * The stateless part: an HTTP API with one Lambda per endpoint group of `HTTP_ROUTES` plus a `$default`
@@ -218,9 +218,10 @@ export class ApiStack extends Stack {
       // Creating or changing a source checks its URL with a PROPFIND to a remote server: the gateway's 30 s.
       sources: fn('sources', { ...httpEnvironment, [ENV.sourcesAllowPrivateNetworks]: SOURCES_ALLOW_PRIVATE_NETWORKS }, Duration.seconds(30)),
       webhooks: fn('webhooks', httpEnvironment),
+      workspaces: fn('workspaces', httpEnvironment),
     } satisfies Record<HttpGroup, AppFunction>;
     const ocrQueues = { normal: props.ocrQueue, high: props.ocrHighQueue };
-    for (const group of ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'sources', 'webhooks'] as const) {
+    for (const group of ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'sources', 'webhooks', 'workspaces'] as const) {
       bindTable(httpFunctions[group].function, props.table, 'readWrite');
       bindSecret(httpFunctions[group].function, props.jwtSecret, ENV.jwtSecretArn);
     }

@@ -17,7 +17,9 @@ import type { LabelRepository } from '../domain/labels/ports';
 import type { SettingsRepository } from '../domain/settings/ports';
 import type { OidcClient, PendingLoginStore, SsoUserPolicy } from '../domain/sso/ports';
 import type { PasswordHasher, UserRepository } from '../domain/users/ports';
-import type { LegacyDataAdopter, WorkspaceRepository } from '../domain/workspaces/ports';
+import type { LegacyDataAdopter, WorkspaceRepository, WorkspaceStatusReader } from '../domain/workspaces/ports';
+import type { PlanCatalog } from '../domain/quotas/plans';
+import type { QuotaCounts } from '../domain/quotas/ports';
 import type { CorsOrigins } from '../http/cors';
 import type { EdgeOrigin } from '../http/edge';
 import type { HostProbe } from '../domain/system/ports';
@@ -35,6 +37,15 @@ export interface AppContainer {
   clock: Clock;
   users: UserRepository;
   workspaces: WorkspaceRepository;
+  /**
+   * Whether a workspace serves (`active`) or is suspended or being deleted: read on every authenticated request
+   * and by the workers before each job, remembered for a few seconds (WORKSPACE_STATUS_TTL_MS).
+   */
+  workspaceStatus: WorkspaceStatusReader;
+  /** The plans (PLANS, DEFAULT_PLAN) and so each workspace's quotas. */
+  plans: PlanCatalog;
+  /** Each workspace's exact counts of members, sources and API tokens, bounded by its plan. */
+  quotaCounts: QuotaCounts;
   /** Each workspace's usage by month, for billing (read by its admin, the operator and `npm run usage`). */
   usage: UsageRepository;
   settings: SettingsRepository;

@@ -5,6 +5,7 @@ import { looksLikeApiToken } from '../domain/tokens/token-format';
 import { DynamoSettingsRepository } from '../adapters/aws/dynamodb/settings-repository';
 import { DynamoUserRepository } from '../adapters/aws/dynamodb/user-repository';
 import { DynamoWorkspaceRepository } from '../adapters/aws/dynamodb/workspace-repository';
+import { DynamoQuotaCounts } from '../adapters/aws/dynamodb/quota-counts';
 import { DynamoDocumentRepository } from '../adapters/aws/dynamodb/document-repository';
 import { DynamoLabelRepository } from '../adapters/aws/dynamodb/label-repository';
 import { DynamoNotificationRepository } from '../adapters/aws/dynamodb/notification-repository';
@@ -30,7 +31,8 @@ import type { OidcClient } from '../domain/sso/ports';
 import type { LegacyDataAdopter } from '../domain/workspaces/ports';
 import type { EdgeOrigin } from '../http/edge';
 import { logger } from '../logger';
-import { oidcSettings, type CommonEnv } from './config';
+import { oidcSettings, planCatalog, type CommonEnv } from './config';
+import { rememberedWorkspaceStatus, requireServingWorkspace } from '../domain/workspaces/workspace-status';
 import type { NodeHostProbe } from '../adapters/node/host-probe';
 import { noBusinessMetrics, type BusinessMetrics } from '../domain/metrics/ports';
 import type { DynamoRateLimitStore } from '../adapters/aws/dynamodb/rate-limit-store';
@@ -215,6 +217,8 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
   const usage = new DynamoUsageRepository(parts.db, parts.tableName);
   const sourceStores = parts.sourceStores?.(parts.db, parts.tableName) ?? noSourceStores;
   const meter = meterRequests(parts.decorateUsageMeter?.(usage) ?? usage, clock);
+  const plans = planCatalog(parts.env);
+  const workspaceStore = rememberedWorkspaceStatus(new DynamoWorkspaceRepository(parts.db, parts.tableName, plans.defaultPlan, () => clock.now()));
   const forWorkspace = (workspaceId: string): WorkspaceData => {
     const documents = new DynamoDocumentRepository(parts.db, parts.tableName, workspaceId, clock);
     const labels = new DynamoLabelRepository(parts.db, parts.tableName, workspaceId);
@@ -240,7 +244,10 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
   return {
     clock,
     users,
-    workspaces: new DynamoWorkspaceRepository(parts.db, parts.tableName),
+    workspaces: workspaceStore.repository,
+    workspaceStatus: workspaceStore.reader,
+    plans,
+    quotaCounts: new DynamoQuotaCounts(parts.db, parts.tableName),
     usage,
     settings,
     notifications: new DynamoNotificationRepository(parts.db, parts.tableName),
@@ -261,8 +268,12 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     healthProbes: parts.healthProbes,
     metrics: parts.metrics ?? noBusinessMetrics,
     // A personal API token is never tried as a JWT, nor a JWT as a token.
-    authenticate: (token) =>
-      looksLikeApiToken(token) ? authenticateApiToken({ apiTokens, users, clock }, token) : authenticate({ tokens, revokedTokens, users }, token),
+    // A suspended workspace's callers are refused here, once for every group and the WebSocket channel.
+    authenticate: async (token) =>
+      requireServingWorkspace(
+        workspaceStore.reader,
+        looksLikeApiToken(token) ? await authenticateApiToken({ apiTokens, users, clock }, token) : await authenticate({ tokens, revokedTokens, users }, token),
+      ),
     ...(parts.serving?.(parts, clock, meter) ?? notServing),
     oidc,
     vault: parts.vault ?? noVault,

@@ -2,6 +2,7 @@ import { REGISTRATION_MODES } from '../manifest';
 import * as z from '../zod';
 import { ROLES, type Role } from '../domain/principal';
 import { BOOTSTRAP_WORKSPACE_ID } from '../domain/workspaces/workspace';
+import { parsePlans, type PlanCatalog } from '../domain/quotas/plans';
 import { parseCorsOrigins } from '../http/cors';
 import { LOG_FORMATS, LOG_LEVELS } from '../observability/log-lines';
 
@@ -108,10 +109,27 @@ export const commonEnvSchema = z.object({
   SOURCE_REQUEST_TIMEOUT_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(600)), 30),
   /** Whether webhooks may be delivered to private, loopback and link-local addresses; as for sources. */
   WEBHOOKS_ALLOW_PRIVATE_NETWORKS: z._default(z.stringbool(), false),
+  /** The plans (JSON, see docs/plans-and-quotas.md); none: one plan, `default`, without limits. */
+  PLANS: z.optional(z.string()),
+  /** The plan of a workspace that has none of its own; default: the first plan of PLANS. */
+  DEFAULT_PLAN: z.optional(envText),
   ...oidcEnvShape(),
 });
 
 export type CommonEnv = z.output<typeof commonEnvSchema>;
+
+/**
+ * The plans of the parsed environment. Called at init: a wrong plan stops the process naming PLANS (or
+ * DEFAULT_PLAN, when it names no plan).
+ */
+export function planCatalog(env: Pick<CommonEnv, 'PLANS' | 'DEFAULT_PLAN'>): PlanCatalog {
+  try {
+    return parsePlans(env.PLANS, env.DEFAULT_PLAN);
+  } catch (error) {
+    const message = (error as Error).message;
+    throw new ConfigurationError(`${message.startsWith('default plan') ? 'DEFAULT_PLAN' : 'PLANS'}: ${message}`);
+  }
+}
 
 /** Single sign-on as configured, or null when OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_REDIRECT_URI are all unset. */
 export interface OidcSettings {

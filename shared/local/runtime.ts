@@ -25,6 +25,7 @@ import { createSettingsHandler } from '../../functions/settings/handler';
 import { createAuthDeadlineHandler, createRealtimeHandler } from '../../functions/realtime/handler';
 import { createUsersHandler } from '../../functions/users/handler';
 import { createWebhooksHandler } from '../../functions/webhooks/handler';
+import { createWorkspacesHandler } from '../../functions/workspaces/handler';
 import { createWebhookDeliveryHandler } from '../../functions/webhook-delivery/handler';
 import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender';
 import { deliverDepsOf, resumeDepsOf } from '../container/webhook-services';
@@ -183,6 +184,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       sources: createSourcesHandler(container),
       notifications: createNotificationsHandler(container),
       webhooks: createWebhooksHandler(container),
+      workspaces: createWorkspacesHandler(container),
       health: createHealthHandler(container),
     };
     const routes = new RouteTable(

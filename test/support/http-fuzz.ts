@@ -13,6 +13,7 @@ import { updateSettingsBody } from '../../functions/settings/schemas';
 import { createSourceBody, updateSourceBody } from '../../functions/sources/schemas';
 import { changePasswordBody, createTokenBody, createUserBody, listTokensQuery, updateProfileBody, updateUserBody, usageQuery } from '../../functions/users/schemas';
 import { createWebhookBody, updateWebhookBody } from '../../functions/webhooks/schemas';
+import { changeWorkspaceBody, renameWorkspaceBody } from '../../functions/workspaces/schemas';
 import { ERROR_STATUS } from '../../shared/domain/errors';
 import { pageQuery } from '../../shared/http/fields';
 import { fieldNames } from '../../shared/zod';
@@ -96,6 +97,10 @@ const V1_ROUTE_MODELS: Record<string, RouteModel> = {
   'POST /api/webhooks/{id}/rotate-secret': { query: [], body: null },
   'POST /api/webhooks/{id}/test': { query: [], body: null },
   'GET /api/webhooks/{id}/deliveries': { query: names(pageQuery), body: null },
+  'GET /api/workspace': { query: [], body: null },
+  'PUT /api/workspace': { query: [], body: json(names(renameWorkspaceBody)) },
+  'GET /api/workspaces': { query: names(pageQuery), body: null },
+  'PUT /api/workspaces/{id}': { query: [], body: json(names(changeWorkspaceBody)) },
   'GET /api/health': { query: [], body: null },
 };
 

@@ -9,6 +9,7 @@ import { createSettingsHandler } from '../../functions/settings/handler';
 import { createSourcesHandler } from '../../functions/sources/handler';
 import { createUsersHandler } from '../../functions/users/handler';
 import { createWebhooksHandler } from '../../functions/webhooks/handler';
+import { createWorkspacesHandler } from '../../functions/workspaces/handler';
 import type { WebhookServices } from '../../shared/container/webhook-services';
 import type { AppContainer, DocumentServices, OcrServices } from '../../shared/container/app-container';
 import { unauthorized } from '../../shared/domain/errors';
@@ -44,6 +45,7 @@ export function probeHandlers(): { handlers: Record<HttpGroup, HttpHandler>; aut
       sources: createSourcesHandler(container),
       notifications: createNotificationsHandler(container),
       webhooks: createWebhooksHandler(container),
+      workspaces: createWorkspacesHandler(container),
       health: createHealthHandler(container),
     },
     authenticated: () => authenticated,

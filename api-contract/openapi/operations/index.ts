@@ -11,6 +11,7 @@ import { settingsDocs } from './settings';
 import { sourcesDocs } from './sources';
 import { usersDocs } from './users';
 import { webhooksDocs } from './webhooks';
+import { workspacesDocs } from './workspaces';
 
 /** Every group's operation docs (api-contract/openapi/operations/<group>.ts). */
 export const OPERATION_DOCS: Record<HttpGroup, Readonly<Record<string, OperationDoc>>> = {
@@ -24,5 +25,6 @@ export const OPERATION_DOCS: Record<HttpGroup, Readonly<Record<string, Operation
   sources: sourcesDocs,
   notifications: notificationsDocs,
   webhooks: webhooksDocs,
+  workspaces: workspacesDocs,
   health: healthDocs,
 };

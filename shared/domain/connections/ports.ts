@@ -83,7 +83,7 @@ export interface TokenSession {
 }
 
 /** Why a connection's session was ended before its token expired. */
-export type SessionEndReason = 'logout' | 'password_changed' | 'user_deleted';
+export type SessionEndReason = 'logout' | 'password_changed' | 'user_deleted' | 'workspace_suspended';
 
 /** Which of a user's connections a session change applies to: all, one token's, or older token versions'. */
 export interface SessionSelector {

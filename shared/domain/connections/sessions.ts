@@ -9,6 +9,7 @@ export const SESSION_END_MESSAGES: Readonly<Record<ConnectionEnd, string>> = {
   logout: 'The session has ended: its token was logged out',
   password_changed: 'The session has ended: the password was changed',
   user_deleted: 'The session has ended: the user no longer exists',
+  workspace_suspended: 'The session has ended: the workspace is suspended',
   token_expired: 'The token has expired: send auth with a fresh token, or connect again',
 };
 

@@ -1,4 +1,4 @@
-import type { Workspace } from '../workspaces/workspace';
+import type { NewWorkspace } from '../workspaces/workspace';
 import type { User } from './user';
 import type { Role } from '../principal';
 
@@ -30,7 +30,7 @@ export interface ExternalIdentity {
  */
 export interface NewUserOptions {
   identity?: ExternalIdentity | undefined;
-  workspace?: Workspace | undefined;
+  workspace?: NewWorkspace | undefined;
 }
 
 export interface UserRepository {

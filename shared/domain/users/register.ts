@@ -2,7 +2,7 @@ import { forbidden } from '../errors';
 import type { Clock } from '../clock';
 import type { PasswordHasher, UserRepository } from './ports';
 import type { RegistrationMode } from '../../manifest';
-import type { Workspace } from '../workspaces/workspace';
+import type { NewWorkspace } from '../workspaces/workspace';
 import { toPublicUser, type PublicUser, type User } from './user';
 import type { Role } from '../principal';
 
@@ -40,7 +40,7 @@ export async function createUser(
   workspaceId: string,
   extra: Pick<User, 'operator'> = {},
   /** A workspace to create with the user (a sign-up's own). */
-  newWorkspace?: Workspace,
+  newWorkspace?: NewWorkspace,
 ): Promise<User> {
   const now = deps.clock.now().toISOString();
   const user: User = {

@@ -1,0 +1,7 @@
+import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
+import { awsAppContainer } from '../../shared/container/aws';
+import { dynamoSourceStores } from '../../shared/container/source-stores';
+import { createWorkspacesHandler } from './handler';
+
+// The sources' stores: a workspace's overview counts its sources against its plan.
+export const handler = lambdaEntry(createWorkspacesHandler(awsAppContainer(process.env, { sourceStores: dynamoSourceStores })));

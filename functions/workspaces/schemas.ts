@@ -1,0 +1,28 @@
+import * as z from '../../shared/zod';
+import { pageQuery, visibleNameField } from '../../shared/http/fields';
+import { contract, type RouteContracts } from '../../shared/http/route';
+
+/** `{name}`: the workspace's new name. */
+export const renameWorkspaceBody = z.lazy(() => z.strictObject({ name: visibleNameField() }));
+
+/** `{plan?, status?}`: at least one; `status` is `active` (resume) or `suspended`. */
+export const changeWorkspaceBody = z.lazy(() =>
+  z
+    .strictObject({
+      plan: z.optional(z.string().check(z.minLength(1, 'must name a plan'), z.maxLength(64))),
+      status: z.optional(z.enum(['active', 'suspended'], 'must be active or suspended')),
+    })
+    .check(z.refine((body) => body.plan !== undefined || body.status !== undefined, { message: 'give at least one of plan, status' })),
+);
+
+export const workspaceIdParams = z.lazy(() => z.strictObject({ id: z.uuid('must be a workspace id (UUID)') }));
+
+/** The workspace routes' contracts, by operation id (the API contract's operationId). */
+export const routes = {
+  getWorkspace: contract({ key: 'GET /api/workspace', access: 'viewer' }),
+  // Renaming is a setting of the workspace: its admins', with a session or a token with the admin scope.
+  renameWorkspace: contract({ key: 'PUT /api/workspace', access: 'admin', body: renameWorkspaceBody }),
+  // Every workspace, and a workspace's plan and status: the operator's.
+  listWorkspaces: contract({ key: 'GET /api/workspaces', access: 'operator', query: pageQuery }),
+  changeWorkspace: contract({ key: 'PUT /api/workspaces/{id}', access: 'operator', params: workspaceIdParams, body: changeWorkspaceBody }),
+} as const satisfies RouteContracts;

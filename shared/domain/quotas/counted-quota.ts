@@ -1,0 +1,43 @@
+import type { WorkspaceStatusReader } from '../workspaces/ports';
+import { planOf, type PlanCatalog } from './plans';
+import type { CountedQuota, QuotaCounts } from './ports';
+import { quotaExceeded } from './quota-errors';
+
+export interface CountedQuotaDeps {
+  quotaCounts: QuotaCounts;
+  plans: PlanCatalog;
+  workspaceStatus: Pick<WorkspaceStatusReader, 'plan'>;
+}
+
+/** The workspace's limit of a counted quota, from its plan. */
+async function limitOf(deps: CountedQuotaDeps, workspaceId: string, quota: CountedQuota) {
+  return planOf(deps.plans, (await deps.workspaceStatus.plan(workspaceId)) ?? deps.plans.defaultPlan)[quota];
+}
+
+/**
+ * Creates one more member, source or API token of the workspace within its plan: the count is taken first (403
+ * `quota_exceeded` at the limit), then `create` runs; a create that fails gives the count back. A crash between
+ * the two leaves the count one high (never low), which only ever refuses early.
+ */
+export async function createCounted<T>(
+  deps: CountedQuotaDeps,
+  workspaceId: string,
+  quota: CountedQuota,
+  existing: () => Promise<number>,
+  create: () => Promise<T>,
+): Promise<T> {
+  const limit = await limitOf(deps, workspaceId, quota);
+  const outcome = await deps.quotaCounts.take(workspaceId, quota, limit, existing);
+  if (!outcome.taken) throw quotaExceeded(quota, limit, outcome.used);
+  try {
+    return await create();
+  } catch (error) {
+    await deps.quotaCounts.give(workspaceId, quota, existing);
+    throw error;
+  }
+}
+
+/** Gives the count of a deleted member, source or API token back (after the delete itself). */
+export async function releaseCounted(deps: Pick<CountedQuotaDeps, 'quotaCounts'>, workspaceId: string, quota: CountedQuota, existing: () => Promise<number>): Promise<void> {
+  await deps.quotaCounts.give(workspaceId, quota, existing);
+}
