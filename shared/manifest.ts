@@ -203,6 +203,7 @@ export const ENV = {
   webhooksAllowPrivateNetworks: 'WEBHOOKS_ALLOW_PRIVATE_NETWORKS',
   webhookDeliveryQueueUrl: 'WEBHOOK_DELIVERY_QUEUE_URL',
   ruleJobsQueueUrl: 'RULE_JOBS_QUEUE_URL',
+  erasureQueueUrl: 'ERASURE_QUEUE_URL',
   edgeOriginSecretArn: 'EDGE_ORIGIN_SECRET_ARN',
 } as const;
 
@@ -229,6 +230,12 @@ export const SYNC_STAGING_PREFIX = 'sync-staging/';
 
 /** The rule-jobs worker's timeout: a step of 200 documents reads their texts and assigns labels well within it. */
 export const RULE_JOBS_TIMEOUT_SECONDS = 120;
+
+/**
+ * The eraser's timeout: Lambda's longest. An erasure cut short by it (or by a crash) goes on from its first
+ * unfinished step when the message is delivered again.
+ */
+export const ERASER_TIMEOUT_SECONDS = 900;
 
 /** How often the schedule looks for sources whose next sync is due (cloud: EventBridge; local: a timer). */
 export const SOURCE_SCHEDULE_MINUTES = 1;

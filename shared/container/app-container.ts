@@ -31,6 +31,7 @@ import type { UsageRepository, WorkspaceUsageMeter } from '../domain/usage/ports
 import type { CredentialVault, SourceRepository, SourceSchedule, SyncQueue, SyncStateStore } from '../domain/sources/ports';
 import type { RemoteFolders } from '../domain/sources/remote-folder';
 import type { RegexEngine, RuleDocuments, RuleJobQueue, RuleRepository } from '../domain/rules/ports';
+import type { ErasureQueue, ErasureRepository } from '../domain/erasure/ports';
 
 /** Everything a handler may use, whichever runtime built it. Handlers receive it; they never build adapters. */
 export interface AppContainer {
@@ -112,6 +113,10 @@ export interface AppContainer {
   ruleJobs: RuleJobQueue;
   /** Where a failure to apply rules to a new or newly read document is logged. */
   ruleLog: (message: string, fields: Record<string, unknown>) => void;
+  /** The deletion records of workspaces (erasures), kept after their erasure. */
+  erasures: ErasureRepository;
+  /** Hands workspace erasures to the eraser (throws on use in a function given no erasure queue). */
+  erasureQueue: ErasureQueue;
 }
 
 /**

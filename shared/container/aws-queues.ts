@@ -3,6 +3,7 @@ import { createSqsClient } from '../adapters/aws/sqs-client';
 import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
 import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
 import { SqsRuleJobQueue } from '../adapters/aws/sqs-rule-job-queue';
+import { SqsErasureQueue } from '../adapters/aws/sqs-erasure-queue';
 import { ocrQueueUrls } from './aws';
 import { parseEnv } from './config';
 
@@ -28,3 +29,8 @@ const ruleJobsEnvSchema = z.lazy(() => z.object({ RULE_JOBS_QUEUE_URL: z.url() }
 
 /** The rule-jobs queue (RULE_JOBS_QUEUE_URL). */
 export const awsRuleJobQueue = (env: NodeJS.ProcessEnv) => new SqsRuleJobQueue(sqs(), parseEnv(ruleJobsEnvSchema, env).RULE_JOBS_QUEUE_URL);
+
+const erasureEnvSchema = z.lazy(() => z.object({ ERASURE_QUEUE_URL: z.url() }));
+
+/** The erasure queue (ERASURE_QUEUE_URL): the workspaces function queues the erasures it accepts. */
+export const awsErasureQueue = (env: NodeJS.ProcessEnv) => new SqsErasureQueue(sqs(), parseEnv(erasureEnvSchema, env).ERASURE_QUEUE_URL);

@@ -49,6 +49,8 @@ import { DynamoRuleRepository } from '../adapters/aws/dynamodb/rule-repository';
 import { DynamoRuleDocuments } from '../adapters/aws/dynamodb/rule-documents';
 import { lazyRe2RegexEngine } from '../adapters/re2/lazy-re2-regex-engine';
 import type { RuleJobQueue } from '../domain/rules/ports';
+import type { ErasureQueue } from '../domain/erasure/ports';
+import { DynamoErasureRepository } from '../adapters/aws/dynamodb/erasure-repository';
 
 import type { AppContainer, OidcServices, SourceStores, WorkspaceData } from './app-container';
 
@@ -130,6 +132,8 @@ export interface ContainerParts {
   metrics?: BusinessMetrics;
   /** The queue of rule runs' steps. */
   ruleJobs?: RuleJobQueue;
+  /** The queue of workspace erasures. */
+  erasureQueue?: ErasureQueue;
 }
 
 /** One send to a connection may take this long before the publisher stops waiting for it. */
@@ -154,6 +158,7 @@ const noTokens: TokenService = { issue: unavailable('token key'), verify: unavai
 const noVault: CredentialVault = { seal: unavailable('source credentials key'), open: unavailable('source credentials key') };
 const noSyncQueue: SyncQueue = { enqueue: unavailable('sync queue') };
 const noRuleJobs: RuleJobQueue = { enqueue: unavailable('rule-jobs queue') };
+const noErasureQueue: ErasureQueue = { enqueue: unavailable('erasure queue') };
 /** A store of which every method answers `unavailable(what)`. */
 const unavailableStore = <T extends object>(what: string): T =>
   new Proxy({} as T, { get: (_target, key) => (key === 'then' ? undefined : unavailable(what)) });
@@ -288,6 +293,8 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     regex: lazyRe2RegexEngine(),
     ruleJobs: parts.ruleJobs ?? noRuleJobs,
     ruleLog: (message, fields) => logger.warn(message, fields),
+    erasures: new DynamoErasureRepository(parts.db, parts.tableName),
+    erasureQueue: parts.erasureQueue ?? noErasureQueue,
   };
 }
 

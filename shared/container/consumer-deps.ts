@@ -5,6 +5,7 @@ import type { ReconcileDeps } from '../domain/search/reconcile-index';
 import type { RebuildDeps } from '../domain/search/rebuild-search-index';
 import type { IndexerDeps } from '../domain/search/document-indexer';
 import type { AppContainer } from './app-container';
+import { erasedWorkspaces } from '../domain/erasure/erased-workspaces';
 
 /*
  * What the table's stream consumers (`indexer`, `events`), the index's reconciliation and its rebuild take from
@@ -20,7 +21,11 @@ const indexedWorkspace =
   };
 
 /** What the `indexer` stream consumer reads to keep the search index in step. */
-export const indexerDepsOf = (c: AppContainer): FollowChangesDeps => ({ inWorkspace: indexedWorkspace(c) });
+export const indexerDepsOf = (c: AppContainer): FollowChangesDeps => ({
+  inWorkspace: indexedWorkspace(c),
+  // A workspace being erased is not followed: its erasure removes its part of the index.
+  erased: erasedWorkspaces(c.erasures),
+});
 
 /** What the indexer's scheduled reconciliation reads: every workspace, the table's side and the index's listing. */
 export const reconcileDepsOf = (c: AppContainer, index: ReconcileDeps['index']): ReconcileDeps => ({

@@ -16,6 +16,7 @@ import { sha256 } from '../adapters/crypto/sha256';
 import { AesGcmCredentialVault } from '../adapters/crypto/aes-gcm-credential-vault';
 import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
 import { SqsRuleJobQueue } from '../adapters/aws/sqs-rule-job-queue';
+import { SqsErasureQueue } from '../adapters/aws/sqs-erasure-queue';
 import { lazyOpenIdClient } from '../adapters/oidc/lazy-openid-client';
 import type { Clock } from '../domain/clock';
 import { CachedConnectionRepository } from '../adapters/local/cached-connection-repository';
@@ -56,6 +57,8 @@ export interface LocalResources {
   /** Webhook deliveries, and their retries. */
   webhookDeliveryQueueUrl: string;
   ruleJobsQueueUrl: string;
+  /** Workspace erasures. */
+  erasureQueueUrl: string;
 }
 
 export interface LocalCredentials {
@@ -170,6 +173,7 @@ export function localAppContainer(options: {
     vault: new AesGcmCredentialVault(options.sourceCredentialsKey),
     syncQueue: new SqsSyncQueue(sqs, resources.sourceSyncQueueUrl),
     ruleJobs: new SqsRuleJobQueue(sqs, resources.ruleJobsQueueUrl),
+    erasureQueue: new SqsErasureQueue(sqs, resources.erasureQueueUrl),
     remoteFolders: (policy) => new WebDavFolders(policy),
     sourceStores: dynamoSourceStores,
     serving: requestServing,

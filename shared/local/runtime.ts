@@ -19,6 +19,7 @@ import { HTTP_ROUTES, SOURCE_SCHEDULE_MINUTES, type HttpGroup } from '../manifes
 import { createSourcesHandler } from '../../functions/sources/handler';
 import { resumeRuleRuns } from '../domain/rules/resume-rule-runs';
 import { createRuleJobsHandler } from '../../functions/rule-jobs/handler';
+import { startLocalEraser } from './eraser-worker';
 import { createSourceSyncHandler } from '../../functions/source-sync/handler';
 import { createSourceSchedulerHandler } from '../../functions/source-scheduler/handler';
 import { createSettingsHandler } from '../../functions/settings/handler';
@@ -241,6 +242,10 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     );
     // The queue lives in memory: the runs an earlier process left unfinished go back on it.
     timerRun(() => resumeRuleRuns(container).catch((error: unknown) => logger.error('rules: resuming the unfinished runs failed', { error })));
+    // Workspace erasures, one at a time; those an earlier process left unfinished go back on the queue.
+    const eraser = startLocalEraser({ container, resources, searchIndex: container.searchIndex, sqs: sqsClient, polling: LONG_POLLING });
+    pollers.push(eraser.poller);
+    timerRun(() => eraser.resume().catch((error: unknown) => logger.error('erasure: resuming the unfinished erasures failed', { error })));
     // Webhook deliveries: the attempts wait on endpoints, so several run side by side.
     pollers.push(
       startQueuePoller({

@@ -147,6 +147,20 @@ export class OpenSearchSearchIndex implements SearchIndexStore {
   }
 
   /** Drops every document (tombstones too), for a rebuild. */
+  /**
+   * Erases a workspace's entries and tombstones (a workspace's erasure), refreshed so that a search after it
+   * finds none; returns how many. Idempotent.
+   */
+  async eraseWorkspace(workspaceId: string): Promise<number> {
+    const { body } = await this.client.deleteByQuery({
+      index: this.alias,
+      refresh: true,
+      conflicts: 'proceed',
+      body: { query: { term: { workspace_id: workspaceId } } },
+    });
+    return Number((body as { deleted?: number }).deleted ?? 0);
+  }
+
   async clear(): Promise<void> {
     await this.client.deleteByQuery({ index: this.alias, refresh: true, conflicts: 'proceed', body: { query: { match_all: {} } } });
   }

@@ -11,6 +11,11 @@ const LABEL_PAGE = 100;
 export interface FollowChangesDeps {
   /** One workspace's documents, labels, files and index view (what `createDocumentIndexer` reads). */
   inWorkspace(workspaceId: string): IndexerDeps & { documents: Pick<DocumentRepository, 'get' | 'getContent' | 'list'> };
+  /**
+   * Whether the workspace's deletion was requested: its changes are not followed (its erasure removes its part of
+   * the index, and a removal followed after that would leave a tombstone naming it).
+   */
+  erased?(workspaceId: string): Promise<boolean>;
 }
 
 /**
@@ -43,6 +48,7 @@ interface Work {
  */
 export async function followChanges(deps: FollowChangesDeps, changes: ItemChange[]): Promise<ChangeOutcome> {
   const work = new Map<string, Work>();
+  changes = await withoutErased(deps, changes);
   const texts = textsOf(changes);
   for (const change of changes) {
     const planned = plan(deps, change, texts);
@@ -63,6 +69,15 @@ export async function followChanges(deps: FollowChangesDeps, changes: ItemChange
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, runNext));
   return failed.length ? { failedAt: failed.sort(compareSequences)[0]! } : {};
+}
+
+/** The changes of workspaces whose deletion was not requested. */
+async function withoutErased(deps: FollowChangesDeps, changes: ItemChange[]): Promise<ItemChange[]> {
+  const { erased } = deps;
+  if (!erased) return changes;
+  const ids = [...new Set(changes.flatMap((change) => ('workspaceId' in change && change.workspaceId ? [change.workspaceId] : [])))];
+  const gone = new Set((await Promise.all(ids.map(async (id) => ((await erased(id)) ? [id] : [])))).flat());
+  return gone.size ? changes.filter((change) => !('workspaceId' in change && change.workspaceId && gone.has(change.workspaceId))) : changes;
 }
 
 /**

@@ -1,0 +1,180 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { S3FileStore } from '../../../shared/adapters/aws/s3-file-store';
+import { S3WorkspaceEraser } from '../../../shared/adapters/aws/s3-workspace-eraser';
+import { ensureBucket } from '../../../shared/adapters/aws/provisioning';
+import { dataKeys } from '../../../shared/adapters/aws/dynamodb/keys';
+import { SqliteSearchIndex } from '../../../shared/adapters/local/sqlite-search-index';
+import type { AppContainer } from '../../../shared/container/app-container';
+import { eraserDepsOf } from '../../../shared/container/eraser';
+import { dynamoSourceStores } from '../../../shared/container/source-stores';
+import { eraseWorkspace, type EraseWorkspaceDeps } from '../../../shared/domain/erasure/erase-workspace';
+import { deleteOwnWorkspace } from '../../../shared/domain/erasure/request-erasure';
+import { AppError } from '../../../shared/domain/errors';
+import type { Principal } from '../../../shared/domain/principal';
+import { registerUser } from '../../../shared/domain/users/register';
+import { aDocumentRecord, aSourceRecord } from '../../support/builders';
+import { testClients, uniqueName } from '../../support/aws-resources';
+import { testContainer } from '../../support/test-container';
+
+/** A word only one workspace's documents hold, to find in the index file. */
+const SECRET_WORD = (tag: string) => `zebraword${tag}`;
+
+/**
+ * A workspace's erasure on DynamoDB Local, the S3 emulator and a SQLite index file: afterwards a scan of the
+ * table, a listing of the bucket and a read of every table of the index file find nothing of it (but its usage
+ * rows, its deletion record and its workspace record marked deleting), and the other workspace is as it was.
+ */
+describe('erasing a workspace', () => {
+  let c: AppContainer;
+  let db: Awaited<ReturnType<typeof testContainer>>['db'];
+  let tableName: string;
+  let bucket: string;
+  let dir: string;
+  let index: SqliteSearchIndex;
+  let deps: EraseWorkspaceDeps;
+  const queued: string[] = [];
+  const s3 = testClients().s3;
+
+  beforeAll(async () => {
+    bucket = uniqueName('erasure');
+    await ensureBucket(s3, bucket);
+    dir = mkdtempSync(join(tmpdir(), 'erasure-'));
+    index = new SqliteSearchIndex(join(dir, 'index.sqlite'), { readers: 0 });
+    ({ c, db, tableName } = await testContainer({
+      files: new S3FileStore(s3, bucket),
+      search: index,
+      sourceStores: dynamoSourceStores,
+      erasureQueue: { enqueue: async ({ workspace_id }) => void queued.push(workspace_id) },
+    }));
+    deps = eraserDepsOf(c, { db, tableName, objects: new S3WorkspaceEraser(s3, bucket, false), index: { erase: async (id) => index.eraseWorkspace(id) } });
+  });
+
+  afterAll(() => {
+    index.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A registered workspace with documents, files, a label, a token, settings, a source, items of every kind and index entries. */
+  async function populatedWorkspace(tag: string): Promise<{ admin: Principal; workspaceId: string; name: string; userId: string }> {
+    const user = await registerUser(c, { username: `${tag}_${crypto.randomUUID().slice(0, 8)}`, email: `${tag}-${crypto.randomUUID().slice(0, 8)}@example.com`, password: 'correct horse battery' });
+    const workspaceId = user.workspace_id;
+    const w = c.forWorkspace(workspaceId);
+    const now = new Date().toISOString();
+    await c.settings.update(user.id, { theme: 'dark' } as never, now);
+    await c.apiTokens.create(
+      { id: crypto.randomUUID(), hash: crypto.randomUUID().replaceAll('-', ''), user_id: user.id, workspace_id: workspaceId, name: 't', prefix: 'dst_abcd', scopes: ['read'], created_at: now, last_used_at: null, expires_at: '2099-01-01T00:00:00Z' },
+      10,
+    );
+    await c.notifications.create({ userId: user.id, workspaceId }, { id: crypto.randomUUID(), type: 'ocr_completed', title: 't', message: 'm', read: false, created_at: now, data: { document_id: crypto.randomUUID() } });
+    await w.labels.create({ id: crypto.randomUUID(), name: `label-${tag}`, color: '#112233', document_count: 0, created_at: now } as never);
+    await w.sources.create(aSourceRecord() as never);
+    await c.usage.add(workspaceId, now.slice(0, 7), { api_requests: 3 });
+    const keys = dataKeys(workspaceId);
+    for (const item of [
+      { ...keys.webhook(crypto.randomUUID()), url: 'https://example.com/hook' },
+      { ...keys.rule(crypto.randomUUID()), name: 'rule' },
+      { pk: keys.sourceDirectory(crypto.randomUUID(), '/a/b'), sk: '.', etag: 'x' },
+      { pk: keys.syncWork(crypto.randomUUID()), sk: 'F#/x.pdf' },
+    ]) {
+      await db.send(new PutCommand({ TableName: tableName, Item: item }));
+    }
+    for (let i = 0; i < 3; i++) {
+      const document = aDocumentRecord({ title: `${SECRET_WORD(tag)} ${i}`, created_by: user.id });
+      await w.documents.create(document);
+      await w.files.put(`documents/${document.id}/original`, new TextEncoder().encode(`file ${i}`), 'application/pdf');
+      await w.searchIndex.upsert({ ...document, version: 1, content: `${SECRET_WORD(tag)} content`, labels: [], metadata: {}, ocr_confidence: null });
+    }
+    await w.files.put(`uploads/${crypto.randomUUID()}`, new TextEncoder().encode('staged'), 'application/pdf');
+    const admin = { userId: user.id, username: user.username, email: user.email, role: 'admin', workspaceId, jti: 'j', tokenExpiresAt: new Date() } as Principal;
+    return { admin, workspaceId, name: (await c.workspaces.findById(workspaceId))!.name, userId: user.id };
+  }
+
+  async function tableItems(): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let cursor: Record<string, unknown> | undefined;
+    do {
+      const page = await db.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: cursor }));
+      items.push(...(page.Items ?? []));
+      cursor = page.LastEvaluatedKey;
+    } while (cursor);
+    return items;
+  }
+
+  const objectKeys = async () => ((await s3.send(new ListObjectsV2Command({ Bucket: bucket }))).Contents ?? []).map((object) => object.Key!);
+
+  /** Every value of every row of every table of the index file, as text. */
+  function indexFileText(): string {
+    const raw = new Database(join(dir, 'index.sqlite'), { readonly: true });
+    try {
+      const tables = raw.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'").all();
+      return tables.map(({ name }) => JSON.stringify(raw.prepare(`SELECT * FROM "${name}"`).raw().all(), (_k, v: unknown) => (Buffer.isBuffer(v) ? v.toString('latin1') : v))).join('\n');
+    } finally {
+      raw.close();
+    }
+  }
+
+  it('leaves no item, object or index entry of the workspace, and the other workspace as it was', async () => {
+    const gone = await populatedWorkspace('gone');
+    const kept = await populatedWorkspace('kept');
+    const keptItemsBefore = (await tableItems()).filter((item) => JSON.stringify(item).includes(kept.workspaceId) || JSON.stringify(item).includes(kept.userId));
+    const keptObjectsBefore = (await objectKeys()).filter((key) => key.includes(kept.workspaceId));
+
+    await deleteOwnWorkspace(c, gone.admin, gone.name);
+    expect(await eraseWorkspace(deps, gone.workspaceId)).toBe('completed');
+
+    const left = (await tableItems()).filter((item) => JSON.stringify(item).includes(gone.workspaceId) || JSON.stringify(item).includes(gone.userId));
+    expect(left.map((item) => `${String(item['pk'])} ${String(item['sk'])}`).sort()).toEqual(
+      [`ERASURE#${gone.workspaceId} RECORD`, `WORKSPACE#${gone.workspaceId} META`, `WS#${gone.workspaceId}#USAGE ${new Date().toISOString().slice(0, 7)}`].sort(),
+    );
+    expect((await objectKeys()).filter((key) => key.includes(gone.workspaceId))).toEqual([]);
+    const indexText = indexFileText();
+    expect(indexText).not.toContain(gone.workspaceId);
+    expect(indexText).not.toContain(SECRET_WORD('gone'));
+    const keptItemsAfter = (await tableItems()).filter((item) => JSON.stringify(item).includes(kept.workspaceId) || JSON.stringify(item).includes(kept.userId));
+    expect(keptItemsAfter).toEqual(expect.arrayContaining(keptItemsBefore));
+    expect(keptItemsAfter).toHaveLength(keptItemsBefore.length);
+    expect((await objectKeys()).filter((key) => key.includes(kept.workspaceId)).sort()).toEqual(keptObjectsBefore.sort());
+    expect(indexText).toContain(SECRET_WORD('kept'));
+  });
+
+  it('finishes an erasure cut short after some steps, from the first unfinished one', async () => {
+    const gone = await populatedWorkspace('cut');
+    await deleteOwnWorkspace(c, gone.admin, gone.name);
+    const failing: EraseWorkspaceDeps = { ...deps, objects: { erase: () => Promise.reject(new Error('crash mid-erasure')) } };
+    await expect(eraseWorkspace(failing, gone.workspaceId)).rejects.toThrow('crash mid-erasure');
+    expect((await c.erasures.find(gone.workspaceId))?.steps_done).toEqual(['connections', 'automation', 'table']);
+
+    expect(await eraseWorkspace(deps, gone.workspaceId)).toBe('completed');
+
+    const erasure = await c.erasures.find(gone.workspaceId);
+    expect(erasure).toMatchObject({ status: 'completed', steps_done: ['connections', 'automation', 'table', 'bucket', 'index', 'sweep', 'workspace'] });
+    expect((await objectKeys()).filter((key) => key.includes(gone.workspaceId))).toEqual([]);
+  });
+
+  it('refuses a confirm that is not the workspace name, naming the field, and changes nothing', async () => {
+    const w = await populatedWorkspace('confirm');
+
+    const refused = await deleteOwnWorkspace(c, w.admin, `${w.name} `).catch((error: unknown) => error);
+
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'confirm' } });
+    expect((await c.workspaces.findById(w.workspaceId))?.status).toBe('active');
+    expect(await c.erasures.find(w.workspaceId)).toBeNull();
+  });
+
+  it('marks the workspace deleting and queues its erasure once it is confirmed', async () => {
+    const w = await populatedWorkspace('queued');
+
+    const accepted = await deleteOwnWorkspace(c, w.admin, w.name);
+
+    expect(accepted).toMatchObject({ workspace_id: w.workspaceId, status: 'deleting' });
+    expect((await c.workspaces.findById(w.workspaceId))?.status).toBe('deleting');
+    expect(queued).toContain(w.workspaceId);
+  });
+});
