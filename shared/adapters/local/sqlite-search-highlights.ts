@@ -11,7 +11,7 @@ const SNIPPET_TOKENS = 24;
 const CONTAINS_CONTEXT = 80;
 
 /** Snippets of the page's documents: FTS5 marks words and phrases; `contains` values are marked here. */
-export function highlightsOf(db: Database.Database, plan: QueryPlan, rids: number[]): Map<number, SearchHit['highlights']> {
+export function highlightsOf(db: Database.Database, fts: string, plan: QueryPlan, rids: number[]): Map<number, SearchHit['highlights']> {
   const result = new Map<number, SearchHit['highlights']>();
   if (!rids.length) return result;
   const placeholders = rids.map(() => '?').join(', ');
@@ -21,10 +21,10 @@ export function highlightsOf(db: Database.Database, plan: QueryPlan, rids: numbe
     const rows = db
       .prepare<SqlValue[], Record<Column, string> & { rid: number }>(
         `SELECT rowid AS rid,
-           highlight(fts, 0, ?, ?) AS title, highlight(fts, 1, ?, ?) AS filename,
-           snippet(fts, 2, ?, ?, '…', ${SNIPPET_TOKENS}) AS content,
-           highlight(fts, 3, ?, ?) AS labels, highlight(fts, 4, ?, ?) AS metadata
-         FROM fts WHERE fts MATCH ? AND rowid IN (${placeholders})`,
+           highlight(${fts}, 0, ?, ?) AS title, highlight(${fts}, 1, ?, ?) AS filename,
+           snippet(${fts}, 2, ?, ?, '…', ${SNIPPET_TOKENS}) AS content,
+           highlight(${fts}, 3, ?, ?) AS labels, highlight(${fts}, 4, ?, ?) AS metadata
+         FROM ${fts} WHERE ${fts} MATCH ? AND rowid IN (${placeholders})`,
       )
       .all(...Array.from({ length: 5 }, () => [MARK_OPEN, MARK_CLOSE]).flat(), wordExpression, ...rids);
     for (const row of rows) marked.set(row.rid, row);

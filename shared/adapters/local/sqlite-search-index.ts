@@ -17,28 +17,34 @@ import { sqliteIndexListing } from './sqlite-search-listing';
 import { parseRowids, QueryPlan, type SqlValue, type WorkspaceRange } from './sqlite-search-query';
 import { SqliteRanking } from './sqlite-search-ranking';
 import {
+  adoptSharedTables,
   adoptUnrangedFile,
   COLUMNS,
+  dropWorkspaceTablesSql,
   columnsOf,
   facetEntry,
   INDEXES,
   inflateText,
   metadataValues,
   PAGE_SIZE,
+  ROWS_PER_WORKSPACE,
   rowidRange,
   SCHEMA,
   type FacetChange,
+  workspaceTables,
+  workspaceTablesSql,
+  workspaceWriteStatements,
   writeStatements,
 } from './sqlite-search-schema';
+import { SqliteSubstrings } from './sqlite-search-substrings';
 import { SqliteVocabulary } from './sqlite-search-vocabulary';
 
 /**
- * Reader threads rank a workspace holding at least this share of the index's live documents; a smaller one is
- * ranked by this thread. FTS5's bm25() counts each query word's documents over the whole table on every
- * connection that ranks (`xQueryPhrase`: 40 ms for a word in 92% of 100,000 documents on a loaded machine), so
- * each thread repeats that count, and splitting a small workspace's scoring does not pay for it.
+ * Reader threads rank a workspace of at least this many live documents; a smaller one is ranked by this thread.
+ * FTS5's bm25() counts each query word's documents over the workspace's table on every connection that ranks
+ * (`xQueryPhrase`), so each thread repeats that count, and splitting a small workspace's scoring does not pay.
  */
-const READERS_FROM_SHARE = 0.5;
+const READERS_FROM_DOCUMENTS = 20_000;
 
 const NO_RESULTS: SearchResults = { results: [], total: 0, facets: { mime_types: {}, labels: {} } };
 
@@ -59,18 +65,19 @@ export interface SqliteSearchIndexOptions {
 
 /**
  * The local SearchIndexStore: SQLite FTS5 in one file (under DATA_DIR) or in memory, holding every workspace.
- * - `fts`: porter + unicode61 over title, filename, content, label names and metadata values; BM25 with column
- *   weights; phrases, prefixes and highlights come from FTS5 itself.
- * - `tri`: a contentless trigram table over the same columns, for `contains` (substrings of words and numbers).
+ * Each workspace has its own full-text tables (created with its first document, see `workspaceTables`):
+ * - `fts_N`: porter + unicode61 over title, filename, content, label names and metadata values; BM25 with
+ *   column weights; phrases, prefixes and highlights come from FTS5 itself.
+ * - `raw_N`: the same text unstemmed, without positions, and `tok_N`: the trigrams of the workspace's distinct
+ *   tokens, for `contains` (substrings of words and numbers, see SqliteSubstrings).
  * - `words`: each workspace's vocabulary, for fuzzy queries (a word becomes itself OR its close spellings, by
- *   edit distance), so that no workspace's words are tried in another's queries.
- * - `docs`: the filterable and sortable fields, the version of each document and the tombstones of removed
- *   ones. A row belongs to one workspace for good: a view never writes or removes another's row.
- * - Row ids are ranged by workspace (`rowidRange` of its slot in `workspaces`), in all three tables: a search
- *   reads, ranks and counts only its workspace's part of each doclist.
+ *   edit distance) and prefixes, so that no workspace's words are tried in another's queries.
+ * - `docs`: the text (once, the content compressed), the filterable and sortable fields, the version of each
+ *   document and the tombstones of removed ones. A row belongs to one workspace for good: a view never writes or
+ *   removes another's row. Row ids are ranged by workspace (`rowidRange` of its slot in `workspaces`).
  * Writes are synchronous transactions, so an upsert is atomic and versions are compared and written as one.
- * BM25's statistics (how rare a word is) are the whole index's, so one workspace's documents shift the scores,
- * never the hits, of another's.
+ * A search reads, ranks (BM25's statistics are its workspace's) and counts only its workspace's tables, so its
+ * cost does not depend on the other workspaces' sizes.
  */
 export class SqliteSearchIndex implements SearchIndexStore {
   private readonly db: Database.Database;
@@ -81,6 +88,9 @@ export class SqliteSearchIndex implements SearchIndexStore {
   /** Committed slots by workspace id (a slot never changes once committed). */
   private readonly slots = new Map<string, number>();
   private readonly statements;
+  /** Each workspace's write statements, by slot (its tables exist once these are prepared). */
+  private readonly workspaceStatements = new Map<number, ReturnType<typeof workspaceWriteStatements>>();
+  private readonly substrings: SqliteSubstrings;
 
   constructor(path: string, options: SqliteSearchIndexOptions = {}) {
     this.db = new Database(path);
@@ -90,6 +100,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
     this.db.pragma('synchronous = NORMAL');
     this.db.exec(SCHEMA);
     adoptUnrangedFile(this.db);
+    adoptSharedTables(this.db);
     this.db.exec(INDEXES);
     this.statements = writeStatements(this.db);
     const live = this.db.prepare<
@@ -99,6 +110,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
     for (const row of live.iterate()) this.facetsOf(row.slot).set(row.rid - rowidRange(row.slot).base, facetEntry(row));
     this.ranking = new SqliteRanking(this.db, path, options.readers);
     this.vocabulary = new SqliteVocabulary(this.db);
+    this.substrings = new SqliteSubstrings(this.db);
   }
 
   /**
@@ -110,7 +122,10 @@ export class SqliteSearchIndex implements SearchIndexStore {
     return {
       workspaceId,
       upsertMany: (documents) => this.upsertMany(workspaceId, documents),
-      upsert: async (document) => this.apply(this.db.transaction(() => this.write(workspaceId, document))()),
+      upsert: async (document) => {
+        this.tablesOf(workspaceId);
+        this.apply(this.db.transaction(() => this.write(workspaceId, document))());
+      },
       remove: async (documentId, version) => this.remove(workspaceId, documentId, version),
       search: (request) => this.search(workspaceId, request),
       list: async (query) => listIndexedDocuments(this.db, this.slotOf(workspaceId), query),
@@ -123,38 +138,16 @@ export class SqliteSearchIndex implements SearchIndexStore {
   }
 
   async clear(): Promise<void> {
-    // The workspaces keep their slots: a slot is never given to another workspace.
-    this.db.exec(`INSERT INTO fts (fts) VALUES ('delete-all'); DELETE FROM tri; DELETE FROM docs; DELETE FROM words;`);
+    // The workspaces keep their slots: a slot is never given to another workspace. Their tables go and come back
+    // with their next document.
+    const slots = this.db.prepare<[], number>('SELECT slot FROM workspaces').pluck().all();
+    this.db.transaction(() => {
+      for (const slot of slots) this.db.exec(dropWorkspaceTablesSql(slot));
+      this.db.exec('DELETE FROM docs; DELETE FROM words;');
+    })();
+    this.workspaceStatements.clear();
     this.vocabulary.clear();
     this.columns.clear();
-  }
-
-  async ping(): Promise<void> {
-    this.db.prepare('SELECT 1').get();
-  }
-
-  private upsertMany(workspaceId: string, documents: IndexedDocument[]): void {
-    const changes = this.db.transaction(() => documents.map((document) => this.write(workspaceId, document)))();
-    for (const change of changes) this.apply(change);
-  }
-
-  private remove(workspaceId: string, documentId: string, version: number): void {
-    const change = this.db.transaction((): FacetChange | null => {
-      const current = this.statements.current.get(documentId);
-      // Another workspace's entry is not this view's to remove (nor to tombstone: the id is taken).
-      if (current && current.slot !== this.slotOf(workspaceId)) return null;
-      // The tombstone holds the version after the removal: upserts up to `version` stay out, a newer one wins.
-      if (current && current.version > version + 1) return null;
-      if (!current) {
-        const slot = this.slotFor(workspaceId);
-        this.statements.insertTombstone.run(this.nextRid(slot), documentId, slot, version + 1);
-        return null;
-      }
-      if (!current.deleted) this.unindex(current.rid);
-      this.statements.tombstone.run(version + 1, current.rid);
-      return { slot: current.slot, sequence: current.rid - rowidRange(current.slot).base, entry: null };
-    })();
-    this.apply(change);
   }
 
   /** The workspace's committed slot, if it has one (read in a write, it also sees that write's own). */
@@ -176,6 +169,24 @@ export class SqliteSearchIndex implements SearchIndexStore {
     return added;
   }
 
+  /**
+   * The workspace's slot with its tables, both committed first in a transaction of their own (an empty workspace
+   * costs three empty tables), so that a write's rollback never leaves prepared statements on missing tables.
+   */
+  private tablesOf(workspaceId: string): ReturnType<typeof workspaceWriteStatements> {
+    const slot = this.slotOf(workspaceId) ?? this.db.transaction(() => this.slotFor(workspaceId))();
+    return this.statementsOf(slot);
+  }
+
+  private statementsOf(slot: number): ReturnType<typeof workspaceWriteStatements> {
+    let statements = this.workspaceStatements.get(slot);
+    if (!statements) {
+      this.db.exec(workspaceTablesSql(slot));
+      this.workspaceStatements.set(slot, (statements = workspaceWriteStatements(this.db, slot)));
+    }
+    return statements;
+  }
+
   /** The next row id of the slot's range (rows are never deleted, so a sequence is never reused). */
   private nextRid(slot: number): number {
     const { first, last } = rowidRange(slot);
@@ -183,13 +194,6 @@ export class SqliteSearchIndex implements SearchIndexStore {
     const next = max === null || max === undefined ? first : max + 1;
     if (next > last) throw new Error('the search index holds as many rows as a workspace can have');
     return next;
-  }
-
-  /** Live documents of every workspace. */
-  private liveDocuments(): number {
-    let total = 0;
-    for (const columns of this.columns.values()) total += columns.size;
-    return total;
   }
 
   private facetsOf(slot: number): FacetColumns {
@@ -208,7 +212,11 @@ export class SqliteSearchIndex implements SearchIndexStore {
    * Incremental writes are merged by FTS5 itself as they go.
    */
   optimize(): void {
-    this.db.exec(`INSERT INTO fts (fts) VALUES ('optimize'); INSERT INTO tri (tri) VALUES ('optimize');`);
+    const tables = this.db
+      .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5%'")
+      .pluck()
+      .all();
+    for (const table of tables) this.db.exec(`INSERT INTO ${table} (${table}) VALUES ('optimize')`);
     this.db.exec('VACUUM');
   }
 
@@ -217,13 +225,16 @@ export class SqliteSearchIndex implements SearchIndexStore {
     this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
-  /** Bytes in the file, with the trigram table and the fuzzy vocabulary also counted apart (bench/search.ts). */
-  sizeOnDisk(): { total: number; trigram: number; words: number } {
+  /** Bytes in the file, with the text, each kind of full-text table and the vocabulary counted apart (bench/search.ts). */
+  sizeOnDisk(): { total: number; docs: number; fts: number; raw: number; trigram: number; words: number } {
     const rows = this.db.prepare<[], { name: string; bytes: number }>('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name').all();
     const sum = (match: (name: string) => boolean) => rows.filter((row) => match(row.name)).reduce((total, row) => total + row.bytes, 0);
     return {
       total: sum(() => true),
-      trigram: sum((name) => name === 'tri' || name.startsWith('tri_')),
+      docs: sum((name) => name === 'docs' || name.startsWith('sqlite_autoindex_docs') || name === 'docs_slot'),
+      fts: sum((name) => name.startsWith('fts_')),
+      raw: sum((name) => name.startsWith('raw_')),
+      trigram: sum((name) => name.startsWith('tok_')),
       words: sum((name) => name === 'words'),
     };
   }
@@ -234,8 +245,11 @@ export class SqliteSearchIndex implements SearchIndexStore {
    */
   private unindex(rid: number): void {
     const old = this.statements.indexed.get(rid);
-    if (old) this.statements.deleteFts.run(rid, ...COLUMNS.map((column) => old[column]));
-    this.statements.deleteTri.run(rid);
+    if (!old) return;
+    const statements = this.statementsOf(Math.floor(rid / ROWS_PER_WORKSPACE));
+    const values = COLUMNS.map((column) => old[column]);
+    statements.deleteFts.run(rid, ...values);
+    statements.deleteRaw.run(rid, ...values);
   }
 
   /** Applies a committed write to the in-memory facet columns (never before the commit, which may roll back). */
@@ -281,9 +295,10 @@ export class SqliteSearchIndex implements SearchIndexStore {
       this.statements.insertDoc.run({ ...row, rid });
     }
     const values = COLUMNS.map((column) => text[column]);
-    this.statements.insertFts.run(rid, ...values);
-    this.statements.insertTri.run(rid, ...values);
-    this.vocabulary.add(slot, values.join(' '));
+    const statements = this.statementsOf(slot);
+    statements.insertFts.run(rid, ...values);
+    statements.insertRaw.run(rid, ...values);
+    for (const token of this.vocabulary.add(slot, values.join(' '))) statements.insertToken.run(token);
     return { slot, sequence: rid - rowidRange(slot).base, entry: facetEntry(row) };
   }
 
@@ -296,16 +311,19 @@ export class SqliteSearchIndex implements SearchIndexStore {
   private async search(workspaceId: string, request: SearchRequest): Promise<SearchResults> {
     const slot = this.slotOf(workspaceId);
     if (slot === undefined) return NO_RESULTS;
+    if (!this.facetsOf(slot).size) return NO_RESULTS;
     const { base, first } = rowidRange(slot);
+    const tables = workspaceTables(slot);
     // The range ends at the workspace's last row: the reader threads split what is there, not 2^32 ids.
-    const range: WorkspaceRange = { base, first, last: this.statements.maxRid.get(first, rowidRange(slot).last) ?? first };
+    const range: WorkspaceRange = { base, first, last: this.statements.maxRid.get(first, rowidRange(slot).last) ?? first, tables };
     const plan = new QueryPlan(request, range, {
       alternatives: (word) => this.vocabulary.alternatives(slot, word),
       completions: (prefix) => this.vocabulary.completions(slot, prefix),
+      contains: (field, value) => this.substrings.resolve({ tables, first: range.first, last: range.last }, field, value),
     });
     const offset = (request.page - 1) * request.perPage;
     // Started first: the reader threads rank while this thread counts.
-    const parallel = this.facetsOf(slot).size >= READERS_FROM_SHARE * this.liveDocuments();
+    const parallel = this.facetsOf(slot).size >= READERS_FROM_DOCUMENTS;
     const ranked = plan.rankedByFts() ? this.ranking.pageByFtsRank(plan, range, offset, request.perPage, parallel) : Promise.resolve(null);
     // Should the count below throw first, the ranking's own failure must not go unhandled.
     ranked.catch(() => undefined);
@@ -313,7 +331,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
     const sequences = parseRowids(this.db.prepare<SqlValue[], string | null>(matchSet.sql).pluck().get(...matchSet.params) ?? null);
     const { total, facets } = this.facetsOf(slot).count(sequences, request.filters);
     const hits = (await ranked) ?? (total ? this.ranking.page(plan, request, offset) : []);
-    const highlights = request.highlight ? highlightsOf(this.db, plan, hits.map((hit) => hit.rid)) : new Map<number, SearchHit['highlights']>();
+    const highlights = request.highlight ? highlightsOf(this.db, tables.fts, plan, hits.map((hit) => hit.rid)) : new Map<number, SearchHit['highlights']>();
     return {
       results: hits.map((hit) => ({ document_id: hit.id, title: hit.title, score: hit.score, highlights: highlights.get(hit.rid) ?? [] })),
       total,

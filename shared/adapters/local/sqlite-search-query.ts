@@ -1,7 +1,8 @@
 /** The SQL of a search: a query tree turned into FTS5 expressions and conditions over `docs d`, filters, orders. */
 import type { QueryNode, SearchField, SearchFilters, SearchRequest, SearchSortField } from '../../domain/search/ports';
 import type { DocumentQuery } from '../../domain/documents/ports';
-import { WEIGHTS } from './sqlite-search-schema';
+import { WEIGHTS, type WorkspaceTables } from './sqlite-search-schema';
+import type { ContainsMatch } from './sqlite-search-substrings';
 
 export type SqlValue = string | number | null;
 
@@ -56,30 +57,40 @@ function isWords(node: QueryNode): boolean {
   }
 }
 
-/** The row ids of one workspace (see `rowidRange`): every full-text lookup and every row of `d` stays in it. */
+/** The row ids of one workspace (see `rowidRange`) and its full-text tables: every lookup stays in them. */
 export interface WorkspaceRange {
   base: number;
   first: number;
   last: number;
+  tables: WorkspaceTables;
 }
 
-/**
- * Turns one workspace's request into SQL over `docs d`: the match set with a score, and the expressions for
- * highlights. The full-text tables hold every workspace's rows; every MATCH and every condition on `d` is
- * bounded to the workspace's row id range, which FTS5 applies inside its doclists.
- */
-/** The workspace's words a query word or prefix stands for (see SqliteVocabulary). */
+/** The workspace's words a query word or prefix stands for (see SqliteVocabulary), and what a substring matches. */
 export interface WorkspaceVocabulary {
   alternatives(word: string): string[];
   completions(prefix: string): string[] | null;
+  contains(field: SearchField, value: string): ContainsMatch;
 }
 
+/**
+ * Turns one workspace's request into SQL over `docs d` and the workspace's full-text tables: the match set with
+ * a score, and the expressions for highlights. Every condition on `d` is bounded to the workspace's row ids.
+ */
 export class QueryPlan {
   constructor(
     private readonly request: SearchRequest,
     private readonly range: WorkspaceRange,
     private readonly vocabulary: WorkspaceVocabulary,
   ) {}
+
+  /** Each `contains` leaf resolved once per search (it reads the vocabulary, maybe documents). */
+  private readonly resolved = new Map<QueryNode, ContainsMatch>();
+
+  private containsMatch(node: QueryNode & { kind: 'contains' }): ContainsMatch {
+    let match = this.resolved.get(node);
+    if (!match) this.resolved.set(node, (match = this.vocabulary.contains(node.field, node.value)));
+    return match;
+  }
 
   /**
    * One row: the matches as a comma-separated list of sequences (row id minus the range's base, so they fit
@@ -89,7 +100,8 @@ export class QueryPlan {
     const { query } = this.request;
     const { base, first, last } = this.range;
     if (isWords(query)) {
-      return { sql: 'SELECT group_concat(rowid - CAST(? AS INTEGER)) FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?', params: [base, this.words(query), first, last] };
+      const { fts } = this.range.tables;
+      return { sql: `SELECT group_concat(rowid - CAST(? AS INTEGER)) FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?`, params: [base, this.words(query), first, last] };
     }
     const condition = this.condition(query);
     return {
@@ -120,10 +132,11 @@ export class QueryPlan {
     const columns = 'd.rid, d.id, d.title, d.created_at, d.updated_at, d.size';
     const { query } = this.request;
     const { first, last } = this.range;
+    const { fts, raw } = this.range.tables;
     if (isWords(query)) {
       return {
-        sql: `SELECT ${columns}, -bm25(fts, ${WEIGHTS}) AS score FROM fts JOIN docs AS d ON d.rid = fts.rowid
-              WHERE fts MATCH ? AND fts.rowid BETWEEN ? AND ? AND d.deleted = 0${filters.sql}`,
+        sql: `SELECT ${columns}, -bm25(${fts}, ${WEIGHTS}) AS score FROM ${fts} JOIN docs AS d ON d.rid = ${fts}.rowid
+              WHERE ${fts} MATCH ? AND ${fts}.rowid BETWEEN ? AND ? AND d.deleted = 0${filters.sql}`,
         params: [this.words(query), first, last, ...filters.params],
       };
     }
@@ -133,11 +146,11 @@ export class QueryPlan {
     const joins: string[] = [];
     const params: SqlValue[] = [];
     if (wordScore) {
-      joins.push(`LEFT JOIN (SELECT rowid AS rid, -bm25(fts, ${WEIGHTS}) AS s FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?) AS ws ON ws.rid = d.rid`);
+      joins.push(`LEFT JOIN (SELECT rowid AS rid, -bm25(${fts}, ${WEIGHTS}) AS s FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?) AS ws ON ws.rid = d.rid`);
       params.push(wordScore, first, last);
     }
     if (containsScore) {
-      joins.push(`LEFT JOIN (SELECT rowid AS rid, -bm25(tri, ${WEIGHTS}) AS s FROM tri WHERE tri MATCH ? AND rowid BETWEEN ? AND ?) AS cs ON cs.rid = d.rid`);
+      joins.push(`LEFT JOIN (SELECT rowid AS rid, -bm25(${raw}, ${WEIGHTS}) AS s FROM ${raw} WHERE ${raw} MATCH ? AND rowid BETWEEN ? AND ?) AS cs ON cs.rid = d.rid`);
       params.push(containsScore, first, last);
     }
     const score = [wordScore ? 'coalesce(ws.s, 0)' : null, containsScore ? 'coalesce(cs.s, 0)' : null].filter(Boolean).join(' + ') || '0';
@@ -158,9 +171,13 @@ export class QueryPlan {
     return positiveLeaves(this.request.query).flatMap((leaf) => (leaf.kind === 'contains' ? [{ field: leaf.field, value: leaf.value }] : []));
   }
 
+  /** The tokens of every positive `contains`, as one OR over the unstemmed table: it scores their matches. */
   private containsExpression(): string | null {
-    const values = this.containsValues();
-    return values.length ? values.map((value) => `${columnFilter(value.field)}${quote(value.value)}`).join(' OR ') : null;
+    const expressions = positiveLeaves(this.request.query).flatMap((leaf) => {
+      const expression = leaf.kind === 'contains' ? this.containsMatch(leaf).expression : null;
+      return expression ? [`(${expression})`] : [];
+    });
+    return expressions.length ? expressions.join(' OR ') : null;
   }
 
   /** The FTS5 expression of a words-only subtree. FTS5's NOT is binary ("a NOT b"), hence the grouping. */
@@ -200,15 +217,17 @@ export class QueryPlan {
   /** A boolean SQL condition on `d` for any tree: words through FTS5, substrings through the trigram table. */
   private condition(node: QueryNode): Sql {
     const { first, last } = this.range;
+    const { fts, raw } = this.range.tables;
     if (node.kind !== 'not' && isWords(node)) {
-      return { sql: 'd.rid IN (SELECT rowid FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?)', params: [this.words(node), first, last] };
+      return { sql: `d.rid IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?)`, params: [this.words(node), first, last] };
     }
     switch (node.kind) {
-      case 'contains':
-        return {
-          sql: 'd.rid IN (SELECT rowid FROM tri WHERE tri MATCH ? AND rowid BETWEEN ? AND ?)',
-          params: [`${columnFilter(node.field)}${quote(node.value)}`, first, last],
-        };
+      case 'contains': {
+        const match = this.containsMatch(node);
+        if (match.rids) return { sql: 'd.rid IN (SELECT value FROM json_each(?))', params: [JSON.stringify(match.rids)] };
+        if (!match.expression) return { sql: '0', params: [] };
+        return { sql: `d.rid IN (SELECT rowid FROM ${raw} WHERE ${raw} MATCH ? AND rowid BETWEEN ? AND ?)`, params: [match.expression, first, last] };
+      }
       case 'exact':
         return exactSql(node.field, node.value);
       case 'not': {

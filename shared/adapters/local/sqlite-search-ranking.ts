@@ -84,8 +84,9 @@ export class SqliteRanking {
    * table's in every part).
    */
   private async bestByBm25(expression: string, range: WorkspaceRange, limit: number, parallel: boolean): Promise<{ rid: number; score: number }[]> {
-    const select = `SELECT rowid AS rid, -bm25(fts, ${WEIGHTS}) AS score FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?`;
-    const order = `ORDER BY bm25(fts, ${WEIGHTS}) LIMIT ?`;
+    const { fts } = range.tables;
+    const select = `SELECT rowid AS rid, -bm25(${fts}, ${WEIGHTS}) AS score FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?`;
+    const order = `ORDER BY bm25(${fts}, ${WEIGHTS}) LIMIT ?`;
     const pool = parallel ? this.readers() : null;
     if (pool) {
       const span = Math.ceil((range.last - range.first + 1) / pool.size);

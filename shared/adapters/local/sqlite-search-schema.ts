@@ -29,9 +29,11 @@ export function rowidRange(slot: number): { base: number; first: number; last: n
 
 /**
  * `workspaces` numbers the workspaces (their slot). The text columns live in `docs` (the content deflated: it
- * is most of the bytes), and `fts` is an external-content table reading them through the `fts_source` view,
- * which inflates the content with a function every connection of this adapter registers. The index thus holds
- * the text once, compressed. `docs.slot` repeats the row id's slot for the listing's index.
+ * is most of the bytes); each workspace's full-text tables (see {@link workspaceTables}) read them through the
+ * `fts_source` view, which inflates the content with a function every connection of this adapter registers. The
+ * index thus holds the text once, compressed. `docs.slot` repeats the row id's slot for the listing's index.
+ * `words` is each workspace's vocabulary: every distinct token (lower case, without diacritics) of its text, for
+ * fuzzy queries, prefixes and substrings.
  */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS workspaces (slot INTEGER PRIMARY KEY, workspace_id TEXT NOT NULL UNIQUE);
@@ -58,19 +60,52 @@ CREATE TABLE IF NOT EXISTS docs (
 );
 CREATE VIEW IF NOT EXISTS fts_source AS
   SELECT rid, title, filename, inflate_text(content_z) AS content, labels_text AS labels, metadata_text AS metadata FROM docs;
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-  title, filename, content, labels, metadata,
-  content = 'fts_source', content_rowid = 'rid',
-  tokenize = 'porter unicode61 remove_diacritics 2'
-);
-CREATE VIRTUAL TABLE IF NOT EXISTS tri USING fts5(
-  title, filename, content, labels, metadata,
-  tokenize = 'trigram remove_diacritics 1', content = '', contentless_delete = 1
-);
 CREATE TABLE IF NOT EXISTS words (
   slot INTEGER NOT NULL, len INTEGER NOT NULL, word TEXT NOT NULL, PRIMARY KEY (slot, len, word)
 ) WITHOUT ROWID;
 `;
+
+/** The names of one workspace's full-text tables. */
+export interface WorkspaceTables {
+  /** Words by stem (porter), with positions: words, phrases, prefixes, BM25, highlights. */
+  fts: string;
+  /** Tokens as written (no stemming), by column without positions: the documents holding a token, for substrings. */
+  raw: string;
+  /** Trigrams of the workspace's distinct tokens (not of its text): the tokens holding a substring. */
+  tok: string;
+}
+
+/**
+ * Each workspace has full-text tables of its own, created with its first document: a search reads, ranks (BM25's
+ * statistics are the workspace's) and counts only its own workspace's doclists, whatever the others hold.
+ */
+export function workspaceTables(slot: number): WorkspaceTables {
+  rowidRange(slot);
+  return { fts: `fts_${slot}`, raw: `raw_${slot}`, tok: `tok_${slot}` };
+}
+
+export function workspaceTablesSql(slot: number): string {
+  const { fts, raw, tok } = workspaceTables(slot);
+  return `
+CREATE VIRTUAL TABLE IF NOT EXISTS ${fts} USING fts5(
+  title, filename, content, labels, metadata,
+  content = 'fts_source', content_rowid = 'rid',
+  tokenize = 'porter unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS ${raw} USING fts5(
+  title, filename, content, labels, metadata,
+  content = 'fts_source', content_rowid = 'rid', detail = 'column',
+  tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS ${tok} USING fts5(token, tokenize = 'trigram remove_diacritics 1');
+`;
+}
+
+/** Drops one workspace's full-text tables (the index is cleared). */
+export const dropWorkspaceTablesSql = (slot: number): string =>
+  Object.values(workspaceTables(slot))
+    .map((table) => `DROP TABLE IF EXISTS ${table};`)
+    .join('\n');
 
 /**
  * Created after the adoption of an older file (its tables must be replaced first). A listing reads one
@@ -87,14 +122,20 @@ const hasColumn = (db: Database.Database, table: string, column: string): boolea
 const DOC_COLUMNS = `id, version, deleted, title, filename, content_z, labels_text, metadata_text, mime_type, status, ocr_confidence, size,
   created_at, updated_at, label_ids, label_names, metadata_values`;
 
+/** The live rows of a row id range, as the full-text tables index them. */
+const LIVE_TEXT = `SELECT rid, title, filename, inflate_text(content_z) AS content, labels_text AS labels, metadata_text AS metadata
+  FROM docs WHERE rid BETWEEN ? AND ? AND deleted = 0 ORDER BY rid`;
+
+const tableExists = (db: Database.Database, name: string): boolean =>
+  db.prepare<[string], number>("SELECT count(*) FROM sqlite_master WHERE name = ?").pluck().get(name) === 1;
+
 /**
  * Adopts a file whose row ids are not ranged by workspace: one written with a workspace column per row (the
  * version before the ranges), or one written before workspaces existed (its rows become the bootstrap
  * workspace's). Each workspace gets a slot (in the order of its first row) and its rows new row ids in the
- * slot's range, in their old order; both full-text tables are rebuilt from the text in `docs` (FTS5 cannot move
- * a row id) and the fuzzy vocabulary is keyed by slot. It re-indexes the whole file once (about as long as a
- * rebuild in batches) in one transaction, so a crash leaves the old file as it was; a VACUUM then gives the old
- * tables' pages back. Runs after SCHEMA, which created `workspaces` beside the old tables.
+ * slot's range, in their old order; the full-text tables are dropped (FTS5 cannot move a row id) and rebuilt by
+ * {@link adoptSharedTables}. One transaction, so a crash leaves the old file as it was. Runs after SCHEMA, which
+ * created `workspaces` beside the old tables.
  */
 export function adoptUnrangedFile(db: Database.Database): void {
   if (hasColumn(db, 'docs', 'slot')) return;
@@ -107,10 +148,10 @@ export function adoptUnrangedFile(db: Database.Database): void {
         SELECT workspace_id FROM (SELECT ${docsWorkspace} AS workspace_id, min(o.rid) AS first FROM docs AS o GROUP BY 1) ORDER BY first;
       INSERT OR IGNORE INTO workspaces (workspace_id) SELECT DISTINCT ${wordsWorkspace} FROM words AS o;
       DROP VIEW fts_source;
-      DROP TABLE fts;
-      DROP TABLE tri;
+      DROP TABLE IF EXISTS fts;
+      DROP TABLE IF EXISTS tri;
       ALTER TABLE docs RENAME TO docs_unranged;
-      ALTER TABLE words RENAME TO words_unranged;
+      DROP TABLE words;
     `);
     db.exec(SCHEMA);
     db.exec(`
@@ -118,18 +159,55 @@ export function adoptUnrangedFile(db: Database.Database): void {
         SELECT w.slot * ${ROWS_PER_WORKSPACE} + row_number() OVER (PARTITION BY w.slot ORDER BY o.rid), w.slot, ${DOC_COLUMNS}
         FROM docs_unranged AS o JOIN workspaces AS w ON w.workspace_id = ${docsWorkspace}
         ORDER BY 1;
-      INSERT INTO fts (rowid, title, filename, content, labels, metadata)
-        SELECT rid, title, filename, inflate_text(content_z), labels_text, metadata_text FROM docs WHERE deleted = 0 ORDER BY rid;
-      INSERT INTO tri (rowid, title, filename, content, labels, metadata)
-        SELECT rid, title, filename, inflate_text(content_z), labels_text, metadata_text FROM docs WHERE deleted = 0 ORDER BY rid;
-      INSERT INTO words (slot, len, word)
-        SELECT w.slot, o.len, o.word FROM words_unranged AS o JOIN workspaces AS w ON w.workspace_id = ${wordsWorkspace};
       DROP TABLE docs_unranged;
-      DROP TABLE words_unranged;
     `);
   })();
-  // The old tables' pages are free now: without this the file would keep twice the index's size.
-  db.exec('VACUUM');
+}
+
+/**
+ * Adopts a file whose workspaces share one pair of full-text tables (`fts`, by stem, and `tri`, every trigram
+ * of the text), or one just renumbered by {@link adoptUnrangedFile}: each workspace with documents gets its own
+ * tables (see {@link workspaceTables}), filled from the text in `docs`, and its vocabulary is rebuilt with every
+ * token (the old one held only words of 4 to 40 letters). A workspace's tables are built in one transaction, so
+ * a crash leaves the rest to the next start; the shared tables go in the last one, and a VACUUM then gives
+ * their pages back.
+ */
+export function adoptSharedTables(db: Database.Database): void {
+  const shared = tableExists(db, 'fts') || tableExists(db, 'tri');
+  const slots = db.prepare<[], number>('SELECT DISTINCT slot FROM docs WHERE deleted = 0 ORDER BY slot').pluck().all();
+  const missing = slots.filter((slot) => !tableExists(db, workspaceTables(slot).fts));
+  if (!shared && !missing.length) return;
+  for (const slot of missing) {
+    db.transaction(() => {
+      const { fts, raw, tok } = workspaceTables(slot);
+      db.exec(workspaceTablesSql(slot));
+      const { first, last } = rowidRange(slot);
+      for (const table of [fts, raw]) {
+        db.prepare(`INSERT INTO ${table} (rowid, title, filename, content, labels, metadata) ${LIVE_TEXT}`).run(first, last);
+      }
+      db.prepare('DELETE FROM words WHERE slot = ?').run(slot);
+      const insertWord = db.prepare<[number, number, string]>('INSERT OR IGNORE INTO words (slot, len, word) VALUES (?, ?, ?)');
+      const insertToken = db.prepare<[string]>(`INSERT INTO ${tok} (token) VALUES (?)`);
+      const seen = new Set<string>();
+      // A page at a time: the connection cannot write while it steps through a read.
+      const page = db.prepare<[number, number], { rid: number } & Record<Column, string>>(`${LIVE_TEXT} LIMIT 1000`);
+      for (let rows = page.all(first, last); rows.length; rows = page.all(rows[rows.length - 1]!.rid + 1, last)) {
+        for (const text of rows) {
+          for (const token of tokens(COLUMNS.map((column) => text[column]).join(' '))) {
+            if (seen.has(token)) continue;
+            seen.add(token);
+            insertWord.run(slot, token.length, token);
+            insertToken.run(token);
+          }
+        }
+      }
+    })();
+  }
+  if (shared) {
+    db.exec('DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS tri;');
+    // The old tables' pages are free now: without this the file would keep them.
+    db.exec('VACUUM');
+  }
 }
 
 /** Pages of 32 KB hold many 2 KB rows each (4 KB pages would hold one, half empty). Set before the first table. */
@@ -153,10 +231,13 @@ export const metadataValues = (document: IndexedDocument): string[] =>
     .filter((value) => value !== null)
     .map(String);
 
-/** Words a fuzzy query may be corrected to: lower case, without diacritics, with a letter, 4 to 40 long. */
-export function vocabulary(text: string): string[] {
-  const words = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.filter((word) => word.length >= 4 && word.length <= 40 && /\p{L}/u.test(word));
+/** Tokens longer than this are not in the vocabulary (nor found by a substring of theirs). */
+export const MAX_TOKEN_LENGTH = 64;
+
+/** The vocabulary's tokens of a text: lower case, without diacritics, letters and digits, up to MAX_TOKEN_LENGTH. */
+export function tokens(text: string): string[] {
+  const found = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return found.filter((token) => token.length <= MAX_TOKEN_LENGTH);
 }
 
 /** What a committed write changes in the in-memory facet columns: the row's slot and sequence, its entry (null: gone). */
@@ -205,9 +286,20 @@ return {
          label_names = '[]', metadata_values = '[]' WHERE rid = ?`,
     ),
     indexed: db.prepare<[number], Record<Column, string>>('SELECT title, filename, content, labels, metadata FROM fts_source WHERE rid = ?'),
-    insertFts: db.prepare('INSERT INTO fts (rowid, title, filename, content, labels, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
-    deleteFts: db.prepare(`INSERT INTO fts (fts, rowid, title, filename, content, labels, metadata) VALUES ('delete', ?, ?, ?, ?, ?, ?)`),
-    insertTri: db.prepare('INSERT INTO tri (rowid, title, filename, content, labels, metadata) VALUES (?, ?, ?, ?, ?, ?)'),
-    deleteTri: db.prepare('DELETE FROM tri WHERE rowid = ?'),
+  };
+}
+
+/** The statements that write one workspace's full-text tables, prepared once per connection and workspace. */
+export function workspaceWriteStatements(db: Database.Database, slot: number) {
+  const { fts, raw, tok } = workspaceTables(slot);
+  const insert = (table: string) => db.prepare(`INSERT INTO ${table} (rowid, title, filename, content, labels, metadata) VALUES (?, ?, ?, ?, ?, ?)`);
+  const remove = (table: string) =>
+    db.prepare(`INSERT INTO ${table} (${table}, rowid, title, filename, content, labels, metadata) VALUES ('delete', ?, ?, ?, ?, ?, ?)`);
+  return {
+    insertFts: insert(fts),
+    deleteFts: remove(fts),
+    insertRaw: insert(raw),
+    deleteRaw: remove(raw),
+    insertToken: db.prepare<[string]>(`INSERT INTO ${tok} (token) VALUES (?)`),
   };
 }

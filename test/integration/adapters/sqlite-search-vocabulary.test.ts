@@ -35,13 +35,18 @@ describe('SqliteVocabulary completions', () => {
   });
 
   it.each([
-    ['shorter than the shortest word kept', 'the'],
-    ['without a letter', '2024'],
-    ['with a separator', 'in-vo'],
-  ])('leaves a prefix %s to FTS5 (null)', (_why, prefix) => {
+    ['of three letters', 'the', ['the', 'thesis']],
+    ['without a letter', '2024', ['20240115']],
+  ])('completes a prefix %s from every token of the text, short words and numbers too', (_why, prefix, expected) => {
+    vocabulary.add(1, 'the thesis 20240115 invoice');
+
+    expect(vocabulary.completions(1, prefix)?.sort()).toEqual(expected);
+  });
+
+  it('leaves a prefix with a separator to FTS5 (null)', () => {
     vocabulary.add(1, 'thesis 20240115 invoice');
 
-    expect(vocabulary.completions(1, prefix)).toBeNull();
+    expect(vocabulary.completions(1, 'in-vo')).toBeNull();
   });
 
   it(`leaves a prefix that stands for more than ${MAX_PREFIX_COMPLETIONS} words to FTS5 (null), and one that stands for exactly that many to its words`, () => {
