@@ -26,6 +26,6 @@ export type OcrWorkerHandlerDeps = AppContainer & OcrWorkerServices;
 export const createOcrWorkerHandler = (deps: OcrWorkerHandlerDeps) =>
   sqsJsonHandler('ocr-worker', jobMessage, async ({ workspace_id: workspaceId, document_id: documentId, run, priority, deferrals }) => {
     const started = Date.now();
-    const outcome = await processOcrJob(inWorkspace(deps, { workspaceId }), { documentId, run, priority, deferrals });
+    const outcome = await processOcrJob({ ...inWorkspace(deps, { workspaceId }), quotas: deps }, { documentId, run, priority, deferrals });
     logger.info('ocr-worker: job delivery done', { workspace_id: workspaceId, document_id: documentId, run, outcome, ms: Date.now() - started });
   });

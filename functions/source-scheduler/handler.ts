@@ -1,5 +1,6 @@
 import type { AppContainer } from '../../shared/container/app-container';
 import { scheduleSyncs } from '../../shared/domain/sources/schedule-syncs';
+import { workspaceServes } from '../../shared/domain/workspaces/workspace-status';
 import { SOURCE_SYNC_TIMEOUT_SECONDS } from '../../shared/manifest';
 import { logger } from '../../shared/logger';
 
@@ -16,6 +17,7 @@ export const createSourceSchedulerHandler =
         schedule: c.sourceSchedule,
         syncQueue: c.syncQueue,
         clock: c.clock,
+        serves: (workspaceId) => workspaceServes(c.workspaceStatus, workspaceId),
         inWorkspace: (workspaceId) => {
           const scoped = c.forWorkspace(workspaceId);
           return { workspaceId, sources: scoped.sources, syncState: scoped.syncState };

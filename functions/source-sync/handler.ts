@@ -1,6 +1,7 @@
 import * as z from '../../shared/zod';
 import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
 import { runSyncStep } from '../../shared/domain/sources/run-sync-step';
+import { workspaceServes } from '../../shared/domain/workspaces/workspace-status';
 import { logger } from '../../shared/logger';
 import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 import { SOURCE_SYNC_STEP_SECONDS } from '../../shared/manifest';
@@ -15,6 +16,13 @@ const stepMessage = z.object({ workspace_id: z.uuid(), source_id: z.uuid(), job_
 export const createSourceSyncHandler = (c: AppContainer, options: { stepSeconds?: number } = {}) =>
   sqsJsonHandler('source-sync', stepMessage, async (message) => {
     const started = Date.now();
-    const outcome = await runSyncStep({ ...inWorkspace(c, { workspaceId: message.workspace_id }), stepSeconds: options.stepSeconds ?? SOURCE_SYNC_STEP_SECONDS }, message);
+    const outcome = await runSyncStep(
+      {
+        ...inWorkspace(c, { workspaceId: message.workspace_id }),
+        stepSeconds: options.stepSeconds ?? SOURCE_SYNC_STEP_SECONDS,
+        serves: () => workspaceServes(c.workspaceStatus, message.workspace_id),
+      },
+      message,
+    );
     logger.info('source-sync: step done', { ...message, outcome, ms: Date.now() - started });
   });

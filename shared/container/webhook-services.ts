@@ -1,3 +1,4 @@
+import { workspaceServes } from '../domain/workspaces/workspace-status';
 import { DynamoWebhookDeliveryRepository } from '../adapters/aws/dynamodb/webhook-delivery-repository';
 import { DynamoWebhookRepository } from '../adapters/aws/dynamodb/webhook-repository';
 import { notifyUser } from '../domain/notifications/notify-user';
@@ -51,6 +52,7 @@ export const deliverDepsOf = (c: AppContainer & WebhookServices, sender: Webhook
   vault: c.vault,
   deliveryQueue: c.deliveryQueue,
   clock: c.clock,
+  serves: (workspaceId) => workspaceServes(c.workspaceStatus, workspaceId),
 });
 
 /** What resuming the pending deliveries reads: every workspace's endpoints and deliveries. */

@@ -12,6 +12,8 @@ import { combinePages, decidePage, type CombinedText, type ReadPage } from './pa
 import { deferralDelaySeconds, MAX_DEFERRALS } from './throttling';
 import { applyRulesSafely } from '../rules/apply-rules';
 import type { RuleApplyDeps } from '../rules/ports';
+import { takeOcrPages, type OcrPageQuotaDeps } from '../quotas/ocr-pages';
+import { monthOf } from '../usage/usage';
 
 export { TEXT_LAYER } from './page-texts';
 /** Text above this goes to the bucket: a table item holds at most 400 KB. */
@@ -40,7 +42,15 @@ export interface OcrWorkerDeps extends OcrWorkerServices, RuleApplyDeps {
   metrics: BusinessMetrics;
   /** A number in [0, 1) for the jitter of a deferral's delay. */
   random?: () => number;
+  /**
+   * Whether the job's workspace serves (a suspended or deleting one's jobs wait in the queue) and its plan's OCR
+   * pages per month; absent (a test's worker): neither is checked.
+   */
+  quotas?: OcrPageQuotaDeps & { workspaceStatus: { status(workspaceId: string): Promise<string | null> } };
 }
+
+/** A suspended workspace's job is looked at again after this long (and runs once the workspace is resumed). */
+export const SUSPENDED_RECHECK_SECONDS = 15;
 
 /**
  * `deferred`: the engine was throttling; the job is queued again with a delay, and the delivery is not an attempt.
@@ -59,6 +69,14 @@ class Cancelled extends Error {}
  * engine defers the job instead (see {@link defer}). Rethrows only to make the queue retry.
  */
 export async function processOcrJob(deps: OcrWorkerDeps, message: OcrJobMessage): Promise<OcrJobOutcome> {
+  const status = deps.quotas ? await deps.quotas.workspaceStatus.status(deps.workspaceId) : null;
+  // A workspace being deleted runs nothing more (the eraser removes its jobs).
+  if (status === 'deleting') return 'skipped';
+  if (status === 'suspended') {
+    // Not lost: the job stays queued, and its message comes back until the workspace is resumed.
+    await deps.ocrQueue.enqueue({ documentId: message.documentId, run: message.run, priority: message.priority, deferrals: message.deferrals ?? 0 }, { delaySeconds: SUSPENDED_RECHECK_SECONDS });
+    return 'deferred';
+  }
   const now = () => deps.clock.now().toISOString();
   const staleBefore = new Date(deps.clock.now().getTime() - deps.staleAfterSeconds * 1000).toISOString();
   const job = await deps.ocrJobs.claim(message, now(), staleBefore);
@@ -188,6 +206,10 @@ function originalFile(deps: OcrWorkerDeps, document: OcrDocument): Pick<OcrInput
 async function finish(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument, output: ReadText): Promise<OcrJobOutcome> {
   const finishedAt = deps.clock.now();
   const processingTime = Math.max(0, (finishedAt.getTime() - Date.parse(job.started_at!)) / 1000);
+  const pages = deps.quotas ? await takeOcrPages(deps.quotas, deps.workspaceId, monthOf(finishedAt), Object.values(output.pagesByEngine).reduce((sum, n) => sum + n, 0)) : null;
+  if (pages && !pages.taken) {
+    return end(deps, job, document, 'failed', `quota_exceeded: this run would pass the workspace's OCR pages this month (${pages.used} of ${pages.limit} used); retry once the month resets or the plan grows`);
+  }
   const content = await storeText(deps, document.id, output.text);
   const confidence = Math.round(Math.min(1, Math.max(0, output.confidence)) * 10_000) / 10_000;
   // One write ends the run; it also checks for a cancel asked for since the last page.
@@ -197,6 +219,7 @@ async function finish(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument, o
     { text: output.text, confidence, pages: output.pages, processingTime, pagesByEngine: output.pagesByEngine, content, readSha256: document.sha256 },
     finishedAt.toISOString(),
   );
+  if (outcome !== 'completed' && pages?.taken) await pages.give();
   if (outcome === 'cancel_requested') return end(deps, job, document, 'cancelled', 'cancelled');
   if (outcome === 'not_held') return 'skipped';
   if (outcome === 'file_replaced') return handOn(deps, job);

@@ -1,4 +1,3 @@
-import type { WorkspaceStatusReader } from '../workspaces/ports';
 import { planOf, type PlanCatalog } from './plans';
 import type { CountedQuota, QuotaCounts } from './ports';
 import { quotaExceeded } from './quota-errors';
@@ -6,7 +5,8 @@ import { quotaExceeded } from './quota-errors';
 export interface CountedQuotaDeps {
   quotaCounts: QuotaCounts;
   plans: PlanCatalog;
-  workspaceStatus: Pick<WorkspaceStatusReader, 'plan'>;
+  /** The workspace's plan's name (the workspace status reader); null for a workspace that is not found. */
+  workspaceStatus: { plan(workspaceId: string): Promise<string | null> };
 }
 
 /** The workspace's limit of a counted quota, from its plan. */
@@ -27,17 +27,17 @@ export async function createCounted<T>(
   create: () => Promise<T>,
 ): Promise<T> {
   const limit = await limitOf(deps, workspaceId, quota);
-  const outcome = await deps.quotaCounts.take(workspaceId, quota, limit, existing);
+  const outcome = await deps.quotaCounts.take(workspaceId, quota, 1, limit, existing);
   if (!outcome.taken) throw quotaExceeded(quota, limit, outcome.used);
   try {
     return await create();
   } catch (error) {
-    await deps.quotaCounts.give(workspaceId, quota, existing);
+    await deps.quotaCounts.give(workspaceId, quota, 1, existing);
     throw error;
   }
 }
 
 /** Gives the count of a deleted member, source or API token back (after the delete itself). */
 export async function releaseCounted(deps: Pick<CountedQuotaDeps, 'quotaCounts'>, workspaceId: string, quota: CountedQuota, existing: () => Promise<number>): Promise<void> {
-  await deps.quotaCounts.give(workspaceId, quota, existing);
+  await deps.quotaCounts.give(workspaceId, quota, 1, existing);
 }

@@ -4,8 +4,9 @@ import { checkSourceAccess } from './check-source-access';
 import type { RemoteFolders } from './remote-folder';
 import { toSourceView, type SourceRecord, type SourceType, type SourceView } from './source';
 import { startSync } from './start-sync';
+import { createCounted, type CountedQuotaDeps } from '../quotas/counted-quota';
 
-export interface SourceDeps {
+export interface SourceDeps extends CountedQuotaDeps {
   workspaceId: string;
   sources: SourceRepository;
   syncState: SyncStateStore;
@@ -31,6 +32,7 @@ export interface NewSource {
 /**
  * Adds a source to the workspace once its folder can be read with its credentials (400 naming the field
  * otherwise), with its password sealed, and starts its first sync at once; the creator is told when it ends.
+ * A workspace at its plan's `sources` limit is refused (403 `quota_exceeded`).
  */
 export async function createSource(deps: SourceDeps, input: NewSource): Promise<SourceView> {
   const url = input.url.endsWith('/') ? input.url : `${input.url}/`;
@@ -58,7 +60,7 @@ export async function createSource(deps: SourceDeps, input: NewSource): Promise<
     created_at: now,
     updated_at: now,
   };
-  await deps.sources.create(source);
+  await createCounted(deps, deps.workspaceId, 'sources', async () => (await deps.sources.list()).length, () => deps.sources.create(source));
   await startSync(deps, id, { trigger: 'manual', by: input.createdBy });
   const created = (await deps.sources.get(id)) ?? source;
   return toSourceView(created, 0);

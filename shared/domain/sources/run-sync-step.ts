@@ -22,6 +22,11 @@ export interface SyncStepDeps extends Omit<FileSyncDeps, 'ocrLanguage'> {
   notifications: NotificationRepository;
   /** How long one step works before it hands the rest of the sync to a new message. */
   stepSeconds: number;
+  /**
+   * Whether the workspace serves now: a suspended one's step does nothing (its sync waits, stalled, and the
+   * schedule resumes it once the workspace is resumed).
+   */
+  serves?: () => Promise<boolean>;
 }
 
 /** Files fetched per read of the work list. */
@@ -56,6 +61,7 @@ export const GAVE_UP = `gave up after ${MAX_STEP_ATTEMPTS} attempts without prog
  * {@link MAX_STEP_ATTEMPTS} times without progress fails without running again.
  */
 export async function runSyncStep(deps: SyncStepDeps, message: SyncStepMessage): Promise<StepOutcome> {
+  if (deps.serves && !(await deps.serves())) return 'skipped';
   const started = deps.clock.now();
   const leaseUntil = new Date(started.getTime() + SOURCE_SYNC_TIMEOUT_SECONDS * 1000).toISOString();
   const job = await deps.sources.leaseJob(message.source_id, message.job_id, leaseUntil, started.toISOString());

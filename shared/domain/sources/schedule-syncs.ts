@@ -12,6 +12,8 @@ export interface ScheduleDeps {
   clock: Clock;
   /** One workspace's sources, as a sync start needs them. */
   inWorkspace(workspaceId: string): Omit<StartSyncDeps, 'syncQueue' | 'clock'>;
+  /** Whether a workspace serves now: a suspended one's syncs neither start nor resume until it is resumed. */
+  serves?(workspaceId: string): Promise<boolean>;
 }
 
 export interface ScheduleOutcome {
@@ -33,7 +35,9 @@ export async function scheduleSyncs(deps: ScheduleDeps, options: { stalledAfterS
   const before = options.takeOverLeases ? '9999' : new Date(now.getTime() - options.stalledAfterSeconds * 1000).toISOString();
   const stalled = await deps.schedule.stalled(before, SCHEDULE_BATCH);
   let started = 0;
+  const serves = deps.serves ?? (async () => true);
   for (const { workspaceId, sourceId } of await deps.schedule.due(now.toISOString(), SCHEDULE_BATCH)) {
+    if (!(await serves(workspaceId))) continue;
     try {
       await startSync({ ...deps.inWorkspace(workspaceId), syncQueue: deps.syncQueue, clock: deps.clock }, sourceId, { trigger: 'schedule', by: null });
       started++;
@@ -44,6 +48,7 @@ export async function scheduleSyncs(deps: ScheduleDeps, options: { stalledAfterS
   }
   // Taking over: every unfinished sync, whatever its lease says.
   for (const { workspaceId, sourceId, jobId } of stalled) {
+    if (!(await serves(workspaceId))) continue;
     if (options.takeOverLeases) await deps.inWorkspace(workspaceId).sources.releaseJob(sourceId, jobId);
     await deps.syncQueue.enqueue({ workspace_id: workspaceId, source_id: sourceId, job_id: jobId });
   }

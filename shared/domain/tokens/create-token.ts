@@ -3,8 +3,9 @@ import { conflict, validationError } from '../errors';
 import type { Principal } from '../principal';
 import { MAX_TOKENS_PER_USER, toPublicToken, type ApiTokenRepository, type PublicApiToken, type TokenScope } from './ports';
 import { hashToken, newToken, SHOWN_PREFIX_LENGTH } from './token-format';
+import { createCounted, type CountedQuotaDeps } from '../quotas/counted-quota';
 
-export interface CreateTokenDeps {
+export interface CreateTokenDeps extends CountedQuotaDeps {
   apiTokens: ApiTokenRepository;
   clock: Clock;
   /** API_TOKEN_MAX_DAYS: the longest a token may live, and how long one lives that names no expiry. */
@@ -26,7 +27,7 @@ const DAY_MS = 86_400_000;
  * today; at every request the token does at most what both its scopes and its user's role then allow.
  * Every token expires: at `expires_at`, which may be at most API_TOKEN_MAX_DAYS away, or that far away
  * when not given. A user holds at most {@link MAX_TOKENS_PER_USER} tokens (409, `details.reason =
- * "token_limit"`).
+ * "token_limit"`); a workspace at its plan's `api_tokens` limit is refused (403 `quota_exceeded`).
  */
 export async function createApiToken(
   deps: CreateTokenDeps,
@@ -59,7 +60,13 @@ export async function createApiToken(
     last_used_at: null,
     expires_at: expiresAt.toISOString(),
   };
-  if ((await deps.apiTokens.create(record, MAX_TOKENS_PER_USER)) === 'limit') {
+  const stored = await createCounted(deps, caller.workspaceId, 'api_tokens', tokensOf(deps, caller.workspaceId), async () => {
+    const outcome = await deps.apiTokens.create(record, MAX_TOKENS_PER_USER);
+    // Not stored: the workspace's count is given back.
+    if (outcome === 'limit') throw tokenLimit;
+    return outcome;
+  }).catch((error: unknown) => (error === tokenLimit ? 'limit' : Promise.reject(error)));
+  if (stored === 'limit') {
     throw conflict(`A user may hold at most ${MAX_TOKENS_PER_USER} API tokens: delete one first`, {
       reason: 'token_limit',
       limit: MAX_TOKENS_PER_USER,
@@ -69,3 +76,9 @@ export async function createApiToken(
 }
 
 const TOKEN_SCOPE_ORDER: TokenScope[] = ['read', 'write', 'admin'];
+
+/** A create the user's own limit refused, told apart from other failures. */
+const tokenLimit = new Error('token_limit');
+
+/** How many API tokens a workspace holds now: where its count starts. */
+export const tokensOf = (deps: Pick<CreateTokenDeps, 'apiTokens'>, workspaceId: string) => async () => (await deps.apiTokens.listForWorkspace(workspaceId)).length;

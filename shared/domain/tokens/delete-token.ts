@@ -3,8 +3,9 @@ import { notFound } from '../errors';
 import { hasRole, type Principal } from '../principal';
 import { apiTokenSessionId } from './authenticate-token';
 import type { ApiTokenRepository } from './ports';
+import { releaseCounted, type CountedQuotaDeps } from '../quotas/counted-quota';
 
-export interface DeleteTokenDeps extends SessionDeps {
+export interface DeleteTokenDeps extends SessionDeps, Pick<CountedQuotaDeps, 'quotaCounts'> {
   apiTokens: ApiTokenRepository;
 }
 
@@ -19,5 +20,6 @@ export async function deleteApiToken(deps: DeleteTokenDeps, caller: Principal, i
     (await deps.apiTokens.findById(caller.workspaceId, id, caller.userId)) ??
     (hasRole(caller.role, 'admin') ? await deps.apiTokens.findById(caller.workspaceId, id) : null);
   if (!token || !(await deps.apiTokens.delete(token))) throw notFound('API token', id);
+  await releaseCounted(deps, caller.workspaceId, 'api_tokens', async () => (await deps.apiTokens.listForWorkspace(caller.workspaceId)).length);
   await endSessions(deps, { userId: token.user_id, tokenId: apiTokenSessionId(token.id) }, 'logout');
 }

@@ -1,6 +1,8 @@
 import type { ApiTokenRepository } from './ports';
+import type { QuotaCounts } from '../quotas/ports';
 
 export interface DeleteUserTokensDeps {
+  quotaCounts: QuotaCounts;
   apiTokens: ApiTokenRepository;
 }
 
@@ -12,5 +14,7 @@ export interface DeleteUserTokensDeps {
 export async function deleteUserApiTokens(deps: DeleteUserTokensDeps, workspaceId: string, userId: string): Promise<number> {
   const tokens = await deps.apiTokens.listForUser(workspaceId, userId);
   const deleted = await Promise.all(tokens.map((token) => deps.apiTokens.delete(token)));
-  return deleted.filter(Boolean).length;
+  const count = deleted.filter(Boolean).length;
+  if (count) await deps.quotaCounts.give(workspaceId, 'api_tokens', count, async () => (await deps.apiTokens.listForWorkspace(workspaceId)).length);
+  return count;
 }

@@ -1,11 +1,14 @@
 import type { Clock } from '../clock';
-import type { WorkspaceRepository } from '../workspaces/ports';
 import type { UsageRepository } from './ports';
 import { monthOf, type WorkspaceUsage } from './usage';
 
 export interface UsageDeps {
   usage: UsageRepository;
-  workspaces: Pick<WorkspaceRepository, 'findById' | 'list'>;
+  /** The workspaces (their names), as the workspace repository reads them; structural, so usage imports no area above it. */
+  workspaces: {
+    findById(id: string): Promise<{ name: string } | null>;
+    list(): Promise<{ id: string; name: string }[]>;
+  };
   clock: Clock;
 }
 

@@ -3,8 +3,9 @@ import { notFound } from '../errors';
 import { endSessions, type SessionDeps } from '../connections/sessions';
 import { memberOf, refuseRemovingOperator } from './member-rules';
 import type { UserRepository } from './ports';
+import { releaseCounted, type CountedQuotaDeps } from '../quotas/counted-quota';
 
-export interface DeleteWorkspaceUserDeps extends SessionDeps {
+export interface DeleteWorkspaceUserDeps extends SessionDeps, Pick<CountedQuotaDeps, 'quotaCounts'> {
   users: UserRepository;
 }
 
@@ -20,5 +21,6 @@ export async function deleteWorkspaceUser(deps: DeleteWorkspaceUserDeps, admin: 
   if (member.operator) await refuseRemovingOperator(deps.users, member);
   const deleted = await deps.users.delete(admin.workspaceId, id);
   if (!deleted) throw notFound('User', id);
+  await releaseCounted(deps, admin.workspaceId, 'members', async () => (await deps.users.list(admin.workspaceId)).length);
   await endSessions(deps, { userId: id }, 'user_deleted');
 }

@@ -34,7 +34,12 @@ export interface DeliverDeps {
   deliveryQueue: DeliveryQueue;
   clock: Clock;
   random?: () => number;
+  /** Whether a workspace serves now: a suspended one's deliveries wait (their messages come back) until it is resumed. */
+  serves?(workspaceId: string): Promise<boolean>;
 }
+
+/** A suspended workspace's delivery is looked at again after this long. */
+export const SUSPENDED_RECHECK_SECONDS = 60;
 
 /** What a message led to, for logs and tests. */
 export type DeliveryStep = 'skipped' | 'waiting' | 'succeeded' | 'retrying' | 'failed' | 'cancelled';
@@ -59,6 +64,10 @@ export async function deliverWebhook(deps: DeliverDeps, message: DeliveryMessage
   const delivery = await workspace.deliveries.get(message.delivery_id);
   // Its attempt, or (one more) its attempt claimed by a worker that died before recording it: the claim decides.
   if (!delivery || delivery.state !== 'pending' || delivery.attempts < message.attempts || delivery.attempts > message.attempts + 1) return 'skipped';
+  if (deps.serves && !(await deps.serves(message.workspace_id))) {
+    await deps.deliveryQueue.enqueue(message, { delaySeconds: SUSPENDED_RECHECK_SECONDS });
+    return 'waiting';
+  }
   const now = deps.clock.now();
   const dueIn = delivery.next_attempt_at ? Date.parse(delivery.next_attempt_at) - now.getTime() : 0;
   if (dueIn > 1000) {

@@ -1,14 +1,14 @@
 import { conflict, notFound, validationError } from '../errors';
 import { endSessions, type SessionDeps } from '../connections/sessions';
 import { pageOf, type Page, type PageRequest } from '../pagination';
-import type { UserRepository } from '../users/ports';
 import type { WorkspaceRepository } from './ports';
 import { overviewOf, type WorkspaceOverview, type WorkspaceOverviewDeps } from './workspace-overview';
 import { BOOTSTRAP_WORKSPACE_ID, type WorkspaceStatus } from './workspace';
 
 export interface ManageWorkspacesDeps extends WorkspaceOverviewDeps, SessionDeps {
   workspaces: Pick<WorkspaceRepository, 'findById' | 'list' | 'updateName' | 'setPlanAndStatus'>;
-  users: Pick<UserRepository, 'list'>;
+  /** A workspace's members (the user repository). */
+  users: { list(workspaceId: string): Promise<{ id: string }[]> };
 }
 
 /** Overviews read at once for the operator's page. */

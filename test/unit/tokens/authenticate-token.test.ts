@@ -8,6 +8,7 @@ import { hashToken, newToken } from '../../../shared/domain/tokens/token-format'
 import type { UserRepository } from '../../../shared/domain/users/ports';
 import type { User } from '../../../shared/domain/users/user';
 import { aUser, ManualClock } from '../../support/builders';
+import { quotaDeps } from '../../support/memory-quota-counts';
 import { MemoryApiTokens } from './fake-api-tokens';
 
 const setup = (user: User) => {
@@ -16,7 +17,7 @@ const setup = (user: User) => {
   const stored = new Map([[user.id, user]]);
   const users = { findById: async (id: string) => stored.get(id) ?? null } as unknown as UserRepository;
   const mint = async (scopes: TokenScope[], expiresAt?: string) =>
-    (await createApiToken({ apiTokens, clock, apiTokenMaxDays: 365 }, { userId: user.id, workspaceId: user.workspace_id } as never, { name: 't', scopes, expires_at: expiresAt }))
+    (await createApiToken({ apiTokens, clock, apiTokenMaxDays: 365, ...quotaDeps() }, { userId: user.id, workspaceId: user.workspace_id } as never, { name: 't', scopes, expires_at: expiresAt }))
       .token;
   return { apiTokens, clock, stored, mint, deps: { apiTokens, users, clock } };
 };

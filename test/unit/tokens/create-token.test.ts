@@ -5,6 +5,7 @@ import { createApiToken } from '../../../shared/domain/tokens/create-token';
 import { MAX_TOKENS_PER_USER } from '../../../shared/domain/tokens/ports';
 import { hashToken, isWellFormedToken } from '../../../shared/domain/tokens/token-format';
 import { ManualClock } from '../../support/builders';
+import { quotaDeps } from '../../support/memory-quota-counts';
 import { MemoryApiTokens } from './fake-api-tokens';
 
 const caller: Principal = {
@@ -20,7 +21,7 @@ const caller: Principal = {
 const setup = () => {
   const apiTokens = new MemoryApiTokens();
   const clock = new ManualClock(new Date('2026-01-01T00:00:00Z'));
-  return { apiTokens, clock, deps: { apiTokens, clock, apiTokenMaxDays: 365 } };
+  return { apiTokens, clock, deps: { apiTokens, clock, apiTokenMaxDays: 365, ...quotaDeps() } };
 };
 
 const refusal = async (promise: Promise<unknown>) => {

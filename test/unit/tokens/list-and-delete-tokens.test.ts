@@ -9,6 +9,7 @@ import { deleteUserApiTokens } from '../../../shared/domain/tokens/delete-user-t
 import { listApiTokens } from '../../../shared/domain/tokens/list-tokens';
 import { ManualClock } from '../../support/builders';
 import { MemoryApiTokens } from './fake-api-tokens';
+import { quotaDeps } from '../../support/memory-quota-counts';
 
 const member = (userId: string, role: Principal['role'], workspaceId = 'w-1'): Principal => ({
   userId,
@@ -33,12 +34,13 @@ const setup = async () => {
     endSessions: async (selector: SessionSelector, reason: SessionEndReason) => (ended.push([selector, reason]), []),
     moveSessions: async () => [],
   };
+  const quotas = quotaDeps();
   const make = async (caller: Principal, name: string) => {
     clock.advanceSeconds(1);
-    return createApiToken({ apiTokens, clock, apiTokenMaxDays: 365 }, caller, { name, scopes: ['read'] });
+    return createApiToken({ apiTokens, clock, apiTokenMaxDays: 365, ...quotas }, caller, { name, scopes: ['read'] });
   };
   const tokens = { alice1: await make(alice, 'a1'), bob1: await make(bob, 'b1'), alice2: await make(alice, 'a2'), away: await make(stranger, 's1') };
-  return { apiTokens, ended, tokens, deps: { apiTokens, connections } };
+  return { apiTokens, ended, tokens, deps: { apiTokens, connections, quotaCounts: quotas.quotaCounts } };
 };
 
 const codeOf = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => (e as AppError).code);

@@ -1,13 +1,13 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Limit } from '../../../domain/quotas/plans';
-import type { CountedQuota, QuotaCounts, TakeOutcome } from '../../../domain/quotas/ports';
+import type { QuotaCounter, QuotaCounts, TakeOutcome } from '../../../domain/quotas/ports';
 import { isConditionFailure } from './errors';
 
-/** One workspace's count of one quota: `WS#<ws>#QUOTAS / COUNT#<quota>`, `count`. */
-export const quotaCountKey = (workspaceId: string, quota: CountedQuota) => ({ pk: `WS#${workspaceId}#QUOTAS`, sk: `COUNT#${quota}` });
+/** One workspace's count of one quota: `WS#<ws>#QUOTAS / COUNT#<counter>`, `count`. */
+export const quotaCountKey = (workspaceId: string, counter: QuotaCounter) => ({ pk: `WS#${workspaceId}#QUOTAS`, sk: `COUNT#${counter}` });
 
 /**
- * The counts of members, sources and API tokens (see QuotaCounts). Every take and give needs the count item to
+ * The counts of members, sources, API tokens and OCR pages per month (see QuotaCounts). Every take and give needs the count item to
  * exist (a condition), so a count is started once from a listing before anything moves it, and never from a
  * partial one: the item is put only where none exists, and no write adds to an item that does not.
  */
@@ -20,18 +20,20 @@ export class DynamoQuotaCounts implements QuotaCounts {
     private readonly tableName: string,
   ) {}
 
-  async take(workspaceId: string, quota: CountedQuota, limit: Limit, existing: () => Promise<number>): Promise<TakeOutcome> {
-    const key = quotaCountKey(workspaceId, quota);
+  async take(workspaceId: string, counter: QuotaCounter, amount: number, limit: Limit, existing: () => Promise<number>): Promise<TakeOutcome> {
+    const key = quotaCountKey(workspaceId, counter);
     await this.start(key, existing);
+    if (limit !== 'unlimited' && amount > limit) return { taken: false, used: await this.current(key) };
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key,
-          UpdateExpression: 'ADD #count :one',
-          ConditionExpression: limit === 'unlimited' ? 'attribute_exists(#count)' : 'attribute_exists(#count) AND #count < :limit',
+          UpdateExpression: 'ADD #count :amount',
+          // No arithmetic in a condition: the count may be at most the limit less what is added.
+          ConditionExpression: limit === 'unlimited' ? 'attribute_exists(#count)' : 'attribute_exists(#count) AND #count <= :most',
           ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':one': 1, ...(limit === 'unlimited' ? {} : { ':limit': limit }) },
+          ExpressionAttributeValues: { ':amount': amount, ...(limit === 'unlimited' ? {} : { ':most': limit - amount }) },
         }),
       );
       return { taken: true };
@@ -41,8 +43,8 @@ export class DynamoQuotaCounts implements QuotaCounts {
     }
   }
 
-  async give(workspaceId: string, quota: CountedQuota, existing: () => Promise<number>): Promise<void> {
-    const key = quotaCountKey(workspaceId, quota);
+  async give(workspaceId: string, counter: QuotaCounter, amount: number, existing: () => Promise<number>): Promise<void> {
+    const key = quotaCountKey(workspaceId, counter);
     await this.start(key, existing);
     await this.db.send(
       new UpdateCommand({
@@ -51,7 +53,7 @@ export class DynamoQuotaCounts implements QuotaCounts {
         UpdateExpression: 'ADD #count :minus',
         ConditionExpression: 'attribute_exists(#count)',
         ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':minus': -1 },
+        ExpressionAttributeValues: { ':minus': -amount },
       }),
     );
   }
