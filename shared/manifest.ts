@@ -84,7 +84,7 @@ const V1_ROUTES = {
     'POST /api/webhooks/{id}/test',
     'GET /api/webhooks/{id}/deliveries',
   ],
-  workspaces: ['GET /api/workspace', 'PUT /api/workspace', 'GET /api/workspaces', 'PUT /api/workspaces/{id}'],
+  workspaces: ['GET /api/workspace', 'PUT /api/workspace', 'DELETE /api/workspace', 'GET /api/workspaces', 'PUT /api/workspaces/{id}', 'DELETE /api/workspaces/{id}'],
   health: ['GET /api/health'],
 } as const;
 

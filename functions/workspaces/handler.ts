@@ -1,6 +1,7 @@
 import type { AppContainer } from '../../shared/container/app-container';
 import { changeWorkspace, listWorkspaces, renameWorkspace, type ManageWorkspacesDeps } from '../../shared/domain/workspaces/manage-workspaces';
 import { getWorkspace } from '../../shared/domain/workspaces/workspace-overview';
+import { deleteOwnWorkspace, deleteWorkspaceAsOperator } from '../../shared/domain/erasure/request-erasure';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
@@ -46,6 +47,14 @@ export const createWorkspacesHandler = (c: AppContainer) => {
       route({
         ...routes.changeWorkspace,
         handle: async ({ params, body }) => json(200, await changeWorkspace(deps, params.id, body)),
+      }),
+      route({
+        ...routes.deleteWorkspace,
+        handle: async ({ principal, body }) => json(202, await deleteOwnWorkspace(c, principal, body.confirm)),
+      }),
+      route({
+        ...routes.deleteWorkspaceAsOperator,
+        handle: async ({ principal, params }) => json(202, await deleteWorkspaceAsOperator(c, principal, params.id)),
       }),
     ],
   });

@@ -15,6 +15,9 @@ export const changeWorkspaceBody = z.lazy(() =>
     .check(z.refine((body) => body.plan !== undefined || body.status !== undefined, { message: 'give at least one of plan, status' })),
 );
 
+/** `{confirm}`: the workspace's name, repeated, so that no stray call deletes a workspace. */
+export const deleteWorkspaceBody = z.lazy(() => z.strictObject({ confirm: z.string("must be the workspace's name") }));
+
 export const workspaceIdParams = z.lazy(() => z.strictObject({ id: z.uuid('must be a workspace id (UUID)') }));
 
 /** The workspace routes' contracts, by operation id (the API contract's operationId). */
@@ -25,4 +28,7 @@ export const routes = {
   // Every workspace, and a workspace's plan and status: the operator's.
   listWorkspaces: contract({ key: 'GET /api/workspaces', access: 'operator', query: pageQuery }),
   changeWorkspace: contract({ key: 'PUT /api/workspaces/{id}', access: 'operator', params: workspaceIdParams, body: changeWorkspaceBody }),
+  // Deleting a workspace erases it for good: its admins, with a session (never a token that may have leaked).
+  deleteWorkspace: contract({ key: 'DELETE /api/workspace', access: 'admin', session: true, body: deleteWorkspaceBody }),
+  deleteWorkspaceAsOperator: contract({ key: 'DELETE /api/workspaces/{id}', access: 'operator', session: true, params: workspaceIdParams }),
 } as const satisfies RouteContracts;

@@ -41,7 +41,7 @@ export function bindBucket(fn: lambda.Function, bucket: s3.IBucket, access: Data
 }
 
 /** Environment variable names that hold a queue's URL. */
-export type QueueUrlEnvName = typeof ENV.ocrQueueUrl | typeof ENV.ocrHighQueueUrl | typeof ENV.sourceSyncQueueUrl | typeof ENV.webhookDeliveryQueueUrl | typeof ENV.ruleJobsQueueUrl;
+export type QueueUrlEnvName = typeof ENV.ocrQueueUrl | typeof ENV.ocrHighQueueUrl | typeof ENV.sourceSyncQueueUrl | typeof ENV.webhookDeliveryQueueUrl | typeof ENV.ruleJobsQueueUrl | typeof ENV.erasureQueueUrl;
 
 /** Sets `envName` (default `OCR_QUEUE_URL`) and grants sending to, or consuming from, the queue. */
 export function bindQueue(

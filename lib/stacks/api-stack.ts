@@ -13,6 +13,7 @@ import type { Construct } from 'constructs';
 import { ENV, INDEX_RECONCILE_HOURS, type HttpGroup, type RegistrationMode, type ReconcileEvent } from '../../shared/manifest';
 import { ApiEdge } from '../constructs/api-edge';
 import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
+import { Eraser } from '../constructs/eraser';
 import { ChangeConsumers } from '../constructs/change-consumers';
 import {
   bindBucket,
@@ -63,7 +64,8 @@ export type ApiFunctionName =
   | 'events'
   | 'webhook-dispatch'
   | 'webhook-delivery'
-  | 'rule-jobs';
+  | 'rule-jobs'
+  | 'eraser';
 
 /** The oldest OCR message may wait this long before an alarm: high-priority jobs are meant to start at once. */
 export const OCR_MAX_MESSAGE_AGE = { normal: Duration.hours(1), high: Duration.minutes(15) } as const;
@@ -102,6 +104,8 @@ export interface ApiStackProps extends StackProps {
   readonly webhookDeliveryQueue: sqs.IQueue;
   /** Steps of labelling rules' runs over existing documents: sent by the labels API and the rule-jobs worker. */
   readonly ruleJobsQueue: sqs.IQueue;
+  /** Workspace erasures: sent by the workspaces API, worked by the eraser. */
+  readonly erasureQueue: sqs.IQueue;
   readonly jwtSecret: secretsmanager.ISecret;
   readonly adminPasswordSecret: secretsmanager.ISecret;
   /** Origins the functions answer CORS for (`*` allows any; none when empty). */
@@ -242,6 +246,8 @@ export class ApiStack extends Stack {
     bindQueue(httpFunctions.webhooks.function, props.webhookDeliveryQueue, 'send', ENV.webhookDeliveryQueueUrl);
     // Rules: applying a rule to existing documents is a message to the rule-jobs worker.
     bindQueue(httpFunctions.labels.function, props.ruleJobsQueue, 'send', ENV.ruleJobsQueueUrl);
+    // Deleting a workspace is a message to the eraser.
+    bindQueue(httpFunctions.workspaces.function, props.erasureQueue, 'send', ENV.erasureQueueUrl);
     for (const group of RATE_LIMITED_GROUPS) bindRateLimits(httpFunctions[group].function, props.table, rateLimits);
     // The search function reads the table only: it is granted the usage counters it adds requests and searches to.
     bindUsageMeter(httpFunctions.search.function, props.table);
@@ -321,6 +327,16 @@ export class ApiStack extends Stack {
       targets: [new targets.LambdaFunction(indexer.function, { event: events.RuleTargetInput.fromObject({ reconcile: true } satisfies ReconcileEvent) })],
     });
 
+    const eraser = new Eraser(this, 'Eraser', {
+      table: props.table,
+      bucket: props.documentsBucket,
+      queue: props.erasureQueue,
+      searchAccess,
+      webSocketApi: this.webSocketApi,
+      webSocketStage: this.webSocketStage,
+      logRemovalPolicy,
+    }).appFunction;
+
     const bootstrap = createAdminBootstrap(this, {
       table: props.table,
       adminPasswordSecret: props.adminPasswordSecret,
@@ -352,6 +368,7 @@ export class ApiStack extends Stack {
       'webhook-dispatch': webhookDispatch,
       'webhook-delivery': webhookDelivery,
       'rule-jobs': ruleJobs,
+      eraser,
     };
 
     this.monitoring = new Monitoring(this, 'Monitoring', {

@@ -8,7 +8,7 @@ import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { MAX_RECEIVES, RULE_JOBS_TIMEOUT_SECONDS, SOURCE_SYNC_TIMEOUT_SECONDS, STAGING_PREFIX, SYNC_STAGING_PREFIX, TABLE_SCHEMA } from '../../shared/manifest';
+import { ERASER_TIMEOUT_SECONDS, MAX_RECEIVES, RULE_JOBS_TIMEOUT_SECONDS, SOURCE_SYNC_TIMEOUT_SECONDS, STAGING_PREFIX, SYNC_STAGING_PREFIX, TABLE_SCHEMA } from '../../shared/manifest';
 
 /**
  * Timeout of the OCR worker Lambda, Lambda's maximum: a multi-page PDF waits for Textract's asynchronous job.
@@ -97,6 +97,10 @@ export class StatefulStack extends Stack {
   public readonly ruleJobsQueue: sqs.Queue;
   /** Rule-run steps that failed {@link MAX_RECEIVES} times, kept 14 days. */
   public readonly ruleJobsDeadLetterQueue: sqs.Queue;
+  /** Workspace erasures: the workspaces API queues them, the eraser works them. Failed ones move to {@link erasureDeadLetterQueue}. */
+  public readonly erasureQueue: sqs.Queue;
+  /** Erasures that failed {@link MAX_RECEIVES} times, kept 14 days (a restart of the erasure queues them again). */
+  public readonly erasureDeadLetterQueue: sqs.Queue;
   /**
    * Encrypts the passwords of WebDAV sources (with encryption context `workspace_id`, `source_id`) and the
    * webhooks' signing secrets (context `workspace_id` too): a
@@ -269,6 +273,19 @@ export class StatefulStack extends Stack {
       enforceSSL: true,
       visibilityTimeout: visibilityFor(RULE_JOBS_TIMEOUT),
       deadLetterQueue: { queue: this.ruleJobsDeadLetterQueue, maxReceiveCount: MAX_RECEIVES },
+      removalPolicy,
+    });
+    this.erasureDeadLetterQueue = new sqs.Queue(this, 'ErasureDeadLetterQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy,
+    });
+    this.erasureQueue = new sqs.Queue(this, 'ErasureQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: visibilityFor(Duration.seconds(ERASER_TIMEOUT_SECONDS)),
+      deadLetterQueue: { queue: this.erasureDeadLetterQueue, maxReceiveCount: MAX_RECEIVES },
       removalPolicy,
     });
     this.sourceCredentialsKey = new kms.Key(this, 'SourceCredentialsKey', {

@@ -74,6 +74,8 @@ export type SourceParts = Pick<ContainerParts, 'vault' | 'syncQueue' | 'remoteFo
 export type OidcParts = Pick<ContainerParts, 'oidcClient'>;
 /** The queue of rule runs' steps: the labels function starts runs, the rule-jobs worker continues them. */
 export type RuleParts = Pick<ContainerParts, 'ruleJobs'>;
+/** The queue of workspace erasures: the workspaces function queues the deletions it accepts. */
+export type ErasureParts = Pick<ContainerParts, 'erasureQueue'>;
 
 /**
  * The edge in front of the function, if any. Its origin token is read on the first request and kept; a failed
@@ -87,7 +89,7 @@ function edgeOrigin(config: Pick<z.infer<typeof appConfigSchema>, 'EDGE_ORIGIN_S
 }
 
 /** Users, tokens and settings over DynamoDB, with the JWT key from Secrets Manager. */
-export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: SearchParts & OidcParts & StorageParts & SourceParts & ConnectionParts & RuleParts = {}): AppContainer {
+export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: SearchParts & OidcParts & StorageParts & SourceParts & ConnectionParts & RuleParts & ErasureParts = {}): AppContainer {
   const config = parseEnv(appConfigSchema, env);
   const db = createDynamoDocumentClient();
   const secrets = createSecretsClient();

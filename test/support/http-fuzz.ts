@@ -13,7 +13,7 @@ import { updateSettingsBody } from '../../functions/settings/schemas';
 import { createSourceBody, updateSourceBody } from '../../functions/sources/schemas';
 import { changePasswordBody, createTokenBody, createUserBody, listTokensQuery, updateProfileBody, updateUserBody, usageQuery } from '../../functions/users/schemas';
 import { createWebhookBody, updateWebhookBody } from '../../functions/webhooks/schemas';
-import { changeWorkspaceBody, renameWorkspaceBody } from '../../functions/workspaces/schemas';
+import { changeWorkspaceBody, deleteWorkspaceBody, renameWorkspaceBody } from '../../functions/workspaces/schemas';
 import { ERROR_STATUS } from '../../shared/domain/errors';
 import { pageQuery } from '../../shared/http/fields';
 import { fieldNames } from '../../shared/zod';
@@ -99,8 +99,10 @@ const V1_ROUTE_MODELS: Record<string, RouteModel> = {
   'GET /api/webhooks/{id}/deliveries': { query: names(pageQuery), body: null },
   'GET /api/workspace': { query: [], body: null },
   'PUT /api/workspace': { query: [], body: json(names(renameWorkspaceBody)) },
+  'DELETE /api/workspace': { query: [], body: json(names(deleteWorkspaceBody)) },
   'GET /api/workspaces': { query: names(pageQuery), body: null },
   'PUT /api/workspaces/{id}': { query: [], body: json(names(changeWorkspaceBody)) },
+  'DELETE /api/workspaces/{id}': { query: [], body: null },
   'GET /api/health': { query: [], body: null },
 };
 

@@ -1,6 +1,6 @@
 import type { routes } from '../../../functions/workspaces/schemas';
 import type { GroupDocs } from '../operation-docs';
-import { WorkspaceOverview, WorkspacePage } from '../shapes/workspaces';
+import { ErasureAccepted, WorkspaceOverview, WorkspacePage } from '../shapes/workspaces';
 
 const workspace = {
   id: '3f0c6a1e-8b2d-4c5e-9f7a-1b2c3d4e5f60',
@@ -31,6 +31,11 @@ const workspace = {
     { quota: 'api_tokens', limit: 'unlimited', used: 3 },
   ],
 };
+
+const ERASURE =
+  'The workspace is `deleting` at once: every request of its users and API tokens answers 403 `details.reason = "workspace_suspended"`, and nothing of it runs. Then it is erased in the background: its members, tokens, documents and files (every object version), labels, sources (a running sync stops), OCR jobs, rules, webhooks, search index entries and WebSocket connections. Its usage rows and a deletion record stay, for billing and audit; the audit log keeps its entries for their 365 days. Asked again, the same deletion is accepted again.';
+
+const erasureAccepted = { workspace_id: workspace.id, status: 'deleting', requested_at: '2026-11-29T08:00:00.000Z' };
 
 const SUSPENSION =
   'A suspended workspace keeps its data, but every request of its users and API tokens answers 403 `FORBIDDEN` with `details.reason = "workspace_suspended"`, its WebSocket connections are closed (`details.reason = "workspace_suspended"`), and its syncs, OCR runs and webhook deliveries wait. Resuming restores all of it. A change takes effect within seconds on every instance.';
@@ -65,5 +70,18 @@ export const workspacesDocs: GroupDocs<typeof routes> = {
     requestExample: { plan: 'team', status: 'suspended' },
     responses: { 200: { description: 'The workspace, changed.', schema: WorkspaceOverview, example: { ...workspace, status: 'suspended' } } },
     errors: [{ code: 'DUPLICATE_RESOURCE', when: "The workspace is being deleted (`workspace_deleting`), or it is the operator's own and would be suspended (`operator_workspace`)." }],
+  },
+  deleteWorkspace: {
+    summary: 'Delete your workspace',
+    description: `Its admins, with a session: \`confirm\` must be the workspace's name exactly (400 naming \`confirm\` otherwise). The operator's own workspace cannot be deleted (409 \`operator_workspace\`). ${ERASURE}`,
+    requestExample: { confirm: 'Acme accounting' },
+    responses: { 202: { description: 'The deletion, accepted.', schema: ErasureAccepted, example: erasureAccepted } },
+    errors: [{ code: 'DUPLICATE_RESOURCE', when: "It is the operator's own workspace (`operator_workspace`)." }],
+  },
+  deleteWorkspaceAsOperator: {
+    summary: 'Delete a workspace',
+    description: `The operator's, with a session: any workspace but their own (409 \`operator_workspace\`). ${ERASURE}`,
+    responses: { 202: { description: 'The deletion, accepted.', schema: ErasureAccepted, example: erasureAccepted } },
+    errors: [{ code: 'DUPLICATE_RESOURCE', when: "It is the operator's own workspace (`operator_workspace`)." }],
   },
 };

@@ -51,3 +51,14 @@ export const WorkspaceOverview = shape(
 );
 
 export const WorkspacePage = shape('WorkspacePage', 'A page of every workspace, oldest first.', pageOf(WorkspaceOverview));
+
+/** What a deletion of a workspace answers (202). */
+export const ErasureAccepted = shape(
+  'ErasureAccepted',
+  'A deletion accepted: the workspace refuses its users from now on and is erased in the background.',
+  z.strictObject({
+    workspace_id: id(),
+    status: z.literal('deleting'),
+    requested_at: timestamp(),
+  }),
+);

@@ -74,13 +74,13 @@ describe('erasing a workspace', () => {
     await c.notifications.create({ userId: user.id, workspaceId }, { id: crypto.randomUUID(), type: 'ocr_completed', title: 't', message: 'm', read: false, created_at: now, data: { document_id: crypto.randomUUID() } });
     await w.labels.create({ id: crypto.randomUUID(), name: `label-${tag}`, color: '#112233', document_count: 0, created_at: now } as never);
     await w.sources.create(aSourceRecord() as never);
-    await c.usage.add(workspaceId, now.slice(0, 7), { api_requests: 3 });
     const keys = dataKeys(workspaceId);
     for (const item of [
       { ...keys.webhook(crypto.randomUUID()), url: 'https://example.com/hook' },
       { ...keys.rule(crypto.randomUUID()), name: 'rule' },
       { pk: keys.sourceDirectory(crypto.randomUUID(), '/a/b'), sk: '.', etag: 'x' },
       { pk: keys.syncWork(crypto.randomUUID()), sk: 'F#/x.pdf' },
+      { ...keys.usageMonth(now.slice(0, 7)), api_requests: 3 },
     ]) {
       await db.send(new PutCommand({ TableName: tableName, Item: item }));
     }
