@@ -12,6 +12,7 @@ import { routes as sourcesRoutes } from './sources/schemas';
 import { routes as usersRoutes } from './users/schemas';
 import { routes as webhooksRoutes } from './webhooks/schemas';
 import { routes as workspacesRoutes } from './workspaces/schemas';
+import { routes as portabilityRoutes } from './portability/schemas';
 
 /**
  * Every HTTP route's contract, by endpoint group, then by operation id: what the API contract (api-contract/)
@@ -32,5 +33,6 @@ export const ROUTE_CONTRACTS: Record<HttpGroup, RouteContracts> = {
   notifications: notificationsRoutes,
   webhooks: webhooksRoutes,
   workspaces: workspacesRoutes,
+  portability: portabilityRoutes,
   health: healthRoutes,
 };

@@ -85,6 +85,13 @@ const V1_ROUTES = {
     'GET /api/webhooks/{id}/deliveries',
   ],
   workspaces: ['GET /api/workspace', 'PUT /api/workspace', 'DELETE /api/workspace', 'GET /api/workspaces', 'PUT /api/workspaces/{id}', 'DELETE /api/workspaces/{id}'],
+  portability: [
+    'POST /api/workspace/exports',
+    'GET /api/workspace/exports/{id}',
+    'POST /api/workspace/imports',
+    'POST /api/workspace/imports/{id}/start',
+    'GET /api/workspace/imports/{id}',
+  ],
   health: ['GET /api/health'],
 } as const;
 
@@ -203,6 +210,7 @@ export const ENV = {
   webhooksAllowPrivateNetworks: 'WEBHOOKS_ALLOW_PRIVATE_NETWORKS',
   webhookDeliveryQueueUrl: 'WEBHOOK_DELIVERY_QUEUE_URL',
   ruleJobsQueueUrl: 'RULE_JOBS_QUEUE_URL',
+  portabilityQueueUrl: 'PORTABILITY_QUEUE_URL',
   erasureQueueUrl: 'ERASURE_QUEUE_URL',
   edgeOriginSecretArn: 'EDGE_ORIGIN_SECRET_ARN',
 } as const;
@@ -227,6 +235,12 @@ export const WORKSPACES_PREFIX = 'workspaces/';
  * the sync once checked, and by the bucket's lifecycle rule when a sync died mid-file.
  */
 export const SYNC_STAGING_PREFIX = 'sync-staging/';
+
+/**
+ * The portability worker's timeout: Lambda's longest. One export or import runs in one invocation (see
+ * docs/export-and-import.md for the size that fits).
+ */
+export const PORTABILITY_TIMEOUT_SECONDS = 900;
 
 /** The rule-jobs worker's timeout: a step of 200 documents reads their texts and assigns labels well within it. */
 export const RULE_JOBS_TIMEOUT_SECONDS = 120;

@@ -14,6 +14,7 @@ import { ENV, INDEX_RECONCILE_HOURS, type HttpGroup, type RegistrationMode, type
 import { ApiEdge } from '../constructs/api-edge';
 import { AppFunction, thumbnailRendererFiles } from '../constructs/app-function';
 import { Eraser } from '../constructs/eraser';
+import { bindPortabilityApi, createPortabilityWorker, PORTABILITY_MAX_MESSAGE_AGE } from './portability';
 import { ChangeConsumers } from '../constructs/change-consumers';
 import {
   bindBucket,
@@ -65,7 +66,8 @@ export type ApiFunctionName =
   | 'webhook-dispatch'
   | 'webhook-delivery'
   | 'rule-jobs'
-  | 'eraser';
+  | 'eraser'
+  | 'portability-worker';
 
 /** The oldest OCR message may wait this long before an alarm: high-priority jobs are meant to start at once. */
 export const OCR_MAX_MESSAGE_AGE = { normal: Duration.hours(1), high: Duration.minutes(15) } as const;
@@ -104,6 +106,8 @@ export interface ApiStackProps extends StackProps {
   readonly webhookDeliveryQueue: sqs.IQueue;
   /** Steps of labelling rules' runs over existing documents: sent by the labels API and the rule-jobs worker. */
   readonly ruleJobsQueue: sqs.IQueue;
+  /** Workspace exports and imports: sent by the portability API, run by the portability worker. */
+  readonly portabilityQueue: sqs.IQueue;
   /** Workspace erasures: sent by the workspaces API, worked by the eraser. */
   readonly erasureQueue: sqs.IQueue;
   readonly jwtSecret: secretsmanager.ISecret;
@@ -223,6 +227,7 @@ export class ApiStack extends Stack {
       sources: fn('sources', { ...httpEnvironment, [ENV.sourcesAllowPrivateNetworks]: SOURCES_ALLOW_PRIVATE_NETWORKS }, Duration.seconds(30)),
       webhooks: fn('webhooks', httpEnvironment),
       workspaces: fn('workspaces', httpEnvironment),
+      portability: fn('portability', httpEnvironment),
     } satisfies Record<HttpGroup, AppFunction>;
     const ocrQueues = { normal: props.ocrQueue, high: props.ocrHighQueue };
     for (const group of ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'sources', 'webhooks', 'workspaces'] as const) {
@@ -246,6 +251,10 @@ export class ApiStack extends Stack {
     bindQueue(httpFunctions.webhooks.function, props.webhookDeliveryQueue, 'send', ENV.webhookDeliveryQueueUrl);
     // Rules: applying a rule to existing documents is a message to the rule-jobs worker.
     bindQueue(httpFunctions.labels.function, props.ruleJobsQueue, 'send', ENV.ruleJobsQueueUrl);
+    // Exports and imports: messages to the portability worker, and presigned links to the archives only.
+    bindTable(httpFunctions.portability.function, props.table, 'readWrite');
+    bindSecret(httpFunctions.portability.function, props.jwtSecret, ENV.jwtSecretArn);
+    bindPortabilityApi(httpFunctions.portability.function, { bucket: props.documentsBucket, queue: props.portabilityQueue });
     // Deleting a workspace is a message to the eraser.
     bindQueue(httpFunctions.workspaces.function, props.erasureQueue, 'send', ENV.erasureQueueUrl);
     for (const group of RATE_LIMITED_GROUPS) bindRateLimits(httpFunctions[group].function, props.table, rateLimits);
@@ -337,6 +346,14 @@ export class ApiStack extends Stack {
       logRemovalPolicy,
     }).appFunction;
 
+    const portabilityWorker = createPortabilityWorker(this, {
+      table: props.table,
+      documentsBucket: props.documentsBucket,
+      queue: props.portabilityQueue,
+      sourceCredentialsKey: props.sourceCredentialsKey,
+      logRemovalPolicy,
+    });
+
     const bootstrap = createAdminBootstrap(this, {
       table: props.table,
       adminPasswordSecret: props.adminPasswordSecret,
@@ -369,6 +386,7 @@ export class ApiStack extends Stack {
       'webhook-delivery': webhookDelivery,
       'rule-jobs': ruleJobs,
       eraser,
+      'portability-worker': portabilityWorker,
     };
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
@@ -378,6 +396,7 @@ export class ApiStack extends Stack {
         'ocr-normal': { queue: props.ocrQueue, maxAge: OCR_MAX_MESSAGE_AGE.normal },
         'ocr-high': { queue: props.ocrHighQueue, maxAge: OCR_MAX_MESSAGE_AGE.high },
         'source-sync': { queue: props.sourceSyncQueue, maxAge: SOURCE_SYNC_MAX_MESSAGE_AGE },
+        portability: { queue: props.portabilityQueue, maxAge: PORTABILITY_MAX_MESSAGE_AGE },
       },
       changeConsumers: Object.fromEntries(
         Object.entries(changeConsumerFunctions).map(([name, consumer]) => [

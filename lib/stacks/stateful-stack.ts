@@ -8,7 +8,7 @@ import * as s3n from 'aws-cdk-lib/aws-s3-notifications';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { ERASER_TIMEOUT_SECONDS, MAX_RECEIVES, RULE_JOBS_TIMEOUT_SECONDS, SOURCE_SYNC_TIMEOUT_SECONDS, STAGING_PREFIX, SYNC_STAGING_PREFIX, TABLE_SCHEMA } from '../../shared/manifest';
+import { ERASER_TIMEOUT_SECONDS, MAX_RECEIVES, PORTABILITY_TIMEOUT_SECONDS, RULE_JOBS_TIMEOUT_SECONDS, SOURCE_SYNC_TIMEOUT_SECONDS, STAGING_PREFIX, SYNC_STAGING_PREFIX, TABLE_SCHEMA } from '../../shared/manifest';
 
 /**
  * Timeout of the OCR worker Lambda, Lambda's maximum: a multi-page PDF waits for Textract's asynchronous job.
@@ -97,6 +97,10 @@ export class StatefulStack extends Stack {
   public readonly ruleJobsQueue: sqs.Queue;
   /** Rule-run steps that failed {@link MAX_RECEIVES} times, kept 14 days. */
   public readonly ruleJobsDeadLetterQueue: sqs.Queue;
+  /** Workspace exports and imports: the portability API queues them, the portability worker runs them. */
+  public readonly portabilityQueue: sqs.Queue;
+  /** Exports and imports whose worker failed {@link MAX_RECEIVES} times, kept 14 days. */
+  public readonly portabilityDeadLetterQueue: sqs.Queue;
   /** Workspace erasures: the workspaces API queues them, the eraser works them. Failed ones move to {@link erasureDeadLetterQueue}. */
   public readonly erasureQueue: sqs.Queue;
   /** Erasures that failed {@link MAX_RECEIVES} times, kept 14 days (a restart of the erasure queues them again). */
@@ -273,6 +277,21 @@ export class StatefulStack extends Stack {
       enforceSSL: true,
       visibilityTimeout: visibilityFor(RULE_JOBS_TIMEOUT),
       deadLetterQueue: { queue: this.ruleJobsDeadLetterQueue, maxReceiveCount: MAX_RECEIVES },
+      removalPolicy,
+    });
+    this.portabilityDeadLetterQueue = new sqs.Queue(this, 'PortabilityDeadLetterQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      removalPolicy,
+    });
+    // An export or import runs in one invocation; a redelivery while it runs would start it twice, so the
+    // message stays invisible for the worker's whole timeout and more.
+    this.portabilityQueue = new sqs.Queue(this, 'PortabilityQueue', {
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: visibilityFor(Duration.seconds(PORTABILITY_TIMEOUT_SECONDS)),
+      deadLetterQueue: { queue: this.portabilityDeadLetterQueue, maxReceiveCount: MAX_RECEIVES },
       removalPolicy,
     });
     this.erasureDeadLetterQueue = new sqs.Queue(this, 'ErasureDeadLetterQueue', {

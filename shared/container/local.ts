@@ -40,6 +40,8 @@ import { requestServing } from './request-serving';
 import { dynamoLegacyItems } from './legacy-data';
 import { SqsWebhookDeliveryQueue } from '../adapters/aws/sqs-webhook-delivery-queue';
 import { dynamoWebhookStores, type WebhookServices } from './webhook-services';
+import { SqsPortabilityQueue } from '../adapters/aws/sqs-portability-queue';
+import { dynamoPortabilityServices, type PortabilityServices } from './portability-services';
 
 /** Where the emulators listen and what the local runtime provisioned in them. */
 export interface LocalResources {
@@ -57,6 +59,8 @@ export interface LocalResources {
   /** Webhook deliveries, and their retries. */
   webhookDeliveryQueueUrl: string;
   ruleJobsQueueUrl: string;
+  /** Exports and imports of workspaces. */
+  portabilityQueueUrl: string;
   /** Workspace erasures. */
   erasureQueueUrl: string;
 }
@@ -105,7 +109,8 @@ export type LocalContainer = AppContainer &
   DocumentServices &
   OcrServices &
   OcrWorkerServices &
-  WebhookServices & {
+  WebhookServices &
+  PortabilityServices & {
     /** The whole index and the whole bucket, for the runtime's own upkeep (rebuild, adoption of old data). */
     searchIndex: SqliteSearchIndex;
     files: S3FileStore;
@@ -213,6 +218,7 @@ export function localAppContainer(options: {
     staleAfterSeconds: LOCAL_OCR_STALE_AFTER_SECONDS,
     webhookStores: dynamoWebhookStores(db, resources.tableName),
     deliveryQueue: new SqsWebhookDeliveryQueue(sqs, resources.webhookDeliveryQueueUrl),
+    portability: dynamoPortabilityServices(db, resources.tableName, s3, resources.bucketName, new SqsPortabilityQueue(sqs, resources.portabilityQueueUrl)),
   };
 }
 

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ERASER_TIMEOUT_SECONDS, RULE_JOBS_TIMEOUT_SECONDS, SOURCE_SYNC_TIMEOUT_SECONDS } from '../manifest';
+import { ERASER_TIMEOUT_SECONDS, PORTABILITY_TIMEOUT_SECONDS, RULE_JOBS_TIMEOUT_SECONDS, SOURCE_SYNC_TIMEOUT_SECONDS } from '../manifest';
 import { createDynamoDocumentClient } from '../adapters/aws/clients';
 import { createSqsClient } from '../adapters/aws/sqs-client';
 import { createS3Client } from '../adapters/aws/s3-client';
@@ -20,6 +20,7 @@ export const RESOURCE_NAMES = {
   sourceSyncQueue: 'docservice-source-sync',
   webhookDeliveryQueue: 'docservice-webhook-deliveries',
   ruleJobsQueue: 'docservice-rule-jobs',
+  portabilityQueue: 'docservice-portability',
   erasureQueue: 'docservice-erasures',
 };
 
@@ -34,13 +35,14 @@ export async function provision(endpoints: LocalResources['endpoints'], dynamodb
   await ensureTable(createDynamoDocumentClient(localClientOptions(endpoints.dynamodb, dynamodbCredentials)), RESOURCE_NAMES.table, { stream: true });
   await ensureBucket(createS3Client(localClientOptions(endpoints.s3)), RESOURCE_NAMES.bucket);
   const sqs = createSqsClient(localClientOptions(endpoints.sqs));
-  const [ocr, ocrHigh, ingest, sourceSync, webhookDelivery, ruleJobs, erasures] = await Promise.all([
+  const [ocr, ocrHigh, ingest, sourceSync, webhookDelivery, ruleJobs, portability, erasures] = await Promise.all([
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.ocrQueue, { visibilityTimeoutSeconds: OCR_VISIBILITY_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.ocrHighQueue, { visibilityTimeoutSeconds: OCR_VISIBILITY_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.ingestQueue, { visibilityTimeoutSeconds: INGEST_VISIBILITY_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.sourceSyncQueue, { visibilityTimeoutSeconds: SOURCE_SYNC_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.webhookDeliveryQueue, { visibilityTimeoutSeconds: WEBHOOK_DELIVERY_VISIBILITY_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.ruleJobsQueue, { visibilityTimeoutSeconds: RULE_JOBS_TIMEOUT_SECONDS * 6 }),
+    ensureQueueWithDlq(sqs, RESOURCE_NAMES.portabilityQueue, { visibilityTimeoutSeconds: PORTABILITY_TIMEOUT_SECONDS }),
     ensureQueueWithDlq(sqs, RESOURCE_NAMES.erasureQueue, { visibilityTimeoutSeconds: ERASER_TIMEOUT_SECONDS * 6 }),
   ]);
   return {
@@ -54,6 +56,7 @@ export async function provision(endpoints: LocalResources['endpoints'], dynamodb
     sourceSyncQueueUrl: sourceSync.queueUrl,
     webhookDeliveryQueueUrl: webhookDelivery.queueUrl,
     ruleJobsQueueUrl: ruleJobs.queueUrl,
+    portabilityQueueUrl: portability.queueUrl,
     erasureQueueUrl: erasures.queueUrl,
   };
 }

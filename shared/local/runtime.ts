@@ -26,6 +26,9 @@ import { createSettingsHandler } from '../../functions/settings/handler';
 import { createAuthDeadlineHandler, createRealtimeHandler } from '../../functions/realtime/handler';
 import { createUsersHandler } from '../../functions/users/handler';
 import { createWebhooksHandler } from '../../functions/webhooks/handler';
+import { createPortabilityHandler } from '../../functions/portability/handler';
+import { createPortabilityWorkerHandler } from '../../functions/portability-worker/handler';
+import { resumePortabilityJobs } from '../domain/portability/resume-portability-jobs';
 import { createWorkspacesHandler } from '../../functions/workspaces/handler';
 import { createWebhookDeliveryHandler } from '../../functions/webhook-delivery/handler';
 import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender';
@@ -187,6 +190,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       webhooks: createWebhooksHandler(container),
       workspaces: createWorkspacesHandler(container),
       health: createHealthHandler(container),
+      portability: createPortabilityHandler(container),
     };
     const routes = new RouteTable(
       (Object.keys(HTTP_ROUTES) as HttpGroup[]).flatMap((group) =>
@@ -244,6 +248,13 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     timerRun(() => resumeRuleRuns(container).catch((error: unknown) => logger.error('rules: resuming the unfinished runs failed', { error })));
     // Workspace erasures, one at a time; those an earlier process left unfinished go back on the queue.
     const eraser = startLocalEraser({ container, resources, searchIndex: container.searchIndex, sqs: sqsClient, polling: LONG_POLLING });
+    // Exports and imports: one at a time (each streams a whole archive); unfinished ones go back on the queue.
+    pollers.push(
+      startQueuePoller({ sqs: sqsClient, queueUrl: resources.portabilityQueueUrl, handler: createPortabilityWorkerHandler(container), batchSize: 1, ...LONG_POLLING }),
+    );
+    timerRun(() =>
+      resumePortabilityJobs(container.portability).catch((error: unknown) => logger.error('portability: resuming the unfinished jobs failed', { error })),
+    );
     pollers.push(eraser.poller);
     timerRun(() => eraser.resume().catch((error: unknown) => logger.error('erasure: resuming the unfinished erasures failed', { error })));
     // Webhook deliveries: the attempts wait on endpoints, so several run side by side.

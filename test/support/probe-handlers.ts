@@ -10,6 +10,8 @@ import { createSourcesHandler } from '../../functions/sources/handler';
 import { createUsersHandler } from '../../functions/users/handler';
 import { createWebhooksHandler } from '../../functions/webhooks/handler';
 import { createWorkspacesHandler } from '../../functions/workspaces/handler';
+import { createPortabilityHandler } from '../../functions/portability/handler';
+import type { PortabilityServices } from '../../shared/container/portability-services';
 import type { WebhookServices } from '../../shared/container/webhook-services';
 import type { AppContainer, DocumentServices, OcrServices } from '../../shared/container/app-container';
 import { unauthorized } from '../../shared/domain/errors';
@@ -32,7 +34,7 @@ export function probeHandlers(): { handlers: Record<HttpGroup, HttpHandler>; aut
       throw unauthorized('The token is not valid');
     },
     tokens: { verify: async () => Promise.reject(unauthorized('The token is not valid')) },
-  } as unknown as AppContainer & DocumentServices & OcrServices & WebhookServices;
+  } as unknown as AppContainer & DocumentServices & OcrServices & WebhookServices & PortabilityServices;
   return {
     handlers: {
       auth: createAuthHandler(container),
@@ -46,6 +48,7 @@ export function probeHandlers(): { handlers: Record<HttpGroup, HttpHandler>; aut
       notifications: createNotificationsHandler(container),
       webhooks: createWebhooksHandler(container),
       workspaces: createWorkspacesHandler(container),
+      portability: createPortabilityHandler(container),
       health: createHealthHandler(container),
     },
     authenticated: () => authenticated,

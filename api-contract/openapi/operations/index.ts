@@ -12,6 +12,7 @@ import { sourcesDocs } from './sources';
 import { usersDocs } from './users';
 import { webhooksDocs } from './webhooks';
 import { workspacesDocs } from './workspaces';
+import { portabilityDocs } from './portability';
 
 /** Every group's operation docs (api-contract/openapi/operations/<group>.ts). */
 export const OPERATION_DOCS: Record<HttpGroup, Readonly<Record<string, OperationDoc>>> = {
@@ -26,5 +27,6 @@ export const OPERATION_DOCS: Record<HttpGroup, Readonly<Record<string, Operation
   notifications: notificationsDocs,
   webhooks: webhooksDocs,
   workspaces: workspacesDocs,
+  portability: portabilityDocs,
   health: healthDocs,
 };

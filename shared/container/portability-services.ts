@@ -1,0 +1,99 @@
+import { tarGzipCodec } from '../adapters/archive/tar-gzip-codec';
+import { DynamoImportedTexts, DynamoPortabilityJobRepository, DynamoUnfinishedPortabilityJobs } from '../adapters/aws/dynamodb/portability-job-repository';
+import { S3ArchiveStore } from '../adapters/aws/s3-archive-store';
+import type { EmptinessDeps } from '../domain/portability/workspace-emptiness';
+import type { PortabilityDeps } from '../domain/portability/manage-portability';
+import type { ExportDeps } from '../domain/portability/run-export';
+import type { ImportDeps } from '../domain/portability/run-import';
+import type {
+  ArchiveCodec,
+  ArchiveStore,
+  AuditTrailReader,
+  ImportedTexts,
+  PortabilityJobRepository,
+  PortabilityQueue,
+  UnfinishedPortabilityJobs,
+} from '../domain/portability/ports';
+import { inWorkspace, type AppContainer } from './app-container';
+import type { ContainerParts } from './build-app-container';
+import type { WebhookServices } from './webhook-services';
+
+/** What the export and import routes and their worker take beyond the app container. */
+export interface PortabilityServices {
+  portability: {
+    jobs(workspaceId: string): PortabilityJobRepository;
+    archives(workspaceId: string): ArchiveStore;
+    texts(workspaceId: string): ImportedTexts;
+    codec: ArchiveCodec;
+    queue: PortabilityQueue;
+    unfinished: UnfinishedPortabilityJobs;
+    /**
+     * The workspace's audit log, where the audit area provides a reader (the extension point of the archive's
+     * `audit` collection); undefined: the collection is empty.
+     */
+    audit?: ((workspaceId: string) => AuditTrailReader) | undefined;
+  };
+}
+
+/** The portability stores over the application table and the bucket. */
+export function dynamoPortabilityServices(
+  db: ContainerParts['db'],
+  tableName: string,
+  s3: ConstructorParameters<typeof S3ArchiveStore>[0],
+  bucket: string,
+  queue: PortabilityQueue,
+): PortabilityServices['portability'] {
+  return {
+    jobs: (workspaceId) => new DynamoPortabilityJobRepository(db, tableName, workspaceId),
+    archives: (workspaceId) => new S3ArchiveStore(s3, bucket, workspaceId),
+    texts: (workspaceId) => new DynamoImportedTexts(db, tableName, workspaceId),
+    codec: tarGzipCodec,
+    queue,
+    unfinished: new DynamoUnfinishedPortabilityJobs(db, tableName),
+  };
+}
+
+/** What the routes take, for one workspace. */
+export function portabilityDepsOf(c: AppContainer & PortabilityServices, workspaceId: string): PortabilityDeps & EmptinessDeps {
+  const data = c.forWorkspace(workspaceId);
+  return {
+    workspaceId,
+    clock: c.clock,
+    portabilityJobs: c.portability.jobs(workspaceId),
+    portabilityQueue: c.portability.queue,
+    archives: c.portability.archives(workspaceId),
+    documents: data.documents,
+    labels: data.labels,
+    sources: data.sources,
+    rules: data.rules,
+  };
+}
+
+/** What an export reads, for one workspace. */
+export function exportDepsOf(c: AppContainer & PortabilityServices & Pick<WebhookServices, 'webhookStores'>, workspaceId: string): ExportDeps {
+  const data = inWorkspace(c, { workspaceId });
+  return {
+    ...data,
+    portabilityJobs: c.portability.jobs(workspaceId),
+    archives: c.portability.archives(workspaceId),
+    codec: c.portability.codec,
+    webhooks: c.webhookStores(workspaceId).webhooks,
+    workspace: () => c.workspaces.findById(workspaceId),
+    members: () => c.users.list(workspaceId),
+    usage: c.usage,
+    audit: c.portability.audit?.(workspaceId),
+  };
+}
+
+/** What an import writes, for one workspace. */
+export function importDepsOf(c: AppContainer & PortabilityServices, workspaceId: string): ImportDeps {
+  const data = inWorkspace(c, { workspaceId });
+  return {
+    ...data,
+    portabilityJobs: c.portability.jobs(workspaceId),
+    archives: c.portability.archives(workspaceId),
+    codec: c.portability.codec,
+    texts: c.portability.texts(workspaceId),
+    vault: c.vault,
+  };
+}

@@ -1,0 +1,123 @@
+import { DOCUMENT_STATUSES, MAX_DOCUMENT_BYTES, UUID, type DocumentRecord } from '../documents/document';
+import type { Label } from '../labels/label';
+import { ROLES } from '../principal';
+import { MATCH_ALGORITHMS, RULE_FIELDS, type Rule } from '../rules/rule';
+import { SOURCE_TYPES, type SourceRecord } from '../sources/source';
+import type { PublicUser } from '../users/user';
+import type { UsageCounters } from '../usage/usage';
+import type { WebhookRecord } from '../webhooks/ports';
+import { ArchiveRejectedError, type Collection } from './archive-format';
+
+/*
+ * The records of the archive's JSON-lines collections as written, and the checks a record must pass before an
+ * import writes anything. Secrets never appear: a source without its sealed password, a user without a password
+ * hash, a webhook without its signing secrets.
+ */
+
+/** A document's line: its record, with its extracted text (OCR or text layer) beside the confidence. */
+export type PortableDocument = Omit<DocumentRecord, 'version'> & { text: string };
+export type PortableLabel = Label;
+export type PortableSource = Omit<SourceRecord, 'password_sealed' | 'current_job_id' | 'last_job_id'>;
+export type PortableUser = PublicUser;
+export type PortableRule = Omit<Rule, 'apply'>;
+export type PortableWebhook = Omit<WebhookRecord, 'secrets'>;
+export type PortableUsage = UsageCounters & { month: string };
+
+export const portableSource = ({ password_sealed: _p, current_job_id: _c, last_job_id: _l, ...source }: SourceRecord): PortableSource => source;
+export const portableRule = ({ apply: _apply, ...rule }: Rule): PortableRule => rule;
+export const portableWebhook = ({ secrets: _secrets, ...webhook }: WebhookRecord): PortableWebhook => webhook;
+export const portableDocument = ({ version: _version, ...record }: DocumentRecord, text: string): PortableDocument => ({ ...record, text });
+
+type Check = (value: unknown) => boolean;
+const str: Check = (v) => typeof v === 'string';
+const nullable = (check: Check): Check => (v) => v === null || check(v);
+const optional = (check: Check): Check => (v) => v === undefined || check(v);
+const bool: Check = (v) => typeof v === 'boolean';
+const count: Check = (v) => Number.isSafeInteger(v) && (v as number) >= 0;
+const uuid: Check = (v) => typeof v === 'string' && UUID.test(v);
+const oneOf = (values: readonly string[]): Check => (v) => typeof v === 'string' && values.includes(v);
+const strings: Check = (v) => Array.isArray(v) && v.every(str);
+const object: Check = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const flatMap: Check = (v) => object(v) && Object.values(v as object).every((x) => x === null || ['string', 'number', 'boolean'].includes(typeof x));
+const fraction: Check = (v) => typeof v === 'number' && v >= 0 && v <= 1;
+const sha256: Check = (v) => typeof v === 'string' && /^[0-9a-f]{64}$/.test(v);
+const month: Check = (v) => typeof v === 'string' && /^\d{4}-\d{2}$/.test(v);
+
+/** The fields each collection's records must have, and what each must hold (other fields are allowed and kept out). */
+const SHAPES: Partial<Record<Collection, Record<string, Check>>> = {
+  documents: {
+    id: uuid,
+    title: str,
+    filename: str,
+    mime_type: str,
+    size: (v) => count(v) && (v as number) <= MAX_DOCUMENT_BYTES,
+    sha256,
+    status: oneOf(DOCUMENT_STATUSES),
+    ocr_enabled: bool,
+    language: str,
+    ocr_confidence: nullable(fraction),
+    labels: (v) => strings(v) && (v as string[]).every((id) => UUID.test(id)),
+    metadata: flatMap,
+    source_id: nullable(uuid),
+    failure_reason: nullable(str),
+    pages_ocred_by_engine: optional(object),
+    created_by: str,
+    created_at: str,
+    updated_at: str,
+    text: str,
+  },
+  labels: { id: uuid, name: str, color: str, description: nullable(str), created_by: str, created_at: str, updated_at: str },
+  sources: {
+    id: uuid,
+    name: str,
+    type: oneOf(SOURCE_TYPES),
+    url: str,
+    username: str,
+    sync_interval: count,
+    recursive: bool,
+    file_patterns: strings,
+    enabled: bool,
+    created_by: str,
+    created_at: str,
+    updated_at: str,
+  },
+  users: { id: str, username: str, email: str, role: oneOf(ROLES) },
+  rules: {
+    id: uuid,
+    name: str,
+    match: (v) => object(v) && oneOf(RULE_FIELDS)((v as Rule['match']).field) && oneOf(MATCH_ALGORITHMS)((v as Rule['match']).algorithm) && str((v as Rule['match']).pattern) && bool((v as Rule['match']).case_sensitive),
+    when: object,
+    add_labels: (v) => strings(v) && (v as string[]).every((id) => UUID.test(id)),
+    order: (v) => typeof v === 'number' && Number.isFinite(v),
+    created_by: str,
+    created_at: str,
+    updated_at: str,
+  },
+  usage: { month },
+};
+
+/**
+ * Parses one line of a collection and checks its shape: the record, or an {@link ArchiveRejectedError}
+ * (`invalid_record`) naming the entry, line and field.
+ */
+export function parseRecord(collection: Collection, line: string, where: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw new ArchiveRejectedError('invalid_record', `${where}: not JSON`);
+  }
+  if (!object(value)) throw new ArchiveRejectedError('invalid_record', `${where}: not an object`);
+  const record = value as Record<string, unknown>;
+  for (const [field, check] of Object.entries(SHAPES[collection] ?? {})) {
+    if (!check(record[field])) throw new ArchiveRejectedError('invalid_record', `${where}: field ${field}`);
+  }
+  return record;
+}
+
+/** The lines of a JSON-lines part (a final newline is optional; blank lines are not records). */
+export const linesOf = (bytes: Uint8Array): string[] =>
+  new TextDecoder('utf-8', { fatal: false })
+    .decode(bytes)
+    .split('\n')
+    .filter((line) => line.trim() !== '');
