@@ -2,6 +2,7 @@ import { REGISTRATION_MODES } from '../shared/manifest';
 import { App, RemovalPolicy, Tags } from 'aws-cdk-lib';
 import { customDomainFromContext, oidcFromContext, rateLimitsFromContext } from '../lib/context';
 import { ApiStack } from '../lib/stacks/api-stack';
+import { TRACING_LAYER_CONTEXT } from '../lib/constructs/tracing';
 import { DEFAULT_TEXTRACT_TPS } from '../lib/stacks/limits';
 import { StatefulStack } from '../lib/stacks/stateful-stack';
 import { readStageFile, stackNames, stageFromContext, withStageSettings } from '../lib/stage';
@@ -43,6 +44,11 @@ parseCommandLine({
         { name: 'textractTps', description: "Textract calls a second the OCR worker stays within", default: String(DEFAULT_TEXTRACT_TPS) },
         { name: 'edge', description: 'CloudFront in front of the HTTP API: true or false', default: 'true' },
         {
+          name: 'tracingCollectorLayerArn',
+          description: "every function's OpenTelemetry collector layer (a layer version ARN), or none for no spans of their own",
+          default: 'the ADOT collector layer (docs/tracing.md)',
+        },
+        {
           name: 'domainName, certificateArn',
           description: "the edge's custom domain and its ACM certificate, which must be in us-east-1 (both or none)",
           default: 'the *.cloudfront.net name',
@@ -69,6 +75,9 @@ const stage = stageFromContext((key) => app.node.tryGetContext(key));
 const stageSettings = stage === undefined ? {} : readStageFile(new URL('../deploy/stages/', import.meta.url), stage);
 const readContext = withStageSettings((key) => app.node.tryGetContext(key), stageSettings);
 const names = stackNames(stage);
+// Every AppFunction reads it from the app's context (lib/constructs/tracing.ts): the stage file's value goes there.
+const tracingLayer = contextString('tracingCollectorLayerArn', '');
+if (tracingLayer) app.node.setContext(TRACING_LAYER_CONTEXT, tracingLayer);
 
 // No origin by default: a browser page may then call nothing. `*` only when asked for (a synth warning follows
 // on a stack that keeps its data).

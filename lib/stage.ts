@@ -19,6 +19,7 @@ export const STAGE_SETTING_KEYS = [
   'searchDomain',
   'alarmEmail',
   'textractTps',
+  'tracingCollectorLayerArn',
   'edge',
   'domainName',
   'certificateArn',

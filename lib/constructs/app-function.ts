@@ -7,6 +7,7 @@ import { Construct } from 'constructs';
 import { BUSINESS_METRICS_NAMESPACE } from '../../shared/manifest';
 import { addImagingFiles } from '../bundling/imaging-asset';
 import { bundleLambdaEntrySync } from '../bundling/lambda-bundle';
+import { tracingCollectorLayerArn } from './tracing';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -56,10 +57,11 @@ export interface AppFunctionProps {
 
 /**
  * One Lambda of the service: `functions/<group>/index.ts` bundled by esbuild as ESM for Node.js 22 on arm64
- * (lib/bundling/lambda-bundle.ts: the AWS SDK inside, a source map), X-Ray tracing and its own log group kept for one month. Powertools (logs, business
+ * (lib/bundling/lambda-bundle.ts: the AWS SDK inside, a source map), X-Ray active tracing and its own log group kept for one month. Powertools (logs, business
  * metrics: shared/adapters/powertools) names the stack as the service, and publishes the business metrics under
- * {@link BUSINESS_METRICS_NAMESPACE} with the service as their one dimension; the traces' subsegments go to the
- * X-Ray daemon from shared/adapters/xray, annotated with the same service.
+ * {@link BUSINESS_METRICS_NAMESPACE} with the service as their one dimension. The function's OpenTelemetry spans
+ * (shared/adapters/otel, with the same service) go over OTLP/HTTP to the collector layer beside it (tracing.ts),
+ * which sends them on to X-Ray; with the layer set to `none` the function exports no spans of its own.
  *
  * Grant access and set environment through the helpers in `bindings.ts`, not on {@link AppFunction.function}
  * directly, so that every variable comes with its permission.
@@ -81,6 +83,7 @@ export class AppFunction extends Construct {
     });
 
     this.timeout = props.timeout ?? Duration.seconds(10);
+    const collectorLayer = tracingCollectorLayerArn(this);
     this.function = new lambda.Function(this, 'Function', {
       code: lambda.Code.fromAsset(REPO_ROOT, {
         // The bundle's own hash: an edit that changes no bundled byte deploys nothing.
@@ -97,9 +100,12 @@ export class AppFunction extends Construct {
       memorySize: props.memorySize ?? 512,
       timeout: this.timeout,
       tracing: lambda.Tracing.ACTIVE,
+      layers: collectorLayer ? [lambda.LayerVersion.fromLayerVersionArn(this, 'TracingCollector', collectorLayer)] : [],
       logGroup: this.logGroup,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
+        // OTLP/HTTP to the collector's receiver on the function's loopback (shared/adapters/otel/tracing-config.ts).
+        OTEL_TRACES_EXPORTER: collectorLayer ? 'otlp' : 'none',
         POWERTOOLS_SERVICE_NAME: Stack.of(this).stackName,
         POWERTOOLS_METRICS_NAMESPACE: BUSINESS_METRICS_NAMESPACE,
         ...props.environment,

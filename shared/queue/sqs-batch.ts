@@ -2,6 +2,8 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from '../zod';
 import { logger } from '../logger';
 import { recordLogContext, withLogContext } from '../observability/log-context';
+import { withMessageTrace } from '../adapters/otel/message-tracing';
+import { processTracing } from '../adapters/otel/process-tracing';
 
 /**
  * A Lambda handler for an SQS event source with partial batch failures (`ReportBatchItemFailures`): each record
@@ -9,12 +11,14 @@ import { recordLogContext, withLogContext } from '../observability/log-context';
  * moves them to the dead-letter queue after its maxReceiveCount. The local poller calls it the same way.
  *
  * Each record is processed in a log context of its own: its `message_id`, and the `request_id` of the request
- * that sent it (its message attribute), so a worker's lines can be found with the request that caused them.
+ * that sent it (its message attribute), so a worker's lines can be found with the request that caused them;
+ * and, when the process traces, in a span of the trace it was sent in (adapters/otel/message-tracing.ts).
  */
 export const sqsBatchHandler =
   (name: string, process: (record: SQSRecord) => Promise<void>) =>
   async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const outcomes = await Promise.allSettled(event.Records.map((record) => withLogContext(recordLogContext(record), () => process(record))));
+    const processTraced = (record: SQSRecord) => (processTracing ? withMessageTrace(processTracing, name, record, () => process(record)) : process(record));
+    const outcomes = await Promise.allSettled(event.Records.map((record) => withLogContext(recordLogContext(record), () => processTraced(record))));
     const batchItemFailures = outcomes.flatMap((outcome, index) => {
       if (outcome.status === 'fulfilled') return [];
       const record = event.Records[index]!;

@@ -19,7 +19,7 @@ import { ensureAdmin } from '../../shared/domain/users/ensure-admin';
 import { pdfDocument, pngSize } from '../support/fixtures';
 import { LAMBDA_CHUNKS_DIR } from '../../lib/bundling/lambda-bundle';
 import { until } from '../support/until';
-import { startRecordingDaemon } from '../support/xray-daemon';
+import { startOtlpReceiver } from '../support/otlp-receiver';
 import { answer, httpEvent, receiveBatch, scheduledEvent, type HttpAnswer, type HttpRequest } from './support/events';
 import { DeployedFunction } from './support/lambda';
 import { nativePackages } from './support/native';
@@ -119,10 +119,10 @@ describe('the bundled functions', () => {
     expect(response.json.error.details).toEqual({ reason: 'not_through_edge' });
   });
 
-  it('the health bundle sends its invocation and the AWS calls it made to the X-Ray daemon when the trace is sampled', async () => {
+  it('the health bundle exports its invocation and the AWS calls it made over OTLP when the trace is sampled', async () => {
     // Arrange
-    const daemon = await startRecordingDaemon();
-    const traced = DeployedFunction.named('HealthFunction', { environment: { AWS_XRAY_DAEMON_ADDRESS: daemon.address } });
+    const receiver = await startOtlpReceiver();
+    const traced = DeployedFunction.named('HealthFunction', { environment: { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.tracesUrl } });
     const root = '1-6745a1b2-0123456789abcdef01234567';
     const lambdaSegment = '53995c3f42cd8ad8';
 
@@ -132,14 +132,14 @@ describe('the bundled functions', () => {
 
       // Assert
       expect(response.statusCode, response.body).toBe(200);
-      const [handler] = await daemon.received((document) => document.name === '## handler');
-      expect(handler).toMatchObject({ trace_id: root, parent_id: lambdaSegment, annotations: { ColdStart: true } });
-      const calls = await daemon.received((document) => document.namespace === 'aws', 3);
-      expect(new Set(calls.map((call) => call.name))).toEqual(new Set(['DynamoDB', 'S3', 'SQS']));
-      expect(calls.every((call) => call.trace_id === root && call.parent_id === handler!.id)).toBe(true);
+      const [handler] = await receiver.received((span) => span.name === '## handler');
+      expect(handler).toMatchObject({ traceId: root.slice(2).replace('-', ''), parentSpanId: lambdaSegment, attributes: { 'faas.coldstart': true } });
+      const calls = await receiver.received((span) => span.attributes['rpc.system'] === 'aws-api', 3);
+      expect(new Set(calls.map((call) => call.attributes['rpc.service']))).toEqual(new Set(['DynamoDB', 'S3', 'SQS']));
+      expect(calls.every((call) => call.traceId === handler!.traceId && call.parentSpanId === handler!.spanId)).toBe(true);
     } finally {
       await traced.stop();
-      await daemon.close();
+      await receiver.close();
     }
   });
 

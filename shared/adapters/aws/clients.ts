@@ -4,14 +4,14 @@ import { KMSClient } from '@aws-sdk/client-kms';
 import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { TextractClient } from '@aws-sdk/client-textract';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { traced } from '../xray/lambda-tracing';
+import { traced } from '../otel/process-tracing';
 
 /**
  * Where an SDK client points. In the cloud both fields are left out (default credential chain, regional
  * endpoint); locally the endpoint is an emulator on loopback and the credentials are static.
  *
  * One factory per service, so a Lambda bundle carries only the clients its function uses. In Lambda each
- * client's calls are traced in X-Ray (`traced`: nothing elsewhere). S3's and SQS's are in modules of their own
+ * client's calls are traced with OpenTelemetry (`traced`: locally only when asked for). S3's and SQS's are in modules of their own
  * (`s3-client.ts`, `sqs-client.ts`), so that a function that uses them only now and then can load them on first
  * use: a bundle splits by module, and a factory here would make the client part of every cold start of a
  * function that imports this one.

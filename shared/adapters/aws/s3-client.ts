@@ -1,5 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3';
-import { traced } from '../xray/lambda-tracing';
+import { traced } from '../otel/process-tracing';
 import { clientBase, type ClientOptions } from './clients';
 
 /** The S3 client (see `clients.ts` for the options and for why it has a module of its own). */

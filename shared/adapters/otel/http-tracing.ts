@@ -1,9 +1,10 @@
 import { subscribe as subscribeChannel } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { markStatus, recordException, type SubsegmentDocument } from './subsegment';
-import type { XRayTracer } from './xray-tracer';
+import { context as otelContext, SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
+import { isTracingSuppressed } from '@opentelemetry/core';
+import { failSpan, type OtelTracing } from './otel-tracing';
 
-/** The header every AWS SDK v3 request carries: those calls have their own `aws` subsegment (sdk-client-tracing.ts). */
+/** The header every AWS SDK v3 request carries: those calls have their own span (sdk-client-tracing.ts). */
 const SDK_REQUEST_HEADER = 'amz-sdk-invocation-id';
 
 interface UndiciRequest {
@@ -13,7 +14,7 @@ interface UndiciRequest {
   headers: string | string[];
 }
 
-/** A URL as a subsegment shows it: without its query, which may carry a signature or a code. */
+/** A URL as a span shows it: without its query, which may carry a signature or a code. */
 const withoutQuery = (path: string): string => path.split('?', 1)[0] ?? '';
 
 const undiciHasHeader = (headers: string | string[], name: string): boolean =>
@@ -23,12 +24,12 @@ const undiciHasHeader = (headers: string | string[], name: string): boolean =>
 
 /**
  * Records the calls made with node's http client (the WebDAV client, the OpenSearch client) and with `fetch`
- * (openid-client) as `remote` subsegments of the invocation under way, named by the host as the X-Ray SDK names
- * them: method, URL without its query, status. Node publishes both on diagnostics channels, so nothing is
- * patched. Subscribes once per tracer.
+ * (openid-client) as client spans of the span active when they start (method, URL without its query, server,
+ * status). Node publishes both on diagnostics channels, so nothing is patched. The exporter's own requests are
+ * left out (the SDK suppresses tracing while it exports). Subscribes once per tracing.
  */
-export function traceOutgoingHttp(tracer: XRayTracer): void {
-  const open = new WeakMap<object, SubsegmentDocument>();
+export function traceOutgoingHttp(tracing: OtelTracing): void {
+  const open = new WeakMap<object, Span>();
   // A subscriber's error would surface as an uncaught exception and end the process: no trace is worth that.
   const subscribe = (name: string, onMessage: (message: unknown) => void): void =>
     subscribeChannel(name, (message) => {
@@ -38,24 +39,31 @@ export function traceOutgoingHttp(tracer: XRayTracer): void {
         // the call goes untraced
       }
     });
+  const start = (request: object, method: string, url: URL): void => {
+    if (isTracingSuppressed(otelContext.active())) return;
+    const span = tracing.startSpan(method, SpanKind.CLIENT, {
+      'http.request.method': method,
+      'url.full': `${url.origin}${withoutQuery(url.pathname)}`,
+      'server.address': url.hostname,
+      ...(url.port ? { 'server.port': Number(url.port) } : {}),
+    });
+    if (span) open.set(request, span);
+  };
   const end = (request: object, status: number | undefined, error?: unknown): void => {
-    const subsegment = open.get(request);
-    if (!subsegment) return;
+    const span = open.get(request);
+    if (!span) return;
     open.delete(request);
-    if (status !== undefined) subsegment.http = { ...subsegment.http, response: { status } };
-    markStatus(subsegment, status);
-    if (error !== undefined) recordException(subsegment, error);
-    tracer.close(subsegment);
+    if (status !== undefined) span.setAttribute('http.response.status_code', status);
+    if (error !== undefined) failSpan(span, error);
+    else if (status !== undefined && status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
   };
 
   subscribe('http.client.request.start', (message) => {
     const { request } = message as { request: ClientRequest };
     if (request.getHeader(SDK_REQUEST_HEADER) !== undefined) return;
-    const subsegment = tracer.open(request.host, 'remote');
-    if (!subsegment) return;
     const authority = request.getHeader('host') ?? request.host; // the Host header names the port too
-    subsegment.http = { request: { method: request.method, url: `${request.protocol}//${String(authority)}${withoutQuery(request.path)}` } };
-    open.set(request, subsegment);
+    start(request, request.method, new URL(`${request.protocol}//${String(authority)}${request.path}`));
   });
   subscribe('http.client.response.finish', (message) => {
     const { request, response } = message as { request: ClientRequest; response: IncomingMessage };
@@ -69,10 +77,7 @@ export function traceOutgoingHttp(tracer: XRayTracer): void {
   subscribe('undici:request:create', (message) => {
     const { request } = message as { request: UndiciRequest };
     if (undiciHasHeader(request.headers, SDK_REQUEST_HEADER)) return;
-    const subsegment = tracer.open(new URL(request.origin).hostname, 'remote');
-    if (!subsegment) return;
-    subsegment.http = { request: { method: request.method, url: `${request.origin}${withoutQuery(request.path)}` } };
-    open.set(request, subsegment);
+    start(request, request.method, new URL(`${request.origin}${request.path}`));
   });
   subscribe('undici:request:headers', (message) => {
     const { request, response } = message as { request: UndiciRequest; response: { statusCode: number } };

@@ -1,0 +1,25 @@
+import { ConsoleSpanExporter, type SpanExporter } from '@opentelemetry/sdk-trace';
+import { traceOutgoingHttp } from './http-tracing';
+import { LazyOtlpExporter } from './lazy-otlp-exporter';
+import { OtelTracing } from './otel-tracing';
+import { traceSdkClient, type TraceableClient } from './sdk-client-tracing';
+import { tracingConfig, type TracingConfig } from './tracing-config';
+
+function exporterOf(config: TracingConfig): SpanExporter {
+  return config.exporter === 'console' ? new ConsoleSpanExporter() : new LazyOtlpExporter(config.otlpTracesUrl);
+}
+
+/** The tracing `env` asks for (tracing-config.ts), with the outgoing HTTP calls traced; undefined when off. */
+export function createProcessTracing(env: NodeJS.ProcessEnv): OtelTracing | undefined {
+  const config = tracingConfig(env);
+  if (config.exporter === 'none') return undefined;
+  const tracing = new OtelTracing({ exporter: exporterOf(config), service: config.serviceName, sampleRoots: config.sampleRoots });
+  traceOutgoingHttp(tracing);
+  return tracing;
+}
+
+/** The process's tracing, decided once, at load: in Lambda unless turned off; locally only when asked for. */
+export const processTracing: OtelTracing | undefined = createProcessTracing(process.env);
+
+/** `client` with each of its calls recorded as a span when the process traces; as it is otherwise. */
+export const traced = <T extends TraceableClient>(client: T): T => (processTracing ? traceSdkClient(client, processTracing) : client);
