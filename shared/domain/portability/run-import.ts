@@ -195,6 +195,9 @@ async function writeDocument(deps: ImportDeps, document: PortableDocument, body:
   const unfinished = document.status === 'pending' || document.status === 'processing';
   const record: DocumentRecord = {
     ...fields,
+    ocr_confidence: fields.ocr_confidence ?? null,
+    source_id: fields.source_id ?? null,
+    failure_reason: fields.failure_reason ?? null,
     ...(unfinished ? { status: 'failed' as const, failure_reason: INTERRUPTED_OCR_REASON } : {}),
   };
   await deps.documents.create(record);

@@ -80,7 +80,7 @@ export async function validateArchive(codec: ArchiveCodec, bytes: AsyncIterable<
       if (kind.collection === 'rules') requireKnown(record['add_labels'] as string[], labelIds, `${where}: add_labels names a label not in the archive`);
       if (kind.collection === 'documents') {
         requireKnown(record['labels'] as string[], labelIds, `${where}: labels names a label not in the archive`);
-        if (record['source_id'] !== null && !sourceIds.has(record['source_id'] as string)) throw new ArchiveRejectedError('invalid_record', `${where}: source_id names a source not in the archive`);
+        if (record['source_id'] != null && !sourceIds.has(record['source_id'] as string)) throw new ArchiveRejectedError('invalid_record', `${where}: source_id names a source not in the archive`);
         if (awaitedFiles.has(record['id'] as string)) throw new ArchiveRejectedError('invalid_record', `${where}: document ${String(record['id'])} twice`);
         awaitedFiles.set(record['id'] as string, { size: record['size'] as number, sha256: record['sha256'] as string });
       }
