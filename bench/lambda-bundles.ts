@@ -5,7 +5,7 @@
  *   npx tsx bench/lambda-bundles.ts                  (or: npm run bench:bundles)
  *   npx tsx bench/lambda-bundles.ts --source-maps    imports with --enable-source-maps, as the Lambdas run
  *   npx tsx bench/lambda-bundles.ts --as-deployed    also with a Lambda's environment, so that what loads only in
- *                                                    Lambda (the X-Ray tracer, Powertools' JSON logger) loads
+ *                                                    Lambda (the OpenTelemetry tracing, Powertools' JSON logger) loads
  *   npx tsx bench/lambda-bundles.ts --imaging-only   only the imaging functions' extra files and render time
  *   npx tsx bench/lambda-bundles.ts --samples=15     more imports per function (default 7), for a steadier median
  *
@@ -86,7 +86,7 @@ const BENCH_ENV: Record<string, string> = {
 
 /**
  * What a Lambda's environment adds that changes what runs at import: AWS_LAMBDA_FUNCTION_NAME turns on the
- * X-Ray tracer (shared/adapters/xray/lambda-tracing.ts) and Powertools' JSON logger (shared/logger.ts); the
+ * OpenTelemetry tracing (shared/adapters/otel/process-tracing.ts) and Powertools' JSON logger (shared/logger.ts); the
  * Powertools variables are AppFunction's; AWS_EXECUTION_ENV is where Powertools looks to know it runs in Lambda.
  */
 const lambdaEnv = (group: string): Record<string, string> => ({
@@ -413,7 +413,7 @@ async function main(): Promise<void> {
         `bytes, source maps not counted); lazy chunks: what only an import() loads, when it runs. Cold import: median and min of ` +
         `${SAMPLES} fresh node ${process.version} processes (after ${WARMUP_SAMPLES} discarded), ${os.cpus().length} cores` +
         (AS_DEPLOYED
-          ? ', with --enable-source-maps and a Lambda\'s environment (the X-Ray tracer and the JSON logger load), as deployed.'
+          ? ', with --enable-source-maps and a Lambda\'s environment (the OpenTelemetry tracing and the JSON logger load), as deployed.'
           : WITH_SOURCE_MAPS
             ? ', with --enable-source-maps.'
             : ', without source maps nor a Lambda\'s environment (run with --as-deployed for both).'),

@@ -14,6 +14,8 @@ import { NO_PARAMETERS, parseWith } from './validation';
 import { deprecationHeaders } from './versions';
 import { clientAddress, type EdgeOrigin } from './edge';
 import { currentLogContext, withLogContext } from '../observability/log-context';
+import { runAsActor } from '../adapters/actor-context';
+import { inRequestSpan } from '../adapters/otel/process-tracing';
 
 export interface HttpHandlerOptions {
   routes: Route[];
@@ -125,8 +127,17 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
         requestId,
         event,
       });
-    // The caller's lines name their workspace and user too.
-    return principal ? withLogContext({ workspace_id: principal.workspaceId, user_id: principal.userId }, handle) : handle();
+    // What the request writes names who acted (the audit log is derived from it), and its lines name the caller.
+    const actor = {
+      user_id: principal?.userId ?? null,
+      token_id: principal?.apiToken?.id ?? null,
+      workspace_id: principal?.workspaceId ?? null,
+      ip: sourceIp || null,
+      user_agent: header(event, 'user-agent') ?? null,
+      request_id: requestId,
+    };
+    const act = () => runAsActor(actor, handle);
+    return principal ? withLogContext({ workspace_id: principal.workspaceId, user_id: principal.userId }, act) : act();
   };
 
   /**
@@ -176,6 +187,8 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
     .use(responseHeaders(options.corsOrigins, options.deprecations))
     .use(errorBoundary())
     .handler(dispatch) as unknown as HttpHandler;
-  // Every line logged while serving the request carries its id, and so does every SQS message it sends.
-  return (event, context) => withLogContext({ request_id: newRequestId(event, context) }, () => handler(event, context));
+  // Every line logged while serving the request carries its id, and so does every SQS message it sends; locally,
+  // when the runtime traces, the request is a span of its own (in Lambda, the invocation's span is).
+  return (event, context) =>
+    withLogContext({ request_id: newRequestId(event, context) }, () => inRequestSpan(event.routeKey, () => handler(event, context)));
 }

@@ -11,7 +11,8 @@ import { bundledInputsOf, externalImportsOf } from '../support/lambda-bundle-inp
  * @connections sender; this reads each bundle's contents, as the CDK bundles it (lib/bundling/lambda-bundle.ts).
  * The WebDAV client likewise stays in the two functions that check and sync sources (shared/container/aws-sources.ts).
  * The sources' repositories stay in the three source functions (shared/container/source-stores.ts), and the
- * X-Ray SDK in none (the functions send their subsegments themselves: shared/adapters/xray/). The password hasher,
+ * X-Ray SDK and OpenTelemetry's auto-instrumentation in none (the functions make their spans themselves:
+ * shared/adapters/otel/). The password hasher,
  * the rate limits and the host probe stay in the functions that serve requests and the bootstrap
  * (shared/container/request-serving.ts), the adoption of pre-workspace items in the bootstrap. No bundle loads
  * `node:process` as a module, which costs a cold start some 6 ms (shared/adapters/node/process-exports.ts).
@@ -46,8 +47,12 @@ const SOURCE_STORES_USERS = ['sources', 'source-sync', 'source-scheduler'];
 const SERVING_CODE = /shared\/adapters\/(crypto\/scrypt-password-hasher|aws\/dynamodb\/rate-limit-store|node\/host-probe)\.ts$/u;
 const SERVING_USERS = ['auth', 'bootstrap', 'documents', 'labels', 'notifications', 'ocr', 'realtime', 'search', 'settings', 'sources', 'users', 'webhooks'];
 const LEGACY_ADOPTION_CODE = /shared\/adapters\/aws\/dynamodb\/legacy-item-adoption\.ts$/u;
-/** The X-Ray SDK and what it brings (cls-hooked and its async hook, semver): shared/adapters/xray/ does without. */
-const XRAY_SDK_CODE = /node_modules\/(aws-xray-sdk-core|cls-hooked|semver|@aws-lambda-powertools\/tracer)\//u;
+/**
+ * The X-Ray SDK and what it brings (cls-hooked and its async hook, semver), and OpenTelemetry's auto-instrumentation
+ * (which patches modules as they load): shared/adapters/otel/ does without either.
+ */
+const XRAY_SDK_CODE =
+  /node_modules\/(aws-xray-sdk-core|cls-hooked|semver|@aws-lambda-powertools\/tracer|@opentelemetry\/instrumentation[^/]*|require-in-the-middle|import-in-the-middle)\//u;
 
 describe('the search, @connections and WebDAV clients in the Lambda bundles', () => {
   it('finds a bundle for each of the stream consumers', () => {
@@ -105,7 +110,7 @@ describe('the search, @connections and WebDAV clients in the Lambda bundles', ()
     expect(chain).toEqual([]);
   });
 
-  it.each(GROUPS)('leaves the X-Ray SDK out of the %s function, which sends its trace to the daemon itself', async (group) => {
+  it.each(GROUPS)("leaves the X-Ray SDK and OpenTelemetry's auto-instrumentation out of the %s function, which makes its spans itself", async (group) => {
     // Arrange
     const inputs = await bundledInputsOf(group);
 

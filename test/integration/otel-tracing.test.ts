@@ -10,6 +10,7 @@ import { traceOutgoingHttp } from '../../shared/adapters/otel/http-tracing';
 import { LazyOtlpExporter } from '../../shared/adapters/otel/lazy-otlp-exporter';
 import { withMessageTrace } from '../../shared/adapters/otel/message-tracing';
 import { OtelTracing } from '../../shared/adapters/otel/otel-tracing';
+import { ConsoleSpanExporter } from '@opentelemetry/sdk-trace';
 import { traceSdkClient } from '../../shared/adapters/otel/sdk-client-tracing';
 import { localClientOptions } from '../../shared/container/local';
 import { freshTable, uniqueName } from '../support/aws-resources';
@@ -387,5 +388,26 @@ describe('the Lambda entry of a function', () => {
     const [process] = await receiver.received(named(upload, 'ocr-worker process'));
     expect(answer).toEqual({ batchItemFailures: [] });
     expect(process!.parentSpanId).toBe(send!.spanId);
+  });
+});
+
+describe('traces in the local runtime', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('prints a request and the calls it makes on the console, as one trace, when OTEL_TRACES_EXPORTER=console', async () => {
+    // Arrange
+    const printed: { traceId: string; parentSpanContext?: { spanId: string }; id: string; name: string }[] = [];
+    vi.spyOn(console, 'dir').mockImplementation((span) => void printed.push(span as (typeof printed)[number]));
+    const local = new OtelTracing({ exporter: new ConsoleSpanExporter(), service: 'docservice', sampleRoots: true, exportEachSpan: true });
+    const client = DynamoDBDocumentClient.from(traceSdkClient(new DynamoDBClient(localClientOptions(inject('awsEndpoints').dynamodb)), local));
+
+    // Act
+    await local.inRootSpan('GET /api/documents', () => client.send(new GetCommand({ TableName: tableName, Key: { pk: 'local', sk: 'request' } })));
+
+    // Assert
+    const [call, request] = printed;
+    expect(printed.map((span) => span.name)).toEqual(['DynamoDB.GetItem', 'GET /api/documents']);
+    expect(call!.traceId).toBe(request!.traceId);
+    expect(call!.parentSpanContext?.spanId).toBe(request!.id);
   });
 });

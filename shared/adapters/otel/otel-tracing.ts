@@ -6,8 +6,10 @@ import {
   AlwaysOnSampler,
   BatchSpanProcessor,
   ParentBasedSampler,
+  SimpleSpanProcessor,
   TracerProvider,
   type SpanExporter,
+  type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import { contextOfTraceHeader, invocationTraceHeader } from './trace-header';
 import { xrayIdGenerator } from './xray-id-generator';
@@ -24,6 +26,11 @@ export interface OtelTracingOptions {
   service: string;
   /** Whether a span without a parent is sampled (see TracingConfig.sampleRoots). */
   sampleRoots: boolean;
+  /**
+   * Each span exported as it ends (the console, locally) rather than in batches: in Lambda when the invocation
+   * ends ({@link InvocationTrace.end}), elsewhere every few seconds.
+   */
+  exportEachSpan?: boolean;
   /** The invocation's X-Ray trace header (default: the runtime's invoke store or `_X_AMZN_TRACE_ID`). */
   traceHeader?: () => string | undefined;
 }
@@ -70,8 +77,7 @@ export class OtelTracing {
       resource: resourceFromAttributes({ 'service.name': options.service, 'cloud.provider': 'aws' }),
       idGenerator: xrayIdGenerator,
       sampler: new ParentBasedSampler({ root }),
-      // Exported when an invocation ends (flush), not on a timer that a frozen environment would not run.
-      spanProcessors: [new BatchSpanProcessor({ exporter: options.exporter, scheduledDelayMillis: 60_000, maxExportBatchSize: 512 })],
+      spanProcessors: [processorOf(options)],
     });
     this.tracer = this.provider.getTracer('docservice');
     this.traceHeader = options.traceHeader ?? (() => invocationTraceHeader());
@@ -121,6 +127,26 @@ export class OtelTracing {
     return this.tracer.startSpan(name, { kind, attributes }, parent);
   }
 
+  /**
+   * Runs `work` in a span of its own when no span is active (locally, a request or a message the runtime serves:
+   * in Lambda the invocation's span is already there); as it is otherwise.
+   */
+  inRootSpan<T>(name: string, work: () => Promise<T>): Promise<T> {
+    if (trace.getSpan(otelContext.active())) return work();
+    const span = this.startSpan(name, SpanKind.SERVER, {});
+    if (!span) return work();
+    return otelContext.with(trace.setSpan(otelContext.active(), span), async () => {
+      try {
+        return await work();
+      } catch (error) {
+        failSpan(span, error);
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
   /** Waits, at most {@link FLUSH_TIMEOUT_MS}, for the finished sampled spans to be exported. */
   async flush(timeoutMs = FLUSH_TIMEOUT_MS): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
@@ -135,6 +161,15 @@ export class OtelTracing {
   shutdown(): Promise<void> {
     return this.provider.shutdown();
   }
+}
+
+/** How often spans are exported outside Lambda (a collector of one's own, locally). */
+const BATCH_DELAY_MS = 5000;
+
+function processorOf({ exporter, exportEachSpan, sampleRoots }: OtelTracingOptions): SpanProcessor {
+  if (exportEachSpan) return new SimpleSpanProcessor({ exporter });
+  // In Lambda a batch leaves when the invocation ends (flush), not on a timer a frozen environment would not run.
+  return new BatchSpanProcessor({ exporter, scheduledDelayMillis: sampleRoots ? BATCH_DELAY_MS : 60_000, maxExportBatchSize: 512 });
 }
 
 /** An exception's message is cut here: a span travels in one export. */

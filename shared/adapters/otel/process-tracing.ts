@@ -13,7 +13,12 @@ function exporterOf(config: TracingConfig): SpanExporter {
 export function createProcessTracing(env: NodeJS.ProcessEnv): OtelTracing | undefined {
   const config = tracingConfig(env);
   if (config.exporter === 'none') return undefined;
-  const tracing = new OtelTracing({ exporter: exporterOf(config), service: config.serviceName, sampleRoots: config.sampleRoots });
+  const tracing = new OtelTracing({
+    exporter: exporterOf(config),
+    service: config.serviceName,
+    sampleRoots: config.sampleRoots,
+    exportEachSpan: config.exporter === 'console',
+  });
   traceOutgoingHttp(tracing);
   return tracing;
 }
@@ -23,3 +28,9 @@ export const processTracing: OtelTracing | undefined = createProcessTracing(proc
 
 /** `client` with each of its calls recorded as a span when the process traces; as it is otherwise. */
 export const traced = <T extends TraceableClient>(client: T): T => (processTracing ? traceSdkClient(client, processTracing) : client);
+
+/**
+ * Runs `work` (a request the local runtime serves) in a span named `name` when the process traces and no span is
+ * active; in Lambda the invocation's span is already active, and `work` runs as it is.
+ */
+export const inRequestSpan = <T>(name: string, work: () => Promise<T>): Promise<T> => (processTracing ? processTracing.inRootSpan(name, work) : work());
