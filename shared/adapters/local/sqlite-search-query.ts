@@ -132,7 +132,7 @@ export class QueryPlan {
     const columns = 'd.rid, d.id, d.title, d.created_at, d.updated_at, d.size';
     const { query } = this.request;
     const { first, last } = this.range;
-    const { fts, raw } = this.range.tables;
+    const { fts } = this.range.tables;
     if (isWords(query)) {
       return {
         sql: `SELECT ${columns}, -bm25(${fts}, ${WEIGHTS}) AS score FROM ${fts} JOIN docs AS d ON d.rid = ${fts}.rowid
@@ -143,19 +143,25 @@ export class QueryPlan {
     const condition = this.condition(query);
     const wordScore = this.highlightExpression();
     const containsScore = this.containsExpression();
+    // Each score is one FTS5 pass, materialized: a join evaluated row by row would restart BM25 (and its
+    // counts over the table) for every row of `d`.
+    const scores: string[] = [];
     const joins: string[] = [];
     const params: SqlValue[] = [];
     if (wordScore) {
-      joins.push(`LEFT JOIN (SELECT rowid AS rid, -bm25(${fts}, ${WEIGHTS}) AS s FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?) AS ws ON ws.rid = d.rid`);
+      scores.push(`ws AS MATERIALIZED (SELECT rowid AS rid, -bm25(${fts}, ${WEIGHTS}) AS s FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?)`);
+      joins.push('LEFT JOIN ws ON ws.rid = d.rid');
       params.push(wordScore, first, last);
     }
     if (containsScore) {
-      joins.push(`LEFT JOIN (SELECT rowid AS rid, -bm25(${raw}, ${WEIGHTS}) AS s FROM ${raw} WHERE ${raw} MATCH ? AND rowid BETWEEN ? AND ?) AS cs ON cs.rid = d.rid`);
+      // Scored by stem in the positional table: BM25 over the unstemmed one (no positions) would re-read each text.
+      scores.push(`cs AS MATERIALIZED (SELECT rowid AS rid, -bm25(${fts}, ${WEIGHTS}) AS s FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?)`);
+      joins.push('LEFT JOIN cs ON cs.rid = d.rid');
       params.push(containsScore, first, last);
     }
     const score = [wordScore ? 'coalesce(ws.s, 0)' : null, containsScore ? 'coalesce(cs.s, 0)' : null].filter(Boolean).join(' + ') || '0';
     return {
-      sql: `SELECT ${columns}, ${score} AS score FROM docs AS d ${joins.join(' ')}
+      sql: `${scores.length ? `WITH ${scores.join(', ')} ` : ''}SELECT ${columns}, ${score} AS score FROM docs AS d ${joins.join(' ')}
             WHERE d.rid BETWEEN ? AND ? AND d.deleted = 0 AND ${condition.sql}${filters.sql}`,
       params: [...params, first, last, ...condition.params, ...filters.params],
     };
@@ -171,7 +177,7 @@ export class QueryPlan {
     return positiveLeaves(this.request.query).flatMap((leaf) => (leaf.kind === 'contains' ? [{ field: leaf.field, value: leaf.value }] : []));
   }
 
-  /** The tokens of every positive `contains`, as one OR over the unstemmed table: it scores their matches. */
+  /** The tokens of every positive `contains`, as one OR: it scores their matches (a superset, by stem). */
   private containsExpression(): string | null {
     const expressions = positiveLeaves(this.request.query).flatMap((leaf) => {
       const expression = leaf.kind === 'contains' ? this.containsMatch(leaf).expression : null;

@@ -33,7 +33,7 @@ export function rowidRange(slot: number): { base: number; first: number; last: n
  * `fts_source` view, which inflates the content with a function every connection of this adapter registers. The
  * index thus holds the text once, compressed. `docs.slot` repeats the row id's slot for the listing's index.
  * `words` is each workspace's vocabulary: every distinct token (lower case, without diacritics) of its text, for
- * fuzzy queries, prefixes and substrings.
+ * fuzzy queries, prefixes and substrings, keyed by length (see {@link lengthKey}).
  */
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS workspaces (slot INTEGER PRIMARY KEY, workspace_id TEXT NOT NULL UNIQUE);
@@ -196,7 +196,7 @@ export function adoptSharedTables(db: Database.Database): void {
           for (const token of tokens(COLUMNS.map((column) => text[column]).join(' '))) {
             if (seen.has(token)) continue;
             seen.add(token);
-            insertWord.run(slot, token.length, token);
+            insertWord.run(slot, lengthKey(token), token);
             insertToken.run(token);
           }
         }
@@ -235,6 +235,12 @@ export const metadataValues = (document: IndexedDocument): string[] =>
 export const MAX_TOKEN_LENGTH = 64;
 
 /** The vocabulary's tokens of a text: lower case, without diacritics, letters and digits, up to MAX_TOKEN_LENGTH. */
+/**
+ * The `len` of a token in `words`: its length, negated for a token without a letter (a number), so that a fuzzy
+ * query's range of lengths reads words only, not the many numbers of the same length.
+ */
+export const lengthKey = (token: string): number => (/\p{L}/u.test(token) ? token.length : -token.length);
+
 export function tokens(text: string): string[] {
   const found = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   return found.filter((token) => token.length <= MAX_TOKEN_LENGTH);

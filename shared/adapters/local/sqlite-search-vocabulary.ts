@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { fuzzyDistance, maxEdits, withinEdits } from '../../domain/search/text';
-import { MAX_TOKEN_LENGTH, tokens } from './sqlite-search-schema';
+import { lengthKey, MAX_TOKEN_LENGTH, tokens } from './sqlite-search-schema';
 
 /** Fuzzy alternatives of one word, at most: the closest are kept, so a query's work stays bounded. */
 const MAX_FUZZY_ALTERNATIVES = 20;
@@ -19,14 +19,14 @@ const normalize = (word: string) => word.normalize('NFKD').replace(/\p{M}/gu, ''
  * documents hold, never another's. The same tokens, by trigram, answer substrings (sqlite-search-substrings.ts).
  */
 export class SqliteVocabulary {
-  /** Words already in each workspace's vocabulary (by slot): written once per process. */
-  private readonly known = new Map<number, Set<string>>();
+  /** Each workspace's vocabulary in memory (by slot), read from the table at its first use. */
+  private readonly known = new Map<number, SlotWords>();
   private readonly statements;
 
   constructor(db: Database.Database) {
     this.statements = {
       insertWord: db.prepare('INSERT OR IGNORE INTO words (slot, len, word) VALUES (?, ?, ?)'),
-      wordsOfLength: db.prepare<[number, number, number], string>('SELECT word FROM words WHERE slot = ? AND len BETWEEN ? AND ?').pluck(),
+      wordsOf: db.prepare<[number], { len: number; word: string }>('SELECT len, word FROM words WHERE slot = ?'),
       // One length at a time: each is a range of the primary key (slot, len, word).
       wordsStartingWith: db
         .prepare<[number, number, string, string, number], string>('SELECT word FROM words WHERE slot = ? AND len = ? AND word >= ? AND word < ? LIMIT ?')
@@ -39,15 +39,28 @@ export class SqliteVocabulary {
    * returns those the vocabulary did not hold yet.
    */
   add(slot: number, text: string): string[] {
-    let known = this.known.get(slot);
-    if (!known) this.known.set(slot, (known = new Set()));
+    const known = this.wordsOf(slot);
     const added: string[] = [];
     for (const token of tokens(text)) {
-      if (known.has(token)) continue;
-      known.add(token);
-      if (this.statements.insertWord.run(slot, token.length, token).changes) added.push(token);
+      if (known.all.has(token)) continue;
+      known.all.add(token);
+      if (isWord(token)) known.byLength.add(token);
+      if (this.statements.insertWord.run(slot, lengthKey(token), token).changes) added.push(token);
     }
     return added;
+  }
+
+  private wordsOf(slot: number): SlotWords {
+    let known = this.known.get(slot);
+    if (!known) {
+      known = { all: new Set(), byLength: new WordsByLength() };
+      for (const { word } of this.statements.wordsOf.iterate(slot)) {
+        known.all.add(word);
+        if (isWord(word)) known.byLength.add(word);
+      }
+      this.known.set(slot, known);
+    }
+    return known;
   }
 
   /** The workspace's words within the word's edit distance, closest first, at most {@link MAX_FUZZY_ALTERNATIVES}. */
@@ -55,9 +68,9 @@ export class SqliteVocabulary {
     const normalized = normalize(word);
     const edits = maxEdits(normalized.length);
     if (!edits || !/^[\p{L}\p{N}]+$/u.test(normalized)) return [];
-    const candidates = this.statements.wordsOfLength.all(slot, normalized.length - edits, normalized.length + edits);
+    const candidates = this.wordsOf(slot).byLength.near(normalized, edits);
     return candidates
-      .filter((candidate) => candidate !== normalized && isWord(candidate) && withinEdits(normalized, candidate, edits))
+      .filter((candidate) => candidate !== normalized && withinEdits(normalized, candidate, edits))
       .map((candidate) => ({ candidate, distance: fuzzyDistance(normalized, candidate) }))
       .sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate))
       .slice(0, MAX_FUZZY_ALTERNATIVES)
@@ -77,9 +90,13 @@ export class SqliteVocabulary {
     // Every word that starts with the prefix sorts below the prefix with its last character raised by one.
     const end = normalized.slice(0, -1) + String.fromCodePoint(normalized.codePointAt(normalized.length - 1)! + 1);
     const words: string[] = [];
-    for (let length = normalized.length; length <= MAX_TOKEN_LENGTH; length++) {
-      words.push(...this.statements.wordsStartingWith.all(slot, length, normalized, end, MAX_PREFIX_COMPLETIONS + 1 - words.length));
-      if (words.length > MAX_PREFIX_COMPLETIONS) return null;
+    // A prefix with a letter completes to words only; one of digits to numbers and words.
+    const signs = /\p{L}/u.test(normalized) ? [1] : [-1, 1];
+    for (const sign of signs) {
+      for (let length = normalized.length; length <= MAX_TOKEN_LENGTH; length++) {
+        words.push(...this.statements.wordsStartingWith.all(slot, sign * length, normalized, end, MAX_PREFIX_COMPLETIONS + 1 - words.length));
+        if (words.length > MAX_PREFIX_COMPLETIONS) return null;
+      }
     }
     return words;
   }
@@ -87,5 +104,57 @@ export class SqliteVocabulary {
   /** Forgets what was written (after the table was emptied). */
   clear(): void {
     this.known.clear();
+  }
+}
+
+/** A workspace's vocabulary in memory: every token (to write each once), and its words by length for typos. */
+interface SlotWords {
+  all: Set<string>;
+  byLength: WordsByLength;
+}
+
+/** Which of 32 letter classes a word holds (a character's code modulo 32), one bit each. */
+function letterMask(word: string): number {
+  let mask = 0;
+  for (let i = 0; i < word.length; i++) mask |= 1 << (word.charCodeAt(i) & 31);
+  return mask;
+}
+
+function bits(value: number): number {
+  let v = value - ((value >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/**
+ * Words grouped by length, each with its letter mask. An edit brings in at most one letter class and takes out
+ * at most one (a transposition neither), so a word whose mask differs from the query's by more than `edits`
+ * classes either way cannot be within `edits`: most of the vocabulary is passed over with two bit operations
+ * before any edit distance is computed.
+ */
+class WordsByLength {
+  private readonly lengths = new Map<number, { words: string[]; masks: number[] }>();
+
+  add(word: string): void {
+    let group = this.lengths.get(word.length);
+    if (!group) this.lengths.set(word.length, (group = { words: [], masks: [] }));
+    group.words.push(word);
+    group.masks.push(letterMask(word));
+  }
+
+  /** The words whose length and letters allow them to be within `edits` of `word`. */
+  near(word: string, edits: number): string[] {
+    const mask = letterMask(word);
+    const found: string[] = [];
+    for (let length = word.length - edits; length <= word.length + edits; length++) {
+      const group = this.lengths.get(length);
+      if (!group) continue;
+      const { words, masks } = group;
+      for (let i = 0; i < words.length; i++) {
+        const other = masks[i]!;
+        if (bits(mask & ~other) <= edits && bits(other & ~mask) <= edits) found.push(words[i]!);
+      }
+    }
+    return found;
   }
 }
