@@ -3,6 +3,7 @@ import type { REPORTED_FIELDS } from '../../shared/domain/documents/document';
 import type { ServerEvent, ServerEventData } from '../../shared/domain/events/ports';
 import type { Notification } from '../../shared/domain/notifications/notification';
 import type { OcrJobStatus } from '../../shared/domain/ocr/jobs';
+import { EXPORT_STATES } from '../../shared/domain/portability/jobs';
 import { closedObject, count, id, serverEnvelope, text, textEnum, type JsonSchema } from './schema';
 
 /** A message of the channel as the document's `components.messages` holds it. */
@@ -89,6 +90,20 @@ const EVENTS: { [T in ServerEventType]: EventDoc<T> } = {
       current_file: text('The path of the file being read; empty once the sync has ended.'),
     },
     example: { type: 'sync_progress', data: { source_id: '9b2e7c1a-5f3d-4e8b-a1c6-2d4f6e8a0b13', processed: 12, total: 40, current_file: '/scans/2024/invoice-0012.pdf' } },
+  },
+  export_progress: {
+    title: 'Workspace export progress',
+    summary: 'An export of the workspace, to the admin who asked for it.',
+    description:
+      'Sent when the export starts, as it writes documents (after each part of them, and at least every few seconds while it writes one large file), and when it ends (`completed`: GET /api/workspace/exports/{id} gives the download link; or `failed`).',
+    data: {
+      export_id: id('The export.'),
+      status: textEnum('`queued`, `running`, `completed` or `failed`.', [...EXPORT_STATES]),
+      progress: { type: 'integer', minimum: 0, maximum: 100, description: 'Percent of the documents written (100 once completed).' },
+      documents_done: count('Documents written to the archive so far.'),
+      documents_total: count('Documents of the workspace when the export began.'),
+    },
+    example: { type: 'export_progress', data: { export_id: '6b1f2a3c-4d5e-4f60-8a7b-9c0d1e2f3a4b', status: 'running', progress: 40, documents_done: 800, documents_total: 2000 } },
   },
   notification: {
     title: 'Notification',

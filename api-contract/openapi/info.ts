@@ -50,5 +50,6 @@ export const TAGS: { name: HttpGroup; description: string }[] = [
   { name: 'notifications', description: "The caller's notifications." },
   { name: 'webhooks', description: 'HTTP endpoints that hear of the workspace\'s changes: signed (Standard Webhooks), at least once, retried.' },
   { name: 'workspaces', description: "The caller's workspace (plan, status, usage, quotas) and the operator's view of every workspace: plans, suspension." },
+  { name: 'portability', description: "Export of the caller's workspace to one archive, and import of such an archive into an empty workspace (its admins)." },
   { name: 'health', description: 'Whether the service and its stores answer.' },
 ];

@@ -62,7 +62,7 @@ export const portabilityDocs: GroupDocs<typeof routes> = {
           progress: { percent: 0, documents_done: 0, documents_total: 0 },
           finished_at: null,
           result: null,
-          upload_url: 'https://docservice-documents.s3.amazonaws.com/workspaces/…/imports/7c2a3b4d-5e6f-4a70-8b8c-9d0e1f2a3b4c.tar.gz?X-Amz-Signature=…',
+          upload_url: 'https://docservice-documents.s3.amazonaws.com/workspaces/3f0c6a1e/imports/7c2a3b4d-5e6f-4a70-8b8c-9d0e1f2a3b4c.tar.gz?X-Amz-Signature=abc123',
           method: 'PUT',
           headers: {},
           expires_at: '2026-11-29T10:00:00.000Z',

@@ -5,6 +5,7 @@ import type { Notification } from '../notifications/notification';
 import type { OcrJob, OcrQueueCounters } from '../ocr/jobs';
 import type { SyncJob } from '../sources/sync-job';
 import type { Connection } from '../connections/ports';
+import type { ExportJob } from '../portability/jobs';
 
 /** Where a change sits in its stream and what it is: common to every {@link ItemChange}. */
 interface ChangeBase {
@@ -49,6 +50,8 @@ export type ItemChange = ChangeBase &
     | ({ entity: 'notification'; userId: string; notificationId: string; workspaceId: string | null } & Images<Notification>)
     /** One sync of a source: its counters and current file as each step records them. */
     | ({ entity: 'sync_job'; workspaceId: string; sourceId: string; jobId: string } & Images<SyncJob>)
+    /** An export of a workspace: its state and progress as the portability worker records them. */
+    | ({ entity: 'export_job'; workspaceId: string; exportId: string } & Images<ExportJob>)
     /** A WebSocket connection's record: outside any workspace's keys, like its item. */
     | ({ entity: 'connection'; connectionId: string } & Images<Connection>)
   );

@@ -30,6 +30,7 @@ export const SERVER_EVENT_TYPES = [
   'document_created',
   'document_updated',
   'queue_status',
+  'export_progress',
 ] as const;
 
 /** The type of a P server event: what a client may subscribe to. */

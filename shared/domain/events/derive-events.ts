@@ -2,6 +2,7 @@ import type { ItemChange } from '../changes/ports';
 import { REPORTED_FIELDS, type DocumentRecord } from '../documents/document';
 import type { OcrJob } from '../ocr/jobs';
 import type { SyncJob } from '../sources/sync-job';
+import type { ExportJob } from '../portability/jobs';
 import type { Audience, ServerEvent } from './ports';
 
 /** An event a change calls for, and who hears it: a workspace's connections, or one user's. */
@@ -40,6 +41,8 @@ export const needsCompletedToday = (change: ItemChange): boolean =>
  * - a running sync's progress moved (a count, the total or the current file), or the sync ended (completed or
  *   failed, once): `sync_progress {source_id, processed, total, current_file}` to the workspace, `processed`
  *   the sum of its counts, `total` at least that, `current_file` '' once it ended.
+ * - an export's state or documents written moved: `export_progress {export_id, status, progress, documents_done,
+ *   documents_total}` to the admin who asked for it, `progress` a percent (100 once completed).
  * Everything else calls for nothing. Pure: the same change gives the same events.
  */
 export function deriveEvents(change: ItemChange, facts: ChangeFacts = {}): DerivedEvent[] {
@@ -67,9 +70,25 @@ export function deriveEvents(change: ItemChange, facts: ChangeFacts = {}): Deriv
       const event = syncProgressEvent(change.old, change.new);
       return event ? [{ workspaceId: change.workspaceId, audience: 'workspace', event }] : [];
     }
+    case 'export_job': {
+      const event = exportProgressEvent(change.old, change.new);
+      return event ? [{ workspaceId: change.workspaceId, audience: { userId: change.new!.created_by }, event }] : [];
+    }
     default:
       return [];
   }
+}
+
+/** The progress an export's change reports: a change of its state or of the documents it has written. */
+function exportProgressEvent(old: ExportJob | null, next: ExportJob | null): ServerEvent | null {
+  if (!next) return null;
+  if (old && old.state === next.state && old.documents_done === next.documents_done) return null;
+  const total = next.documents_total;
+  const progress = next.state === 'completed' ? 100 : total ? Math.min(99, Math.floor((next.documents_done * 100) / total)) : 0;
+  return {
+    type: 'export_progress',
+    data: { export_id: next.id, status: next.state, progress, documents_done: next.documents_done, documents_total: total },
+  };
 }
 
 function documentEvents(workspaceId: string, old: DocumentRecord | null, next: DocumentRecord | null): DerivedEvent[] {

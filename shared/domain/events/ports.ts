@@ -9,6 +9,7 @@ export interface ServerEventData {
   document_updated: { document_id: string; changes: Record<string, unknown> };
   queue_status: { pending: number; processing: number; completed: number };
   sync_progress: { source_id: string; processed: number; total: number; current_file: string };
+  export_progress: { export_id: string; status: string; progress: number; documents_done: number; documents_total: number };
 }
 
 /**

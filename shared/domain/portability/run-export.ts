@@ -10,7 +10,6 @@ import { monthOf } from '../usage/usage';
 import type { UsageRepository } from '../usage/ports';
 import type { User } from '../users/user';
 import { toPublicUser } from '../users/user';
-import type { WebhookRepository } from '../webhooks/ports';
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_FORMAT_VERSION,
@@ -38,7 +37,8 @@ export interface ExportDeps {
   labels: Pick<LabelRepository, 'list'>;
   sources: Pick<SourceRepository, 'list'>;
   rules: Pick<RuleRepository, 'list'>;
-  webhooks: Pick<WebhookRepository, 'list'>;
+  /** The workspace's webhooks (the webhooks area's repository; each record carries its sealed `secrets`). */
+  webhooks: { list(): Promise<{ secrets: unknown }[]> };
   /** The workspace's name, creation, and members. */
   workspace: () => Promise<{ name: string; created_at: string } | null>;
   members: () => Promise<User[]>;

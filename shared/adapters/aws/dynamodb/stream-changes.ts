@@ -11,6 +11,7 @@ import { toOcrJob } from './ocr-job-items';
 import { toSyncJob } from './sync-job-items';
 import { ownerWorkspaceOf, toNotification } from './notification-items';
 import { withoutKeys } from './keys';
+import type { ExportJob } from '../../../domain/portability/jobs';
 
 type Item = Record<string, unknown>;
 
@@ -20,6 +21,7 @@ const WORKSPACE_COUNTERS = /^WS#([^#]+)#COUNTERS$/;
 const USER_ITEM = /^USER#([^#]+)$/;
 const SYNC_JOBS = /^WS#([^#]+)#SOURCE#([^#]+)#JOBS$/;
 const CONNECTION_ITEM = /^CONN#(.+)$/;
+const PORTABILITY_ITEM = /^WS#([^#]+)#PORTABILITY$/;
 
 /** Which entity a key names (see `dataKeys` and `keys` in keys.ts), or null for items no consumer follows. */
 function entityOf(pk: string, sk: string) {
@@ -34,6 +36,8 @@ function entityOf(pk: string, sk: string) {
   }
   const syncJobs = SYNC_JOBS.exec(pk);
   if (syncJobs) return { entity: 'sync_job', workspaceId: syncJobs[1]!, sourceId: syncJobs[2]!, jobId: sk } as const;
+  const portability = PORTABILITY_ITEM.exec(pk);
+  if (portability && sk.startsWith('EXPORT#')) return { entity: 'export_job', workspaceId: portability[1]!, exportId: sk.slice('EXPORT#'.length) } as const;
   const counters = WORKSPACE_COUNTERS.exec(pk);
   if (counters && sk === 'OCRQUEUE') return { entity: 'ocr_queue_counters', workspaceId: counters[1]! } as const;
   const user = USER_ITEM.exec(pk);
@@ -90,6 +94,8 @@ export function changeOf(record: DynamoDBRecord): ItemChange | null {
       return { ...base, ...kind, ...map(toSyncJob) };
     case 'connection':
       return { ...base, ...kind, ...map(toConnection) };
+    case 'export_job':
+      return { ...base, ...kind, ...map((item) => withoutKeys<ExportJob>(item)) };
   }
 }
 
