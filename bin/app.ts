@@ -1,6 +1,6 @@
 import { REGISTRATION_MODES } from '../shared/manifest';
 import { App, RemovalPolicy, Tags } from 'aws-cdk-lib';
-import { customDomainFromContext, oidcFromContext, rateLimitsFromContext } from '../lib/context';
+import { customDomainFromContext, oidcFromContext, plansFromContext, rateLimitsFromContext } from '../lib/context';
 import { ApiStack } from '../lib/stacks/api-stack';
 import { TRACING_LAYER_CONTEXT } from '../lib/constructs/tracing';
 import { DEFAULT_TEXTRACT_TPS } from '../lib/stacks/limits';
@@ -57,6 +57,8 @@ parseCommandLine({
         { name: 'rateLimitPerMinute, rateLimitBurst', description: "each user's token bucket", default: '100, 20' },
         { name: 'uploadRateLimitPerMinute', description: 'uploads per user on top', default: '10' },
         { name: 'ipRateLimitPerMinute, ipRateLimitBurst', description: 'requests without a user, per client IP', default: '60, 20' },
+        { name: 'plans', description: 'the plans and their quotas, JSON as PLANS (docs/plans-and-quotas.md)', default: 'one plan, default, without limits' },
+        { name: 'defaultPlan', description: 'the plan of a workspace without its own', default: 'the first of plans' },
         {
           name: 'oidc*',
           description:
@@ -98,6 +100,7 @@ const alarmEmail = contextString('alarmEmail', '') || undefined;
 const textractTps = Number(contextString('textractTps', String(DEFAULT_TEXTRACT_TPS)));
 const rateLimits = rateLimitsFromContext(readContext);
 const oidc = oidcFromContext(readContext);
+const plans = plansFromContext(readContext);
 // CloudFront in front of the HTTP API (lib/constructs/api-edge.ts); `false` for an operator who fronts it themselves.
 const edge = contextChoice('edge', 'true', ['true', 'false']) === 'true';
 const customDomain = customDomainFromContext(readContext, edge);
@@ -147,6 +150,7 @@ new ApiStack(app, names.api, {
   oidc,
   edge,
   customDomain,
+  ...(plans ? { plans } : {}),
 });
 
 Tags.of(app).add('app', 'docservice');

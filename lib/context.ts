@@ -181,3 +181,53 @@ export function customDomainFromContext(get: ContextReader, edge: boolean): Cust
   }
   return { domainName: domain, certificateArn, hostedZone: { id: hostedZoneId, name: zone } };
 }
+
+/**
+ * The plans from context (`plans`: the JSON of PLANS, as text or, in cdk.json or a stage file, as text of it;
+ * `defaultPlan`), checked at synth with the runtime's parser, errors naming the context key; the variables every
+ * function gets. Undefined without `plans`: one plan, `default`, without limits.
+ */
+export function plansFromContext(get: ContextReader): Readonly<Record<string, string>> | undefined {
+  const raw = get('plans');
+  const json = raw !== null && typeof raw === 'object' ? JSON.stringify(raw) : contextText(get, 'plans');
+  const defaultPlan = contextText(get, 'defaultPlan');
+  if (json === undefined) {
+    if (defaultPlan !== undefined) throw new Error('Context "defaultPlan": is given without "plans"');
+    return undefined;
+  }
+  const problem = plansProblem(json, defaultPlan);
+  if (problem) throw new Error(`Context "${problem.key}": ${problem.message}`);
+  return { [ENV.plans]: json, ...(defaultPlan ? { [ENV.defaultPlan]: defaultPlan } : {}) };
+}
+
+/**
+ * The quotas a plan sets (shared/domain/quotas/plans.ts `QUOTAS`; lib/ imports no runtime code, and
+ * test/infra/plans-context.test.ts checks that these checks accept what the runtime accepts).
+ */
+export const PLAN_QUOTAS = ['documents_stored', 'bytes_stored', 'ocr_pages_per_month', 'sources', 'members', 'api_tokens'] as const;
+
+/** What is wrong with the plans, as the runtime's parser would refuse them, or null. */
+function plansProblem(json: string, defaultPlan: string | undefined): { key: 'plans' | 'defaultPlan'; message: string } | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    return { key: 'plans', message: 'is not JSON' };
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || !Object.keys(raw).length) return { key: 'plans', message: 'must be a JSON object of plans by name' };
+  for (const [name, plan] of Object.entries(raw as Record<string, unknown>)) {
+    if (!/^[a-z0-9][a-z0-9_-]{0,63}$/u.test(name)) return { key: 'plans', message: `"${name}": a plan's name is lower-case letters, digits, - and _` };
+    if (typeof plan !== 'object' || plan === null || Array.isArray(plan)) return { key: 'plans', message: `${name}: must be an object of limits` };
+    const limits = plan as Record<string, unknown>;
+    const unknown = Object.keys(limits).find((key) => !(PLAN_QUOTAS as readonly string[]).includes(key));
+    if (unknown) return { key: 'plans', message: `${name}.${unknown}: is not a quota (${PLAN_QUOTAS.join(', ')})` };
+    for (const quota of PLAN_QUOTAS) {
+      const limit = limits[quota];
+      if (limit !== 'unlimited' && !(typeof limit === 'number' && Number.isSafeInteger(limit) && limit >= 0)) {
+        return { key: 'plans', message: `${name}.${quota}: must be a whole number of at least 0 or "unlimited"` };
+      }
+    }
+  }
+  if (defaultPlan !== undefined && !(defaultPlan in (raw as object))) return { key: 'defaultPlan', message: `"${defaultPlan}" is not one of the plans` };
+  return null;
+}

@@ -28,6 +28,8 @@ export const STAGE_SETTING_KEYS = [
   ...(Object.keys(RATE_LIMIT_CONTEXT) as (keyof typeof RATE_LIMIT_CONTEXT)[]),
   ...(Object.keys(OIDC_CONTEXT) as (keyof typeof OIDC_CONTEXT)[]),
   'oidcClientSecretArn',
+  'plans',
+  'defaultPlan',
 ] as const;
 
 export type StageSettingKey = (typeof STAGE_SETTING_KEYS)[number];

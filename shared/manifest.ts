@@ -180,6 +180,8 @@ export const ENV = {
   jwtTtlSeconds: 'JWT_TTL_SECONDS',
   jwtRefreshGraceSeconds: 'JWT_REFRESH_GRACE_SECONDS',
   registrationMode: 'REGISTRATION_MODE',
+  plans: 'PLANS',
+  defaultPlan: 'DEFAULT_PLAN',
   apiTokenMaxDays: 'API_TOKEN_MAX_DAYS',
   corsOrigins: 'CORS_ORIGINS',
   adminUsername: 'ADMIN_USERNAME',

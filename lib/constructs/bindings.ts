@@ -194,7 +194,7 @@ export function bindRateLimits(fn: lambda.Function, table: dynamodb.ITable, limi
 }
 
 /** Partition keys of the workspaces' usage counters (shared/adapters/aws/dynamodb/keys.ts `usageMonth`). */
-export const USAGE_KEY_PATTERN = 'WS#*#USAGE';
+export const USAGE_KEY_PATTERN = 'WS#*#USAGE*';
 
 /**
  * Grants adding to the workspaces' usage counters (UpdateItem with ADD), and only those items

@@ -140,6 +140,8 @@ export interface ApiStackProps extends StackProps {
   readonly edge?: boolean;
   /** The edge's custom domain (certificate in us-east-1, optional Route 53 alias records); none: `*.cloudfront.net`. */
   readonly customDomain?: CustomDomain;
+  /** PLANS and DEFAULT_PLAN for every function (plansFromContext); none: one plan without limits. */
+  readonly plans?: Readonly<Record<string, string>>;
 }
 
 /** The HTTP functions that count requests against the rate limits: every group but health. */
@@ -388,6 +390,11 @@ export class ApiStack extends Stack {
       eraser,
       'portability-worker': portabilityWorker,
     };
+
+    // Every function that builds a container reads the plans at init: all of them get the same.
+    for (const appFunction of Object.values(this.functions)) {
+      for (const [name, value] of Object.entries(props.plans ?? {})) appFunction.function.addEnvironment(name, value);
+    }
 
     this.monitoring = new Monitoring(this, 'Monitoring', {
       alarmEmail: props.alarmEmail,

@@ -32,6 +32,7 @@ import type { LegacyDataAdopter } from '../domain/workspaces/ports';
 import type { EdgeOrigin } from '../http/edge';
 import { logger } from '../logger';
 import { oidcSettings, planCatalog, type CommonEnv } from './config';
+import { planOf } from '../domain/quotas/plans';
 import { rememberedWorkspaceStatus, requireServingWorkspace } from '../domain/workspaces/workspace-status';
 import type { NodeHostProbe } from '../adapters/node/host-probe';
 import { noBusinessMetrics, type BusinessMetrics } from '../domain/metrics/ports';
@@ -51,6 +52,9 @@ import { lazyRe2RegexEngine } from '../adapters/re2/lazy-re2-regex-engine';
 import type { RuleJobQueue } from '../domain/rules/ports';
 import type { ErasureQueue } from '../domain/erasure/ports';
 import { DynamoErasureRepository } from '../adapters/aws/dynamodb/erasure-repository';
+import { DynamoAuditLog } from '../adapters/aws/dynamodb/audit-log';
+import { auditedAuthentication } from '../adapters/audited-authentication';
+import { noAuthenticationEvents, type AuditLog } from '../domain/audit/ports';
 
 import type { AppContainer, OidcServices, SourceStores, WorkspaceData } from './app-container';
 
@@ -134,6 +138,8 @@ export interface ContainerParts {
   ruleJobs?: RuleJobQueue;
   /** The queue of workspace erasures. */
   erasureQueue?: ErasureQueue;
+  /** The audit log's table (its own, append-only); without it the function records and reads no audit. */
+  auditTableName?: string | undefined;
 }
 
 /** One send to a connection may take this long before the publisher stops waiting for it. */
@@ -159,6 +165,7 @@ const noVault: CredentialVault = { seal: unavailable('source credentials key'), 
 const noSyncQueue: SyncQueue = { enqueue: unavailable('sync queue') };
 const noRuleJobs: RuleJobQueue = { enqueue: unavailable('rule-jobs queue') };
 const noErasureQueue: ErasureQueue = { enqueue: unavailable('erasure queue') };
+const noAuditLog: AuditLog = { append: unavailable('audit table'), list: unavailable('audit table') };
 /** A store of which every method answers `unavailable(what)`. */
 const unavailableStore = <T extends object>(what: string): T =>
   new Proxy({} as T, { get: (_target, key) => (key === 'then' ? undefined : unavailable(what)) });
@@ -225,7 +232,12 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
   const plans = planCatalog(parts.env);
   const workspaceStore = rememberedWorkspaceStatus(new DynamoWorkspaceRepository(parts.db, parts.tableName, plans.defaultPlan, () => clock.now()));
   const forWorkspace = (workspaceId: string): WorkspaceData => {
-    const documents = new DynamoDocumentRepository(parts.db, parts.tableName, workspaceId, clock);
+    // The plan's storage limits, read per change through the remembered workspace (a plan change holds within seconds).
+    const storageLimits = async () => {
+      const plan = planOf(plans, (await workspaceStore.reader.plan(workspaceId)) ?? plans.defaultPlan);
+      return { documents: plan.documents_stored, bytes: plan.bytes_stored };
+    };
+    const documents = new DynamoDocumentRepository(parts.db, parts.tableName, workspaceId, clock, storageLimits);
     const labels = new DynamoLabelRepository(parts.db, parts.tableName, workspaceId);
     const workspaceFiles = workspaceFileStore(files, workspaceId);
     const searchIndex = parts.search?.forWorkspace(workspaceId);
@@ -295,6 +307,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     ruleLog: (message, fields) => logger.warn(message, fields),
     erasures: new DynamoErasureRepository(parts.db, parts.tableName),
     erasureQueue: parts.erasureQueue ?? noErasureQueue,
+    ...auditOf(parts, clock),
   };
 }
 
@@ -315,4 +328,11 @@ function oidcServices(parts: ContainerParts, clock: Clock): OidcServices | null 
     policy: { workspaceId: settings.workspaceId, defaultRole: settings.defaultRole, roleClaim: settings.roleClaim, roleMap: settings.roleMap },
     frontendUrl: settings.frontendUrl,
   };
+}
+
+/** The audit log and the recording of logins, over the audit table when the function has one. */
+function auditOf(parts: ContainerParts, clock: Clock): Pick<AppContainer, 'audit' | 'authEvents'> {
+  if (!parts.auditTableName) return { audit: noAuditLog, authEvents: noAuthenticationEvents };
+  const audit = new DynamoAuditLog(parts.db, parts.auditTableName);
+  return { audit, authEvents: auditedAuthentication(audit, clock) };
 }

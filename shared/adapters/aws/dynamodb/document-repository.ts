@@ -13,7 +13,9 @@ import { batchGetAll, indexPartition, labelMembers, queryAll } from './queries';
 import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
 import { systemClock, type Clock } from '../../../domain/clock';
 import { monthOf } from '../../../domain/usage/usage';
-import { usageMove } from './usage-repository';
+import { DynamoUsageRepository, usageMove } from './usage-repository';
+import { NO_STORAGE_LIMITS, StorageLedger, type StorageLimits } from './storage-ledger';
+import { randomShard } from './hot-counters';
 import { toDocumentContent, toDocumentRecord } from './document-items';
 
 type Item = Record<string, unknown>;
@@ -40,14 +42,24 @@ export class DynamoDocumentRepository implements DocumentRepository {
     workspaceId: string,
     /** Which month's usage a create or delete counts in. */
     private readonly clock: Clock = systemClock,
+    /** The storage limits of the workspace's plan now (read per change: a plan change holds at once). */
+    private readonly storageLimits: () => Promise<StorageLimits> = async () => NO_STORAGE_LIMITS,
   ) {
     this.table = { tableName, keys: dataKeys(workspaceId) };
     this.keys = this.table.keys;
+    const usage = new DynamoUsageRepository(db, tableName);
+    this.ledger = new StorageLedger(db, tableName, this.keys, async () => {
+      const now = await usage.month(workspaceId, monthOf(this.clock.now()));
+      return { documents: now.documents_stored, bytes: now.bytes_stored };
+    });
   }
+
+  /** What the workspace stores, within its plan (see storage-ledger.ts). */
+  private readonly ledger: StorageLedger;
 
   async create(document: DocumentRecord, ocrJob?: OcrJob): Promise<void> {
     const { labels, ...rest } = document;
-    const items: TransactItem[] = [
+    const items = (ledgerItem: TransactItem): TransactItem[] => [
       {
         Put: {
           TableName: this.tableName,
@@ -62,19 +74,24 @@ export class DynamoDocumentRepository implements DocumentRepository {
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
-      this.countDocuments(1),
+      // The ledger's shard: the document's count and bytes, within the plan (a refusal is 403 quota_exceeded).
+      ledgerItem,
       usageMove(this.table, monthOf(this.clock.now()), { documents_uploaded: 1, bytes_uploaded: document.size }),
       ...labels.flatMap((labelId) => joinLabel(this.table, labelId, document.id)),
       ...(ocrJob ? createJobItems(this.table, ocrJob) : []),
       ...this.fileItems(document, 1),
     ];
+    let sent: TransactItem[] = [];
     try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+      await this.ledger.transact({ documents: 1, bytes: document.size }, await this.storageLimits(), (ledgerItem) => {
+        sent = items(ledgerItem);
+        return { items: sent, ledgerIndex: 1 };
+      });
     } catch (error) {
       const failed = failedConditions(error);
       if (!failed?.length) throw error;
       // A label deleted between the caller's check and this write; nothing was stored.
-      const unknown = failed.flatMap((index) => countedLabel(items[index]) ?? []);
+      const unknown = failed.flatMap((index) => countedLabel(sent[index]) ?? []);
       throw unknownLabelsError(unknown.length ? unknown : labels);
     }
   }
@@ -176,8 +193,8 @@ export class DynamoDocumentRepository implements DocumentRepository {
             },
           },
           { Delete: { TableName: this.tableName, Key: this.keys.documentContent(id) } },
-          this.countDocuments(-1),
-          usageMove(this.table, monthOf(this.clock.now()), { documents_deleted: 1, bytes_deleted: Number(item['size'] ?? 0) }),
+          this.ledger.moveItem(randomShard(), { documents: -1, bytes: -Number(item['size'] ?? 0) }, NO_STORAGE_LIMITS),
+          usageMove(this.table, monthOf(this.clock.now()), { documents_deleted: 1, bytes_deleted: Number(item['size'] ?? 0) + Number(item['searchable_pdf_size'] ?? 0) }),
           ...document.labels.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId))),
           ...(job ? deleteJobItems(this.table, job) : []),
           ...this.fileItems(document, -1),
@@ -226,15 +243,18 @@ export class DynamoDocumentRepository implements DocumentRepository {
         const before = toDocumentRecord(item);
         const after: DocumentRecord = { ...before, ...file, updated_at: updatedAt, version: before.version! + 1 };
         const hashMoves = before.sha256 === file.sha256 ? [] : [...this.fileItems({ ...before, source_id: null }, -1), ...this.fileItems({ ...after, source_id: null }, 1)];
+        const limits = await this.storageLimits();
         try {
-          await this.db.send(
-            new TransactWriteCommand({
-              TransactItems: [
+          // The bytes' difference moves the ledger: a larger file must fit the plan (403 quota_exceeded otherwise).
+          await this.ledger.transact({ documents: 0, bytes: file.size - before.size }, limits, (ledgerItem) => ({
+            ledgerIndex: 1,
+            items: [
                 {
                   Update: {
                     TableName: this.tableName,
                     Key: this.keys.document(id),
-                    UpdateExpression: 'SET #size = :size, sha256 = :sha256, mime_type = :mime, updated_at = :now, version = :next',
+                    // The searchable PDF was of the old file: no longer served nor counted (the next OCR run writes one).
+                    UpdateExpression: 'SET #size = :size, sha256 = :sha256, mime_type = :mime, updated_at = :now, version = :next REMOVE searchable_pdf_size, searchable_pdf_reason, searchable_pdf_message',
                     ConditionExpression: 'version = :version',
                     ExpressionAttributeNames: { '#size': 'size' },
                     ExpressionAttributeValues: {
@@ -247,11 +267,11 @@ export class DynamoDocumentRepository implements DocumentRepository {
                     },
                   },
                 },
-                usageMove(this.table, monthOf(this.clock.now()), { bytes_uploaded: file.size, bytes_deleted: before.size }),
+                ledgerItem,
+                usageMove(this.table, monthOf(this.clock.now()), { bytes_uploaded: file.size, bytes_deleted: before.size + (before.searchable_pdf_size ?? 0) }),
                 ...hashMoves,
               ],
-            }),
-          );
+          }));
           return after;
         } catch (error) {
           if (!failedConditions(error)?.length) throw error;
@@ -326,18 +346,6 @@ export class DynamoDocumentRepository implements DocumentRepository {
     return items;
   }
 
-  private countDocuments(delta: 1 | -1): TransactItem {
-    return {
-      Update: {
-        TableName: this.tableName,
-        Key: this.keys.documentCounter,
-        UpdateExpression: 'ADD #count :delta',
-        ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':delta': delta },
-      },
-    };
-  }
-
   /** The default listing: newest (or oldest) first straight from gsi1, reading only as far as the page. */
   private async newestOrOldestPage(query: DocumentQuery): Promise<Page<DocumentRecord>> {
     const wanted = query.page * query.perPage;
@@ -352,8 +360,12 @@ export class DynamoDocumentRepository implements DocumentRepository {
       },
       wanted,
     );
-    const { Item: counter } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.documentCounter }));
-    const total = Number(counter?.['count'] ?? 0);
+    // The counter written before the ledger, and the ledger's shards.
+    const [{ Item: counter }, counted] = await Promise.all([
+      this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.documentCounter })),
+      this.ledger.documents(),
+    ]);
+    const total = Number(counter?.['count'] ?? 0) + counted;
     const start = (query.page - 1) * query.perPage;
     return pageOf(items.slice(start, wanted).map(toDocumentRecord), query, total);
   }

@@ -76,6 +76,17 @@ export function dataKeys(workspaceId: string) {
      * the changes it counts; its months in one query (what was stored at a month's end sums the months up to it).
      */
     usageMonth: (month: string) => ({ pk: `${ws}USAGE`, sk: month }),
+    /**
+     * One shard of the workspace's usage in a month (see hot-counters.ts): every change adds to one shard picked at
+     * random, in a partition of its own, and a read sums the shards and the unsharded item above.
+     */
+    usageShard: (shard: number, month: string) => ({ pk: `${ws}USAGE#${shard}`, sk: month }),
+    /**
+     * One shard of the workspace's storage ledger (documents and bytes stored, and the part of the plan's room
+     * granted to the shard); the pool below holds what was granted in all. See storage-ledger.ts.
+     */
+    storageShard: (shard: number) => ({ pk: `${ws}STORAGE#${shard}`, sk: 'LEDGER' }),
+    storagePool: { pk: `${ws}STORAGE`, sk: 'POOL' },
     /** A document's file by its SHA-256, moved with the document: finds a file stored already (a sync's duplicates). */
     documentHash: (sha256: string, documentId: string) => ({ pk: `${ws}DOCHASH#${sha256}`, sk: `DOC#${documentId}` }),
     documentHashes: (sha256: string) => `${ws}DOCHASH#${sha256}`,

@@ -4,6 +4,7 @@ import type { RuleDocuments } from '../../../domain/rules/ports';
 import type { RuleDocument } from '../../../domain/rules/rule';
 import { toDocumentContent } from './document-items';
 import { dataKeys, type DataKeys } from './keys';
+import { StorageLedger } from './storage-ledger';
 
 /**
  * The workspace's documents for a run of a rule: oldest first from gsi1 (`<created_at>#<id>`), the cursor being
@@ -45,8 +46,13 @@ export class DynamoRuleDocuments implements RuleDocuments {
   }
 
   async count(): Promise<number> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.documentCounter }));
-    return Number(Item?.['count'] ?? 0);
+    // The counter written before the storage ledger, and the ledger's shards (it starts no pool: no base needed).
+    const ledger = new StorageLedger(this.db, this.tableName, this.keys, async () => ({ documents: 0, bytes: 0 }));
+    const [{ Item }, counted] = await Promise.all([
+      this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.documentCounter })),
+      ledger.documents(),
+    ]);
+    return Number(Item?.['count'] ?? 0) + counted;
   }
 
   async text(id: string): Promise<string> {

@@ -4,6 +4,7 @@ import { noUsage, type UsageCounters } from '../../../domain/usage/usage';
 import { dataKeys, type WorkspaceTable } from './keys';
 import type { TransactItem } from './label-membership';
 import { queryAll } from './queries';
+import { allShards, randomShard } from './hot-counters';
 
 type Item = Record<string, unknown>;
 
@@ -27,11 +28,12 @@ export interface UsageMove {
 }
 
 /**
- * The write that adds `move` to the workspace's usage of `month` (`WS#<ws>#USAGE / <YYYY-MM>`), to put in the
- * transaction of the change it counts: the counter moves if and only if the change is stored.
+ * The write that adds `move` to the workspace's usage of `month` (one shard of it, at random:
+ * `WS#<ws>#USAGE#<shard> / <YYYY-MM>`), to put in the transaction of the change it counts: the counter moves if
+ * and only if the change is stored.
  */
-export function usageMove({ tableName, keys }: WorkspaceTable, month: string, move: UsageMove): TransactItem {
-  return { Update: updateOf(tableName, keys.usageMonth(month), move) };
+export function usageMove({ tableName, keys }: WorkspaceTable, month: string, move: UsageMove, shard = randomShard()): TransactItem {
+  return { Update: updateOf(tableName, keys.usageShard(shard, month), move) };
 }
 
 function updateOf(tableName: string, key: { pk: string; sk: string }, move: UsageMove) {
@@ -52,9 +54,20 @@ function updateOf(tableName: string, key: { pk: string; sk: string }, move: Usag
 
 const numberOf = (item: Item, name: string): number => Number(item[name] ?? 0);
 
+/** The items of one month's shards added up into one (every counter is a number), or undefined for none. */
+function sumOf(items: Item[]): Item | undefined {
+  if (!items.length) return undefined;
+  const sum: Record<string, number> = {};
+  for (const item of items) {
+    for (const [name, value] of Object.entries(item)) if (typeof value === 'number') sum[name] = (sum[name] ?? 0) + value;
+  }
+  return sum;
+}
+
 /**
- * The usage counters in the application table: one item per workspace and month (`WS#<ws>#USAGE / <YYYY-MM>`)
- * holding that month's changes. Documents and bytes move in the document repository's create and delete
+ * The usage counters in the application table: per workspace and month, one item in each of the shards'
+ * partitions (`WS#<ws>#USAGE#<shard> / <YYYY-MM>`, see hot-counters.ts) holding that month's changes, summed on
+ * read with what the unsharded item (`WS#<ws>#USAGE`, written before the shards) holds. Documents and bytes move in the document repository's create and delete
  * transactions, pages in the OCR job's completion transaction ({@link usageMove}), requests through
  * {@link DynamoUsageRepository.add}. What was stored at a month's end is the sum of the months up to it, read in
  * one query of the workspace's usage partition.
@@ -63,22 +76,31 @@ export class DynamoUsageRepository implements UsageRepository, UsageMeter {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    private readonly random: () => number = Math.random,
   ) {}
 
   async month(workspaceId: string, month: string): Promise<UsageCounters> {
-    const key = dataKeys(workspaceId).usageMonth(month);
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'pk = :usage AND sk <= :month',
-      ExpressionAttributeValues: { ':usage': key.pk, ':month': month },
-      ConsistentRead: true,
-    });
+    const keys = dataKeys(workspaceId);
+    // The unsharded partition (counts written before the shards) and every shard's, at once.
+    const partitions = [keys.usageMonth(month).pk, ...allShards().map((shard) => keys.usageShard(shard, month).pk)];
+    const items = (
+      await Promise.all(
+        partitions.map((pk) =>
+          queryAll(this.db, {
+            TableName: this.tableName,
+            KeyConditionExpression: 'pk = :usage AND sk <= :month',
+            ExpressionAttributeValues: { ':usage': pk, ':month': month },
+            ConsistentRead: true,
+          }),
+        ),
+      )
+    ).flat();
     const usage = noUsage();
     for (const item of items) {
       usage.documents_stored += numberOf(item, 'documents_uploaded') - numberOf(item, 'documents_deleted');
       usage.bytes_stored += numberOf(item, 'bytes_uploaded') - numberOf(item, 'bytes_deleted');
     }
-    const current = items.find((item) => item['sk'] === month);
+    const current = sumOf(items.filter((item) => item['sk'] === month));
     if (!current) return usage;
     const byEngine = Object.fromEntries(
       Object.entries(current)
@@ -98,10 +120,10 @@ export class DynamoUsageRepository implements UsageRepository, UsageMeter {
     };
   }
 
-  /** One ADD of the counts (no transaction: nothing else changes with a request count). */
+  /** One ADD of the counts to a shard picked at random (no transaction: nothing else changes with a request count). */
   async add(workspaceId: string, month: string, counts: MeteredRequests): Promise<void> {
     const move = Object.fromEntries(Object.entries(counts).filter(([, value]) => typeof value === 'number' && value !== 0));
     if (!Object.keys(move).length) return;
-    await this.db.send(new UpdateCommand(updateOf(this.tableName, dataKeys(workspaceId).usageMonth(month), move)));
+    await this.db.send(new UpdateCommand(updateOf(this.tableName, dataKeys(workspaceId).usageShard(randomShard(this.random), month), move)));
   }
 }
