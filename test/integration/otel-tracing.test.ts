@@ -7,11 +7,10 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dyn
 import type { SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { traceOutgoingHttp } from '../../shared/adapters/otel/http-tracing';
-import { LazyOtlpExporter } from '../../shared/adapters/otel/lazy-otlp-exporter';
 import { withMessageTrace } from '../../shared/adapters/otel/message-tracing';
 import { OtelTracing } from '../../shared/adapters/otel/otel-tracing';
-import { ConsoleSpanExporter } from '@opentelemetry/sdk-trace';
 import { traceSdkClient } from '../../shared/adapters/otel/sdk-client-tracing';
+import { contextOfTraceHeader } from '../../shared/adapters/otel/trace-header';
 import { localClientOptions } from '../../shared/container/local';
 import { freshTable, uniqueName } from '../support/aws-resources';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver';
@@ -44,14 +43,14 @@ let probeUrl: string;
 let probeHeaders: IncomingHttpHeaders[];
 
 const tracingFor = () =>
-  new OtelTracing({ exporter: new LazyOtlpExporter(receiver.tracesUrl), service: 'docservice-test', sampleRoots: false, traceHeader: () => header });
+  new OtelTracing({ exporter: { otlpUrl: receiver.tracesUrl }, service: 'docservice-test', sampleRoots: false, traceHeader: () => header });
 const ofTrace = (root: string) => (span: ReceivedSpan) => span.traceId === traceIdOf(root);
 const named = (root: string, name: string) => (span: ReceivedSpan) => span.traceId === traceIdOf(root) && span.name === name;
 
 /** Runs `work` as one sampled invocation of `using` under a trace of its own; answers the trace's root. */
 async function invocation(work: () => Promise<unknown>, using: OtelTracing = tracing, root = newRoot()): Promise<string> {
   header = sampledHeader(root);
-  const trace = using.startInvocation({ awsRequestId: 'request-1' });
+  const trace = await using.startInvocation({ awsRequestId: 'request-1' });
   try {
     await trace.run(work);
   } catch (error) {
@@ -140,7 +139,7 @@ describe('an invocation as OpenTelemetry exports it', () => {
     header = `Root=${unsampled};Parent=${LAMBDA_SEGMENT};Sampled=0`;
 
     // Act
-    const trace = tracing.startInvocation();
+    const trace = await tracing.startInvocation();
     await trace.run(() => dynamo.send(new GetCommand({ TableName: tableName, Key: { pk: 'nothing', sk: 'here' } })));
     await trace.end();
     const sampled = await invocation(async () => undefined);
@@ -148,6 +147,20 @@ describe('an invocation as OpenTelemetry exports it', () => {
     // Assert
     await receiver.received(named(sampled, '## handler'));
     expect(receiver.spans.filter(ofTrace(unsampled))).toEqual([]);
+  });
+
+  it("loads no SDK in a process whose invocations are not sampled: its spans are the API's non-recording ones", async () => {
+    // Arrange
+    const fresh = tracingFor();
+    header = `Root=${newRoot()};Parent=${LAMBDA_SEGMENT};Sampled=0`;
+
+    // Act
+    const trace = await fresh.startInvocation();
+    await trace.end();
+
+    // Assert
+    const probe = fresh.tracer.startSpan('probe', {}, contextOfTraceHeader(sampledHeader(newRoot())));
+    expect(probe.isRecording()).toBe(false);
   });
 
   it("marks a failed invocation as an error with the error's type and message as an exception", async () => {
@@ -308,7 +321,7 @@ describe('a trace through an SQS message', () => {
     // Arrange
     const unsampled = newRoot();
     header = `Root=${unsampled};Parent=${LAMBDA_SEGMENT};Sampled=0`;
-    const sender = tracing.startInvocation();
+    const sender = await tracing.startInvocation();
     await sender.run(() => sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: '{"document_id":"d2"}' })));
     await sender.end();
     const record = asRecord(await receiveOne());
@@ -398,7 +411,8 @@ describe('traces in the local runtime', () => {
     // Arrange
     const printed: { traceId: string; parentSpanContext?: { spanId: string }; id: string; name: string }[] = [];
     vi.spyOn(console, 'dir').mockImplementation((span) => void printed.push(span as (typeof printed)[number]));
-    const local = new OtelTracing({ exporter: new ConsoleSpanExporter(), service: 'docservice', sampleRoots: true, exportEachSpan: true });
+    const local = new OtelTracing({ exporter: 'console', service: 'docservice', sampleRoots: true });
+    await local.ready();
     const client = DynamoDBDocumentClient.from(traceSdkClient(new DynamoDBClient(localClientOptions(inject('awsEndpoints').dynamodb)), local));
 
     // Act

@@ -1,7 +1,6 @@
 import { subscribe as subscribeChannel } from 'node:diagnostics_channel';
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { context as otelContext, SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
-import { isTracingSuppressed } from '@opentelemetry/core';
+import { context as otelContext, createContextKey, SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { failSpan, type OtelTracing } from './otel-tracing';
 
 /** The header every AWS SDK v3 request carries: those calls have their own span (sdk-client-tracing.ts). */
@@ -13,6 +12,12 @@ interface UndiciRequest {
   path: string;
   headers: string | string[];
 }
+
+/**
+ * The context key the SDK sets while it exports (@opentelemetry/core's suppressTracing; API keys are global
+ * symbols), read here so that a cold start need not load the SDK's core for it.
+ */
+const SUPPRESS_TRACING = createContextKey('OpenTelemetry SDK Context Key SUPPRESS_TRACING');
 
 /** A URL as a span shows it: without its query, which may carry a signature or a code. */
 const withoutQuery = (path: string): string => path.split('?', 1)[0] ?? '';
@@ -40,7 +45,7 @@ export function traceOutgoingHttp(tracing: OtelTracing): void {
       }
     });
   const start = (request: object, method: string, url: URL): void => {
-    if (isTracingSuppressed(otelContext.active())) return;
+    if (otelContext.active().getValue(SUPPRESS_TRACING) === true) return;
     const span = tracing.startSpan(method, SpanKind.CLIENT, {
       'http.request.method': method,
       'url.full': `${url.origin}${withoutQuery(url.pathname)}`,

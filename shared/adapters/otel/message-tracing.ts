@@ -1,6 +1,6 @@
 import { context as otelContext, SpanKind, trace } from '@opentelemetry/api';
 import type { SQSRecord } from 'aws-lambda';
-import { failSpan, type OtelTracing } from './otel-tracing';
+import { endingSpan, isSampled, type OtelTracing } from './otel-tracing';
 import { contextOfTraceHeader } from './trace-header';
 
 /**
@@ -43,22 +43,16 @@ export const recordTraceHeader = (record: SQSRecord): string | undefined =>
  * to the invocation's span, so that an upload's trace goes on through the queue into the worker. A record sent
  * without a trace is processed under the invocation's span, as any other work.
  */
-export function withMessageTrace<T>(tracing: OtelTracing, queue: string, record: SQSRecord, work: () => Promise<T>): Promise<T> {
+export async function withMessageTrace<T>(tracing: OtelTracing, queue: string, record: SQSRecord, work: () => Promise<T>): Promise<T> {
   const header = recordTraceHeader(record);
   if (!header) return work();
   const invocation = trace.getSpan(otelContext.active());
   const parent = contextOfTraceHeader(header, otelContext.active());
-  const span = tracing.startSpan(`${queue} process`, SpanKind.CONSUMER, { 'messaging.system': 'aws_sqs', 'messaging.operation.type': 'process', 'messaging.message.id': record.messageId }, parent);
+  // A sampled sender's trace goes on here even when Lambda did not sample this invocation.
+  if (isSampled(parent)) await tracing.ready().catch(() => undefined);
+  const attributes = { 'messaging.system': 'aws_sqs', 'messaging.operation.type': 'process', 'messaging.message.id': record.messageId };
+  const span = tracing.startSpan(`${queue} process`, SpanKind.CONSUMER, attributes, parent);
   if (!span) return work();
   if (invocation) span.addLink({ context: invocation.spanContext() });
-  return otelContext.with(trace.setSpan(parent, span), async () => {
-    try {
-      return await work();
-    } catch (error) {
-      failSpan(span, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return otelContext.with(trace.setSpan(parent, span), () => endingSpan(span, work));
 }

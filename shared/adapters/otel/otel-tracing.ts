@@ -1,18 +1,7 @@
-import { context as otelContext, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import { context as otelContext, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  SimpleSpanProcessor,
-  TracerProvider,
-  type SpanExporter,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace';
+import type { ExporterChoice, LoadedSdk } from './otel-sdk';
 import { contextOfTraceHeader, invocationTraceHeader } from './trace-header';
-import { xrayIdGenerator } from './xray-id-generator';
 
 /** The name of every invocation's span, as X-Ray users know it from Powertools. */
 export const HANDLER_SPAN = '## handler';
@@ -22,15 +11,10 @@ export const FLUSH_TIMEOUT_MS = 500;
 const XRAY_ANNOTATIONS = 'aws.xray.annotations';
 
 export interface OtelTracingOptions {
-  exporter: SpanExporter;
+  exporter: ExporterChoice;
   service: string;
   /** Whether a span without a parent is sampled (see TracingConfig.sampleRoots). */
   sampleRoots: boolean;
-  /**
-   * Each span exported as it ends (the console, locally) rather than in batches: in Lambda when the invocation
-   * ends ({@link InvocationTrace.end}), elsewhere every few seconds.
-   */
-  exportEachSpan?: boolean;
   /** The invocation's X-Ray trace header (default: the runtime's invoke store or `_X_AMZN_TRACE_ID`). */
   traceHeader?: () => string | undefined;
 }
@@ -53,17 +37,23 @@ export interface InvocationTrace {
 
 let globalContextSet = false;
 
+/** Whether `context`'s span (local or remote) is sampled. */
+export const isSampled = (context: Context): boolean => ((trace.getSpanContext(context)?.traceFlags ?? 0) & TraceFlags.SAMPLED) !== 0;
+
 /**
- * A process's OpenTelemetry tracing: one tracer provider with X-Ray-compatible ids, a parent-based sampler (in
- * Lambda, the sampling decision of the trace header Lambda gives the invocation), and a batch of the finished
- * sampled spans exported at the end of each invocation. Spans that are not sampled are never recorded nor sent.
- * The active span travels with the async call chain (AsyncLocalStorage), so concurrent work (the local runtime's
- * requests, a batch's messages) keeps its own parents.
+ * A process's OpenTelemetry tracing. The SDK (otel-sdk.ts) loads with the first sampled span: until then, and in a
+ * process whose invocations are never sampled, spans are the API's non-recording ones, which cost nothing and
+ * still carry the trace and its decision not to sample to what they call. Only sampled spans are recorded and
+ * exported, in a batch at the end of each invocation. The active span travels with the async call chain
+ * (AsyncLocalStorage), so concurrent work (the local runtime's requests, a batch's messages) keeps its own
+ * parents.
  */
 export class OtelTracing {
-  readonly tracer: Tracer;
-  private readonly provider: TracerProvider;
   private readonly traceHeader: () => string | undefined;
+  /** Non-recording spans until the SDK is loaded: no provider is registered globally, so this is the API's no-op. */
+  private readonly noopTracer = trace.getTracer('docservice');
+  private sdk: Promise<LoadedSdk> | undefined;
+  private loaded: LoadedSdk | undefined;
   private coldStart = true;
 
   constructor(private readonly options: OtelTracingOptions) {
@@ -72,26 +62,34 @@ export class OtelTracing {
       otelContext.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
       globalContextSet = true;
     }
-    const root = options.sampleRoots ? new AlwaysOnSampler() : new AlwaysOffSampler();
-    this.provider = new TracerProvider({
-      resource: resourceFromAttributes({ 'service.name': options.service, 'cloud.provider': 'aws' }),
-      idGenerator: xrayIdGenerator,
-      sampler: new ParentBasedSampler({ root }),
-      spanProcessors: [processorOf(options)],
-    });
-    this.tracer = this.provider.getTracer('docservice');
     this.traceHeader = options.traceHeader ?? (() => invocationTraceHeader());
+    // Where roots are sampled (locally) the first span needs the SDK: it loads now, not on that span.
+    if (options.sampleRoots) void this.ready().catch(() => undefined);
+  }
+
+  /** Loads the SDK once; a span that needs it waits for this. */
+  ready(): Promise<LoadedSdk> {
+    return (this.sdk ??= import('./otel-sdk').then(({ loadSdk }) => {
+      this.loaded = loadSdk(this.options);
+      return this.loaded;
+    }));
+  }
+
+  /** The tracer: the SDK's once loaded, the API's no-op before. */
+  get tracer(): Tracer {
+    return this.loaded?.tracer ?? this.noopTracer;
   }
 
   /**
    * Opens the invocation's span as a child of the segment Lambda opened (the trace header), annotated with the
-   * cold start and the service. When the header is not sampled the span records nothing, but still carries the
-   * decision to the calls made under it (their `X-Amzn-Trace-Id` says `Sampled=0`).
+   * cold start and the service. When the header is not sampled the span records nothing (the SDK is not even
+   * loaded for it), but still carries the decision to the calls made under it (`Sampled=0`).
    */
-  startInvocation(info: InvocationInfo = {}): InvocationTrace {
+  async startInvocation(info: InvocationInfo = {}): Promise<InvocationTrace> {
     const coldStart = this.coldStart;
     this.coldStart = false;
     const parent = contextOfTraceHeader(this.traceHeader());
+    if (isSampled(parent) || (!trace.getSpan(parent) && this.options.sampleRoots)) await this.ready().catch(() => undefined);
     const span = this.tracer.startSpan(
       HANDLER_SPAN,
       {
@@ -135,41 +133,19 @@ export class OtelTracing {
     if (trace.getSpan(otelContext.active())) return work();
     const span = this.startSpan(name, SpanKind.SERVER, {});
     if (!span) return work();
-    return otelContext.with(trace.setSpan(otelContext.active(), span), async () => {
-      try {
-        return await work();
-      } catch (error) {
-        failSpan(span, error);
-        throw error;
-      } finally {
-        span.end();
-      }
-    });
+    return otelContext.with(trace.setSpan(otelContext.active(), span), () => endingSpan(span, work));
   }
 
   /** Waits, at most {@link FLUSH_TIMEOUT_MS}, for the finished sampled spans to be exported. */
   async flush(timeoutMs = FLUSH_TIMEOUT_MS): Promise<void> {
+    if (!this.loaded) return;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, timeoutMs);
     });
-    await Promise.race([this.provider.forceFlush().catch(() => undefined), timeout]);
+    await Promise.race([this.loaded.forceFlush().catch(() => undefined), timeout]);
     clearTimeout(timer);
   }
-
-  /** Ends the provider (tests): later spans are dropped. */
-  shutdown(): Promise<void> {
-    return this.provider.shutdown();
-  }
-}
-
-/** How often spans are exported outside Lambda (a collector of one's own, locally). */
-const BATCH_DELAY_MS = 5000;
-
-function processorOf({ exporter, exportEachSpan, sampleRoots }: OtelTracingOptions): SpanProcessor {
-  if (exportEachSpan) return new SimpleSpanProcessor({ exporter });
-  // In Lambda a batch leaves when the invocation ends (flush), not on a timer a frozen environment would not run.
-  return new BatchSpanProcessor({ exporter, scheduledDelayMillis: sampleRoots ? BATCH_DELAY_MS : 60_000, maxExportBatchSize: 512 });
 }
 
 /** An exception's message is cut here: a span travels in one export. */
@@ -181,4 +157,16 @@ export function failSpan(span: Span, error: unknown): void {
   const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_MESSAGE_CHARS);
   span.recordException({ name: type, message });
   span.setStatus({ code: SpanStatusCode.ERROR, message });
+}
+
+/** Runs `work`, marks `span` failed if it throws, and ends it either way. */
+export async function endingSpan<T>(span: Span, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    failSpan(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
 }

@@ -1,24 +1,16 @@
-import { ConsoleSpanExporter, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { traceOutgoingHttp } from './http-tracing';
-import { LazyOtlpExporter } from './lazy-otlp-exporter';
+import type { ExporterChoice } from './otel-sdk';
 import { OtelTracing } from './otel-tracing';
 import { traceSdkClient, type TraceableClient } from './sdk-client-tracing';
 import { tracingConfig, type TracingConfig } from './tracing-config';
 
-function exporterOf(config: TracingConfig): SpanExporter {
-  return config.exporter === 'console' ? new ConsoleSpanExporter() : new LazyOtlpExporter(config.otlpTracesUrl);
-}
+const exporterOf = (config: TracingConfig): ExporterChoice => (config.exporter === 'console' ? 'console' : { otlpUrl: config.otlpTracesUrl });
 
 /** The tracing `env` asks for (tracing-config.ts), with the outgoing HTTP calls traced; undefined when off. */
 export function createProcessTracing(env: NodeJS.ProcessEnv): OtelTracing | undefined {
   const config = tracingConfig(env);
   if (config.exporter === 'none') return undefined;
-  const tracing = new OtelTracing({
-    exporter: exporterOf(config),
-    service: config.serviceName,
-    sampleRoots: config.sampleRoots,
-    exportEachSpan: config.exporter === 'console',
-  });
+  const tracing = new OtelTracing({ exporter: exporterOf(config), service: config.serviceName, sampleRoots: config.sampleRoots });
   traceOutgoingHttp(tracing);
   return tracing;
 }

@@ -13,7 +13,7 @@ import { publishLambdaBusinessMetrics } from './powertools-metrics';
 export function lambdaEntry<E, R>(handler: (event: E, context: Context) => Promise<R>): (event: E, context: Context) => Promise<R> {
   return async (event, context) => {
     addLambdaContext(context);
-    const trace = processTracing?.startInvocation(context);
+    const trace = await processTracing?.startInvocation(context);
     try {
       return await (trace ? trace.run(() => handler(event, context)) : handler(event, context));
     } catch (error) {
