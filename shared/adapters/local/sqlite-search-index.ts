@@ -19,6 +19,7 @@ import { SqliteRanking } from './sqlite-search-ranking';
 import {
   adoptSharedTables,
   adoptUnrangedFile,
+  CACHE_KIB,
   COLUMNS,
   dropWorkspaceTablesSql,
   columnsOf,
@@ -98,6 +99,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
     this.db.pragma(`page_size = ${PAGE_SIZE}`);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
+    this.db.pragma(`cache_size = -${CACHE_KIB}`);
     this.db.exec(SCHEMA);
     adoptUnrangedFile(this.db);
     adoptSharedTables(this.db);
@@ -150,6 +152,66 @@ export class SqliteSearchIndex implements SearchIndexStore {
     this.columns.clear();
   }
 
+  /**
+   * Erases a workspace's part of the index (a workspace's erasure): its rows and tombstones, their full-text
+   * entries, its vocabulary, and its id in `workspaces` (the slot stays taken, under no id, so no row id of it is
+   * ever given again). Freed pages are overwritten and the full-text segments merged, so no deleted word stays
+   * readable in the file. Idempotent; returns how many rows it removed.
+   */
+  eraseWorkspace(workspaceId: string): number {
+    const slot = this.slotOf(workspaceId);
+    if (slot === undefined) return 0;
+    const { first, last } = rowidRange(slot);
+    this.db.pragma('secure_delete = ON');
+    try {
+      const removed = this.db.transaction(() => {
+        const rows = this.db.prepare<[number, number], { rid: number; deleted: number }>('SELECT rid, deleted FROM docs WHERE rid BETWEEN ? AND ?').all(first, last);
+        for (const row of rows) if (!row.deleted) this.unindex(row.rid);
+        this.db.prepare('DELETE FROM docs WHERE rid BETWEEN ? AND ?').run(first, last);
+        this.db.prepare('DELETE FROM words WHERE slot = ?').run(slot);
+        this.db.prepare("UPDATE workspaces SET workspace_id = 'erased#' || slot WHERE slot = ?").run(slot);
+        return rows.length;
+      })();
+      this.dropTablesOf(slot);
+      this.checkpoint();
+      return removed;
+    } finally {
+      this.db.pragma('secure_delete = OFF');
+      this.slots.delete(workspaceId);
+      this.columns.delete(slot);
+      this.vocabulary.forget(slot);
+    }
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  private upsertMany(workspaceId: string, documents: IndexedDocument[]): void {
+    this.tablesOf(workspaceId);
+    const changes = this.db.transaction(() => documents.map((document) => this.write(workspaceId, document)))();
+    for (const change of changes) this.apply(change);
+  }
+
+  private remove(workspaceId: string, documentId: string, version: number): void {
+    const change = this.db.transaction((): FacetChange | null => {
+      const current = this.statements.current.get(documentId);
+      // Another workspace's entry is not this view's to remove (nor to tombstone: the id is taken).
+      if (current && current.slot !== this.slotOf(workspaceId)) return null;
+      // The tombstone holds the version after the removal: upserts up to `version` stay out, a newer one wins.
+      if (current && current.version > version + 1) return null;
+      if (!current) {
+        const slot = this.slotFor(workspaceId);
+        this.statements.insertTombstone.run(this.nextRid(slot), documentId, slot, version + 1);
+        return null;
+      }
+      if (!current.deleted) this.unindex(current.rid);
+      this.statements.tombstone.run(version + 1, current.rid);
+      return { slot: current.slot, sequence: current.rid - rowidRange(current.slot).base, entry: null };
+    })();
+    this.apply(change);
+  }
+
   /** The workspace's committed slot, if it has one (read in a write, it also sees that write's own). */
   private slotOf(workspaceId: string): number | undefined {
     const cached = this.slots.get(workspaceId);
@@ -176,6 +238,12 @@ export class SqliteSearchIndex implements SearchIndexStore {
   private tablesOf(workspaceId: string): ReturnType<typeof workspaceWriteStatements> {
     const slot = this.slotOf(workspaceId) ?? this.db.transaction(() => this.slotFor(workspaceId))();
     return this.statementsOf(slot);
+  }
+
+  /** Drops a workspace's full-text tables (they come back with its next document). */
+  private dropTablesOf(slot: number): void {
+    this.workspaceStatements.delete(slot);
+    this.db.exec(dropWorkspaceTablesSql(slot));
   }
 
   private statementsOf(slot: number): ReturnType<typeof workspaceWriteStatements> {

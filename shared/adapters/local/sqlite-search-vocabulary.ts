@@ -63,6 +63,11 @@ export class SqliteVocabulary {
     return known;
   }
 
+  /** Forgets what it knew of a slot's words (its rows were deleted: a workspace's erasure). */
+  forget(slot: number): void {
+    this.known.delete(slot);
+  }
+
   /** The workspace's words within the word's edit distance, closest first, at most {@link MAX_FUZZY_ALTERNATIVES}. */
   alternatives(slot: number, word: string): string[] {
     const normalized = normalize(word);
