@@ -32,6 +32,7 @@ import type { CredentialVault, SourceRepository, SourceSchedule, SyncQueue, Sync
 import type { RemoteFolders } from '../domain/sources/remote-folder';
 import type { RegexEngine, RuleDocuments, RuleJobQueue, RuleRepository } from '../domain/rules/ports';
 import type { ErasureQueue, ErasureRepository } from '../domain/erasure/ports';
+import type { AuditLog, AuthenticationEvents } from '../domain/audit/ports';
 
 /** Everything a handler may use, whichever runtime built it. Handlers receive it; they never build adapters. */
 export interface AppContainer {
@@ -117,6 +118,10 @@ export interface AppContainer {
   erasures: ErasureRepository;
   /** Hands workspace erasures to the eraser (throws on use in a function given no erasure queue). */
   erasureQueue: ErasureQueue;
+  /** The audit log (throws on use in a function given no audit table). */
+  audit: AuditLog;
+  /** Where logins are recorded: the audit log, or nowhere in a function given no audit table. */
+  authEvents: AuthenticationEvents;
 }
 
 /**

@@ -16,6 +16,7 @@ import { dynamoConnections } from './connection-store';
 import { lambdaBusinessMetrics } from '../adapters/powertools/powertools-metrics';
 import { requestServing } from './request-serving';
 import { dynamoLegacyItems } from './legacy-data';
+import { auditTableNameOf } from './aws-audit';
 
 /**
  * The cloud composition root. Each function's index.ts calls the builder it needs once, at module scope, so
@@ -111,6 +112,8 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: Sea
     // A logout, a refresh, a password change or a user's removal ends or moves their WebSocket sessions; the
     // system metrics count the open connections.
     connectionStore: dynamoConnections,
+    // The functions the stack gives the audit table: auth records logins, audit reads the log.
+    auditTableName: auditTableNameOf(env),
     ...parts,
   });
 }

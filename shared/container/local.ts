@@ -63,6 +63,8 @@ export interface LocalResources {
   portabilityQueueUrl: string;
   /** Workspace erasures. */
   erasureQueueUrl: string;
+  /** The audit log's table. */
+  auditTableName: string;
 }
 
 export interface LocalCredentials {
@@ -179,6 +181,7 @@ export function localAppContainer(options: {
     syncQueue: new SqsSyncQueue(sqs, resources.sourceSyncQueueUrl),
     ruleJobs: new SqsRuleJobQueue(sqs, resources.ruleJobsQueueUrl),
     erasureQueue: new SqsErasureQueue(sqs, resources.erasureQueueUrl),
+    auditTableName: resources.auditTableName,
     remoteFolders: (policy) => new WebDavFolders(policy),
     sourceStores: dynamoSourceStores,
     serving: requestServing,

@@ -14,6 +14,7 @@ import { NO_PARAMETERS, parseWith } from './validation';
 import { deprecationHeaders } from './versions';
 import { clientAddress, type EdgeOrigin } from './edge';
 import { currentLogContext, withLogContext } from '../observability/log-context';
+import { runAsActor } from '../adapters/actor-context';
 import { inRequestSpan } from '../adapters/otel/process-tracing';
 
 export interface HttpHandlerOptions {
@@ -126,8 +127,17 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
         requestId,
         event,
       });
-    // The caller's lines name their workspace and user too.
-    return principal ? withLogContext({ workspace_id: principal.workspaceId, user_id: principal.userId }, handle) : handle();
+    // What the request writes names who acted (the audit log is derived from it), and its lines name the caller.
+    const actor = {
+      user_id: principal?.userId ?? null,
+      token_id: principal?.apiToken?.id ?? null,
+      workspace_id: principal?.workspaceId ?? null,
+      ip: sourceIp || null,
+      user_agent: header(event, 'user-agent') ?? null,
+      request_id: requestId,
+    };
+    const act = () => runAsActor(actor, handle);
+    return principal ? withLogContext({ workspace_id: principal.workspaceId, user_id: principal.userId }, act) : act();
   };
 
   /**

@@ -9,6 +9,7 @@ import { createIndexerHandler } from '../../functions/indexer/handler';
 import { createWebhookDispatchHandler } from '../../functions/webhook-dispatch/handler';
 import { dispatchDepsOf, type WebhookServices } from '../container/webhook-services';
 import { CHANGE_CONSUMER_DELIVERY } from '../manifest';
+import { withoutActor } from '../adapters/actor-context';
 
 /**
  * How often an idle shard is read. The runtime wakes both pollers after each of its own writes to the table
@@ -60,7 +61,8 @@ export function startChangeConsumers(options: {
     startStreamPoller({
       ...common,
       functionName: 'events',
-      handler: createEventsHandler(eventsDepsOf(options.container)),
+      // The audit log is derived here too, as the cloud's `events` function does.
+      handler: createEventsHandler(eventsDepsOf(options.container), options.container.audit),
       checkpoints: new FileStreamCheckpointStore(options.checkpointDir, 'events'),
     }),
     startStreamPoller({
@@ -73,10 +75,13 @@ export function startChangeConsumers(options: {
   let waking: NodeJS.Timeout | undefined;
   return {
     wake: () => {
-      waking ??= setTimeout(() => {
-        waking = undefined;
-        for (const poller of pollers) poller.wake();
-      }, WAKE_COALESCE_MS);
+      // Outside the waking request's actor: what the consumers write is theirs, not the request's.
+      waking ??= withoutActor(() =>
+        setTimeout(() => {
+          waking = undefined;
+          for (const poller of pollers) poller.wake();
+        }, WAKE_COALESCE_MS),
+      );
     },
     stop: async () => {
       clearTimeout(waking);

@@ -22,6 +22,7 @@ export const RESOURCE_NAMES = {
   ruleJobsQueue: 'docservice-rule-jobs',
   portabilityQueue: 'docservice-portability',
   erasureQueue: 'docservice-erasures',
+  auditTable: 'docservice-audit',
 };
 
 /** Six times the worker's timeout, as in the cloud stack. */
@@ -32,7 +33,10 @@ const WEBHOOK_DELIVERY_VISIBILITY_TIMEOUT_SECONDS = 60;
 
 /** Creates what is missing of the deployment's table, bucket and queues on the emulators. */
 export async function provision(endpoints: LocalResources['endpoints'], dynamodbCredentials: LocalCredentials): Promise<LocalResources> {
-  await ensureTable(createDynamoDocumentClient(localClientOptions(endpoints.dynamodb, dynamodbCredentials)), RESOURCE_NAMES.table, { stream: true });
+  const dynamodb = createDynamoDocumentClient(localClientOptions(endpoints.dynamodb, dynamodbCredentials));
+  await ensureTable(dynamodb, RESOURCE_NAMES.table, { stream: true });
+  // The audit log's own table, as in the cloud (no stream: nothing follows it).
+  await ensureTable(dynamodb, RESOURCE_NAMES.auditTable);
   await ensureBucket(createS3Client(localClientOptions(endpoints.s3)), RESOURCE_NAMES.bucket);
   const sqs = createSqsClient(localClientOptions(endpoints.sqs));
   const [ocr, ocrHigh, ingest, sourceSync, webhookDelivery, ruleJobs, portability, erasures] = await Promise.all([
@@ -58,6 +62,7 @@ export async function provision(endpoints: LocalResources['endpoints'], dynamodb
     ruleJobsQueueUrl: ruleJobs.queueUrl,
     portabilityQueueUrl: portability.queueUrl,
     erasureQueueUrl: erasures.queueUrl,
+    auditTableName: RESOURCE_NAMES.auditTable,
   };
 }
 

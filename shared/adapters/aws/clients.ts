@@ -5,6 +5,7 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { TextractClient } from '@aws-sdk/client-textract';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { traced } from '../otel/process-tracing';
+import { stampActors } from './dynamodb/actor-stamp';
 
 /**
  * Where an SDK client points. In the cloud both fields are left out (default credential chain, regional
@@ -30,7 +31,8 @@ export const clientBase = ({ endpoint, region, credentials }: ClientOptions) => 
 });
 
 export const createDynamoDocumentClient = (options: ClientOptions = {}): DynamoDBDocumentClient =>
-  DynamoDBDocumentClient.from(traced(new DynamoDBClient(clientBase(options))), { marshallOptions: { removeUndefinedValues: true } });
+  // Every write names who made it, when a request made it (the audit log follows from the stamps).
+  stampActors(DynamoDBDocumentClient.from(traced(new DynamoDBClient(clientBase(options))), { marshallOptions: { removeUndefinedValues: true } }));
 
 export const createSecretsClient = (options: ClientOptions = {}): SecretsManagerClient =>
   traced(new SecretsManagerClient(clientBase(options)));

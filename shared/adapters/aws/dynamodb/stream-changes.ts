@@ -11,6 +11,7 @@ import { toOcrJob } from './ocr-job-items';
 import { toSyncJob } from './sync-job-items';
 import { ownerWorkspaceOf, toNotification } from './notification-items';
 import { withoutKeys } from './keys';
+import { ACTOR_ATTRIBUTE } from './actor-stamp';
 import type { ExportJob } from '../../../domain/portability/jobs';
 
 type Item = Record<string, unknown>;
@@ -47,9 +48,15 @@ function entityOf(pk: string, sk: string) {
   return null;
 }
 
-/** A stream image as plain values (Lambda's JSON shape is the SDK's, binary as base64). */
-const plain = (image: Record<string, AttributeValue> | undefined): Item | null =>
-  image ? unmarshall(image as Record<string, SdkAttributeValue>) : null;
+/** A stream image as plain values (Lambda's JSON shape is the SDK's, binary as base64), without its actor stamp. */
+const plain = (image: Record<string, AttributeValue> | undefined): Item | null => {
+  if (!image) return null;
+  const { [ACTOR_ATTRIBUTE]: _stamp, ...item } = unmarshall(image as Record<string, SdkAttributeValue>);
+  return item;
+};
+
+/** A change of an item's actor stamp alone (made just before a delete): no consumer of these changes acts on it. */
+const stampOnly = (before: Item | null, after: Item | null): boolean => before !== null && after !== null && JSON.stringify(before) === JSON.stringify(after);
 
 /** The queue counters item as numbers, zero where never added to. */
 const countersOf = (item: Item): OcrQueueCounters => ({
@@ -71,6 +78,7 @@ export function changeOf(record: DynamoDBRecord): ItemChange | null {
   if (!kind) return null;
   const oldItem = plain(stream.OldImage);
   const newItem = plain(stream.NewImage);
+  if (record.eventName === 'MODIFY' && stampOnly(oldItem, newItem)) return null;
   const base = {
     id: record.eventID ?? `${record.eventSourceARN ?? ''}#${stream.SequenceNumber ?? ''}`,
     sequence: stream.SequenceNumber ?? '0',
