@@ -24,6 +24,10 @@ export function commonErrors(contract: RouteContract, { rateLimited }: { rateLim
   if (contract.session) {
     errors.push({ code: 'FORBIDDEN', when: 'called with a personal API token: this needs a session (`details.reason = "session_required"`)' });
   }
+  // The operator is never refused so: they resume workspaces.
+  if (contract.access !== 'public' && contract.access !== 'operator') {
+    errors.push({ code: 'FORBIDDEN', when: "the caller's workspace is suspended by the operator (`details.reason = \"workspace_suspended\"`)" });
+  }
   if (contract.params) errors.push({ code: 'NOT_FOUND', when: 'no such resource in the caller\'s workspace; `details.id` names it' });
   if (contract.body || contract.form) errors.push({ code: 'PAYLOAD_TOO_LARGE', when: 'the request body is larger than the service accepts' });
   if (rateLimited) errors.push({ code: 'RATE_LIMITED', when: 'the caller (or, without a token, the client address) is over its rate limit' });

@@ -1406,7 +1406,13 @@ export interface paths {
          */
         put: operations["renameWorkspace"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete your workspace
+         * @description Its admins, with a session: `confirm` must be the workspace's name exactly (400 naming `confirm` otherwise). The operator's own workspace cannot be deleted (409 `operator_workspace`). The workspace is `deleting` at once: every request of its users and API tokens answers 403 `details.reason = "workspace_suspended"`, and nothing of it runs. Then it is erased in the background: its members, tokens, documents and files (every object version), labels, sources (a running sync stops), OCR jobs, rules, webhooks, search index entries and WebSocket connections. Its usage rows and a deletion record stay, for billing and audit; the audit log keeps its entries for their 365 days. Asked again, the same deletion is accepted again.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        delete: operations["deleteWorkspace"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1449,6 +1455,122 @@ export interface paths {
          *     **Who may call it:** The operator of the deployment (the bootstrap admin) only.
          */
         put: operations["changeWorkspace"];
+        post?: never;
+        /**
+         * Delete a workspace
+         * @description The operator's, with a session: any workspace but their own (409 `operator_workspace`). The workspace is `deleting` at once: every request of its users and API tokens answers 403 `details.reason = "workspace_suspended"`, and nothing of it runs. Then it is erased in the background: its members, tokens, documents and files (every object version), labels, sources (a running sync stops), OCR jobs, rules, webhooks, search index entries and WebSocket connections. Its usage rows and a deletion record stay, for billing and audit; the audit log keeps its entries for their 365 days. Asked again, the same deletion is accepted again.
+         *
+         *     **Who may call it:** The operator of the deployment (the bootstrap admin) only.
+         */
+        delete: operations["deleteWorkspaceAsOperator"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export your workspace
+         * @description Its admins: starts an export of the whole workspace to one archive in the bucket, written in the background (`export_progress` events over the WebSocket, to the admin who asked). The archive is a gzip'd tar of format 1: JSON lines of the labels, sources (no passwords), users (no password hashes), rules, webhooks (no secrets), usage rows, audit log and documents (metadata, labels, extracted text, confidence, source), every original file, and `manifest.json` last with the format version, the counts and the size and SHA-256 of every entry (docs/export-and-import.md).
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        post: operations["createWorkspaceExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an export
+         * @description Its status and progress; once `completed`, `download_url` downloads the archive for an hour (a new link on each read).
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        get: operations["getWorkspaceExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import an archive into your workspace
+         * @description Its admins, into an empty workspace (no documents, labels, sources or rules; 409 `workspace_not_empty` otherwise): announces the archive by its `size` and answers a presigned PUT for it (archives are above the request size limit). After the upload, POST `/api/workspace/imports/{id}/start`.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        post: operations["createWorkspaceImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/imports/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an import
+         * @description Once its archive was uploaded (400 naming `archive` if it is not, or not of the announced size): the import is queued. The archive is read whole and checked (format, version, every checksum and size against the manifest, every record) before anything is written; a refused archive ends the import `failed` with the reason, and a failure while writing removes what was written. Documents, files (byte for byte), labels and assignments, texts (no OCR runs again), sources (disabled, without a password) and rules are imported; users and webhooks are listed, not imported.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        post: operations["startWorkspaceImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspace/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an import
+         * @description Its status and progress, then its result (what was imported, and the users and webhooks that were not) or why it failed.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        get: operations["getWorkspaceImport"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -3019,7 +3141,15 @@ export interface paths {
          */
         put: operations["renameWorkspaceV2"];
         post?: never;
-        delete?: never;
+        /**
+         * Delete your workspace (v2)
+         * @description The future version (v2) of `DELETE /api/workspace`: the same operation, under `/api/v2/`.
+         *
+         *     Its admins, with a session: `confirm` must be the workspace's name exactly (400 naming `confirm` otherwise). The operator's own workspace cannot be deleted (409 `operator_workspace`). The workspace is `deleting` at once: every request of its users and API tokens answers 403 `details.reason = "workspace_suspended"`, and nothing of it runs. Then it is erased in the background: its members, tokens, documents and files (every object version), labels, sources (a running sync stops), OCR jobs, rules, webhooks, search index entries and WebSocket connections. Its usage rows and a deletion record stay, for billing and audit; the audit log keeps its entries for their 365 days. Asked again, the same deletion is accepted again.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        delete: operations["deleteWorkspaceV2"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3066,6 +3196,134 @@ export interface paths {
          *     **Who may call it:** The operator of the deployment (the bootstrap admin) only.
          */
         put: operations["changeWorkspaceV2"];
+        post?: never;
+        /**
+         * Delete a workspace (v2)
+         * @description The future version (v2) of `DELETE /api/workspaces/{id}`: the same operation, under `/api/v2/`.
+         *
+         *     The operator's, with a session: any workspace but their own (409 `operator_workspace`). The workspace is `deleting` at once: every request of its users and API tokens answers 403 `details.reason = "workspace_suspended"`, and nothing of it runs. Then it is erased in the background: its members, tokens, documents and files (every object version), labels, sources (a running sync stops), OCR jobs, rules, webhooks, search index entries and WebSocket connections. Its usage rows and a deletion record stay, for billing and audit; the audit log keeps its entries for their 365 days. Asked again, the same deletion is accepted again.
+         *
+         *     **Who may call it:** The operator of the deployment (the bootstrap admin) only.
+         */
+        delete: operations["deleteWorkspaceAsOperatorV2"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspace/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export your workspace (v2)
+         * @description The future version (v2) of `POST /api/workspace/exports`: the same operation, under `/api/v2/`.
+         *
+         *     Its admins: starts an export of the whole workspace to one archive in the bucket, written in the background (`export_progress` events over the WebSocket, to the admin who asked). The archive is a gzip'd tar of format 1: JSON lines of the labels, sources (no passwords), users (no password hashes), rules, webhooks (no secrets), usage rows, audit log and documents (metadata, labels, extracted text, confidence, source), every original file, and `manifest.json` last with the format version, the counts and the size and SHA-256 of every entry (docs/export-and-import.md).
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        post: operations["createWorkspaceExportV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspace/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an export (v2)
+         * @description The future version (v2) of `GET /api/workspace/exports/{id}`: the same operation, under `/api/v2/`.
+         *
+         *     Its status and progress; once `completed`, `download_url` downloads the archive for an hour (a new link on each read).
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        get: operations["getWorkspaceExportV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspace/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import an archive into your workspace (v2)
+         * @description The future version (v2) of `POST /api/workspace/imports`: the same operation, under `/api/v2/`.
+         *
+         *     Its admins, into an empty workspace (no documents, labels, sources or rules; 409 `workspace_not_empty` otherwise): announces the archive by its `size` and answers a presigned PUT for it (archives are above the request size limit). After the upload, POST `/api/workspace/imports/{id}/start`.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        post: operations["createWorkspaceImportV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspace/imports/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start an import (v2)
+         * @description The future version (v2) of `POST /api/workspace/imports/{id}/start`: the same operation, under `/api/v2/`.
+         *
+         *     Once its archive was uploaded (400 naming `archive` if it is not, or not of the announced size): the import is queued. The archive is read whole and checked (format, version, every checksum and size against the manifest, every record) before anything is written; a refused archive ends the import `failed` with the reason, and a failure while writing removes what was written. Documents, files (byte for byte), labels and assignments, texts (no OCR runs again), sources (disabled, without a password) and rules are imported; users and webhooks are listed, not imported.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        post: operations["startWorkspaceImportV2"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/workspace/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an import (v2)
+         * @description The future version (v2) of `GET /api/workspace/imports/{id}`: the same operation, under `/api/v2/`.
+         *
+         *     Its status and progress, then its result (what was imported, and the users and webhooks that were not) or why it failed.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        get: operations["getWorkspaceImportV2"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -4338,6 +4596,144 @@ export interface components {
             data: components["schemas"]["WorkspaceOverview"][];
             pagination: components["schemas"]["Pagination"];
         };
+        /** @description A deletion accepted: the workspace refuses its users from now on and is erased in the background. */
+        ErasureAccepted: {
+            /** Format: uuid */
+            workspace_id: string;
+            /** @constant */
+            status: "deleting";
+            /** Format: date-time */
+            requested_at: string;
+        };
+        /** @description An export of the workspace to one archive (a gzip'd tar, format 1: see docs/export-and-import.md). */
+        WorkspaceExport: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `queued`, `running`, then `completed` (the archive is ready) or `failed` (see `failure_reason`).
+             * @enum {string}
+             */
+            status: "queued" | "running" | "completed" | "failed";
+            progress: {
+                percent: number;
+                /** @description Documents written to the archive so far. */
+                documents_done: number;
+                /** @description Documents of the workspace when the export began. */
+                documents_total: number;
+                /** @description Bytes of original files written so far. */
+                bytes_done: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            finished_at: string | null;
+            /** @description The archive's size in bytes, once completed. */
+            size: number | null;
+            /** @description The archive's SHA-256 (hex), once completed. */
+            sha256: string | null;
+            /** @description Once completed: a link that downloads the archive, working until `download_expires_at` (an hour); each read gives a new one. */
+            download_url: string | null;
+            download_expires_at: string | null;
+            /** @description Why the export failed (`<reason>: <detail>`). */
+            failure_reason: string | null;
+        };
+        /** @description An import of an archive into the (empty) workspace. */
+        WorkspaceImport: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `awaiting_archive` (PUT it to the upload URL, then start), `queued`, `validating`, `importing`, then `completed` or `failed` (see `failure_reason`; nothing of it was kept).
+             * @enum {string}
+             */
+            status: "awaiting_archive" | "queued" | "validating" | "importing" | "completed" | "failed";
+            progress: {
+                percent: number;
+                /** @description Documents written so far. */
+                documents_done: number;
+                /** @description Documents in the archive (known once it was validated). */
+                documents_total: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            finished_at: string | null;
+            result: {
+                /** @description Documents imported, with their texts (no OCR ran again). */
+                documents: number;
+                /** @description Original files imported, byte for byte. */
+                files: number;
+                /** @description Labels imported, with their assignments. */
+                labels: number;
+                /** @description Sources imported: disabled and without a password until an admin sets one. */
+                sources: number;
+                /** @description Labelling rules imported. */
+                rules: number;
+                /** @description The archive's users: not imported (invite them again). */
+                users_not_imported: {
+                    id: string;
+                    username: string;
+                    email: string;
+                    /** @enum {string} */
+                    role: "viewer" | "editor" | "admin";
+                }[];
+                /** @description The archive's webhooks: not imported (their secrets are not in it). */
+                webhooks_not_imported: number;
+            } | null;
+            /** @description Why the archive was refused or the import failed: `<reason>: <detail>`, the reason one of `invalid_format`, `unsupported_version`, `checksum_mismatch`, `size_mismatch`, `missing_entry`, `unexpected_entry`, `invalid_record`, `workspace_not_empty`, `internal_error`. */
+            failure_reason: string | null;
+        };
+        /** @description An import announced: PUT the archive (exactly `size` bytes) to `upload_url` before `expires_at`, then POST …/start. */
+        WorkspaceImportGrant: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `awaiting_archive` (PUT it to the upload URL, then start), `queued`, `validating`, `importing`, then `completed` or `failed` (see `failure_reason`; nothing of it was kept).
+             * @enum {string}
+             */
+            status: "awaiting_archive" | "queued" | "validating" | "importing" | "completed" | "failed";
+            progress: {
+                percent: number;
+                /** @description Documents written so far. */
+                documents_done: number;
+                /** @description Documents in the archive (known once it was validated). */
+                documents_total: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            finished_at: string | null;
+            result: {
+                /** @description Documents imported, with their texts (no OCR ran again). */
+                documents: number;
+                /** @description Original files imported, byte for byte. */
+                files: number;
+                /** @description Labels imported, with their assignments. */
+                labels: number;
+                /** @description Sources imported: disabled and without a password until an admin sets one. */
+                sources: number;
+                /** @description Labelling rules imported. */
+                rules: number;
+                /** @description The archive's users: not imported (invite them again). */
+                users_not_imported: {
+                    id: string;
+                    username: string;
+                    email: string;
+                    /** @enum {string} */
+                    role: "viewer" | "editor" | "admin";
+                }[];
+                /** @description The archive's webhooks: not imported (their secrets are not in it). */
+                webhooks_not_imported: number;
+            } | null;
+            /** @description Why the archive was refused or the import failed: `<reason>: <detail>`, the reason one of `invalid_format`, `unsupported_version`, `checksum_mismatch`, `size_mismatch`, `missing_entry`, `unexpected_entry`, `invalid_record`, `workspace_not_empty`, `internal_error`. */
+            failure_reason: string | null;
+            /** Format: uri */
+            upload_url: string;
+            /** @constant */
+            method: "PUT";
+            /** @description Headers the PUT must carry (none beyond its Content-Length). */
+            headers: {
+                [key: string]: string;
+            };
+            /** Format: date-time */
+            expires_at: string;
+        };
     };
     responses: {
         /** @description `VALIDATION_ERROR`: a parameter or field is missing, unknown or invalid; `details` names the field and the reason. */
@@ -4454,6 +4850,8 @@ export interface components {
          * @description `FORBIDDEN`: called with a personal API token that has only the `read` scope, which allows GET alone (`details.reason = "read_scope"`).
          *
          *     `FORBIDDEN`: called with a personal API token: this needs a session (`details.reason = "session_required"`).
+         *
+         *     `FORBIDDEN`: the caller's workspace is suspended by the operator (`details.reason = "workspace_suspended"`).
          */
         ForbiddenViewerWriteSession: {
             headers: {
@@ -4472,7 +4870,11 @@ export interface components {
                 };
             };
         };
-        /** @description `FORBIDDEN`: the caller is not at least admin, or the caller's API token has no scope that allows it (`details.token_scopes`). */
+        /**
+         * @description `FORBIDDEN`: the caller is not at least admin, or the caller's API token has no scope that allows it (`details.token_scopes`).
+         *
+         *     `FORBIDDEN`: the caller's workspace is suspended by the operator (`details.reason = "workspace_suspended"`).
+         */
         ForbiddenAdmin: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -4494,6 +4896,8 @@ export interface components {
          * @description `FORBIDDEN`: the caller is not at least admin, or the caller's API token has no scope that allows it (`details.token_scopes`).
          *
          *     `FORBIDDEN`: called with a personal API token: this needs a session (`details.reason = "session_required"`).
+         *
+         *     `FORBIDDEN`: the caller's workspace is suspended by the operator (`details.reason = "workspace_suspended"`).
          */
         ForbiddenAdminSession: {
             headers: {
@@ -4530,7 +4934,29 @@ export interface components {
                 };
             };
         };
-        /** @description `FORBIDDEN`: called with a personal API token that has only the `read` scope, which allows GET alone (`details.reason = "read_scope"`). */
+        /** @description `FORBIDDEN`: the caller's workspace is suspended by the operator (`details.reason = "workspace_suspended"`). */
+        ForbiddenViewer: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+        };
+        /**
+         * @description `FORBIDDEN`: called with a personal API token that has only the `read` scope, which allows GET alone (`details.reason = "read_scope"`).
+         *
+         *     `FORBIDDEN`: the caller's workspace is suspended by the operator (`details.reason = "workspace_suspended"`).
+         */
         ForbiddenViewerWrite: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
@@ -4566,8 +4992,34 @@ export interface components {
                 };
             };
         };
-        /** @description `FORBIDDEN`: the caller is not at least editor, or the caller's API token has no scope that allows it (`details.token_scopes`). */
+        /**
+         * @description `FORBIDDEN`: the caller is not at least editor, or the caller's API token has no scope that allows it (`details.token_scopes`).
+         *
+         *     `FORBIDDEN`: the caller's workspace is suspended by the operator (`details.reason = "workspace_suspended"`).
+         */
         ForbiddenEditor: {
+            headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "FORBIDDEN";
+                    };
+                };
+            };
+        };
+        /**
+         * @description `FORBIDDEN`: the caller is not the operator of the deployment, or the caller's API token has no scope that allows it (`details.token_scopes`).
+         *
+         *     `FORBIDDEN`: called with a personal API token: this needs a session (`details.reason = "session_required"`).
+         */
+        ForbiddenOperatorSession: {
             headers: {
                 "X-Request-Id": components["headers"]["XRequestId"];
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -5427,6 +5879,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5630,6 +6083,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /**
              * @description `FORBIDDEN`: called with a personal API token: this needs a session (`details.reason = "session_required"`).
+             *
+             *     `FORBIDDEN`: the caller's workspace is suspended by the operator (`details.reason = "workspace_suspended"`).
              *
              *     `FORBIDDEN`: `all=true` by a caller who is not an admin of the workspace (`details.required_role = "admin"`).
              */
@@ -5946,6 +6401,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6347,6 +6803,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6406,6 +6863,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             /**
              * @description `NOT_FOUND`: no such resource in the caller's workspace; `details.id` names it.
              *
@@ -6606,6 +7064,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -6664,6 +7123,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -6732,6 +7192,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7038,6 +7499,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7471,6 +7933,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7557,6 +8020,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7755,6 +8219,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7883,6 +8348,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8130,6 +8596,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8493,6 +8960,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             /**
              * @description `NOT_FOUND`: no such resource in the caller's workspace; `details.id` names it.
              *
@@ -8575,6 +9043,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9233,6 +9702,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9332,6 +9802,73 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenAdmin"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWorkspace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "confirm": "Acme accounting"
+                 *     }
+                 */
+                "application/json": {
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The deletion, accepted. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "workspace_id": "3f0c6a1e-8b2d-4c5e-9f7a-1b2c3d4e5f60",
+                     *       "status": "deleting",
+                     *       "requested_at": "2026-11-29T08:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErasureAccepted"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdminSession"];
+            /** @description `DUPLICATE_RESOURCE`: It is the operator's own workspace (`operator_workspace`).. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -9560,6 +10097,373 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWorkspaceAsOperator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion, accepted. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "workspace_id": "3f0c6a1e-8b2d-4c5e-9f7a-1b2c3d4e5f60",
+                     *       "status": "deleting",
+                     *       "requested_at": "2026-11-29T08:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErasureAccepted"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOperatorSession"];
+            404: components["responses"]["NotFound"];
+            /** @description `DUPLICATE_RESOURCE`: It is the operator's own workspace (`operator_workspace`).. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWorkspaceExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export, queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6b1f2a3c-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+                     *       "status": "queued",
+                     *       "progress": {
+                     *         "percent": 0,
+                     *         "documents_done": 0,
+                     *         "documents_total": 0,
+                     *         "bytes_done": 0
+                     *       },
+                     *       "created_at": "2026-11-29T08:00:00.000Z",
+                     *       "finished_at": null,
+                     *       "size": null,
+                     *       "sha256": null,
+                     *       "download_url": null,
+                     *       "download_expires_at": null,
+                     *       "failure_reason": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceExport"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWorkspaceExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6b1f2a3c-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+                     *       "status": "running",
+                     *       "progress": {
+                     *         "percent": 40,
+                     *         "documents_done": 800,
+                     *         "documents_total": 2000,
+                     *         "bytes_done": 419430400
+                     *       },
+                     *       "created_at": "2026-11-29T08:00:00.000Z",
+                     *       "finished_at": null,
+                     *       "size": null,
+                     *       "sha256": null,
+                     *       "download_url": null,
+                     *       "download_expires_at": null,
+                     *       "failure_reason": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceExport"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWorkspaceImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "size": 1073741824
+                 *     }
+                 */
+                "application/json": {
+                    size: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The import, awaiting its archive. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7c2a3b4d-5e6f-4a70-8b8c-9d0e1f2a3b4c",
+                     *       "status": "awaiting_archive",
+                     *       "progress": {
+                     *         "percent": 0,
+                     *         "documents_done": 0,
+                     *         "documents_total": 0
+                     *       },
+                     *       "created_at": "2026-11-29T09:00:00.000Z",
+                     *       "finished_at": null,
+                     *       "result": null,
+                     *       "failure_reason": null,
+                     *       "upload_url": "https://docservice-documents.s3.amazonaws.com/workspaces/3f0c6a1e/imports/7c2a3b4d-5e6f-4a70-8b8c-9d0e1f2a3b4c.tar.gz?X-Amz-Signature=abc123",
+                     *       "method": "PUT",
+                     *       "headers": {},
+                     *       "expires_at": "2026-11-29T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceImportGrant"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            /** @description `DUPLICATE_RESOURCE`: The workspace is not empty (`workspace_not_empty`).. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startWorkspaceImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import, queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7c2a3b4d-5e6f-4a70-8b8c-9d0e1f2a3b4c",
+                     *       "status": "queued",
+                     *       "progress": {
+                     *         "percent": 0,
+                     *         "documents_done": 0,
+                     *         "documents_total": 0
+                     *       },
+                     *       "created_at": "2026-11-29T09:00:00.000Z",
+                     *       "finished_at": null,
+                     *       "result": null,
+                     *       "failure_reason": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceImport"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            /** @description `DUPLICATE_RESOURCE`: The import started already (`import_started`), or the workspace is no longer empty (`workspace_not_empty`).. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWorkspaceImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7c2a3b4d-5e6f-4a70-8b8c-9d0e1f2a3b4c",
+                     *       "status": "completed",
+                     *       "progress": {
+                     *         "percent": 100,
+                     *         "documents_done": 2000,
+                     *         "documents_total": 2000
+                     *       },
+                     *       "created_at": "2026-11-29T09:00:00.000Z",
+                     *       "finished_at": "2026-11-29T09:04:00.000Z",
+                     *       "result": {
+                     *         "documents": 2000,
+                     *         "files": 2000,
+                     *         "labels": 12,
+                     *         "sources": 1,
+                     *         "rules": 3,
+                     *         "users_not_imported": [
+                     *           {
+                     *             "id": "1a2b3c4d-5e6f-4a70-8b8c-9d0e1f2a3b4c",
+                     *             "username": "ada",
+                     *             "email": "ada@example.com",
+                     *             "role": "admin"
+                     *           }
+                     *         ],
+                     *         "webhooks_not_imported": 1
+                     *       },
+                     *       "failure_reason": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceImport"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10474,6 +11378,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10677,6 +11582,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /**
              * @description `FORBIDDEN`: called with a personal API token: this needs a session (`details.reason = "session_required"`).
+             *
+             *     `FORBIDDEN`: the caller's workspace is suspended by the operator (`details.reason = "workspace_suspended"`).
              *
              *     `FORBIDDEN`: `all=true` by a caller who is not an admin of the workspace (`details.required_role = "admin"`).
              */
@@ -10993,6 +11900,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11394,6 +12302,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11453,6 +12362,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             /**
              * @description `NOT_FOUND`: no such resource in the caller's workspace; `details.id` names it.
              *
@@ -11653,6 +12563,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -11711,6 +12622,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -11779,6 +12691,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12085,6 +12998,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12518,6 +13432,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12604,6 +13519,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12802,6 +13718,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12930,6 +13847,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13177,6 +14095,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -13540,6 +14459,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             /**
              * @description `NOT_FOUND`: no such resource in the caller's workspace; `details.id` names it.
              *
@@ -13622,6 +14542,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14280,6 +15201,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14379,6 +15301,73 @@ export interface operations {
             400: components["responses"]["ValidationError"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenAdmin"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWorkspaceV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "confirm": "Acme accounting"
+                 *     }
+                 */
+                "application/json": {
+                    confirm: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The deletion, accepted. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "workspace_id": "3f0c6a1e-8b2d-4c5e-9f7a-1b2c3d4e5f60",
+                     *       "status": "deleting",
+                     *       "requested_at": "2026-11-29T08:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErasureAccepted"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdminSession"];
+            /** @description `DUPLICATE_RESOURCE`: It is the operator's own workspace (`operator_workspace`).. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -14607,6 +15596,373 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWorkspaceAsOperatorV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion, accepted. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "workspace_id": "3f0c6a1e-8b2d-4c5e-9f7a-1b2c3d4e5f60",
+                     *       "status": "deleting",
+                     *       "requested_at": "2026-11-29T08:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErasureAccepted"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenOperatorSession"];
+            404: components["responses"]["NotFound"];
+            /** @description `DUPLICATE_RESOURCE`: It is the operator's own workspace (`operator_workspace`).. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWorkspaceExportV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export, queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6b1f2a3c-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+                     *       "status": "queued",
+                     *       "progress": {
+                     *         "percent": 0,
+                     *         "documents_done": 0,
+                     *         "documents_total": 0,
+                     *         "bytes_done": 0
+                     *       },
+                     *       "created_at": "2026-11-29T08:00:00.000Z",
+                     *       "finished_at": null,
+                     *       "size": null,
+                     *       "sha256": null,
+                     *       "download_url": null,
+                     *       "download_expires_at": null,
+                     *       "failure_reason": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceExport"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWorkspaceExportV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "6b1f2a3c-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+                     *       "status": "running",
+                     *       "progress": {
+                     *         "percent": 40,
+                     *         "documents_done": 800,
+                     *         "documents_total": 2000,
+                     *         "bytes_done": 419430400
+                     *       },
+                     *       "created_at": "2026-11-29T08:00:00.000Z",
+                     *       "finished_at": null,
+                     *       "size": null,
+                     *       "sha256": null,
+                     *       "download_url": null,
+                     *       "download_expires_at": null,
+                     *       "failure_reason": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceExport"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWorkspaceImportV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "size": 1073741824
+                 *     }
+                 */
+                "application/json": {
+                    size: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The import, awaiting its archive. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7c2a3b4d-5e6f-4a70-8b8c-9d0e1f2a3b4c",
+                     *       "status": "awaiting_archive",
+                     *       "progress": {
+                     *         "percent": 0,
+                     *         "documents_done": 0,
+                     *         "documents_total": 0
+                     *       },
+                     *       "created_at": "2026-11-29T09:00:00.000Z",
+                     *       "finished_at": null,
+                     *       "result": null,
+                     *       "failure_reason": null,
+                     *       "upload_url": "https://docservice-documents.s3.amazonaws.com/workspaces/3f0c6a1e/imports/7c2a3b4d-5e6f-4a70-8b8c-9d0e1f2a3b4c.tar.gz?X-Amz-Signature=abc123",
+                     *       "method": "PUT",
+                     *       "headers": {},
+                     *       "expires_at": "2026-11-29T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceImportGrant"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            /** @description `DUPLICATE_RESOURCE`: The workspace is not empty (`workspace_not_empty`).. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startWorkspaceImportV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import, queued. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7c2a3b4d-5e6f-4a70-8b8c-9d0e1f2a3b4c",
+                     *       "status": "queued",
+                     *       "progress": {
+                     *         "percent": 0,
+                     *         "documents_done": 0,
+                     *         "documents_total": 0
+                     *       },
+                     *       "created_at": "2026-11-29T09:00:00.000Z",
+                     *       "finished_at": null,
+                     *       "result": null,
+                     *       "failure_reason": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceImport"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
+            /** @description `DUPLICATE_RESOURCE`: The import started already (`import_started`), or the workspace is no longer empty (`workspace_not_empty`).. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "DUPLICATE_RESOURCE";
+                        };
+                    };
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWorkspaceImportV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "7c2a3b4d-5e6f-4a70-8b8c-9d0e1f2a3b4c",
+                     *       "status": "completed",
+                     *       "progress": {
+                     *         "percent": 100,
+                     *         "documents_done": 2000,
+                     *         "documents_total": 2000
+                     *       },
+                     *       "created_at": "2026-11-29T09:00:00.000Z",
+                     *       "finished_at": "2026-11-29T09:04:00.000Z",
+                     *       "result": {
+                     *         "documents": 2000,
+                     *         "files": 2000,
+                     *         "labels": 12,
+                     *         "sources": 1,
+                     *         "rules": 3,
+                     *         "users_not_imported": [
+                     *           {
+                     *             "id": "1a2b3c4d-5e6f-4a70-8b8c-9d0e1f2a3b4c",
+                     *             "username": "ada",
+                     *             "email": "ada@example.com",
+                     *             "role": "admin"
+                     *           }
+                     *         ],
+                     *         "webhooks_not_imported": 1
+                     *       },
+                     *       "failure_reason": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WorkspaceImport"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
