@@ -31,7 +31,7 @@ const CONNECTION_USERS = ['events', 'realtime'];
  * every bundle whose graph holds aws.ts.
  */
 const S3_CODE = /node_modules\/@aws-sdk\/client-s3\//u;
-const S3_USERS = ['documents', 'health', 'indexer', 'ingest', 'ocr-worker', 'rule-jobs', 'source-sync'];
+const S3_USERS = ['documents', 'health', 'indexer', 'ingest', 'ocr-worker', 'portability', 'portability-worker', 'rule-jobs', 'source-sync'];
 /**
  * The WebDAV client, which only shared/container/aws-sources.ts reaches. Its address policy (the guard against
  * private, loopback and link-local addresses) is not the client: the webhook sender uses it too (issue 36).
@@ -45,7 +45,7 @@ const SOURCE_STORES_CODE = /shared\/adapters\/aws\/dynamodb\/(source-repository|
 const SOURCE_STORES_USERS = ['sources', 'source-sync', 'source-scheduler'];
 /** What only serving requests needs (shared/container/request-serving.ts), and the adoption of pre-workspace items. */
 const SERVING_CODE = /shared\/adapters\/(crypto\/scrypt-password-hasher|aws\/dynamodb\/rate-limit-store|node\/host-probe)\.ts$/u;
-const SERVING_USERS = ['auth', 'bootstrap', 'documents', 'labels', 'notifications', 'ocr', 'realtime', 'search', 'settings', 'sources', 'users', 'webhooks'];
+const SERVING_USERS = ['auth', 'bootstrap', 'documents', 'labels', 'notifications', 'ocr', 'portability', 'realtime', 'search', 'settings', 'sources', 'users', 'webhooks'];
 const LEGACY_ADOPTION_CODE = /shared\/adapters\/aws\/dynamodb\/legacy-item-adoption\.ts$/u;
 /**
  * The X-Ray SDK and what it brings (cls-hooked and its async hook, semver), and OpenTelemetry's auto-instrumentation

@@ -27,7 +27,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 const FUNCTION_NAMES = Object.keys(stacks.api.functions) as ApiFunctionName[];
 const SOURCE_FUNCTIONS = ['sources', 'source-sync'] as const satisfies readonly ApiFunctionName[];
 /** Issue 36: the webhooks API seals the signing secrets with the same key, the delivery worker opens them. */
-const KEY_USERS = [...SOURCE_FUNCTIONS, 'webhooks', 'webhook-delivery'] as const satisfies readonly ApiFunctionName[];
+const KEY_USERS = [...SOURCE_FUNCTIONS, 'webhooks', 'webhook-delivery', 'portability-worker'] as const satisfies readonly ApiFunctionName[];
 /** The functions whose role may use the credentials key for `action`. */
 const kmsUsersOf = (action: string) =>
   FUNCTION_NAMES.filter((name) =>
@@ -132,7 +132,7 @@ describe('source credentials key', () => {
     expect(decryptStatements).toHaveLength(KEY_USERS.length);
   });
 
-  it('lets only the sources and webhooks functions encrypt with it', () => {
+  it('lets only the sources and webhooks functions, and the portability worker (imported sources), encrypt with it', () => {
     // Arrange
     const action = 'kms:Encrypt';
 
@@ -140,7 +140,7 @@ describe('source credentials key', () => {
     const encrypters = kmsUsersOf(action);
 
     // Assert
-    expect(encrypters.sort()).toEqual(['sources', 'webhooks']);
+    expect(encrypters.sort()).toEqual(['portability-worker', 'sources', 'webhooks']);
   });
 
   it.each(KEY_USERS)('lets the %s function use it only for calls that carry a workspace_id encryption context', (name) => {

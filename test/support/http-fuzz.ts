@@ -14,6 +14,8 @@ import { createSourceBody, updateSourceBody } from '../../functions/sources/sche
 import { changePasswordBody, createTokenBody, createUserBody, listTokensQuery, updateProfileBody, updateUserBody, usageQuery } from '../../functions/users/schemas';
 import { createWebhookBody, updateWebhookBody } from '../../functions/webhooks/schemas';
 import { changeWorkspaceBody, deleteWorkspaceBody, renameWorkspaceBody } from '../../functions/workspaces/schemas';
+import { auditQuery } from '../../functions/audit/schemas';
+import { createImportBody } from '../../functions/portability/schemas';
 import { ERROR_STATUS } from '../../shared/domain/errors';
 import { pageQuery } from '../../shared/http/fields';
 import { fieldNames } from '../../shared/zod';
@@ -103,6 +105,12 @@ const V1_ROUTE_MODELS: Record<string, RouteModel> = {
   'GET /api/workspaces': { query: names(pageQuery), body: null },
   'PUT /api/workspaces/{id}': { query: [], body: json(names(changeWorkspaceBody)) },
   'DELETE /api/workspaces/{id}': { query: [], body: null },
+  'POST /api/workspace/exports': { query: [], body: null },
+  'GET /api/workspace/exports/{id}': { query: [], body: null },
+  'POST /api/workspace/imports': { query: [], body: json(names(createImportBody)) },
+  'POST /api/workspace/imports/{id}/start': { query: [], body: null },
+  'GET /api/workspace/imports/{id}': { query: [], body: null },
+  'GET /api/audit': { query: names(auditQuery), body: null },
   'GET /api/health': { query: [], body: null },
 };
 
