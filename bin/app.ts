@@ -134,6 +134,7 @@ new ApiStack(app, names.api, {
   webhookDeliveryQueue: stateful.webhookDeliveryQueue,
   ruleJobsQueue: stateful.ruleJobsQueue,
   erasureQueue: stateful.erasureQueue,
+  auditTable: stateful.auditTable,
     portability: stateful.portabilityDeadLetterQueue,
   jwtSecret: stateful.jwtSecret,
   adminPasswordSecret: stateful.adminPasswordSecret,

@@ -13,6 +13,7 @@ import { routes as usersRoutes } from './users/schemas';
 import { routes as webhooksRoutes } from './webhooks/schemas';
 import { routes as workspacesRoutes } from './workspaces/schemas';
 import { routes as portabilityRoutes } from './portability/schemas';
+import { routes as auditRoutes } from './audit/schemas';
 
 /**
  * Every HTTP route's contract, by endpoint group, then by operation id: what the API contract (api-contract/)
@@ -34,5 +35,6 @@ export const ROUTE_CONTRACTS: Record<HttpGroup, RouteContracts> = {
   webhooks: webhooksRoutes,
   workspaces: workspacesRoutes,
   portability: portabilityRoutes,
+  audit: auditRoutes,
   health: healthRoutes,
 };

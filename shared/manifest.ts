@@ -92,6 +92,7 @@ const V1_ROUTES = {
     'POST /api/workspace/imports/{id}/start',
     'GET /api/workspace/imports/{id}',
   ],
+  audit: ['GET /api/audit'],
   health: ['GET /api/health'],
 } as const;
 
@@ -214,6 +215,7 @@ export const ENV = {
   ruleJobsQueueUrl: 'RULE_JOBS_QUEUE_URL',
   portabilityQueueUrl: 'PORTABILITY_QUEUE_URL',
   erasureQueueUrl: 'ERASURE_QUEUE_URL',
+  auditTableName: 'AUDIT_TABLE_NAME',
   edgeOriginSecretArn: 'EDGE_ORIGIN_SECRET_ARN',
 } as const;
 

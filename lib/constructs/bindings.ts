@@ -248,3 +248,13 @@ export function bindConnectionCleanup(fn: lambda.Function, table: dynamodb.ITabl
     }),
   );
 }
+
+/**
+ * Sets `AUDIT_TABLE_NAME` and grants the audit table: `append` puts entries (`dynamodb:PutItem` alone, each
+ * conditioned on being new by the code), `read` queries them. No grant ever updates or deletes an entry (nor
+ * BatchWriteItem, which deletes too): only the table's TTL removes one.
+ */
+export function bindAuditLog(fn: lambda.Function, table: dynamodb.ITable, access: 'append' | 'read'): void {
+  fn.addEnvironment(ENV.auditTableName, table.tableName);
+  fn.addToRolePolicy(new iam.PolicyStatement({ actions: access === 'append' ? ['dynamodb:PutItem'] : ['dynamodb:Query'], resources: [table.tableArn] }));
+}

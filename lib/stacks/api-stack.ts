@@ -17,6 +17,7 @@ import { Eraser } from '../constructs/eraser';
 import { bindPortabilityApi, createPortabilityWorker, PORTABILITY_MAX_MESSAGE_AGE } from './portability';
 import { ChangeConsumers } from '../constructs/change-consumers';
 import {
+  bindAuditLog,
   bindBucket,
   bindChangeLedger,
   bindConnectionCleanup,
@@ -110,6 +111,8 @@ export interface ApiStackProps extends StackProps {
   readonly portabilityQueue: sqs.IQueue;
   /** Workspace erasures: sent by the workspaces API, worked by the eraser. */
   readonly erasureQueue: sqs.IQueue;
+  /** The audit log's table (append-only grants). */
+  readonly auditTable: dynamodb.ITable;
   readonly jwtSecret: secretsmanager.ISecret;
   readonly adminPasswordSecret: secretsmanager.ISecret;
   /** Origins the functions answer CORS for (`*` allows any; none when empty). */
@@ -145,7 +148,7 @@ export interface ApiStackProps extends StackProps {
 }
 
 /** The HTTP functions that count requests against the rate limits: every group but health. */
-export const RATE_LIMITED_GROUPS = ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'search', 'sources', 'webhooks', 'workspaces'] as const satisfies readonly HttpGroup[];
+export const RATE_LIMITED_GROUPS = ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'search', 'sources', 'webhooks', 'workspaces', 'audit'] as const satisfies readonly HttpGroup[];
 
 /**
  * The stateless part: an HTTP API with one Lambda per endpoint group of `HTTP_ROUTES` plus a `$default`
@@ -230,6 +233,7 @@ export class ApiStack extends Stack {
       webhooks: fn('webhooks', httpEnvironment),
       workspaces: fn('workspaces', httpEnvironment),
       portability: fn('portability', httpEnvironment),
+      audit: fn('audit', httpEnvironment),
     } satisfies Record<HttpGroup, AppFunction>;
     const ocrQueues = { normal: props.ocrQueue, high: props.ocrHighQueue };
     for (const group of ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'sources', 'webhooks', 'workspaces'] as const) {
@@ -257,6 +261,12 @@ export class ApiStack extends Stack {
     bindTable(httpFunctions.portability.function, props.table, 'readWrite');
     bindSecret(httpFunctions.portability.function, props.jwtSecret, ENV.jwtSecretArn);
     bindPortabilityApi(httpFunctions.portability.function, { bucket: props.documentsBucket, queue: props.portabilityQueue });
+    // The audit log: the auth function records logins, the audit function reads it (the events function, below,
+    // appends what it derives from the table's stream). No function may change or delete an entry.
+    bindTable(httpFunctions.audit.function, props.table, 'read');
+    bindSecret(httpFunctions.audit.function, props.jwtSecret, ENV.jwtSecretArn);
+    bindAuditLog(httpFunctions.audit.function, props.auditTable, 'read');
+    bindAuditLog(httpFunctions.auth.function, props.auditTable, 'append');
     // Deleting a workspace is a message to the eraser.
     bindQueue(httpFunctions.workspaces.function, props.erasureQueue, 'send', ENV.erasureQueueUrl);
     for (const group of RATE_LIMITED_GROUPS) bindRateLimits(httpFunctions[group].function, props.table, rateLimits);
@@ -317,6 +327,8 @@ export class ApiStack extends Stack {
     bindChangeLedger(eventsFunction.function, props.table);
     bindConnectionCleanup(eventsFunction.function, props.table);
     bindWebSocket(eventsFunction.function, this.webSocketApi, this.webSocketStage);
+    // The audit log is derived in the events function, not by a fourth reader of the stream (see docs/audit-and-erasure.md).
+    bindAuditLog(eventsFunction.function, props.auditTable, 'append');
     const webhookDispatch = new AppFunction(this, 'WebhookDispatch', {
       group: 'webhook-dispatch',
       environment: {},

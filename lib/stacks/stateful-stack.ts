@@ -64,6 +64,11 @@ export interface StatefulStackProps extends StackProps {
 export class StatefulStack extends Stack {
   /** The single application table (keys from `TABLE_SCHEMA`), with a stream of new and old images. */
   public readonly table: dynamodb.Table;
+  /**
+   * The audit log: a table of its own, so that its grants can be append-only (put and query, never update or
+   * delete); entries expire after 365 days by TTL. Nothing follows its changes.
+   */
+  public readonly auditTable: dynamodb.Table;
   /** Uploaded documents, derived files and thumbnails. */
   public readonly documentsBucket: s3.Bucket;
   /** OCR jobs; failed messages move to {@link ocrDeadLetterQueue} after {@link MAX_RECEIVES} receives. */
@@ -148,6 +153,17 @@ export class StatefulStack extends Stack {
         sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
       });
     }
+
+    this.auditTable = new dynamodb.Table(this, 'AuditTable', {
+      partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING },
+      sortKey: { name: 'sk', type: dynamodb.AttributeType.STRING },
+      timeToLiveAttribute: 'ttl',
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      deletionProtection: removalPolicy !== RemovalPolicy.DESTROY,
+      removalPolicy,
+    });
 
     this.documentsBucket = new s3.Bucket(this, 'DocumentsBucket', {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,

@@ -30,6 +30,7 @@ import { createPortabilityHandler } from '../../functions/portability/handler';
 import { createPortabilityWorkerHandler } from '../../functions/portability-worker/handler';
 import { resumePortabilityJobs } from '../domain/portability/resume-portability-jobs';
 import { createWorkspacesHandler } from '../../functions/workspaces/handler';
+import { createAuditHandler } from '../../functions/audit/handler';
 import { createWebhookDeliveryHandler } from '../../functions/webhook-delivery/handler';
 import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender';
 import { deliverDepsOf, resumeDepsOf } from '../container/webhook-services';
@@ -191,6 +192,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       workspaces: createWorkspacesHandler(container),
       health: createHealthHandler(container),
       portability: createPortabilityHandler(container),
+      audit: createAuditHandler(container),
     };
     const routes = new RouteTable(
       (Object.keys(HTTP_ROUTES) as HttpGroup[]).flatMap((group) =>

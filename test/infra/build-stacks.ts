@@ -95,6 +95,7 @@ export function buildStacks(overrides: Partial<InfraConfig> = {}, beforeTemplate
     webhookDeliveryQueue: stateful.webhookDeliveryQueue,
     ruleJobsQueue: stateful.ruleJobsQueue,
     erasureQueue: stateful.erasureQueue,
+    auditTable: stateful.auditTable,
     portabilityQueue: stateful.portabilityQueue,
     jwtSecret: stateful.jwtSecret,
     adminPasswordSecret: stateful.adminPasswordSecret,

@@ -10,6 +10,7 @@ import { createSourcesHandler } from '../../functions/sources/handler';
 import { createUsersHandler } from '../../functions/users/handler';
 import { createWebhooksHandler } from '../../functions/webhooks/handler';
 import { createWorkspacesHandler } from '../../functions/workspaces/handler';
+import { createAuditHandler } from '../../functions/audit/handler';
 import { createPortabilityHandler } from '../../functions/portability/handler';
 import type { PortabilityServices } from '../../shared/container/portability-services';
 import type { WebhookServices } from '../../shared/container/webhook-services';
@@ -49,6 +50,7 @@ export function probeHandlers(): { handlers: Record<HttpGroup, HttpHandler>; aut
       webhooks: createWebhooksHandler(container),
       workspaces: createWorkspacesHandler(container),
       portability: createPortabilityHandler(container),
+      audit: createAuditHandler(container),
       health: createHealthHandler(container),
     },
     authenticated: () => authenticated,

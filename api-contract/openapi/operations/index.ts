@@ -13,6 +13,7 @@ import { usersDocs } from './users';
 import { webhooksDocs } from './webhooks';
 import { workspacesDocs } from './workspaces';
 import { portabilityDocs } from './portability';
+import { auditDocs } from './audit';
 
 /** Every group's operation docs (api-contract/openapi/operations/<group>.ts). */
 export const OPERATION_DOCS: Record<HttpGroup, Readonly<Record<string, OperationDoc>>> = {
@@ -28,5 +29,6 @@ export const OPERATION_DOCS: Record<HttpGroup, Readonly<Record<string, Operation
   webhooks: webhooksDocs,
   workspaces: workspacesDocs,
   portability: portabilityDocs,
+  audit: auditDocs,
   health: healthDocs,
 };
