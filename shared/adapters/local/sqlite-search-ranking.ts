@@ -61,6 +61,11 @@ export class SqliteRanking {
     if (limit > MAX_RANKED_ROWS) return null;
     const ranked = await this.bestByBm25(plan.wordsExpression(), range, limit, parallel);
     if (ranked.length === limit && ranked[end - 1]!.score === ranked[limit - 1]!.score) return null;
+    return this.named(range, ranked, offset, end);
+  }
+
+  /** The page of the ranked rows with their documents' ids and titles, ties ordered by id. */
+  private named(range: WorkspaceRange, ranked: { rid: number; score: number }[], offset: number, end: number): PageRow[] {
     const names = this.namesOf(range, ranked.map((row) => row.rid));
     return ranked
       .flatMap((row) => {
@@ -70,6 +75,32 @@ export class SqliteRanking {
       })
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .slice(offset, end);
+  }
+
+  /**
+   * The match set (sequences in the workspace's range) and the relevance page from one FTS5 pass: every match
+   * with its BM25 score comes back, the page is the best of them (ties by id, as {@link pageByFtsRank}). The
+   * page is null where pageByFtsRank's would be (a run of equal scores past what is ranked, a page too deep).
+   */
+  pageAndMatches(plan: QueryPlan, range: WorkspaceRange, offset: number, perPage: number): { page: PageRow[] | null; sequences: Uint32Array } {
+    const { fts } = range.tables;
+    const rows = this.db
+      .prepare<[string, number, number], [number, number]>(
+        `SELECT rowid, -bm25(${fts}, ${WEIGHTS}) FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?`,
+      )
+      .raw()
+      .all(plan.wordsExpression(), range.first, range.last);
+    const sequences = new Uint32Array(rows.length);
+    for (let i = 0; i < rows.length; i++) sequences[i] = rows[i]![0] - range.base;
+    const end = offset + perPage;
+    const limit = end + TIE_MARGIN;
+    if (limit > MAX_RANKED_ROWS) return { page: null, sequences };
+    const ranked = rows
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, limit)
+      .map(([rid, score]) => ({ rid, score }));
+    if (ranked.length === limit && ranked[end - 1]!.score === ranked[limit - 1]!.score) return { page: null, sequences };
+    return { page: this.named(range, ranked, offset, end), sequences };
   }
 
   /** Ends the reader threads. */

@@ -212,6 +212,11 @@ export function adoptSharedTables(db: Database.Database): void {
 
 /** Pages of 32 KB hold many 2 KB rows each (4 KB pages would hold one, half empty). Set before the first table. */
 export const PAGE_SIZE = 32_768;
+/**
+ * The page cache of the writing connection, in KiB (SQLite's default is 2 MB): a batch's FTS5 segments and the
+ * b-tree pages it touches stay in memory instead of being read back from the file.
+ */
+export const CACHE_KIB = 65_536;
 
 export const inflateText = (blob: Buffer | null): string => (blob ? inflateRawSync(blob).toString('utf8') : '');
 
@@ -235,6 +240,11 @@ export const metadataValues = (document: IndexedDocument): string[] =>
 export const MAX_TOKEN_LENGTH = 64;
 
 /** The vocabulary's tokens of a text: lower case, without diacritics, letters and digits, up to MAX_TOKEN_LENGTH. */
+/** Lower case without diacritics; ASCII text (most of it) skips the Unicode decomposition. */
+export const foldText = (text: string): string =>
+  // eslint-disable-next-line no-control-regex
+  (/[^\x00-\x7f]/.test(text) ? text.normalize('NFKD').replace(/\p{M}/gu, '') : text).toLowerCase();
+
 /**
  * The `len` of a token in `words`: its length, negated for a token without a letter (a number), so that a fuzzy
  * query's range of lengths reads words only, not the many numbers of the same length.
@@ -242,7 +252,7 @@ export const MAX_TOKEN_LENGTH = 64;
 export const lengthKey = (token: string): number => (/\p{L}/u.test(token) ? token.length : -token.length);
 
 export function tokens(text: string): string[] {
-  const found = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const found = foldText(text).match(/[\p{L}\p{N}]+/gu) ?? [];
   return found.filter((token) => token.length <= MAX_TOKEN_LENGTH);
 }
 

@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { SearchField } from '../../domain/search/ports';
-import { COLUMNS, type Column, type WorkspaceTables } from './sqlite-search-schema';
+import { COLUMNS, foldText, type Column, type WorkspaceTables } from './sqlite-search-schema';
 
 /** Tokens one piece of a value may stand for, at most; a piece found in more is not used to narrow the search. */
 const MAX_CONTAINS_TOKENS = 2_000;
@@ -23,7 +23,6 @@ export interface ContainsMatch {
 }
 
 const quote = (value: string) => `"${value.replace(/"/g, '""')}"`;
-const normalize = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** The range of row ids and the tables of the workspace searched. */
 export interface SubstringScope {
@@ -37,7 +36,7 @@ export class SqliteSubstrings {
   constructor(private readonly db: Database.Database) {}
 
   resolve(scope: SubstringScope, field: SearchField, value: string): ContainsMatch {
-    const wanted = normalize(value);
+    const wanted = foldText(value);
     const pieces = wanted.match(/[\p{L}\p{N}]+/gu) ?? [];
     const columns = field === 'all' ? '' : `{${field}} : `;
     const narrowing: string[] = [];
@@ -84,7 +83,7 @@ export class SqliteSubstrings {
           )
           .iterate(scope.first, scope.last);
     const rids: number[] = [];
-    for (const row of candidates) if (columns.some((column) => normalize(row[column]).includes(wanted))) rids.push(row.rid);
+    for (const row of candidates) if (columns.some((column) => foldText(row[column]).includes(wanted))) rids.push(row.rid);
     return rids;
   }
 }
