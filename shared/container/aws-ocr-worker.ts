@@ -24,12 +24,13 @@ export function awsOcrWorkerDependencies(env: NodeJS.ProcessEnv = process.env): 
     // The event source feeds the worker; it sends to the queue only to hand a job back.
     ocrQueues: lazySqsOcrJobQueues(ocrQueueUrls(env)),
   });
-  const { textLayer } = imagingServices(env, { prestart: false });
+  const { textLayer, searchablePdf } = imagingServices(env, { prestart: false });
   return {
     ...container,
     // Pages that need OCR beside pages with a text layer go to Textract one by one, as one-page PDFs.
     engine: new TextractOcrEngine({ client: createTextractClient(), bucket, metrics: container.metrics, pagePdf: (bytes, page) => textLayer.pagePdf(bytes, page) }),
     textLayer,
+    searchablePdf,
     staleAfterSeconds: OCR_STALE_AFTER_SECONDS,
   };
 }

@@ -2,6 +2,7 @@ import * as z from '../zod';
 import { PdfTextLayerReader } from '../adapters/imaging/pdf-text-layer-reader';
 import { CanvasThumbnailRenderer } from '../adapters/imaging/canvas-thumbnail-renderer';
 import { ImagingPool } from '../adapters/imaging/worker-pool';
+import { PoolSearchablePdfWriter } from '../adapters/pdf/pool-searchable-pdf-writer';
 import { parseEnv } from './config';
 
 /** Settings of the imaging workers (thumbnails, PDF text layers), in both runtimes. */
@@ -15,7 +16,7 @@ export const imagingEnvSchema = z.lazy(() =>
 );
 
 /**
- * The thumbnail renderer and the PDF text-layer reader on one bounded pool of worker threads, so that the two
+ * The thumbnail renderer, the PDF text-layer reader and the searchable PDF writer on one bounded pool of worker threads, so that they
  * together never run more than IMAGING_WORKERS jobs on untrusted files. `prestart` starts the workers at once
  * (the local runtime); without it they start on the first job (a Lambda, where few invocations render and the
  * cold start should not pay for threads).
@@ -23,8 +24,8 @@ export const imagingEnvSchema = z.lazy(() =>
 export function imagingServices(
   env: NodeJS.ProcessEnv,
   { prestart }: { prestart: boolean },
-): { thumbnails: CanvasThumbnailRenderer; textLayer: PdfTextLayerReader } {
+): { thumbnails: CanvasThumbnailRenderer; textLayer: PdfTextLayerReader; searchablePdf: PoolSearchablePdfWriter } {
   const config = parseEnv(imagingEnvSchema, env);
   const pool = new ImagingPool({ size: config.IMAGING_WORKERS, memoryMb: config.IMAGING_WORKER_MEMORY_MB, prestart });
-  return { thumbnails: new CanvasThumbnailRenderer({ pool }), textLayer: new PdfTextLayerReader({ pool }) };
+  return { thumbnails: new CanvasThumbnailRenderer({ pool }), textLayer: new PdfTextLayerReader({ pool }), searchablePdf: new PoolSearchablePdfWriter({ pool }) };
 }

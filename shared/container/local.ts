@@ -218,6 +218,7 @@ export function localAppContainer(options: {
     ocrWorkers: LOCAL_OCR_WORKERS,
     engine,
     textLayer: imaging.textLayer,
+    searchablePdf: imaging.searchablePdf,
     staleAfterSeconds: LOCAL_OCR_STALE_AFTER_SECONDS,
     webhookStores: dynamoWebhookStores(db, resources.tableName),
     deliveryQueue: new SqsWebhookDeliveryQueue(sqs, resources.webhookDeliveryQueueUrl),

@@ -1,5 +1,5 @@
 import type { Block, DocumentMetadata } from '@aws-sdk/client-textract';
-import type { OcrPageText } from '../../domain/ocr/page-texts';
+import type { OcrPageText, OcrWord } from '../../domain/ocr/page-texts';
 import type { OcrOutput } from '../../domain/ocr/ports';
 
 const meanConfidence = (blocks: readonly Block[]): { confidence: number; words: number } => {
@@ -40,20 +40,42 @@ const pageTextsOf = (blocks: readonly Block[]): Map<number, string> => {
   );
 };
 
-/** Each page's text, mean WORD confidence and words, by page number (a page Textract returned nothing of is absent). */
+const clamp = (value: number): number => Math.min(1, Math.max(0, value));
+
+/** The WORD blocks with text and a box, in the order Textract gives them (line by line), as fractions of the page. */
+const wordBoxes = (blocks: readonly Block[]): OcrWord[] =>
+  blocks.flatMap((block) => {
+    const box = block.Geometry?.BoundingBox;
+    const text = block.Text?.trim();
+    if (block.BlockType !== 'WORD' || !text || !box) return [];
+    const left = clamp(box.Left ?? 0);
+    const top = clamp(box.Top ?? 0);
+    return [{ text, left, top, width: clamp(Math.min(box.Width ?? 0, 1 - left)), height: clamp(Math.min(box.Height ?? 0, 1 - top)) }];
+  });
+
+/**
+ * Each page's text, mean WORD confidence and words, and its words' boxes (Textract's geometry is already a
+ * fraction of the page), by page number (a page Textract returned nothing of is absent).
+ */
 export const textractPages = (blocks: readonly Block[]): Map<number, OcrPageText> => {
   const texts = pageTextsOf(blocks);
   return new Map(
-    [...texts].map(([page, text]) => [page, { text, ...meanConfidence(blocks.filter((block) => (block.Page ?? 1) === page)) }]),
+    [...texts].map(([page, text]) => {
+      const onPage = blocks.filter((block) => (block.Page ?? 1) === page);
+      return [page, { text, ...meanConfidence(onPage), boxes: wordBoxes(onPage) }];
+    }),
   );
 };
 
-/** LINE blocks in reading order, one page after another; confidence from the WORD blocks. */
+/** LINE blocks in reading order, one page after another; confidence from the WORD blocks; each page with its words. */
 export const textractOutput = (blocks: readonly Block[], metadata: DocumentMetadata | undefined): OcrOutput => {
   const texts = pageTextsOf(blocks);
+  const pages = metadata?.Pages ?? Math.max(texts.size, 1);
+  const read = textractPages(blocks);
   return {
     text: [...texts.values()].join('\n\n'),
     confidence: meanConfidence(blocks).confidence,
-    pages: metadata?.Pages ?? Math.max(texts.size, 1),
+    pages,
+    pageTexts: Array.from({ length: pages }, (_, i) => read.get(i + 1) ?? { text: '', confidence: 0, words: 0, boxes: [] }),
   };
 };

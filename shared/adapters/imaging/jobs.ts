@@ -54,11 +54,32 @@ export interface PagePdfJob {
   page: number;
 }
 
+/** One word to lay on a page of a searchable PDF, its box as fractions of the upright page (origin top left). */
+export interface PlacedWord {
+  text: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** Write a searchable PDF: the original file and, for each of its pages in order, the words to lay on it (null: none). */
+export interface SearchablePdfJob {
+  bytes: Uint8Array;
+  format: ImageFormat;
+  pages: (readonly PlacedWord[] | null)[];
+  /** Files with more pages are refused. */
+  maxPages: number;
+  /** An image page with more pixels than this is refused before it is decoded. */
+  maxPixels: number;
+}
+
 /** Every kind of job, with its input and output. */
 export interface ImagingJobs {
   thumbnail: { input: RenderJob; output: RenderOutput };
   'text-layer': { input: TextLayerJob; output: TextLayerOutput };
   'page-pdf': { input: PagePdfJob; output: Uint8Array };
+  'searchable-pdf': { input: SearchablePdfJob; output: Uint8Array };
 }
 
 export type ImagingJobKind = keyof ImagingJobs;

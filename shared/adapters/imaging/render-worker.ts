@@ -11,6 +11,7 @@ import { FileRefusal, type ImagingJobKind, type ImagingJobs, type WorkerReady, t
 import { setCanvasPixelCap } from './pdf-engine';
 import { renderThumbnail } from './render-page';
 import { pagePdf } from './page-pdf';
+import { writeSearchablePdf } from '../pdf/searchable-pdf';
 import { readTextLayer } from './text-layer';
 import { capWasmMemory, isAllocationFailure } from './wasm-memory-cap';
 
@@ -38,6 +39,7 @@ const handlers: { [K in ImagingJobKind]: (input: ImagingJobs[K]['input']) => Pro
   thumbnail: (job) => renderThumbnail(job),
   'text-layer': (job) => readTextLayer(job),
   'page-pdf': (job) => pagePdf(job),
+  'searchable-pdf': (job) => writeSearchablePdf(job),
 };
 
 const port = parentPort;
@@ -55,8 +57,8 @@ port.on('message', async ({ id, kind, input }: WorkerRequest) => {
     ? []
     : kind === 'thumbnail'
       ? [(response.output as ImagingJobs['thumbnail']['output']).bytes.buffer as ArrayBuffer]
-      : kind === 'page-pdf'
-        ? [(response.output as ImagingJobs['page-pdf']['output']).buffer as ArrayBuffer]
+      : kind === 'page-pdf' || kind === 'searchable-pdf'
+        ? [(response.output as Uint8Array).buffer as ArrayBuffer]
         : [];
   // Memory that Node will not hand over (the canvas's encoded image is native memory; Buffer's shared pool) is
   // copied instead: since Node 21 naming it in the transfer list throws a DataCloneError.

@@ -302,7 +302,13 @@ export class TesseractOcrEngine implements OcrEngine {
       text: pages.map((page) => page.text).join(PAGE_SEPARATOR),
       confidence: fraction(confidences),
       pages: total,
-      pageTexts: pages.map((page) => ({ text: page.text, confidence: fraction(page.confidences), words: page.confidences.length, ...(page.blank ? { blank: true } : {}) })),
+      pageTexts: pages.map((page) => ({
+        text: page.text,
+        confidence: fraction(page.confidences),
+        words: page.confidences.length,
+        boxes: page.boxes ?? [],
+        ...(page.blank ? { blank: true } : {}),
+      })),
     };
   }
 }

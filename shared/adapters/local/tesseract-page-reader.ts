@@ -9,12 +9,15 @@ import { OcrFailure } from '../../domain/ocr/ports';
 import { ranOutOfMemory, runProcess, type ProcessLimits, type ProcessResult } from './tesseract-processes';
 import { StreamEnded } from './tesseract-stream';
 import type { TesseractStreams } from './tesseract-streams';
-import { wordConfidences } from './tesseract-tsv';
+import type { OcrWord } from '../../domain/ocr/page-texts';
+import { tsvWords, wordConfidences } from './tesseract-tsv';
 
 export interface PageText {
   text: string;
   /** Confidences (0..100) of the words read on the page. */
   confidences: number[];
+  /** The words read and where, as fractions of the page (absent for a page not read). */
+  boxes?: OcrWord[];
   /** Tesseract runs it took: 2 when the orientation pass ran; 0 for a page found blank, which was not read. */
   passes: 0 | 1 | 2;
   /** The page's raster was blank (blank-raster.ts): tesseract never saw it. */
@@ -68,7 +71,7 @@ async function firstPass(read: PageRead): Promise<PageText> {
   const { tesseract, languages, dpi, image, marker, limits } = read;
   try {
     const page = await read.streams.read({ tesseract, languages, dpi, image, marker, limits });
-    return { text: page.text, confidences: page.confidences, passes: 1 };
+    return { text: page.text, confidences: page.confidences, boxes: page.boxes, passes: 1 };
   } catch (error) {
     if (!(error instanceof StreamEnded)) throw error;
     throw pageFailure(error.result, read.page);
@@ -85,7 +88,7 @@ async function orientationPass(read: PageRead): Promise<PageText> {
   try {
     if (result.code !== 0) throw pageFailure(result, page);
     const [text, tsv] = await Promise.all([readFile(`${output}.txt`, 'utf8'), readFile(`${output}.tsv`, 'utf8')]);
-    return { text: text.trim(), confidences: wordConfidences(tsv), passes: 1 };
+    return { text: text.trim(), confidences: wordConfidences(tsv), boxes: tsvWords(tsv), passes: 1 };
   } finally {
     await Promise.all([rm(`${output}.txt`, { force: true }), rm(`${output}.tsv`, { force: true })]);
   }

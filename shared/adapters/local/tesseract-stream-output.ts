@@ -5,7 +5,8 @@
  * eleven tabs, which a line of text never has. So a page's output is known complete when a row of a later page
  * arrives: the caller follows each page with a blank marker page to learn at once that a page is done.
  */
-import { rowConfidence } from './tesseract-tsv';
+import type { OcrWord } from '../../domain/ocr/page-texts';
+import { rowConfidence, rowPageSize, rowWord, wordsOnPage, type PixelWord } from './tesseract-tsv';
 
 /** What tesseract read on one page of the stream. */
 export interface StreamedPage {
@@ -15,6 +16,17 @@ export interface StreamedPage {
   text: string;
   /** Confidences (0..100) of the words read on it. */
   confidences: number[];
+  /** The words read on it and where, as fractions of the page. */
+  boxes: OcrWord[];
+}
+
+/** The rows of the page being read so far. */
+interface PageRows {
+  page: number;
+  lines: string[];
+  confidences: number[];
+  words: PixelWord[];
+  size?: { width: number; height: number } | undefined;
 }
 
 /** A TSV row, possibly after the end of a page's text that had no newline: its page number is the 2nd column. */
@@ -28,7 +40,7 @@ const PAGE_BREAK = /^\f+/;
  */
 export class StreamedPages {
   private pending = '';
-  private current: { page: number; lines: string[]; confidences: number[] } | undefined;
+  private current: PageRows | undefined;
 
   push(chunk: string): StreamedPage[] {
     const lines = (this.pending + chunk).split('\n');
@@ -53,14 +65,17 @@ export class StreamedPages {
     let completed: StreamedPage | undefined;
     if (this.current?.page !== page) {
       completed = this.current && this.finish(this.current);
-      this.current = { page, lines: [], confidences: [] };
+      this.current = { page, lines: [], confidences: [], words: [] };
     }
     const confidence = rowConfidence(row[0]);
     if (confidence !== undefined) this.current.confidences.push(confidence);
+    const word = rowWord(row[0]);
+    if (word) this.current.words.push(word);
+    this.current.size ??= rowPageSize(row[0]);
     return completed;
   }
 
-  private finish({ page, lines, confidences }: { page: number; lines: string[]; confidences: number[] }): StreamedPage {
-    return { page, text: lines.join('\n').trim(), confidences };
+  private finish({ page, lines, confidences, words, size }: PageRows): StreamedPage {
+    return { page, text: lines.join('\n').trim(), confidences, boxes: wordsOnPage(words, size) };
   }
 }

@@ -24,6 +24,11 @@ export interface DocumentRecord {
   failure_reason: string | null;
   /** Pages of the last completed OCR run by what read them (`text_layer`, `tesseract`, `textract`); absent before one. */
   pages_ocred_by_engine?: Record<string, number>;
+  /** Bytes of the searchable PDF stored beside the original, once written (counted in the workspace's bytes). */
+  searchable_pdf_size?: number;
+  /** Why the last completed run left no searchable PDF (a code of `SearchablePdfState`), and the message for the user. */
+  searchable_pdf_reason?: string;
+  searchable_pdf_message?: string;
   created_by: string;
   created_at: string;
   updated_at: string;
@@ -38,7 +43,10 @@ export interface DocumentRecord {
 export const REPORTED_FIELDS = ['title', 'labels', 'metadata', 'size', 'mime_type'] as const;
 
 /** The P Document of a list row: everything but the extracted text, which a list never carries. */
-export type DocumentSummary = Omit<DocumentRecord, 'ocr_enabled' | 'failure_reason' | 'created_by' | 'version' | 'pages_ocred_by_engine'> & {
+export type DocumentSummary = Omit<
+  DocumentRecord,
+  'ocr_enabled' | 'failure_reason' | 'created_by' | 'version' | 'pages_ocred_by_engine' | 'searchable_pdf_size' | 'searchable_pdf_reason' | 'searchable_pdf_message'
+> & {
   failure_reason?: string | null;
 };
 

@@ -5,6 +5,8 @@ export const fileKeys = {
   original: (id: string) => `documents/${id}/original`,
   thumbnail: (id: string, width: number, height: number) => `documents/${id}/thumbnails/${width}x${height}`,
   prefix: (id: string) => `documents/${id}/`,
+  /** The searchable PDF written after OCR: the original pages with the words read laid on them. */
+  searchablePdf: (id: string) => `documents/${id}/searchable.pdf`,
   /** Extracted text too large for a table item. */
   text: (id: string) => `documents/${id}/text.txt`,
   /** Where a presigned upload puts the file until it is checked and moved to `original`. */

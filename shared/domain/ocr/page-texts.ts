@@ -74,6 +74,18 @@ export const decidePage = (page: PageLayer): PageDecision => {
   return 'ocr';
 };
 
+/**
+ * Where an engine saw one word: its box as fractions (0..1) of the upright page it read (origin top left), as a
+ * searchable PDF places the word's invisible text.
+ */
+export interface OcrWord {
+  text: string;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
 /** What an OCR engine read of one page. */
 export interface OcrPageText {
   text: string;
@@ -83,6 +95,8 @@ export interface OcrPageText {
   words: number;
   /** The engine found the rendered page blank (uniform pixels) and read nothing: counted as a blank page. */
   blank?: boolean | undefined;
+  /** Each word read and where, in reading order, when the engine reports positions (both engines here do). */
+  boxes?: OcrWord[] | undefined;
 }
 
 /** One page of a document once read, by whatever read it. */

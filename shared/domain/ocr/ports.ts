@@ -1,7 +1,7 @@
 import type { DocumentContent } from '../files/ports';
 import type { Page } from '../pagination';
 import type { OcrPriority, OcrJob, OcrJobMessage, OcrResult, OcrQueueCounters, OcrTotals, OcrDailyTotals, OcrJobFilter, CancelOutcome } from './jobs';
-import type { OcrPageText, PageLayer } from './page-texts';
+import type { OcrPageText, OcrWord, PageLayer } from './page-texts';
 
 /** How far an engine has got with one document: `done` of `total` pages read. */
 export interface OcrPageProgress {
@@ -99,6 +99,33 @@ export interface TextLayerReader {
   read(bytes: Uint8Array): Promise<{ pages: PageLayer[] } | null>;
 }
 
+/**
+ * Writes a document's searchable PDF: its original pages with the words OCR read laid on them as invisible text.
+ * Implementations bound the work (pages, pixels, time, memory) as for every file.
+ */
+export interface SearchablePdfWriter {
+  /**
+   * The file as a PDF with each page's words at their places (null: the page is copied as it is, e.g. one that
+   * kept its text layer). Throws {@link SearchablePdfRefused} when this file cannot be written within bounds;
+   * anything else thrown is the machine's fault.
+   */
+  write(file: { bytes: Uint8Array; mimeType: string }, pages: (readonly OcrWord[] | null)[]): Promise<Uint8Array>;
+}
+
+/** The file cannot be written as a searchable PDF; `message` is safe to show to the user. */
+export class SearchablePdfRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SearchablePdfRefused';
+  }
+}
+
+/**
+ * What a completed run left of the searchable PDF: its size once stored, or why there is none (a reason code
+ * and a message for the user).
+ */
+export type SearchablePdfState = { size: number } | { reason: 'no_ocred_pages' | 'no_word_positions' | 'not_written'; message: string };
+
 /** The reasons a file can never be read; the document ends failed with one of these and the job is not retried. */
 export type OcrFailureReason =
   | 'unreadable_file'
@@ -165,6 +192,12 @@ export interface OcrJobRepository {
     result: OcrResult & { content: DocumentContent; readSha256: string },
     now: string,
   ): Promise<'completed' | 'cancel_requested' | 'not_held' | 'file_replaced'>;
+  /**
+   * Records on the document what its run left of the searchable PDF, and moves the workspace's stored bytes by
+   * the difference with the one it replaces; nothing is written (false) when the document is gone or its file is
+   * no longer the one the run read (`readSha256`).
+   */
+  recordSearchablePdf(documentId: string, readSha256: string, state: SearchablePdfState, now: string): Promise<boolean>;
   /** processing or queued → failed (or cancelled) with the reason on job and document. */
   fail(documentId: string, run: number, reason: string, now: string, status?: 'failed' | 'cancelled'): Promise<boolean>;
   /**

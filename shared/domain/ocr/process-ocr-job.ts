@@ -7,8 +7,10 @@ import { notifyUser } from '../notifications/notify-user';
 import type { SettingsRepository } from '../settings/ports';
 import type { BusinessMetrics } from '../metrics/ports';
 import type { OcrJob, OcrJobMessage } from './jobs';
-import { type OcrJobQueue, type OcrJobRepository, OcrEngineBusy, OcrFailure, type OcrDocument, type OcrDocuments, type OcrEngine, type OcrInput, type OcrOutput, type TextLayerReader } from './ports';
+import { type OcrJobQueue, type OcrJobRepository, OcrEngineBusy, OcrFailure, type OcrDocument, type OcrDocuments, type OcrEngine, type OcrOutput, type TextLayerReader } from './ports';
 import { combinePages, decidePage, type CombinedText, type ReadPage } from './page-texts';
+import { storeSearchablePdf, type PageWords, type ReadFile, type SearchablePdfDeps } from './searchable-pdf';
+import type { OcrPageText } from './page-texts';
 import { deferralDelaySeconds, MAX_DEFERRALS } from './throttling';
 import { applyRulesSafely } from '../rules/apply-rules';
 import type { RuleApplyDeps } from '../rules/ports';
@@ -25,6 +27,8 @@ export interface OcrWorkerServices {
   textLayer: TextLayerReader;
   /** A processing job whose heartbeat is older than this belongs to a dead worker and may be taken over. */
   staleAfterSeconds: number;
+  /** Writes the searchable PDF of a document with OCRed pages once its run completed; none without it. */
+  searchablePdf?: SearchablePdfDeps['searchablePdf'];
 }
 
 /** The worker applies the workspace's rules on content to each text it reads (RuleApplyDeps). */
@@ -35,7 +39,7 @@ export interface OcrWorkerDeps extends OcrWorkerServices, RuleApplyDeps {
   /** Where a job the engine is throttling is put back, with a delay. */
   ocrQueue: OcrJobQueue;
   documents: OcrDocuments;
-  files: Pick<FileStore, 'get' | 'put' | 'bucketKey'>;
+  files: Pick<FileStore, 'get' | 'put' | 'bucketKey' | 'deletePrefix'>;
   notifications: NotificationRepository;
   settings: SettingsRepository;
   clock: Clock;
@@ -87,8 +91,9 @@ export async function processOcrJob(deps: OcrWorkerDeps, message: OcrJobMessage)
     return 'cancelled';
   }
   try {
-    const output = await read(deps, job, document);
-    return await finish(deps, job, document, output);
+    const file = originalFile(deps, document);
+    const output = await read(deps, job, document, file);
+    return await finish(deps, job, document, output, file);
   } catch (error) {
     if (error instanceof Cancelled) return end(deps, job, document, 'cancelled', 'cancelled');
     if (error instanceof OcrFailure) return end(deps, job, document, 'failed', error.message);
@@ -116,26 +121,30 @@ async function defer(deps: OcrWorkerDeps, job: OcrJob, message: OcrJobMessage): 
   return 'deferred';
 }
 
-/** What was read, and by what: the usage counts pages by engine. */
-type ReadText = CombinedText;
+/** What was read, and by what (the usage counts pages by engine), with the OCRed pages' words for the searchable PDF. */
+type ReadText = CombinedText & { pageWords: PageWords };
+
+/** The OCRed pages' words by page, null for the others; undefined when an OCRed page came without positions. */
+const wordsOf = (pages: readonly (OcrPageText | null)[]): PageWords =>
+  pages.some((page) => page !== null && !page.boxes) ? undefined : pages.map((page) => (page ? page.boxes! : null));
 
 /**
  * Reads a document by the per-page rule (page-texts.ts): a PDF within the reader's bound is read page by page,
  * its pages with a usable text layer keep it, its blank pages are read by nobody, and only the rest go to the
  * engine (`pages`); any other file, or a PDF the reader cannot parse, goes to the engine whole.
  */
-async function read(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument): Promise<ReadText> {
-  const file = originalFile(deps, document);
+async function read(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument, file: ReadFile): Promise<ReadText> {
   const engineName = deps.engine.name ?? 'ocr';
   // A PDF above the reader's bound goes to the engine unread: in the cloud Textract reads it from the bucket.
   const layer =
     document.mime_type === 'application/pdf' && document.size <= deps.textLayer.maxInputBytes ? await deps.textLayer.read(await file.readBytes()) : null;
   const decisions = layer?.pages.map(decidePage);
   if (layer && decisions && !decisions.includes('ocr')) {
-    return combinePages(
+    const combined = combinePages(
       layer.pages.map((page, i): ReadPage => (decisions[i] === 'blank' ? { by: 'blank' } : { by: 'text_layer', text: page.text })),
       engineName,
     );
+    return { ...combined, pageWords: layer.pages.map(() => null) };
   }
   const toOcr = decisions?.flatMap((decision, i) => (decision === 'ocr' ? [i + 1] : []));
   // Every page needing OCR: the engine reads the file whole, as it would without a layer (Textract's one call).
@@ -147,12 +156,14 @@ async function read(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument): Pr
     // Read whole: the engine's text and confidence as they are; pages it found blank are counted under none.
     const read = output.pages - blanks;
     const confidence = read > 0 ? output.confidence : 1;
-    return { text: output.text, confidence, pages: output.pages, pagesByEngine: read > 0 ? { [engineName]: read } : {} };
+    const pageWords = output.pageTexts?.length === output.pages ? wordsOf(output.pageTexts.map((page) => (page.blank ? null : page))) : undefined;
+    return { text: output.text, confidence, pages: output.pages, pagesByEngine: read > 0 ? { [engineName]: read } : {}, pageWords };
   }
   const read = output.pageTexts ?? [];
   if (read.length !== selected.length) throw new Error(`The OCR engine read ${read.length} pages of the ${selected.length} asked for`);
   const byPage = new Map(selected.map((page, i) => [page, read[i]!]));
-  return combinePages(
+  const pageWords = wordsOf(layer.pages.map((_, i) => byPage.get(i + 1) ?? null).map((page) => (page?.blank ? null : page)));
+  const combined = combinePages(
     layer.pages.map((page, i): ReadPage => {
       const ocred = byPage.get(i + 1);
       if (ocred) return ocred.blank ? { by: 'blank' } : { by: 'ocr', ...ocred };
@@ -160,20 +171,23 @@ async function read(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument): Pr
     }),
     engineName,
   );
+  return { ...combined, pageWords };
 }
 
 async function recognize(
   deps: OcrWorkerDeps,
   job: OcrJob,
   document: OcrDocument,
-  file: Pick<OcrInput, 'size' | 'sha256' | 'readBytes'>,
+  file: ReadFile,
   pages: readonly number[] | undefined,
 ): Promise<OcrOutput> {
   const installed = await deps.engine.languages();
   const missing = job.language.split('+').filter((code) => !installed.includes(code));
   if (missing.length) throw new OcrFailure('unsupported_language', `OCR language not available: ${missing.join(', ')}`);
   return deps.engine.recognize({
-    ...file,
+    size: file.size,
+    sha256: file.sha256,
+    readBytes: file.readBytes,
     mimeType: document.mime_type,
     language: job.language,
     priority: job.priority,
@@ -190,11 +204,12 @@ async function recognize(
 }
 
 /** The original file, read from the bucket at most once, and only by whoever needs its bytes. */
-function originalFile(deps: OcrWorkerDeps, document: OcrDocument): Pick<OcrInput, 'size' | 'sha256' | 'readBytes'> {
+function originalFile(deps: OcrWorkerDeps, document: OcrDocument): ReadFile {
   let bytes: Promise<Uint8Array> | undefined;
   return {
     size: document.size,
     sha256: document.sha256,
+    mimeType: document.mime_type,
     readBytes: () =>
       (bytes ??= deps.files.get(fileKeys.original(document.id)).then((found) => {
         if (!found) throw new OcrFailure('unreadable_file', 'The original file is missing from storage');
@@ -203,7 +218,7 @@ function originalFile(deps: OcrWorkerDeps, document: OcrDocument): Pick<OcrInput
   };
 }
 
-async function finish(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument, output: ReadText): Promise<OcrJobOutcome> {
+async function finish(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument, output: ReadText, file: ReadFile): Promise<OcrJobOutcome> {
   const finishedAt = deps.clock.now();
   const processingTime = Math.max(0, (finishedAt.getTime() - Date.parse(job.started_at!)) / 1000);
   const pages = deps.quotas ? await takeOcrPages(deps.quotas, deps.workspaceId, monthOf(finishedAt), Object.values(output.pagesByEngine).reduce((sum, n) => sum + n, 0)) : null;
@@ -223,6 +238,7 @@ async function finish(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument, o
   if (outcome === 'cancel_requested') return end(deps, job, document, 'cancelled', 'cancelled');
   if (outcome === 'not_held') return 'skipped';
   if (outcome === 'file_replaced') return handOn(deps, job);
+  await bestEffort(() => storeSearchablePdf(deps, document.id, file, output.pageWords));
   await applyRulesSafely(deps, document, 'text', output.text);
   await bestEffort(() =>
     notifyUser(deps, document.created_by, {

@@ -125,7 +125,12 @@ describe('TextractOcrEngine', () => {
       const result = await engine().engine.recognize(input());
 
       expect(textract.commandCalls(DetectDocumentTextCommand)[0]?.args[0].input).toEqual({ Document: { Bytes: PNG } });
-      expect(result).toEqual({ text: 'Hello world\nsecond line', confidence: 0.96, pages: 1 });
+      expect(result).toEqual({
+        text: 'Hello world\nsecond line',
+        confidence: 0.96,
+        pages: 1,
+        pageTexts: [{ text: 'Hello world\nsecond line', confidence: 0.96, words: 4, boxes: [] }],
+      });
     });
 
     it('names an image above 10 MB by its S3 object instead of sending its bytes', async () => {
@@ -189,7 +194,7 @@ describe('TextractOcrEngine', () => {
 
       const result = await engine().engine.recognize(input());
 
-      expect(result).toEqual({ text: '', confidence: 0, pages: 1 });
+      expect(result).toMatchObject({ text: '', confidence: 0, pages: 1 });
     });
 
     it('stays within 0..1 whatever Textract reports', async () => {
@@ -218,7 +223,8 @@ describe('TextractOcrEngine', () => {
         DocumentLocation: { S3Object: { Bucket: BUCKET, Name: 'documents/doc-1/original' } },
       });
       expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(0);
-      expect(result).toEqual({ text: 'page one\n\npage two', confidence: 0.9, pages: 2 });
+      expect(result).toMatchObject({ text: 'page one\n\npage two', confidence: 0.9, pages: 2 });
+      expect(result.pageTexts?.map((read) => read.text)).toEqual(['page one', 'page two']);
       expect(time.state.slept).toEqual([1000, 2000]);
     });
 
@@ -517,8 +523,8 @@ describe('TextractOcrEngine: only some pages of a PDF (per page, issue 39)', () 
     expect(sent).toEqual(['%PDF-1.4 page 2 alone', '%PDF-1.4 page 3 alone']);
     expect(textract.commandCalls(StartDocumentTextDetectionCommand)).toHaveLength(0);
     expect(output.pageTexts).toEqual([
-      { text: 'second', confidence: 0.9, words: 1 },
-      { text: 'third page', confidence: 0.75, words: 2 },
+      { text: 'second', confidence: 0.9, words: 1, boxes: [] },
+      { text: 'third page', confidence: 0.75, words: 2, boxes: [] },
     ]);
     expect(output).toMatchObject({ pages: 2 });
     expect(output.confidence).toBeCloseTo((0.9 + 0.7 + 0.8) / 3, 10);

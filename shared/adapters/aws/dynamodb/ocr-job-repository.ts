@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DocumentContent } from '../../../domain/files/ports';
 import type { CancelOutcome, OcrDailyTotals, OcrJob, OcrJobFilter, OcrJobMessage, OcrJobStatus, OcrPriority, OcrQueueCounters, OcrResult, OcrTotals } from '../../../domain/ocr/jobs';
-import type { OcrJobRepository } from '../../../domain/ocr/ports';
+import type { OcrJobRepository, SearchablePdfState } from '../../../domain/ocr/ports';
 import { pageOf, type Page } from '../../../domain/pagination';
 import { failedConditions, isConditionFailure } from './errors';
 import { dataKeys, type DataKeys, type WorkspaceTable } from './keys';
@@ -316,6 +316,46 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
       ExpressionAttributeValues: { ':stats': this.keys.ocrDay('').pk, ':from': fromDate, ':to': toDate },
     });
     return items.map((item) => ({ date: String(item['sk']), ...toTotals(item) }));
+  }
+
+  async recordSearchablePdf(documentId: string, readSha256: string, state: SearchablePdfState, now: string): Promise<boolean> {
+    return retryLostRaces(
+      async () => {
+        const { Item } = await this.db.send(
+          new GetCommand({ TableName: this.tableName, Key: this.keys.document(documentId), ProjectionExpression: 'sha256, searchable_pdf_size', ConsistentRead: true }),
+        );
+        if (!Item || Item['sha256'] !== readSha256) return false;
+        const before = typeof Item['searchable_pdf_size'] === 'number' ? Item['searchable_pdf_size'] : undefined;
+        const after = 'size' in state ? state.size : undefined;
+        const set =
+          after === undefined
+            ? 'SET searchable_pdf_reason = :reason, searchable_pdf_message = :message REMOVE searchable_pdf_size'
+            : 'SET searchable_pdf_size = :size REMOVE searchable_pdf_reason, searchable_pdf_message';
+        const values = 'size' in state ? { ':size': state.size } : { ':reason': state.reason, ':message': state.message };
+        const bytes = { ...(after ? { bytes_uploaded: after } : {}), ...(before ? { bytes_deleted: before } : {}) };
+        const items: TransactItem[] = [
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: this.keys.document(documentId),
+              UpdateExpression: set,
+              // On condition that the file and the PDF counted are still those read: the bytes move once.
+              ConditionExpression: `sha256 = :sha256 AND ${before === undefined ? 'attribute_not_exists(searchable_pdf_size)' : 'searchable_pdf_size = :before'}`,
+              ExpressionAttributeValues: { ...values, ':sha256': readSha256, ...(before === undefined ? {} : { ':before': before }) },
+            },
+          },
+          ...(Object.keys(bytes).length ? [usageMove(this.table, monthOf(now), bytes)] : []),
+        ];
+        try {
+          await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+          return true;
+        } catch (error) {
+          if (!failedConditions(error)?.length) throw error;
+          return LOST_RACE;
+        }
+      },
+      () => false,
+    );
   }
 
   private async read(documentId: string): Promise<StoredOcrJob | null> {
