@@ -1578,6 +1578,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the workspace's audit log
+         * @description Every change of state of the workspace, newest first: logins (succeeded and failed), token, webhook, user and role changes, documents created, updated and deleted, labels and their assignments, rules, sources and their syncs, settings, exports, imports, and the workspace's name, plan and status. Each names who acted (user, and API token when one was presented), their address and user agent, and the request. The workspace's admins read it; the operator reads any workspace's (`workspace_id`, theirs alone: 403 otherwise). Filters: `from`/`to` (inclusive), `actor` (a user id), `action` (an action, or a target type for all its actions), `target` (an id). Entries are kept 365 days and never change: no route writes or deletes them.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        get: operations["listAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -3331,6 +3353,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the workspace's audit log (v2)
+         * @description The future version (v2) of `GET /api/audit`: the same operation, under `/api/v2/`.
+         *
+         *     Every change of state of the workspace, newest first: logins (succeeded and failed), token, webhook, user and role changes, documents created, updated and deleted, labels and their assignments, rules, sources and their syncs, settings, exports, imports, and the workspace's name, plan and status. Each names who acted (user, and API token when one was presented), their address and user agent, and the request. The workspace's admins read it; the operator reads any workspace's (`workspace_id`, theirs alone: 403 otherwise). Filters: `from`/`to` (inclusive), `actor` (a user id), `action` (an action, or a target type for all its actions), `target` (an id). Entries are kept 365 days and never change: no route writes or deletes them.
+         *
+         *     **Who may call it:** Admins of the workspace.
+         */
+        get: operations["listAuditV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/health": {
         parameters: {
             query?: never;
@@ -4733,6 +4779,47 @@ export interface components {
             };
             /** Format: date-time */
             expires_at: string;
+        };
+        /** @description One change of state of the workspace: who made it, from where, what it was and to what. Identifiers and names only, never content. */
+        AuditEntry: {
+            /** @description The entry's id, unique in the workspace's log. */
+            id: string;
+            /** Format: uuid */
+            workspace_id: string;
+            /**
+             * Format: date-time
+             * @description When it happened (UTC).
+             */
+            at: string;
+            /** @description `<target type>.<verb>`: `login.succeeded`, `login.failed`, `document.created|updated|deleted|labelled|unlabelled`, `label.*`, `rule.*`, `source.*`, `source.sync_started`, `webhook.*`, `token.created|deleted`, `user.created|updated|role_changed|deleted`, `settings.*`, `workspace.created|renamed|plan_changed|status_changed|deletion_requested|erased`, `export.requested|updated`, `import.requested|updated`, `ocr_job.*`. */
+            action: string;
+            actor: {
+                /** @description The acting user; null before authentication (a failed login) and for the service itself (a scheduled sync, an erasure). */
+                user_id: string | null;
+                /** @description The API token the request presented, if any. */
+                token_id: string | null;
+                /** @description The client's address. */
+                ip: string | null;
+                /** @description The client's User-Agent. */
+                user_agent: string | null;
+                /** @description The request's id (its X-Request-Id). */
+                request_id: string | null;
+            };
+            target: {
+                type: string;
+                id: string;
+                /** @description The target's name or filename, as it was. */
+                name?: string;
+            };
+            /** @description What changed: field names (never their values), a role, plan or status from and to. */
+            details?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A page of the workspace's audit log, newest first. */
+        AuditPage: {
+            data: components["schemas"]["AuditEntry"][];
+            pagination: components["schemas"]["Pagination"];
         };
     };
     responses: {
@@ -10469,6 +10556,77 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listAudit: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                from?: string;
+                to?: string;
+                actor?: string;
+                action?: string;
+                target?: string;
+                workspace_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "f3c1b1f0-3c1e-4c59-9d7e-0f8e2f4a9b10",
+                     *           "workspace_id": "3f0c6a1e-8b2d-4c5e-9f7a-1b2c3d4e5f60",
+                     *           "at": "2026-11-29T08:00:00.000Z",
+                     *           "action": "document.deleted",
+                     *           "actor": {
+                     *             "user_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *             "token_id": null,
+                     *             "ip": "203.0.113.7",
+                     *             "user_agent": "Mozilla/5.0",
+                     *             "request_id": "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0"
+                     *           },
+                     *           "target": {
+                     *             "type": "document",
+                     *             "id": "9c8b7a6f-5e4d-4c3b-8a29-1f0e9d8c7b6a",
+                     *             "name": "invoice-2026-11.pdf"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_next": false,
+                     *         "has_prev": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -15963,6 +16121,77 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenAdmin"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAuditV2: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+                from?: string;
+                to?: string;
+                actor?: string;
+                action?: string;
+                target?: string;
+                workspace_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "f3c1b1f0-3c1e-4c59-9d7e-0f8e2f4a9b10",
+                     *           "workspace_id": "3f0c6a1e-8b2d-4c5e-9f7a-1b2c3d4e5f60",
+                     *           "at": "2026-11-29T08:00:00.000Z",
+                     *           "action": "document.deleted",
+                     *           "actor": {
+                     *             "user_id": "1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d",
+                     *             "token_id": null,
+                     *             "ip": "203.0.113.7",
+                     *             "user_agent": "Mozilla/5.0",
+                     *             "request_id": "0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0"
+                     *           },
+                     *           "target": {
+                     *             "type": "document",
+                     *             "id": "9c8b7a6f-5e4d-4c3b-8a29-1f0e9d8c7b6a",
+                     *             "name": "invoice-2026-11.pdf"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "page": 1,
+                     *         "per_page": 20,
+                     *         "total": 1,
+                     *         "total_pages": 1,
+                     *         "has_next": false,
+                     *         "has_prev": false
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenAdmin"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
