@@ -41,6 +41,7 @@ const V1_ROUTES = {
     'PUT /api/documents/{id}',
     'DELETE /api/documents/{id}',
     'GET /api/documents/{id}/download',
+    'GET /api/documents/{id}/searchable-pdf',
     'GET /api/documents/{id}/thumbnail',
   ],
   labels: [

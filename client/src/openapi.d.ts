@@ -561,6 +561,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/documents/{id}/searchable-pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a document's searchable PDF
+         * @description A PDF of the document's original pages with an invisible text layer (text rendering mode 3) at each word OCR read, so that any PDF viewer can search, select and copy the text: the OCRmyPDF output. Written by the OCR worker after a run completes, for documents with OCRed pages (images, scanned or mixed PDFs), and stored beside the original (its bytes count in the workspace's `bytes_stored`). Pages that kept their text layer are copied as they are; image files become pages from their own image data (a JPEG, a Group 4 TIFF and most PNGs embedded unchanged); a page with a `/Rotate` keeps it, with its text aligned to what it shows. A retried OCR run or a file replaced by a source sync writes a new one; deleting the document deletes it.
+         *
+         *     Above 4 MiB the answer is 302 to a presigned URL valid 5 minutes, as for `GET /api/documents/{id}/download`.
+         *
+         *     **Who may call it:** Any member of the workspace (viewer and up).
+         */
+        get: operations["downloadSearchablePdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/documents/{id}/thumbnail": {
         parameters: {
             query?: never;
@@ -2232,6 +2256,32 @@ export interface paths {
          *     **Who may call it:** Any member of the workspace (viewer and up).
          */
         get: operations["downloadDocumentV2"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/documents/{id}/searchable-pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a document's searchable PDF (v2)
+         * @description The future version (v2) of `GET /api/documents/{id}/searchable-pdf`: the same operation, under `/api/v2/`.
+         *
+         *     A PDF of the document's original pages with an invisible text layer (text rendering mode 3) at each word OCR read, so that any PDF viewer can search, select and copy the text: the OCRmyPDF output. Written by the OCR worker after a run completes, for documents with OCRed pages (images, scanned or mixed PDFs), and stored beside the original (its bytes count in the workspace's `bytes_stored`). Pages that kept their text layer are copied as they are; image files become pages from their own image data (a JPEG, a Group 4 TIFF and most PNGs embedded unchanged); a page with a `/Rotate` keeps it, with its text aligned to what it shows. A retried OCR run or a file replaced by a source sync writes a new one; deleting the document deletes it.
+         *
+         *     Above 4 MiB the answer is 302 to a presigned URL valid 5 minutes, as for `GET /api/documents/{id}/download`.
+         *
+         *     **Who may call it:** Any member of the workspace (viewer and up).
+         */
+        get: operations["downloadSearchablePdfV2"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7153,6 +7203,77 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenViewer"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadSearchablePdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The searchable PDF. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    /** @description `attachment; filename="<name>.searchable.pdf"` (built so that no stored name can break it) */
+                    "Content-Disposition"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The PDF is above 4 MiB: fetch it from the presigned URL. */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    /** @description The presigned URL of the PDF, valid 5 minutes. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
+            /**
+             * @description `NOT_FOUND`: no such resource in the caller's workspace; `details.id` names it.
+             *
+             *     `NOT_FOUND`: the document does not exist, or it has no searchable PDF (yet): `details.reason` says why: `ocr_disabled`, `ocr_not_completed`, `ocr_failed`, `no_ocred_pages` (every page kept its text layer or was blank), `no_word_positions`, `not_written` (the file could not be written within bounds; `message` says why, and the document stays `completed`) or `not_written_yet` (written right after the run completes; a document read before searchable PDFs existed gets one when OCR is retried).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -12723,6 +12844,77 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ForbiddenViewer"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    downloadSearchablePdfV2: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The searchable PDF. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    /** @description `attachment; filename="<name>.searchable.pdf"` (built so that no stored name can break it) */
+                    "Content-Disposition"?: string;
+                    /** @description `nosniff`. */
+                    "X-Content-Type-Options"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description The PDF is above 4 MiB: fetch it from the presigned URL. */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    /** @description The presigned URL of the PDF, valid 5 minutes. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ValidationError"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ForbiddenViewer"];
+            /**
+             * @description `NOT_FOUND`: no such resource in the caller's workspace; `details.id` names it.
+             *
+             *     `NOT_FOUND`: the document does not exist, or it has no searchable PDF (yet): `details.reason` says why: `ocr_disabled`, `ocr_not_completed`, `ocr_failed`, `no_ocred_pages` (every page kept its text layer or was blank), `no_word_positions`, `not_written` (the file could not be written within bounds; `message` says why, and the document stays `completed`) or `not_written_yet` (written right after the run completes; a document read before searchable PDFs existed gets one when OCR is retried).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                    "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                    "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        error?: {
+                            /** @enum {unknown} */
+                            code?: "NOT_FOUND";
+                        };
+                    };
+                };
+            };
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -2,6 +2,7 @@ import { inWorkspace, type AppContainer, type DocumentServices } from '../../sha
 import { deleteDocument } from '../../shared/domain/documents/delete-document';
 import { updateDocument } from '../../shared/domain/documents/update-document';
 import { downloadDocument } from '../../shared/domain/documents/download-document';
+import { downloadSearchablePdf } from '../../shared/domain/documents/searchable-pdf-download';
 import { getDocument } from '../../shared/domain/documents/get-document';
 import { listDocuments } from '../../shared/domain/documents/list-documents';
 import { documentThumbnail } from '../../shared/domain/documents/document-thumbnail';
@@ -25,7 +26,7 @@ const binary = (bytes: Uint8Array, headers: Record<string, string>): HttpRespons
 });
 
 /**
- * The P document endpoints: upload (single and bulk), list, read, edit, delete, download, thumbnail.
+ * The P document endpoints: upload (single and bulk), list, read, edit, delete, download, searchable PDF, thumbnail.
  * `maxMultipartBytes`: the largest upload body; the default is what fits a Lambda invocation, the local runtime
  * passes its maximum request size.
  */
@@ -151,6 +152,18 @@ export const createDocumentsHandler = (c: AppContainer & DocumentServices, { max
         ...routes.downloadDocument,
         handle: async ({ params, principal }) => {
           const download = await downloadDocument(inWorkspace(c, principal), params.id);
+          if (download.kind === 'redirect') return { statusCode: 302, headers: { location: download.url } };
+          return binary(download.bytes, {
+            'content-type': download.mimeType,
+            'content-disposition': attachmentDisposition(download.filename),
+            'x-content-type-options': 'nosniff',
+          });
+        },
+      }),
+      route({
+        ...routes.downloadSearchablePdf,
+        handle: async ({ params, principal }) => {
+          const download = await downloadSearchablePdf(inWorkspace(c, principal), params.id);
           if (download.kind === 'redirect') return { statusCode: 302, headers: { location: download.url } };
           return binary(download.bytes, {
             'content-type': download.mimeType,

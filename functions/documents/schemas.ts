@@ -140,6 +140,7 @@ export const routes = {
   updateDocument: contract({ key: 'PUT /api/documents/{id}', access: 'editor', params: documentIdParams, body: updateDocumentBody }),
   deleteDocument: contract({ key: 'DELETE /api/documents/{id}', access: 'editor', params: documentIdParams }),
   downloadDocument: contract({ key: 'GET /api/documents/{id}/download', access: 'viewer', params: documentIdParams }),
+  downloadSearchablePdf: contract({ key: 'GET /api/documents/{id}/searchable-pdf', access: 'viewer', params: documentIdParams }),
   getDocumentThumbnail: contract({
     key: 'GET /api/documents/{id}/thumbnail',
     access: 'viewer',

@@ -62,6 +62,7 @@ const V1_ROUTE_MODELS: Record<string, RouteModel> = {
   'PUT /api/documents/{id}': { query: [], body: json(names(updateDocumentBody)) },
   'DELETE /api/documents/{id}': { query: [], body: null },
   'GET /api/documents/{id}/download': { query: [], body: null },
+  'GET /api/documents/{id}/searchable-pdf': { query: [], body: null },
   'GET /api/documents/{id}/thumbnail': { query: names(thumbnailQuery), body: null },
   'GET /api/labels': { query: [], body: null },
   'POST /api/labels': { query: [], body: json(names(createLabelBody)) },

@@ -206,6 +206,32 @@ export const documentsDocs: GroupDocs<typeof routes> = {
       302: { description: 'The file is above 4 MiB: fetch it from the presigned URL.', headers: { Location: 'The presigned URL of the file, valid 5 minutes.' } },
     },
   },
+  downloadSearchablePdf: {
+    summary: "Download a document's searchable PDF",
+    description: [
+      "A PDF of the document's original pages with an invisible text layer (text rendering mode 3) at each word OCR read, so that any PDF viewer can search, select and copy the text: the OCRmyPDF output. Written by the OCR worker after a run completes, for documents with OCRed pages (images, scanned or mixed PDFs), and stored beside the original (its bytes count in the workspace's `bytes_stored`). Pages that kept their text layer are copied as they are; image files become pages from their own image data (a JPEG, a Group 4 TIFF and most PNGs embedded unchanged); a page with a `/Rotate` keeps it, with its text aligned to what it shows. A retried OCR run or a file replaced by a source sync writes a new one; deleting the document deletes it.",
+      '',
+      'Above 4 MiB the answer is 302 to a presigned URL valid 5 minutes, as for `GET /api/documents/{id}/download`.',
+    ].join('\n'),
+    responses: {
+      200: {
+        description: 'The searchable PDF.',
+        binary: true,
+        contentType: 'application/pdf',
+        headers: {
+          'Content-Disposition': "`attachment; filename=\"<name>.searchable.pdf\"` (built so that no stored name can break it)",
+          'X-Content-Type-Options': '`nosniff`.',
+        },
+      },
+      302: { description: 'The PDF is above 4 MiB: fetch it from the presigned URL.', headers: { Location: 'The presigned URL of the PDF, valid 5 minutes.' } },
+    },
+    errors: [
+      {
+        code: 'NOT_FOUND',
+        when: 'the document does not exist, or it has no searchable PDF (yet): `details.reason` says why: `ocr_disabled`, `ocr_not_completed`, `ocr_failed`, `no_ocred_pages` (every page kept its text layer or was blank), `no_word_positions`, `not_written` (the file could not be written within bounds; `message` says why, and the document stays `completed`) or `not_written_yet` (written right after the run completes; a document read before searchable PDFs existed gets one when OCR is retried)',
+      },
+    ],
+  },
   getDocumentThumbnail: {
     summary: "A thumbnail of a document's first page",
     description: [
