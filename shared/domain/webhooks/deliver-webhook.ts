@@ -60,14 +60,14 @@ const LEASE_MS = 30_000;
  * that is off).
  */
 export async function deliverWebhook(deps: DeliverDeps, message: DeliveryMessage): Promise<DeliveryStep> {
-  const workspace = deps.inWorkspace(message.workspace_id);
-  const delivery = await workspace.deliveries.get(message.delivery_id);
-  // Its attempt, or (one more) its attempt claimed by a worker that died before recording it: the claim decides.
-  if (!delivery || delivery.state !== 'pending' || delivery.attempts < message.attempts || delivery.attempts > message.attempts + 1) return 'skipped';
   if (deps.serves && !(await deps.serves(message.workspace_id))) {
     await deps.deliveryQueue.enqueue(message, { delaySeconds: SUSPENDED_RECHECK_SECONDS });
     return 'waiting';
   }
+  const workspace = deps.inWorkspace(message.workspace_id);
+  const delivery = await workspace.deliveries.get(message.delivery_id);
+  // Its attempt, or (one more) its attempt claimed by a worker that died before recording it: the claim decides.
+  if (!delivery || delivery.state !== 'pending' || delivery.attempts < message.attempts || delivery.attempts > message.attempts + 1) return 'skipped';
   const now = deps.clock.now();
   const dueIn = delivery.next_attempt_at ? Date.parse(delivery.next_attempt_at) - now.getTime() : 0;
   if (dueIn > 1000) {
