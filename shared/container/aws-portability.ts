@@ -9,6 +9,7 @@ import { awsAppContainer, awsCredentialVault, bucketEnvSchema, tokenlessContaine
 import { parseEnv, tableEnvSchema } from './config';
 import { dynamoPortabilityServices, type PortabilityServices } from './portability-services';
 import { dynamoWebhookStores, type WebhookServices } from './webhook-services';
+import { dynamoSourceStores } from './source-stores';
 
 /*
  * Exports and imports in the cloud composition root: the `portability` HTTP function (jobs, presigned links,
@@ -26,12 +27,17 @@ function portabilityServices(env: NodeJS.ProcessEnv): PortabilityServices {
 
 /** The export and import endpoints (TABLE_NAME, BUCKET_NAME, PORTABILITY_QUEUE_URL and the app's). */
 export function awsPortabilityContainer(env: NodeJS.ProcessEnv = process.env): AppContainer & PortabilityServices {
-  return { ...awsAppContainer(env), ...portabilityServices(env) };
+  // The sources' stores: an import goes only into a workspace without sources.
+  return { ...awsAppContainer(env, { sourceStores: dynamoSourceStores }), ...portabilityServices(env) };
 }
 
 /** The worker: the workspace's stores, its files, the webhooks (read for the archive) and the vault (imported sources); no JWT key. */
 export function awsPortabilityWorkerDependencies(env: NodeJS.ProcessEnv = process.env): AppContainer & PortabilityServices & Pick<WebhookServices, 'webhookStores'> {
   const { TABLE_NAME } = parseEnv(tableEnvSchema, env);
-  const container = tokenlessContainer(TABLE_NAME, env, { files: s3FileStore(parseEnv(bucketEnvSchema, env).BUCKET_NAME), vault: awsCredentialVault(env) });
+  const container = tokenlessContainer(TABLE_NAME, env, {
+    files: s3FileStore(parseEnv(bucketEnvSchema, env).BUCKET_NAME),
+    vault: awsCredentialVault(env),
+    sourceStores: dynamoSourceStores,
+  });
   return { ...container, ...portabilityServices(env), webhookStores: dynamoWebhookStores(createDynamoDocumentClient(), TABLE_NAME) };
 }

@@ -14,6 +14,7 @@ import type {
   PortabilityQueue,
   UnfinishedPortabilityJobs,
 } from '../domain/portability/ports';
+import { logger } from '../logger';
 import { inWorkspace, type AppContainer } from './app-container';
 import type { ContainerParts } from './build-app-container';
 import type { WebhookServices } from './webhook-services';
@@ -82,6 +83,7 @@ export function exportDepsOf(c: AppContainer & PortabilityServices & Pick<Webhoo
     members: () => c.users.list(workspaceId),
     usage: c.usage,
     audit: c.portability.audit?.(workspaceId),
+    log: (message, fields) => logger.error(message, fields),
   };
 }
 
@@ -95,5 +97,6 @@ export function importDepsOf(c: AppContainer & PortabilityServices, workspaceId:
     codec: c.portability.codec,
     texts: c.portability.texts(workspaceId),
     vault: c.vault,
+    log: (message, fields) => logger.error(message, fields),
   };
 }

@@ -42,7 +42,7 @@ const WEBDAV_USERS = ['sources', 'source-sync'];
 const CREDENTIAL_CHAIN_CODE = /node_modules\/@aws-sdk\/(credential-provider-(node|ini|sso|web-identity|process)|nested-clients)\//u;
 /** The sources' stores, which only shared/container/source-stores.ts reaches. */
 const SOURCE_STORES_CODE = /shared\/adapters\/aws\/dynamodb\/(source-repository|sync-state-store|source-schedule)\.ts$/u;
-const SOURCE_STORES_USERS = ['sources', 'source-sync', 'source-scheduler'];
+const SOURCE_STORES_USERS = ['portability', 'portability-worker', 'sources', 'source-sync', 'source-scheduler'];
 /** What only serving requests needs (shared/container/request-serving.ts), and the adoption of pre-workspace items. */
 const SERVING_CODE = /shared\/adapters\/(crypto\/scrypt-password-hasher|aws\/dynamodb\/rate-limit-store|node\/host-probe)\.ts$/u;
 const SERVING_USERS = ['auth', 'bootstrap', 'documents', 'labels', 'notifications', 'ocr', 'portability', 'realtime', 'search', 'settings', 'sources', 'users', 'webhooks'];

@@ -45,6 +45,8 @@ export interface ExportDeps {
   usage: Pick<UsageRepository, 'month'>;
   /** The audit log where the audit area provides it; without it the archive's `audit` is empty. */
   audit?: AuditTrailReader | undefined;
+  /** Where a failure's cause is logged (the job shows only its reason). */
+  log: (message: string, fields: Record<string, unknown>) => void;
 }
 
 /** Progress is recorded after each part of documents, and at least this often while one large file is written. */
@@ -74,6 +76,7 @@ export async function runExport(deps: ExportDeps, exportId: string): Promise<'co
     });
     return 'completed';
   } catch (error) {
+    deps.log('portability: an export failed', { export_id: exportId, error });
     await deps.archives.delete(key).catch(() => undefined);
     await deps.portabilityJobs.updateExport(exportId, { state: 'failed', failure_reason: reasonOf(error), finished_at: now(deps), updated_at: now(deps) });
     return 'failed';

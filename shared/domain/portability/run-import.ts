@@ -31,6 +31,8 @@ export interface ImportDeps {
   sources: Pick<SourceRepository, 'create' | 'delete' | 'list'>;
   rules: Pick<RuleRepository, 'create' | 'delete' | 'list'>;
   vault: Pick<CredentialVault, 'seal'>;
+  /** Where a failure's cause is logged (the job shows only its reason). */
+  log: (message: string, fields: Record<string, unknown>) => void;
 }
 
 /** What an imported document whose OCR had not finished says: it is failed, and may be retried. */
@@ -72,6 +74,7 @@ export async function runImport(deps: ImportDeps, importId: string): Promise<'co
     await deps.archives.delete(job.archive_key).catch(() => undefined);
     return 'completed';
   } catch (error) {
+    if (!(error instanceof ArchiveRejectedError)) deps.log('portability: an import failed while writing; removing what it wrote', { import_id: importId, error });
     await written.undo(deps);
     return fail(error instanceof ArchiveRejectedError ? error.message : 'internal_error: the import failed while writing; nothing of it was kept');
   }
