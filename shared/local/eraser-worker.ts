@@ -3,7 +3,6 @@ import { createS3Client } from '../adapters/aws/s3-client';
 import { S3WorkspaceEraser } from '../adapters/aws/s3-workspace-eraser';
 import { startQueuePoller, type QueuePoller } from '../adapters/aws/sqs-poller';
 import type { SqliteSearchIndex } from '../adapters/local/sqlite-search-index';
-import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { AppContainer } from '../container/app-container';
 import { eraserDepsOf } from '../container/eraser';
 import { localClientOptions, type LocalResources } from '../container/local';
@@ -19,7 +18,7 @@ export function startLocalEraser(options: {
   container: AppContainer;
   resources: LocalResources;
   searchIndex: SqliteSearchIndex;
-  sqs: SQSClient;
+  sqs: Parameters<typeof startQueuePoller>[0]['sqs'];
   polling: { waitTimeSeconds: number; abortReceiveOnStop: boolean };
 }): { poller: QueuePoller; resume: () => Promise<number> } {
   const { container, resources } = options;
