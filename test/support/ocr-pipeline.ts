@@ -13,6 +13,7 @@ import { fileKeys } from '../../shared/domain/files/file-keys';
 import type { BusinessMetric, BusinessMetrics } from '../../shared/domain/metrics/ports';
 import { newOcrJob } from '../../shared/domain/ocr/jobs';
 import type { OcrEngine } from '../../shared/domain/ocr/ports';
+import type { OcrWorkerServices } from '../../shared/domain/ocr/process-ocr-job';
 import { freshTable, testClients, uniqueName } from './aws-resources';
 import { aDocumentRecord } from './builders';
 
@@ -26,9 +27,12 @@ export class RecordedMetrics implements BusinessMetrics {
 
 /**
  * The OCR worker's real adapters on fresh resources (DynamoDB Local, the S3 and SQS emulators, pdf.js text
- * layers), one workspace, and the uploader's side of a job.
+ * layers; a searchable PDF writer when given), one workspace, and the uploader's side of a job.
  */
-export async function ocrPipeline(engine: OcrEngine = new TesseractOcrEngine(), options: { metrics?: BusinessMetrics } = {}) {
+export async function ocrPipeline(
+  engine: OcrEngine = new TesseractOcrEngine(),
+  options: { metrics?: BusinessMetrics; searchablePdf?: OcrWorkerServices['searchablePdf'] } = {},
+) {
   const { sqs, s3 } = testClients();
   const { db, tableName } = await freshTable();
   const bucket = uniqueName('ocr');
@@ -46,7 +50,7 @@ export async function ocrPipeline(engine: OcrEngine = new TesseractOcrEngine(), 
   });
   const workspaceId = crypto.randomUUID();
   await container.workspaces.create({ id: workspaceId, name: 'OCR', created_at: new Date().toISOString() });
-  const worker = { ...container, engine, textLayer: new PdfTextLayerReader(), staleAfterSeconds: 300 };
+  const worker = { ...container, engine, textLayer: new PdfTextLayerReader(), staleAfterSeconds: 300, searchablePdf: options.searchablePdf };
   const deps = inWorkspace(worker, { workspaceId });
   const { documents, files, ocrQueue: queue } = deps;
   /** Stores `bytes` as a new document with a queued job; `record` overrides fields of its record (e.g. `size`). */
