@@ -223,6 +223,7 @@ describe('environment bindings', () => {
     // Assert
     expect(environment).toEqual({
       NODE_OPTIONS: '--enable-source-maps',
+      OTEL_TRACES_EXPORTER: 'otlp',
       POWERTOOLS_SERVICE_NAME: stacks.api.stackName,
       POWERTOOLS_METRICS_NAMESPACE: BUSINESS_METRICS_NAMESPACE,
       [ENV.corsOrigins]: '',
