@@ -386,7 +386,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
     const range: WorkspaceRange = { base, first, last: this.statements.maxRid.get(first, rowidRange(slot).last) ?? first, tables };
     const plan = new QueryPlan(request, range, {
       alternatives: (word) => this.vocabulary.alternatives(slot, word),
-      completions: (prefix) => this.vocabulary.completions(slot, prefix),
+      prefixTerms: (prefix) => this.vocabulary.prefixTerms(slot, prefix),
       contains: (field, value) => this.substrings.resolve({ tables, first: range.first, last: range.last }, field, value),
     });
     const offset = (request.page - 1) * request.perPage;

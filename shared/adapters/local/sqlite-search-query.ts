@@ -68,7 +68,7 @@ export interface WorkspaceRange {
 /** The workspace's words a query word or prefix stands for (see SqliteVocabulary), and what a substring matches. */
 export interface WorkspaceVocabulary {
   alternatives(word: string): string[];
-  completions(prefix: string): string[] | null;
+  prefixTerms(prefix: string): { prefix: string | null; words: string[] } | null;
   contains(field: SearchField, value: string): ContainsMatch;
 }
 
@@ -215,9 +215,10 @@ export class QueryPlan {
 
   /** `prefix*`: the words it stands for in the workspace (none: an empty phrase, which matches nothing), else FTS5's prefix. */
   private prefix(field: SearchField, value: string): string {
-    const completions = this.vocabulary.completions(value);
-    if (!completions) return `${columnFilter(field)}${quote(value)} *`;
-    return `${columnFilter(field)}(${completions.length ? completions.map(quote).join(' OR ') : '""'})`;
+    const terms = this.vocabulary.prefixTerms(value);
+    if (!terms) return `${columnFilter(field)}${quote(value)} *`;
+    const parts = [...(terms.prefix ? [`${quote(terms.prefix)} *`] : []), ...terms.words.map(quote)];
+    return `${columnFilter(field)}(${parts.length ? parts.join(' OR ') : '""'})`;
   }
 
   /** A boolean SQL condition on `d` for any tree: words through FTS5, substrings through the trigram table. */

@@ -23,7 +23,10 @@ export class SqliteVocabulary {
   private readonly known = new Map<number, SlotWords>();
   private readonly statements;
 
+  private readonly stemmer: SqliteStemmer;
+
   constructor(db: Database.Database) {
+    this.stemmer = new SqliteStemmer(db);
     this.statements = {
       insertWord: db.prepare('INSERT OR IGNORE INTO words (slot, len, word) VALUES (?, ?, ?)'),
       wordsOf: db.prepare<[number], { len: number; word: string }>('SELECT len, word FROM words WHERE slot = ?'),
@@ -106,6 +109,27 @@ export class SqliteVocabulary {
     return words;
   }
 
+  /**
+   * What `prefix*` is searched as: FTS5's own prefix match where the stemmer leaves the prefix as it is (it then
+   * matches every stem that starts with it: one merged doclist instead of an OR of every word), and one word for
+   * each stem of the prefix's words that this does not cover (a stem shorter than the prefix: "consulti*"
+   * finds "consulting", stemmed "consult"). Where the stemmer changes the prefix ("thes" → "the"), only the
+   * words. Null where {@link completions} is.
+   */
+  prefixTerms(slot: number, prefix: string): { prefix: string | null; words: string[] } | null {
+    const words = this.completions(slot, prefix);
+    if (!words) return null;
+    const normalized = normalize(prefix);
+    const [own, ...stems] = this.stemmer.stems([normalized, ...words]);
+    const native = own === normalized ? normalized : null;
+    const byStem = new Map<string, string>();
+    words.forEach((word, i) => {
+      const stem = stems[i]!;
+      if (!(native && stem.startsWith(native)) && !byStem.has(stem)) byStem.set(stem, word);
+    });
+    return { prefix: native, words: [...byStem.values()] };
+  }
+
   /** Forgets what was written (after the table was emptied). */
   clear(): void {
     this.known.clear();
@@ -161,5 +185,36 @@ class WordsByLength {
       }
     }
     return found;
+  }
+}
+
+/**
+ * Words stemmed by FTS5's own porter tokenizer (the one `fts_N` uses), through a temporary FTS5 table of this
+ * connection and its `fts5vocab` view: JavaScript has no stemmer that is sure to agree with it.
+ */
+class SqliteStemmer {
+  private readonly statements;
+
+  constructor(private readonly db: Database.Database) {
+    db.exec(`
+      CREATE VIRTUAL TABLE IF NOT EXISTS temp.stemmer USING fts5(word, tokenize = 'porter unicode61 remove_diacritics 2');
+      CREATE VIRTUAL TABLE IF NOT EXISTS temp.stemmer_terms USING fts5vocab(temp, stemmer, 'instance');
+    `);
+    this.statements = {
+      insert: db.prepare<[number, string]>('INSERT INTO temp.stemmer (rowid, word) VALUES (?, ?)'),
+      read: db.prepare<[], { doc: number; term: string }>('SELECT doc, term FROM temp.stemmer_terms'),
+      clear: db.prepare('DELETE FROM temp.stemmer'),
+    };
+  }
+
+  /** The stem of each word (a word of one token, as the vocabulary holds them). */
+  stems(words: string[]): string[] {
+    const stems = [...words];
+    this.db.transaction(() => {
+      words.forEach((word, i) => this.statements.insert.run(i + 1, word));
+      for (const { doc, term } of this.statements.read.all()) stems[doc - 1] = term;
+      this.statements.clear.run();
+    })();
+    return stems;
   }
 }

@@ -63,4 +63,26 @@ describe('SqliteVocabulary completions', () => {
     expect(atTheBound).toHaveLength(MAX_PREFIX_COMPLETIONS);
     expect(beyond).toBeNull();
   });
+
+  describe('prefixTerms', () => {
+    it("searches FTS5's own prefix where the stemmer keeps it, plus one word per stem it does not cover", () => {
+      // Arrange: "consulting" stems to "consult", shorter than the prefix; "consultis" stems to itself.
+      vocabulary.add(1, 'consulting consultis consultings');
+
+      // Act
+      const terms = vocabulary.prefixTerms(1, 'consulti');
+
+      // Assert
+      expect(terms).toEqual({ prefix: 'consulti', words: ['consulting'] });
+    });
+
+    it('searches only the words where the stemmer changes the prefix: "thes" is not searched as "the"', () => {
+      vocabulary.add(1, 'the thesis and its theses');
+
+      const terms = vocabulary.prefixTerms(1, 'thes');
+
+      expect(terms?.prefix).toBeNull();
+      expect(terms?.words.sort()).toEqual(['theses', 'thesis']);
+    });
+  });
 });
