@@ -57,7 +57,7 @@ const importFields = {
     .nullable(z.string())
     .check(
       z.describe(
-        'Why the archive was refused or the import failed: `<reason>: <detail>`, the reason one of `invalid_format`, `unsupported_version`, `checksum_mismatch`, `size_mismatch`, `missing_entry`, `unexpected_entry`, `invalid_record`, `workspace_not_empty`, `internal_error`.',
+        'Why the archive was refused or the import failed: `<reason>: <detail>`, the reason one of `invalid_format`, `unsupported_version`, `checksum_mismatch`, `size_mismatch`, `missing_entry`, `unexpected_entry`, `invalid_record`, `workspace_not_empty`, `import_running` (another import into the workspace is running), `quota_exceeded`, `internal_error`.',
       ),
     ),
 };

@@ -14,6 +14,13 @@ export interface PortabilityJobRepository {
   createImport(job: ImportJob): Promise<void>;
   getImport(id: string): Promise<ImportJob | null>;
   updateImport(id: string, changes: Partial<Omit<ImportJob, 'id'>>, from?: readonly ImportState[]): Promise<boolean>;
+  /**
+   * Takes the workspace's one import slot for this import (or confirms it holds it already: a redelivery); false
+   * while another import holds it. Two imports writing the same archive's ids at once would undo each other.
+   */
+  holdImportSlot(importId: string): Promise<boolean>;
+  /** Lets the slot go, if this import holds it. */
+  releaseImportSlot(importId: string): Promise<void>;
 }
 
 /** A job for the portability worker. */

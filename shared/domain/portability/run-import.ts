@@ -1,4 +1,5 @@
 import type { Clock } from '../clock';
+import { AppError } from '../errors';
 import type { DocumentRecord } from '../documents/document';
 import type { DocumentRepository } from '../documents/ports';
 import { fileKeys } from '../files/file-keys';
@@ -55,6 +56,18 @@ export async function runImport(deps: ImportDeps, importId: string): Promise<'co
     await deps.archives.delete(job.archive_key).catch(() => undefined);
     return 'failed' as const;
   };
+  if (!(await deps.portabilityJobs.holdImportSlot(importId))) return fail('import_running: another import into this workspace is running');
+  try {
+    return await validateAndWrite(deps, job, fail);
+  } finally {
+    await deps.portabilityJobs.releaseImportSlot(importId);
+  }
+}
+
+async function validateAndWrite(deps: ImportDeps, job: ImportJob, fail: (reason: string) => Promise<'failed'>): Promise<'completed' | 'failed'> {
+  const importId = job.id;
+  // A run that died while writing (its process was killed) left part of the archive: it goes before anything else.
+  if (job.state === 'importing') await undoArchive(deps, job);
   if (!(await isWorkspaceEmpty(deps))) return fail('workspace_not_empty: the workspace holds documents, labels, sources or rules');
   await deps.portabilityJobs.updateImport(importId, { state: 'validating', updated_at: now(deps) });
   let documentsTotal: number;
@@ -76,11 +89,40 @@ export async function runImport(deps: ImportDeps, importId: string): Promise<'co
   } catch (error) {
     if (!(error instanceof ArchiveRejectedError)) deps.log('portability: an import failed while writing; removing what it wrote', { import_id: importId, error });
     await written.undo(deps);
-    return fail(error instanceof ArchiveRejectedError ? error.message : 'internal_error: the import failed while writing; nothing of it was kept');
+    return fail(
+      error instanceof ArchiveRejectedError
+        ? error.message
+        : error instanceof AppError
+          ? `${String(error.details['reason'] ?? error.code)}: ${error.message}; nothing of the import was kept`
+          : 'internal_error: the import failed while writing; nothing of it was kept',
+    );
   }
 }
 
 const now = (deps: { clock: Clock }) => deps.clock.now().toISOString();
+
+/**
+ * Removes whatever of the archive's documents, rules, sources and labels the workspace holds: what an earlier run
+ * of this import wrote before it died (the workspace was empty, and held for this import, when it began).
+ */
+async function undoArchive(deps: ImportDeps, job: ImportJob): Promise<void> {
+  const archive = await deps.archives.read(job.archive_key);
+  if (!archive) return;
+  const written = new Written();
+  for await (const entry of deps.codec.read(archive.body)) {
+    const kind = entryKind(entry.name);
+    if (kind?.kind !== 'part') continue;
+    const body = await collect(entry.body, PART_READ_MAX_BYTES);
+    if (!body) continue;
+    const ids = linesOf(body).map((line) => String((JSON.parse(line) as { id?: unknown }).id));
+    if (kind.collection === 'documents') written.documents.push(...ids);
+    if (kind.collection === 'labels') written.labels.push(...ids);
+    if (kind.collection === 'sources') written.sources.push(...ids);
+    if (kind.collection === 'rules') written.rules.push(...ids);
+    if (written.documents.length) await written.undoDocuments(deps);
+  }
+  await written.undo(deps);
+}
 
 /** What an import wrote so far, to remove again if it cannot finish. */
 class Written {
@@ -91,13 +133,19 @@ class Written {
   documents: string[] = [];
 
   async undo(deps: ImportDeps): Promise<void> {
+    await this.undoDocuments(deps);
+    for (const id of this.rules) await deps.rules.delete(id);
+    for (const id of this.sources) await deps.sources.delete(id);
+    for (const id of this.labels) await deps.labels.delete(id);
+  }
+
+  /** Removes the documents (records, texts, files) and forgets them. */
+  async undoDocuments(deps: ImportDeps): Promise<void> {
     for (const id of this.documents.reverse()) {
       await deps.documents.delete(id);
       await deps.files.deletePrefix(fileKeys.prefix(id));
     }
-    for (const id of this.rules) await deps.rules.delete(id);
-    for (const id of this.sources) await deps.sources.delete(id);
-    for (const id of this.labels) await deps.labels.delete(id);
+    this.documents = [];
   }
 }
 

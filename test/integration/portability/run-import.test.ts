@@ -125,4 +125,30 @@ describe('an import that fails while writing', () => {
       labels: [['invoices', 3]],
     });
   });
+  it('refuses a second import into the workspace while one holds it, keeping nothing of the second', async () => {
+    const { workspaceId, id } = await queuedImport();
+    const jobs = c.portability.jobs(workspaceId);
+    await jobs.holdImportSlot('another-import');
+
+    const outcome = await runImport(importDepsOf(c, workspaceId), id);
+
+    expect({ outcome, reason: (await jobs.getImport(id))?.failure_reason }).toEqual({ outcome: 'failed', reason: 'import_running: another import into this workspace is running' });
+  });
+
+  it('finishes an import whose earlier run died while writing, without doubling anything', async () => {
+    const { workspaceId, id } = await queuedImport();
+    await runImport(importDepsOf(c, workspaceId), id);
+    // As if the process had died after writing everything, before recording it: the message comes back.
+    await c.portability.jobs(workspaceId).updateImport(id, { state: 'importing', result: null });
+    await c.portability.archives(workspaceId).write(archiveKeys.import(id), (async function* () { yield archive; })(), 'application/gzip');
+
+    const outcome = await runImport(importDepsOf(c, workspaceId), id);
+
+    const w = inWorkspace(c, { workspaceId });
+    expect({ outcome, documents: (await w.documents.list({ page: 1, perPage: 10, sort: 'created_at', order: 'asc' })).pagination.total, labels: (await w.labels.list()).map((l) => [l.name, l.document_count]) }).toEqual({
+      outcome: 'completed',
+      documents: 3,
+      labels: [['invoices', 3]],
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ExportJob, ExportState, ImportJob, ImportState } from '../../../domain/portability/jobs';
 import type { ImportedTexts, PortabilityJobRepository, PortabilityMessage, UnfinishedPortabilityJobs } from '../../../domain/portability/ports';
 import { isConditionFailure } from './errors';
@@ -16,6 +16,8 @@ export const portabilityKeys = {
   partition: (workspaceId: string) => `WS#${workspaceId}#PORTABILITY`,
   export: (workspaceId: string, id: string) => ({ pk: portabilityKeys.partition(workspaceId), sk: `EXPORT#${id}` }),
   import: (workspaceId: string, id: string) => ({ pk: portabilityKeys.partition(workspaceId), sk: `IMPORT#${id}` }),
+  /** The import running in the workspace, if any (`import_id`). */
+  importSlot: (workspaceId: string) => ({ pk: portabilityKeys.partition(workspaceId), sk: 'IMPORTSLOT' }),
 };
 export const UNFINISHED_INDEX = 'PORTABILITYUNFINISHED';
 
@@ -52,6 +54,33 @@ export class DynamoPortabilityJobRepository implements PortabilityJobRepository 
 
   updateImport(id: string, changes: Partial<Omit<ImportJob, 'id'>>, from?: readonly ImportState[]): Promise<boolean> {
     return this.update(portabilityKeys.import(this.workspaceId, id), id, 'import', changes, from);
+  }
+
+  async holdImportSlot(importId: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...portabilityKeys.importSlot(this.workspaceId), import_id: importId },
+          ConditionExpression: 'attribute_not_exists(pk) OR import_id = :me',
+          ExpressionAttributeValues: { ':me': importId },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async releaseImportSlot(importId: string): Promise<void> {
+    try {
+      await this.db.send(
+        new DeleteCommand({ TableName: this.tableName, Key: portabilityKeys.importSlot(this.workspaceId), ConditionExpression: 'import_id = :me', ExpressionAttributeValues: { ':me': importId } }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
   }
 
   private unfinishedSort(kind: PortabilityMessage['kind'], id: string): string {
