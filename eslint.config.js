@@ -10,7 +10,7 @@ const awsSdkOnlyInAdapters = {
 const zodThroughSharedZod = { regex: '^zod(/|$)', message: 'Import * as z from shared/zod.ts.' };
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'cdk.out', '.data', 'coverage', 'bench/results', 'test-results', 'client/src/openapi.d.ts'] },
+  { ignores: ['node_modules', 'cdk.out', '.data', 'coverage', 'bench/results', 'test-results', 'client/src/openapi.d.ts', 'web/dist', 'web/node_modules'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

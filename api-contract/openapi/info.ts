@@ -49,7 +49,8 @@ export const TAGS: { name: HttpGroup; description: string }[] = [
   { name: 'sources', description: 'WebDAV sources synced into the workspace, on a schedule and on demand.' },
   { name: 'notifications', description: "The caller's notifications." },
   { name: 'webhooks', description: 'HTTP endpoints that hear of the workspace\'s changes: signed (Standard Webhooks), at least once, retried.' },
-  { name: 'workspaces', description: "The caller's workspace (plan, status, usage, quotas) and the operator's view of every workspace: plans, suspension." },
+  { name: 'workspaces', description: "The caller's workspace (plan, status, usage, quotas) and the operator's view of every workspace: plans, suspension, deletion." },
   { name: 'portability', description: "Export of the caller's workspace to one archive, and import of such an archive into an empty workspace (its admins)." },
+  { name: 'audit', description: "The workspace's audit log: every change of state with who made it, from where and in which request (its admins; the operator any workspace's). Append-only." },
   { name: 'health', description: 'Whether the service and its stores answer.' },
 ];

@@ -25,10 +25,10 @@ export const routes = {
   getWorkspace: contract({ key: 'GET /api/workspace', access: 'viewer' }),
   // Renaming is a setting of the workspace: its admins', with a session or a token with the admin scope.
   renameWorkspace: contract({ key: 'PUT /api/workspace', access: 'admin', body: renameWorkspaceBody }),
+  // Deleting a workspace erases it for good: its admins, with a session (never a token that may have leaked).
+  deleteWorkspace: contract({ key: 'DELETE /api/workspace', access: 'admin', session: true, body: deleteWorkspaceBody }),
   // Every workspace, and a workspace's plan and status: the operator's.
   listWorkspaces: contract({ key: 'GET /api/workspaces', access: 'operator', query: pageQuery }),
   changeWorkspace: contract({ key: 'PUT /api/workspaces/{id}', access: 'operator', params: workspaceIdParams, body: changeWorkspaceBody }),
-  // Deleting a workspace erases it for good: its admins, with a session (never a token that may have leaked).
-  deleteWorkspace: contract({ key: 'DELETE /api/workspace', access: 'admin', session: true, body: deleteWorkspaceBody }),
   deleteWorkspaceAsOperator: contract({ key: 'DELETE /api/workspaces/{id}', access: 'operator', session: true, params: workspaceIdParams }),
 } as const satisfies RouteContracts;

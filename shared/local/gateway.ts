@@ -11,6 +11,7 @@ import { logger } from '../logger';
 import { lambdaContext, requestTarget, toHttpApiEvent, writeResult } from './api-gateway-event';
 import { isApiDocsPath } from '../api-docs/files';
 import type { ApiDocs } from './api-docs';
+import type { ConsoleSite } from './console-site';
 import {
   BODY_MEMORY_WINDOW_BYTES,
   BodyAbortedError,
@@ -60,6 +61,8 @@ export interface GatewayOptions {
    * handler and no rate limit. What it does not answer goes on to the routes and the fallback.
    */
   apiDocs?: ApiDocs;
+  /** The web console's page and assets (shared/local/console-site.ts), answered like the API docs: static, before routing. */
+  consoleSite?: ConsoleSite;
 }
 
 const CONNECTIONS_PATH = '/@connections/';
@@ -127,7 +130,7 @@ export function createGateway(options: GatewayOptions): Server {
       writeResult(response, { ...refusal, headers: { ...refusal.headers, 'x-request-id': requestId } });
       return;
     }
-    const file = await options.apiDocs?.answer(method, path, request.headers);
+    const file = (await options.apiDocs?.answer(method, path, request.headers)) ?? (await options.consoleSite?.answer(method, path, request.headers));
     if (file) {
       // A body sent with a GET is never read: the answer does not depend on it.
       if (withBody) closeBehindAnswer(request, response);

@@ -49,6 +49,8 @@ import { adoptSharedDatabase, startDynamoDbLocal, type RunningEmulator } from '.
 import { startS3Emulator } from './emulators/s3-emulator';
 import { startSqsEmulator } from './emulators/sqs-emulator';
 import { createApiDocs } from './api-docs';
+import { createConsoleSite } from './console-site';
+import { CONSOLE_DIST } from '../../web/site';
 import { createGateway } from './gateway';
 import { timeOcrWorker } from './ocr-worker-timings';
 import { S3EventForwarder } from './s3-event-forwarder';
@@ -289,6 +291,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       fallback: createFallbackHandler(container),
       connections: sockets,
       apiDocs: createApiDocs(),
+      consoleSite: createConsoleSite({ directory: CONSOLE_DIST, uploadOrigins: [new URL(s3.endpoint).origin] }),
       maxBodyBytes: env.MAX_REQUEST_SIZE_MB * MIB,
       // The handlers' own token check, so that a body sent with a token they would refuse is never read.
       authenticate: (token) => container.authenticate(token),

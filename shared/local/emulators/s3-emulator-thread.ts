@@ -13,8 +13,24 @@ export interface S3EmulatorThreadSettings {
 
 const settings = workerData as S3EmulatorThreadSettings;
 
+/**
+ * The web console (the runtime's page, another origin than this port) PUTs presigned uploads into the uploads
+ * bucket from the browser, as it does to S3 in the cloud: a CORS rule lets it, for PUT only. The admission check
+ * still stands before every request.
+ */
+const BROWSER_UPLOADS_CORS = Buffer.from(
+  '<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>PUT</AllowedMethod>' +
+    '<AllowedHeader>*</AllowedHeader><MaxAgeSeconds>600</MaxAgeSeconds></CORSRule></CORSConfiguration>',
+);
+
 await serveOnThisThread(async (post) => {
-  const server = new S3rver({ address: '127.0.0.1', port: settings.port, directory: settings.directory, silent: true });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: settings.port,
+    directory: settings.directory,
+    silent: true,
+    ...(settings.uploadsBucket ? { configureBuckets: [{ name: settings.uploadsBucket, configs: [BROWSER_UPLOADS_CORS] }] } : {}),
+  });
   // First in the chain (Koa composes it at run()), before s3rver reads anything.
   server.middleware.unshift(async (ctx, next) => {
     if (isAdmittedRequest(ctx.req, settings.uploadsBucket)) return next();
