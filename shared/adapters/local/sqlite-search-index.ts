@@ -92,6 +92,8 @@ export class SqliteSearchIndex implements SearchIndexStore {
   /** Each workspace's write statements, by slot (its tables exist once these are prepared). */
   private readonly workspaceStatements = new Map<number, ReturnType<typeof workspaceWriteStatements>>();
   private readonly substrings: SqliteSubstrings;
+  /** Writes waiting for the next commit (see enqueue). */
+  private readonly queued: { workspaceId: string; run: () => FacetChange | null; resolve: () => void; reject: (error: unknown) => void }[] = [];
 
   constructor(path: string, options: SqliteSearchIndexOptions = {}) {
     this.db = new Database(path);
@@ -124,11 +126,8 @@ export class SqliteSearchIndex implements SearchIndexStore {
     return {
       workspaceId,
       upsertMany: (documents) => this.upsertMany(workspaceId, documents),
-      upsert: async (document) => {
-        this.tablesOf(workspaceId);
-        this.apply(this.db.transaction(() => this.write(workspaceId, document))());
-      },
-      remove: async (documentId, version) => this.remove(workspaceId, documentId, version),
+      upsert: (document) => this.enqueue(workspaceId, () => this.write(workspaceId, document)),
+      remove: (documentId, version) => this.enqueue(workspaceId, () => this.removeWithin(workspaceId, documentId, version)),
       search: (request) => this.search(workspaceId, request),
       list: async (query) => listIndexedDocuments(this.db, this.slotOf(workspaceId), query),
     };
@@ -193,24 +192,56 @@ export class SqliteSearchIndex implements SearchIndexStore {
     for (const change of changes) this.apply(change);
   }
 
-  private remove(workspaceId: string, documentId: string, version: number): void {
-    const change = this.db.transaction((): FacetChange | null => {
-      const current = this.statements.current.get(documentId);
-      // Another workspace's entry is not this view's to remove (nor to tombstone: the id is taken).
-      if (current && current.slot !== this.slotOf(workspaceId)) return null;
-      // The tombstone holds the version after the removal: upserts up to `version` stay out, a newer one wins.
-      if (current && current.version > version + 1) return null;
-      if (!current) {
-        const slot = this.slotFor(workspaceId);
-        this.statements.insertTombstone.run(this.nextRid(slot), documentId, slot, version + 1);
-        return null;
-      }
-      if (!current.deleted) this.unindex(current.rid);
-      this.statements.tombstone.run(version + 1, current.rid);
-      return { slot: current.slot, sequence: current.rid - rowidRange(current.slot).base, entry: null };
-    })();
-    this.apply(change);
+  /**
+   * Queues one document's write: the writes that arrive in the same turn of the event loop (the indexer runs
+   * several documents at once, a burst of uploads brings many) commit in one transaction, which costs about what
+   * one write's own transaction costs (FTS5 flushes its pending segment and the WAL syncs once per commit). Each
+   * write keeps its own checks (versions, workspace) and they run in arrival order.
+   */
+  private enqueue(workspaceId: string, run: () => FacetChange | null): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.queued.push({ workspaceId, run, resolve, reject });
+      if (this.queued.length === 1) setImmediate(() => this.flush());
+    });
   }
+
+  private flush(): void {
+    const writes = this.queued.splice(0);
+    try {
+      for (const write of writes) this.tablesOf(write.workspaceId);
+      const changes = this.db.transaction(() => writes.map((write) => write.run()))();
+      for (const change of changes) this.apply(change);
+      for (const write of writes) write.resolve();
+    } catch {
+      // One failing write must not fail the others: each is tried again alone, in its own transaction.
+      for (const write of writes) {
+        try {
+          this.tablesOf(write.workspaceId);
+          this.apply(this.db.transaction(write.run)());
+          write.resolve();
+        } catch (error) {
+          write.reject(error);
+        }
+      }
+    }
+  }
+
+  private removeWithin(workspaceId: string, documentId: string, version: number): FacetChange | null {
+    const current = this.statements.current.get(documentId);
+    // Another workspace's entry is not this view's to remove (nor to tombstone: the id is taken).
+    if (current && current.slot !== this.slotOf(workspaceId)) return null;
+    // The tombstone holds the version after the removal: upserts up to `version` stay out, a newer one wins.
+    if (current && current.version > version + 1) return null;
+    if (!current) {
+      const slot = this.slotFor(workspaceId);
+      this.statements.insertTombstone.run(this.nextRid(slot), documentId, slot, version + 1);
+      return null;
+    }
+    if (!current.deleted) this.unindex(current.rid);
+    this.statements.tombstone.run(version + 1, current.rid);
+    return { slot: current.slot, sequence: current.rid - rowidRange(current.slot).base, entry: null };
+  }
+
 
   /** The workspace's committed slot, if it has one (read in a write, it also sees that write's own). */
   private slotOf(workspaceId: string): number | undefined {
