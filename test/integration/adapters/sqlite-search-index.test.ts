@@ -172,6 +172,29 @@ describe('SQLite FTS5 index, beyond the contract', () => {
     expect(results.results.map((hit) => hit.document_id)).toEqual([document(1).id]);
   });
 
+  it('applies writes sent at once in the order they were sent, each with its own version check', async () => {
+    // Arrange
+    const store = new SqliteSearchIndex(':memory:');
+    const index = store.forWorkspace(WORKSPACE);
+
+    // Act: version 2, then an older copy, then a removal of version 1, all in one turn of the event loop.
+    await Promise.all([
+      index.upsert(document(1, { version: 2, title: 'Newer title' })),
+      index.upsert(document(1, { version: 1, title: 'Older title' })),
+      index.upsert(document(2, { title: 'Quarterly report' })),
+      index.remove(document(3).id, 1),
+      index.upsert(document(3, { version: 1, title: 'Quarterly report' })),
+    ]);
+    const newer = await index.search(request({ query: { kind: 'term', field: 'all', value: 'newer' } }));
+    const report = await index.search(request({ query: { kind: 'term', field: 'title', value: 'quarterly' } }));
+    store.close();
+
+    // Assert
+    expect(newer.results.map((hit) => hit.document_id)).toEqual([document(1).id]);
+    expect(report.results.map((hit) => hit.document_id)).toEqual([document(2).id]);
+    expect(report.total).toBe(1);
+  });
+
   it('adopts an index file written before workspaces: its entries are the bootstrap workspace\'s', async () => {
     // Arrange: the layout of the previous version, without workspace columns
     const file = await fileIndex();
