@@ -8,6 +8,7 @@ import { pngImage } from '../support/fixtures';
 import { textPdf } from '../support/text-pdf';
 import { eventually } from '../support/until';
 import { startRcloneDav, type RunningDav } from '../support/webdav-servers';
+import { ChannelClient } from '../support/ws-client';
 
 const baseUrl = inject('baseUrl');
 const anonymous = new ApiClient(baseUrl);
@@ -73,13 +74,15 @@ async function snapshot(admin: ApiClient) {
 /** The archive with one byte of one original file changed (the same size), repacked: its checksums no longer hold. */
 async function tampered(archive: Buffer): Promise<Buffer> {
   const entries: { name: string; bytes: Buffer }[] = [];
-  for await (const entry of tarGzipCodec.read([archive])) {
+  for await (const entry of tarGzipCodec.read((async function* () {
+    yield archive;
+  })())) {
     const parts: Uint8Array[] = [];
     for await (const chunk of entry.body) parts.push(chunk);
     entries.push({ name: entry.name, bytes: Buffer.concat(parts) });
   }
   const file = entries.find((entry) => entry.name.startsWith('files/'))!;
-  file.bytes[file.bytes.byteLength - 1] ^= 0xff;
+  file.bytes[file.bytes.byteLength - 1] = file.bytes[file.bytes.byteLength - 1]! ^ 0xff;
   const out: Uint8Array[] = [];
   for await (const chunk of tarGzipCodec.write(async (sink) => {
     for (const entry of entries) await sink.add(entry.name, entry.bytes.byteLength, entry.bytes);
@@ -155,6 +158,19 @@ describe('workspace export and import (issue 37)', () => {
       sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       validForAboutAnHour: true,
     });
+  });
+
+  it('tells the admin who asked how the export goes over the WebSocket, up to completed', async () => {
+    const channel = await ChannelClient.authenticated(baseUrl, exporter.token!);
+    try {
+      const started = await exporter.post('/api/workspace/exports');
+
+      const completed = await channel.next((m) => m.type === 'export_progress' && (m.data as { status?: string }).status === 'completed', 60_000);
+
+      expect(completed.data).toEqual({ export_id: started.body.id, status: 'completed', progress: 100, documents_done: 2, documents_total: 2 });
+    } finally {
+      await channel.close();
+    }
   });
 
   it('refuses an import into a workspace that is not empty', async () => {
