@@ -1,3 +1,4 @@
+import type { AuthenticationEvents } from '../audit/ports';
 import type { TokenService } from '../auth/ports';
 import { toSession, type Session } from '../auth/session';
 import type { Clock } from '../clock';
@@ -14,6 +15,8 @@ export interface CompleteOidcLoginDeps {
   workspaces: Pick<WorkspaceRepository, 'findById'>;
   tokens: TokenService;
   oidc: { client: OidcClient; pendingLogins: PendingLoginStore; policy: SsoUserPolicy };
+  /** Where logins are recorded (the audit log); without it, nowhere. */
+  authEvents?: AuthenticationEvents;
 }
 
 /** What the provider sent to the callback: a code and state, or an error (RFC 6749 4.1.2.1). */
@@ -50,6 +53,7 @@ export async function completeOidcLogin(deps: CompleteOidcLoginDeps, input: Call
   const identity = await deps.oidc.client.redeem({ code: input.code, state: input.state, iss: input.iss }, login);
   const user = (await deps.users.findByIdentity(identity.issuer, identity.subject)) ?? (await createSsoUser(deps, identity));
   const issued = await deps.tokens.issue({ userId: user.id, role: user.role, tokenVersion: user.token_version });
+  await deps.authEvents?.loginSucceeded({ workspaceId: user.workspace_id, userId: user.id, username: user.username });
   return toSession(issued, user);
 }
 
