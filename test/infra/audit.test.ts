@@ -49,7 +49,9 @@ describe('audit grants', () => {
   });
 
   it('let the auth and events functions put entries, and the audit function query them', () => {
-    const granted = Object.fromEntries(FUNCTION_NAMES.map((name) => [name, auditActionsOf(name).filter((action) => action === 'dynamodb:PutItem' || action === 'dynamodb:Query')]).filter(([, actions]) => actions.length));
+    const granted = Object.fromEntries(
+      FUNCTION_NAMES.map((name) => [name, auditActionsOf(name).filter((action) => action === 'dynamodb:PutItem' || action === 'dynamodb:Query')] as const).filter(([, actions]) => actions.length > 0),
+    );
 
     expect(granted).toMatchObject({ auth: ['dynamodb:PutItem'], events: ['dynamodb:PutItem'], audit: ['dynamodb:Query'] });
   });
