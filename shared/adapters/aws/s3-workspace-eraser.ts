@@ -11,6 +11,9 @@ export const workspaceObjectPrefixes = (workspaceId: string): string[] =>
 
 type ObjectId = { Key: string; VersionId?: string };
 
+/** Failed rounds in a row before the unversioned erasure gives up (each is followed by a pause and a fresh listing). */
+const UNVERSIONED_ATTEMPTS = 8;
+
 /**
  * The bucket's part of a workspace's erasure. In a versioned bucket (the cloud's) a deleted object keeps its
  * versions and gains a delete marker, so this lists and deletes every version and every marker by id
@@ -48,12 +51,21 @@ export class S3WorkspaceEraser implements WorkspaceObjectEraser {
 
   private async eraseObjects(prefix: string): Promise<number> {
     let removed = 0;
-    // Deleting while listing moves the listing's window: each page is listed again from the start.
-    for (;;) {
-      const page = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix }));
-      const ids = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
-      if (!ids.length) return removed;
-      removed += await this.delete(ids);
+    for (let failed = 0; ; ) {
+      try {
+        // Deleting while listing moves the listing's window: each page is listed again from the start.
+        const page = await this.s3.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix }));
+        const ids = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
+        if (!ids.length) return removed;
+        removed += await this.delete(ids);
+        failed = 0;
+      } catch (error) {
+        // The S3 emulator deletes a request's objects side by side, then their emptied folders, which two of them
+        // may race to remove: the request fails (a 500) while the others still run, and a listing meanwhile trips
+        // on a folder going away. After a pause the next listing shows what is left.
+        if (++failed >= UNVERSIONED_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** failed));
+      }
     }
   }
 
