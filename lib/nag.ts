@@ -151,10 +151,10 @@ export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
   },
   {
     rule: /^AwsSolutions-S1$/,
-    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/Edge\/Docs\/Bucket\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/Edge\/(Docs|Console)\/Bucket\/Resource$/,
     reason:
-      'The docs bucket holds the public API contract and Swagger UI files, written only by the deployment and read ' +
-      "only by the distribution (origin access control); viewers' requests for them are in CloudFront's metrics.",
+      'The docs and console buckets hold the public API contract, Swagger UI and web console files, written only by ' +
+      "the deployment and read only by the distribution (origin access control); viewers' requests are in CloudFront's metrics.",
   },
   {
     rule: /^AwsSolutions-L1$/,
@@ -165,13 +165,13 @@ export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
     rule: /^AwsSolutions-IAM5\[Action::s3:(Abort|DeleteObject|GetBucket|GetObject|List)\*\]$/,
     path: new RegExp(`${DOCS_DEPLOYMENT.source}ServiceRole/DefaultPolicy/Resource$`),
     reason:
-      "CDK's grants to its BucketDeployment handler: read of the CDK assets bucket and read-write of the docs bucket " +
+      "CDK's grants to its BucketDeployment handler: read of the CDK assets bucket and read-write of the docs and console buckets " +
       'only (it syncs and prunes the files); the wildcards cover object versions and tags.',
   },
   {
-    rule: /^AwsSolutions-IAM5\[Resource::(arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-<AWS::AccountId>-<AWS::Region>|<EdgeDocsBucket[0-9A-F]+\.Arn>)\/\*\]$/,
+    rule: /^AwsSolutions-IAM5\[Resource::(arn:<AWS::Partition>:s3:::cdk-[a-z0-9]+-assets-<AWS::AccountId>-<AWS::Region>|<Edge(Docs|Console)Bucket[0-9A-F]+\.Arn>)\/\*\]$/,
     path: new RegExp(`${DOCS_DEPLOYMENT.source}ServiceRole/DefaultPolicy/Resource$`),
-    reason: 'Objects of the CDK assets bucket (the staged files) and of the docs bucket: the keys are the deployed files.',
+    reason: 'Objects of the CDK assets bucket (the staged files) and of the docs and console buckets: the keys are the deployed files.',
   },
   {
     rule: /^AwsSolutions-CFR1$/,

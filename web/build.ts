@@ -5,8 +5,8 @@
  *
  *   node --import tsx web/build.ts
  */
-import { build } from 'esbuild';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { buildSync } from 'esbuild';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONSOLE_DIST } from './site';
@@ -20,10 +20,13 @@ export interface ConsoleBuild {
   stylesheet: string;
 }
 
-/** Builds the console into `outDir` (web/dist by default), replacing what was there. */
-export async function buildConsole(outDir = CONSOLE_DIST): Promise<ConsoleBuild> {
-  await rm(outDir, { recursive: true, force: true });
-  const result = await build({
+/**
+ * Builds the console into `outDir` (web/dist by default), replacing what was there. Synchronous, so that the
+ * CDK app (lib/constructs/console-site.ts) can build it while it constructs the stack.
+ */
+export function buildConsole(outDir = CONSOLE_DIST): ConsoleBuild {
+  rmSync(outDir, { recursive: true, force: true });
+  const result = buildSync({
     entryPoints: [join(WEB, 'src/main.tsx'), join(WEB, 'src/styles.css')],
     outdir: join(outDir, 'assets'),
     entryNames: '[name]-[hash]',
@@ -44,14 +47,14 @@ export async function buildConsole(outDir = CONSOLE_DIST): Promise<ConsoleBuild>
   const script = outputs.find((file) => file.endsWith('.js'));
   const stylesheet = outputs.find((file) => file.endsWith('.css'));
   if (!script || !stylesheet) throw new Error(`the console build wrote no script or stylesheet: ${outputs.join(', ')}`);
-  const template = await readFile(join(WEB, 'src/index.html'), 'utf8');
+  const template = readFileSync(join(WEB, 'src/index.html'), 'utf8');
   const page = template.replace('%SCRIPT%', `/${script}`).replace('%STYLESHEET%', `/${stylesheet}`);
-  await mkdir(outDir, { recursive: true });
-  await writeFile(join(outDir, 'index.html'), page);
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'index.html'), page);
   return { outDir, script, stylesheet };
 }
 
 if (process.argv[1] && basename(process.argv[1]) === 'build.ts') {
-  const built = await buildConsole(process.argv[2] ?? CONSOLE_DIST);
+  const built = buildConsole(process.argv[2] ?? CONSOLE_DIST);
   console.log(`console built into ${built.outDir}: ${built.script}, ${built.stylesheet}`);
 }

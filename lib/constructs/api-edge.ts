@@ -11,6 +11,7 @@ import { Construct } from 'constructs';
 import { CLOUD_MULTIPART_MAX_BYTES, EDGE_HEADERS, ENV, PRESIGNED_UPLOAD_ROUTE } from '../../shared/manifest';
 import type { CustomDomain } from '../context';
 import { ApiDocsSite } from './api-docs-site';
+import { CONSOLE_PAGE, ConsoleSite } from './console-site';
 import { edgeFunctionCode } from './edge-function-code';
 
 /** What the edge's viewer-request function is built with. */
@@ -38,6 +39,8 @@ export interface ApiEdgeProps {
   readonly corsOrigins: readonly string[];
   /** A name of the operator's for the distribution (context `domainName`, `certificateArn`, `hostedZone*`); none: the `*.cloudfront.net` one. */
   readonly customDomain?: CustomDomain;
+  /** Where the web console PUTs presigned uploads (the documents bucket's regional endpoint), for its CSP. */
+  readonly uploadOrigins?: readonly string[];
 }
 
 /**
@@ -53,6 +56,8 @@ export class ApiEdge extends Construct {
   public readonly originToken: secretsmanager.Secret;
   /** `/api-docs/*`, `/api/openapi.json` and `/swagger-ui*`, from S3. */
   public readonly docs: ApiDocsSite;
+  /** The web console: `/` (and `/index.html`) and `/assets/*`, from S3. */
+  public readonly console: ConsoleSite;
   /** `https://<custom domain>` when there is one, `https://<distribution domain>` otherwise: the API's base URL. */
   public readonly url: string;
 
@@ -90,6 +95,8 @@ export class ApiEdge extends Construct {
         ? { domainNames: [custom.domainName], certificate: acm.Certificate.fromCertificateArn(this, 'Certificate', custom.certificateArn) }
         : {}),
       httpVersion: cloudfront.HttpVersion.HTTP2_AND_3,
+      // `/` is the web console's page, which the console's behaviour for /index.html serves from S3.
+      defaultRootObject: CONSOLE_PAGE,
       minimumProtocolVersion: cloudfront.SecurityPolicyProtocol.TLS_V1_2_2021,
       defaultBehavior: {
         origin,
@@ -104,6 +111,7 @@ export class ApiEdge extends Construct {
       },
     });
     this.docs = new ApiDocsSite(this, 'Docs', { distribution: this.distribution });
+    this.console = new ConsoleSite(this, 'Console', { distribution: this.distribution, uploadOrigins: props.uploadOrigins ?? [] });
     if (custom?.hostedZone) {
       const zone = route53.HostedZone.fromHostedZoneAttributes(this, 'Zone', { hostedZoneId: custom.hostedZone.id, zoneName: custom.hostedZone.name });
       const target = route53.RecordTarget.fromAlias(new route53Targets.CloudFrontTarget(this.distribution));

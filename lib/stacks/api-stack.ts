@@ -283,7 +283,12 @@ export class ApiStack extends Stack {
     ({ httpApi: this.httpApi, httpStage: this.httpStage } = createHttpApi(this, { functions: httpFunctions, fallback, logRemovalPolicy }));
     if (props.customDomain && props.edge === false) throw new Error('A custom domain needs the CloudFront edge (edge=false leaves none)');
     if (props.edge ?? true) {
-      this.edge = new ApiEdge(this, 'Edge', { httpApi: this.httpApi, corsOrigins: props.corsOrigins, customDomain: props.customDomain });
+      this.edge = new ApiEdge(this, 'Edge', {
+        httpApi: this.httpApi,
+        corsOrigins: props.corsOrigins,
+        customDomain: props.customDomain,
+        uploadOrigins: [`https://${props.documentsBucket.bucketRegionalDomainName}`],
+      });
       // The functions that count requests per client address; health and the 404 fallback reveal nothing.
       for (const group of RATE_LIMITED_GROUPS) this.edge.bindFunction(httpFunctions[group].function);
     }

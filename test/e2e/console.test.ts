@@ -45,7 +45,7 @@ describe('the web console in Chromium', () => {
   };
 
   beforeAll(async () => {
-    await buildConsole();
+    buildConsole();
     browser = await launchChromium(UI_TIMEOUT_MS);
   }, 2 * UI_TIMEOUT_MS);
 

@@ -29,11 +29,12 @@ const stacks = buildStacks();
 const site = stacks.api.edge!.docs;
 const resources = stacks.apiTemplate.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, unknown> }>;
 const distribution = () => Object.values(stacks.apiTemplate.findResources('AWS::CloudFront::Distribution'))[0]?.Properties.DistributionConfig;
-const docsBehaviors = (): Behavior[] => distribution().CacheBehaviors;
+const docsBehaviors = (): Behavior[] =>
+  distribution().CacheBehaviors.filter((behavior: Behavior) => (API_DOCS_PATH_PATTERNS as readonly string[]).includes(behavior.PathPattern));
 
 /** The one resource of a type (among those `filter` accepts): its logical id and properties. */
-function onlyOf<T>(type: string, filter: (properties: Record<string, unknown>) => boolean = () => true): { id: string; properties: T } {
-  const found = Object.entries(resources).filter(([, resource]) => resource.Type === type && filter(resource.Properties));
+function onlyOf<T>(type: string, filter: (properties: Record<string, unknown>, id: string) => boolean = () => true): { id: string; properties: T } {
+  const found = Object.entries(resources).filter(([id, resource]) => resource.Type === type && filter(resource.Properties, id));
   if (found.length !== 1) throw new Error(`${found.length} resources of type ${type}, not one`);
   const [id, resource] = found[0]!;
   return { id, properties: resource.Properties as T };
@@ -89,7 +90,9 @@ describe('the edge behaviours for the API contract and its UI', () => {
     expect(new Set(docsBehaviors().map((behavior) => behavior.TargetOriginId)).size).toBe(1);
     expect(origin?.DomainName).toEqual({ 'Fn::GetAtt': [logicalIdOf(site.bucket), 'RegionalDomainName'] });
     expect(origin?.S3OriginConfig).toEqual({ OriginAccessIdentity: '' });
-    const control = onlyOf<{ OriginAccessControlConfig: unknown }>('AWS::CloudFront::OriginAccessControl');
+    // The web console's bucket has an access control of its own (test/infra/console-site.test.ts).
+    const controlId = (origin?.OriginAccessControlId as { 'Fn::GetAtt': [string, string] } | undefined)?.['Fn::GetAtt'][0];
+    const control = onlyOf<{ OriginAccessControlConfig: unknown }>('AWS::CloudFront::OriginAccessControl', (_, id) => id === controlId);
     expect(origin?.OriginAccessControlId).toEqual({ 'Fn::GetAtt': [control.id, 'Id'] });
     expect(control.properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
     expect(logicalIdOf(site.bucket)).not.toBe(logicalIdOf(stacks.stateful.documentsBucket));
@@ -120,7 +123,10 @@ describe('the edge behaviours for the API contract and its UI', () => {
 
   it('send the UI its strict CSP, nosniff and no-referrer, as the local runtime does', () => {
     // Act
-    const policy = onlyOf<{ ResponseHeadersPolicyConfig: { SecurityHeadersConfig: unknown } }>('AWS::CloudFront::ResponseHeadersPolicy');
+    const policy = onlyOf<{ ResponseHeadersPolicyConfig: { SecurityHeadersConfig: unknown } }>(
+      'AWS::CloudFront::ResponseHeadersPolicy',
+      (_, id) => id === logicalIdOf(site.responseHeaders),
+    );
 
     // Assert
     const security = policy.properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
@@ -135,7 +141,10 @@ describe('the edge behaviours for the API contract and its UI', () => {
 });
 
 describe('the deployment of the docs files', () => {
-  const deployment = onlyOf<Record<string, unknown>>('Custom::CDKBucketDeployment');
+  const deployment = onlyOf<Record<string, unknown>>(
+    'Custom::CDKBucketDeployment',
+    (properties) => JSON.stringify(properties['DestinationBucketName']) === JSON.stringify({ Ref: logicalIdOf(site.bucket) }),
+  );
 
   it('fills the docs bucket at deploy time, publicly cacheable for five minutes, removing what is no longer listed', () => {
     // Act
