@@ -384,7 +384,7 @@ describe('sync scheduler', () => {
       else expect(statement.Action.every((a) => a.startsWith('dynamodb:'))).toBe(true);
     }
     expect(statements.flatMap((s) => s.Action)).toEqual(expect.arrayContaining(['sqs:SendMessage', 'dynamodb:UpdateItem', 'dynamodb:Query']));
-    expect(Object.keys(environmentOf(stacks, 'source-scheduler')).sort()).toEqual([ENV.sourceSyncQueueUrl, ENV.tableName, 'NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'POWERTOOLS_METRICS_NAMESPACE'].sort());
+    expect(Object.keys(environmentOf(stacks, 'source-scheduler')).sort()).toEqual([ENV.sourceSyncQueueUrl, ENV.tableName, 'NODE_OPTIONS', 'OTEL_TRACES_EXPORTER', 'POWERTOOLS_SERVICE_NAME', 'POWERTOOLS_METRICS_NAMESPACE'].sort());
   });
 });
 
