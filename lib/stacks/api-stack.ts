@@ -367,6 +367,7 @@ export class ApiStack extends Stack {
 
     const portabilityWorker = createPortabilityWorker(this, {
       table: props.table,
+      auditTable: props.auditTable,
       documentsBucket: props.documentsBucket,
       queue: props.portabilityQueue,
       sourceCredentialsKey: props.sourceCredentialsKey,

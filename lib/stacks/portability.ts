@@ -8,7 +8,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { ENV, PORTABILITY_TIMEOUT_SECONDS, WORKSPACES_PREFIX } from '../../shared/manifest';
 import { AppFunction } from '../constructs/app-function';
-import { bindBucket, bindTable, CREDENTIALS_CONTEXT_KEY } from '../constructs/bindings';
+import { bindAuditLog, bindBucket, bindTable, CREDENTIALS_CONTEXT_KEY } from '../constructs/bindings';
 
 /** The portability worker's timeout: one export or import per invocation. */
 export const PORTABILITY_TIMEOUT = Duration.seconds(PORTABILITY_TIMEOUT_SECONDS);
@@ -37,6 +37,8 @@ export function bindPortabilityApi(fn: lambda.Function, props: { bucket: s3.IBuc
 
 export interface PortabilityWorkerProps {
   table: dynamodb.ITable;
+  /** The audit log, read (never written) into the archive. */
+  auditTable: dynamodb.ITable;
   documentsBucket: s3.IBucket;
   queue: sqs.IQueue;
   sourceCredentialsKey: kms.IKey;
@@ -45,7 +47,7 @@ export interface PortabilityWorkerProps {
 
 /**
  * The portability worker: reads every store of a workspace and its files (export) or writes them (import), so it
- * has the table and the bucket read and write, seals the empty password of imported sources with the credentials
+ * has the table and the bucket read and write, reads the audit log (into the archive), seals the empty password of imported sources with the credentials
  * key (encrypt only: it never opens one), and consumes the portability queue, one job per invocation.
  */
 export function createPortabilityWorker(stack: Stack, props: PortabilityWorkerProps): AppFunction {
@@ -58,6 +60,7 @@ export function createPortabilityWorker(stack: Stack, props: PortabilityWorkerPr
   });
   bindTable(worker.function, props.table, 'readWrite');
   bindBucket(worker.function, props.documentsBucket, 'readWrite');
+  bindAuditLog(worker.function, props.auditTable, 'read');
   worker.function.addEnvironment(ENV.sourceCredentialsKeyArn, props.sourceCredentialsKey.keyArn);
   worker.function.addToRolePolicy(
     new iam.PolicyStatement({

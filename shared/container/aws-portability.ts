@@ -10,6 +10,7 @@ import { parseEnv, tableEnvSchema } from './config';
 import { dynamoPortabilityServices, type PortabilityServices } from './portability-services';
 import { dynamoWebhookStores, type WebhookServices } from './webhook-services';
 import { dynamoSourceStores } from './source-stores';
+import { auditTableNameOf } from './aws-audit';
 
 /*
  * Exports and imports in the cloud composition root: the `portability` HTTP function (jobs, presigned links,
@@ -38,6 +39,8 @@ export function awsPortabilityWorkerDependencies(env: NodeJS.ProcessEnv = proces
     files: s3FileStore(parseEnv(bucketEnvSchema, env).BUCKET_NAME),
     vault: awsCredentialVault(env),
     sourceStores: dynamoSourceStores,
+    // Read for the archive's audit log.
+    auditTableName: auditTableNameOf(env),
   });
   return { ...container, ...portabilityServices(env), webhookStores: dynamoWebhookStores(createDynamoDocumentClient(), TABLE_NAME) };
 }

@@ -142,7 +142,11 @@ export const textractLanguages = async () => TEXTRACT_LANGUAGES;
  * A container for functions that issue no tokens (workers, schedules): the repositories without the JWT key,
  * jose and the connections' store (no worker ends or moves a session).
  */
-export function tokenlessContainer(tableName: string, env: NodeJS.ProcessEnv, parts: SearchParts & StorageParts & SourceParts & ConnectionParts & RuleParts = {}): AppContainer {
+export function tokenlessContainer(
+  tableName: string,
+  env: NodeJS.ProcessEnv,
+  parts: SearchParts & StorageParts & SourceParts & ConnectionParts & RuleParts & Pick<ContainerParts, 'auditTableName'> = {},
+): AppContainer {
   return buildAppContainer({
     db: createDynamoDocumentClient(),
     tableName,

@@ -4,11 +4,11 @@ import { S3ArchiveStore } from '../adapters/aws/s3-archive-store';
 import type { EmptinessDeps } from '../domain/portability/workspace-emptiness';
 import type { PortabilityDeps } from '../domain/portability/manage-portability';
 import type { ExportDeps } from '../domain/portability/run-export';
+import { auditTrailOf } from '../domain/portability/audit-trail';
 import type { ImportDeps } from '../domain/portability/run-import';
 import type {
   ArchiveCodec,
   ArchiveStore,
-  AuditTrailReader,
   ImportedTexts,
   PortabilityJobRepository,
   PortabilityQueue,
@@ -28,11 +28,6 @@ export interface PortabilityServices {
     codec: ArchiveCodec;
     queue: PortabilityQueue;
     unfinished: UnfinishedPortabilityJobs;
-    /**
-     * The workspace's audit log, where the audit area provides a reader (the extension point of the archive's
-     * `audit` collection); undefined: the collection is empty.
-     */
-    audit?: ((workspaceId: string) => AuditTrailReader) | undefined;
   };
 }
 
@@ -82,7 +77,8 @@ export function exportDepsOf(c: AppContainer & PortabilityServices & Pick<Webhoo
     workspace: () => c.workspaces.findById(workspaceId),
     members: () => c.users.list(workspaceId),
     usage: c.usage,
-    audit: c.portability.audit?.(workspaceId),
+    // The archive's `audit` collection: the workspace's audit log, a page at a time.
+    audit: auditTrailOf((id, query, page) => c.audit.list(id, query, page), workspaceId),
     log: (message, fields) => logger.error(message, fields),
   };
 }

@@ -141,6 +141,23 @@ describe('workspace export and import (issue 37)', () => {
     expect(await snapshot(importer)).toEqual(await snapshot(exporter));
   });
 
+  it('holds a manifest counting every collection, the audit log, and no secret', async () => {
+    const entries = new Map<string, string>();
+    for await (const entry of tarGzipCodec.read((async function* () {
+      yield archive;
+    })())) {
+      const parts: Uint8Array[] = [];
+      for await (const chunk of entry.body) parts.push(chunk);
+      if (!entry.name.startsWith('files/')) entries.set(entry.name, Buffer.concat(parts).toString('utf8'));
+    }
+    const manifest = JSON.parse(entries.get('manifest.json')!);
+    const text = [...entries.values()].join('\n');
+
+    expect(manifest).toMatchObject({ format: 'docservice-workspace-archive', format_version: 1, counts: { documents: 2, files: 2, labels: 2, sources: 1, rules: 1, users: 1, webhooks: 0 } });
+    expect(manifest.counts.audit).toBeGreaterThan(0);
+    expect(['password_hash', 'password_sealed', 'correct horse battery', 'token_version'].filter((secret) => text.includes(secret))).toEqual([]);
+  });
+
   it('imports sources disabled and without a password', async () => {
     const { client: importer } = await anonymous.signUp('importer');
 
