@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commonEnvSchema, parseEnv } from '../../../shared/container/config';
+import { commonEnvSchema, parseEnv, planCatalog } from '../../../shared/container/config';
 
 describe('configuration', () => {
   it('fills in defaults for what is not set', () => {
@@ -28,5 +28,31 @@ describe('configuration', () => {
     expect(parse).toThrow(/^Invalid configuration: /);
     expect(parse).toThrow(/REGISTRATION_MODE: /);
     expect(parse).toThrow(/JWT_TTL_SECONDS: /);
+  });
+});
+
+describe('plan configuration (PLANS, DEFAULT_PLAN)', () => {
+  const plan = { documents_stored: 10, bytes_stored: 'unlimited', ocr_pages_per_month: 5, sources: 1, members: 2, api_tokens: 3 };
+
+  it('gives one plan without limits when PLANS is not set', () => {
+    expect(planCatalog(parseEnv(commonEnvSchema, {})).defaultPlan).toBe('default');
+  });
+
+  it('reads the plans and the default plan', () => {
+    const catalog = planCatalog(parseEnv(commonEnvSchema, { PLANS: JSON.stringify({ free: plan, team: plan }), DEFAULT_PLAN: 'team' }));
+
+    expect([Object.keys(catalog.plans), catalog.defaultPlan]).toEqual([['free', 'team'], 'team']);
+  });
+
+  it('stops the start with one line naming PLANS and the place of the mistake', () => {
+    const env = parseEnv(commonEnvSchema, { PLANS: JSON.stringify({ free: { ...plan, members: -1 } }) });
+
+    expect(() => planCatalog(env)).toThrow(/^Invalid configuration: PLANS: free\.members: must be a whole number/);
+  });
+
+  it('names DEFAULT_PLAN when it is not one of the plans', () => {
+    const env = parseEnv(commonEnvSchema, { PLANS: JSON.stringify({ free: plan }), DEFAULT_PLAN: 'gold' });
+
+    expect(() => planCatalog(env)).toThrow(/^Invalid configuration: DEFAULT_PLAN: default plan "gold"/);
   });
 });
