@@ -77,3 +77,15 @@ elif ! node -e "new (require('better-sqlite3'))(':memory:').close()" >/dev/null 
   echo "Rebuilding better-sqlite3 for Node $(node --version) (npm rebuild)"
   npm rebuild better-sqlite3 --no-audit --no-fund --loglevel=error
 fi
+
+# The web console (web/): its own packages (web/package-lock.json), then its build into web/dist, which the local
+# runtime serves at /. Built again when any of its sources is newer than the last build.
+web_stamp=web/node_modules/.package-lock.json
+if [ ! -f "$web_stamp" ] || [ web/package-lock.json -nt "$web_stamp" ]; then
+  echo "Installing the web console's npm packages (npm ci in web/)"
+  npm ci --prefix web --no-audit --no-fund --loglevel=error
+fi
+if [ ! -f web/dist/index.html ] || [ -n "$(find web/src web/build.ts web/site.ts client/src -newer web/dist/index.html -print -quit)" ]; then
+  echo "Building the web console (web/build.ts)"
+  node --import tsx web/build.ts >/dev/null
+fi
