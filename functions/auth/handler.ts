@@ -75,7 +75,7 @@ export const createAuthHandler = (c: AppContainer) =>
         ...routes.completeOidcLogin,
         handle: async ({ query }) => {
           const oidc = requireOidc(c);
-          return sessionResponse(oidc, await completeOidcLogin({ ...c, oidc }, query));
+          return sessionResponse(oidc, await completeOidcLogin({ ...c, oidc, quotas: c }, query));
         },
       }),
     ],

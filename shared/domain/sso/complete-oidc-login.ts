@@ -5,6 +5,7 @@ import type { Clock } from '../clock';
 import { AppError, validationError } from '../errors';
 import type { WorkspaceRepository } from '../workspaces/ports';
 import type { UserRepository } from '../users/ports';
+import { createCounted, type CountedQuotaDeps } from '../quotas/counted-quota';
 import type { User } from '../users/user';
 import { placeNewSsoUser, usernameBase, usernameCandidate } from './new-sso-user';
 import type { OidcClient, PendingLoginStore, SsoUserPolicy, VerifiedIdentity } from './ports';
@@ -17,6 +18,8 @@ export interface CompleteOidcLoginDeps {
   oidc: { client: OidcClient; pendingLogins: PendingLoginStore; policy: SsoUserPolicy };
   /** Where logins are recorded (the audit log); without it, nowhere. */
   authEvents?: AuthenticationEvents;
+  /** The workspace's plan bounds its members: a first login past `members` is refused (403 quota_exceeded). */
+  quotas?: CountedQuotaDeps;
 }
 
 /** What the provider sent to the callback: a code and state, or an error (RFC 6749 4.1.2.1). */
@@ -84,7 +87,9 @@ async function createSsoUser(deps: CompleteOidcLoginDeps, identity: VerifiedIden
       updated_at: now,
     };
     try {
-      await deps.users.create(user, { identity: { issuer: identity.issuer, subject: identity.subject } });
+      const create = () => deps.users.create(user, { identity: { issuer: identity.issuer, subject: identity.subject } });
+      const members = async () => (await deps.users.list(workspaceId)).length;
+      await (deps.quotas ? createCounted(deps.quotas, workspaceId, 'members', members, create) : create());
       return user;
     } catch (error) {
       const field = error instanceof AppError && error.code === 'DUPLICATE_RESOURCE' ? error.details['field'] : null;
