@@ -5,8 +5,13 @@ type SqlValue = string | number | null;
 /** A reader that takes longer is taken for stuck: the pool gives up on its threads and the caller falls back. */
 const ANSWER_TIMEOUT_MS = 10_000;
 
+interface Answer {
+  rows: unknown[];
+  sequences?: Uint32Array;
+}
+
 interface Pending {
-  resolve: (rows: unknown[]) => void;
+  resolve: (answer: Answer) => void;
   reject: (error: Error) => void;
 }
 
@@ -24,11 +29,11 @@ export class SqliteReadPool {
     this.workers = Array.from({ length: size }, () => {
       const worker = new Worker(new URL('./sqlite-read-worker.mjs', import.meta.url), { workerData: { path } });
       const pending = new Map<number, Pending>();
-      worker.on('message', (message: { id: number; rows?: unknown[]; error?: string }) => {
+      worker.on('message', (message: { id: number; rows?: unknown[]; sequences?: Uint32Array; error?: string }) => {
         const waiter = pending.get(message.id);
         pending.delete(message.id);
         if (message.error !== undefined) waiter?.reject(new Error(message.error));
-        else waiter?.resolve(message.rows ?? []);
+        else waiter?.resolve({ rows: message.rows ?? [], ...(message.sequences ? { sequences: message.sequences } : {}) });
       });
       worker.on('error', (error) => this.fail(error));
       worker.on('exit', (code) => this.fail(new Error(`search reader exited with code ${code}`)));
@@ -49,11 +54,26 @@ export class SqliteReadPool {
 
   /** Runs one statement per worker, in parallel: `queries[i]` on worker `i`. */
   async allOnEach<Row>(queries: { sql: string; params: SqlValue[] }[]): Promise<Row[][]> {
+    return (await this.send(queries)).map((answer) => answer.rows as Row[]);
+  }
+
+  /**
+   * Runs one statement of (rowid, score) per worker, in parallel: each answers its `limit` best rows and all
+   * its row ids less `base` (see sqlite-read-worker.mjs).
+   */
+  async rankOnEach(
+    queries: { sql: string; params: SqlValue[] }[],
+    rank: { base: number; limit: number },
+  ): Promise<{ rows: { rid: number; score: number }[]; sequences: Uint32Array }[]> {
+    return (await this.send(queries, rank)).map((answer) => ({ rows: answer.rows as { rid: number; score: number }[], sequences: answer.sequences ?? new Uint32Array(0) }));
+  }
+
+  private async send(queries: { sql: string; params: SqlValue[] }[], rank?: { base: number; limit: number }): Promise<Answer[]> {
     if (this.broken) throw this.broken;
     return Promise.all(
       queries.map(
         (query, i) =>
-          new Promise<Row[]>((resolve, reject) => {
+          new Promise<Answer>((resolve, reject) => {
             const { worker, pending } = this.workers[i % this.workers.length]!;
             const id = this.nextId++;
             const timer = setTimeout(() => this.fail(new Error(`search reader did not answer within ${ANSWER_TIMEOUT_MS} ms`)), ANSWER_TIMEOUT_MS);
@@ -63,9 +83,9 @@ export class SqliteReadPool {
               this.track(worker, pending);
             };
             pending.set(id, {
-              resolve: (rows) => {
+              resolve: (answer) => {
                 settle();
-                resolve(rows as Row[]);
+                resolve(answer);
               },
               reject: (error) => {
                 settle();
@@ -73,7 +93,7 @@ export class SqliteReadPool {
               },
             });
             this.track(worker, pending);
-            worker.postMessage({ id, sql: query.sql, params: query.params });
+            worker.postMessage({ id, sql: query.sql, params: query.params, ...(rank ? { rank } : {}) });
           }),
       ),
     );

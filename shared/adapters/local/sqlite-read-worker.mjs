@@ -9,14 +9,30 @@ const db = new Database(workerData.path, { readonly: true, fileMustExist: true }
 db.pragma('cache_size = -16384');
 const statements = new Map();
 
-parentPort.on('message', ({ id, sql, params }) => {
+/**
+ * A plain message runs its statement and answers its rows. A `rank` message runs a statement of (rowid, score)
+ * pairs and answers the `rank.limit` best (score descending) and every row id less `rank.base` (a transferred
+ * Uint32Array): one pass gives both a part's ranking and its part of the match set.
+ */
+parentPort.on('message', ({ id, sql, params, rank }) => {
   try {
     let statement = statements.get(sql);
     if (!statement) {
       statement = db.prepare(sql);
       statements.set(sql, statement);
     }
-    parentPort.postMessage({ id, rows: statement.all(...params) });
+    if (!rank) {
+      parentPort.postMessage({ id, rows: statement.all(...params) });
+      return;
+    }
+    const pairs = statement.raw().all(...params);
+    const sequences = new Uint32Array(pairs.length);
+    for (let i = 0; i < pairs.length; i++) sequences[i] = pairs[i][0] - rank.base;
+    const rows = pairs
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, rank.limit)
+      .map(([rid, score]) => ({ rid, score }));
+    parentPort.postMessage({ id, rows, sequences }, [sequences.buffer]);
   } catch (error) {
     parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }

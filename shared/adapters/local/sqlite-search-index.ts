@@ -62,6 +62,8 @@ export interface SqliteSearchIndexOptions {
    * A broad word ranks most of the index; split by row id over the cores it takes a fraction of the time.
    */
   readers?: number;
+  /** The live documents from which a workspace is ranked by the reader threads. Default: {@link READERS_FROM_DOCUMENTS}. */
+  readersFromDocuments?: number;
 }
 
 /**
@@ -92,6 +94,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
   /** Each workspace's write statements, by slot (its tables exist once these are prepared). */
   private readonly workspaceStatements = new Map<number, ReturnType<typeof workspaceWriteStatements>>();
   private readonly substrings: SqliteSubstrings;
+  private readonly readersFromDocuments: number;
   /** Writes waiting for the next commit (see enqueue). */
   private readonly queued: { workspaceId: string; run: () => FacetChange | null; resolve: () => void; reject: (error: unknown) => void }[] = [];
 
@@ -115,6 +118,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
     this.ranking = new SqliteRanking(this.db, path, options.readers);
     this.vocabulary = new SqliteVocabulary(this.db);
     this.substrings = new SqliteSubstrings(this.db);
+    this.readersFromDocuments = options.readersFromDocuments ?? READERS_FROM_DOCUMENTS;
   }
 
   /**
@@ -421,25 +425,24 @@ export class SqliteSearchIndex implements SearchIndexStore {
       contains: (field, value) => this.substrings.resolve({ tables, first: range.first, last: range.last }, field, value),
     });
     const offset = (request.page - 1) * request.perPage;
-    // Started first: the reader threads rank while this thread counts.
-    const parallel = this.facetsOf(slot).size >= READERS_FROM_DOCUMENTS;
-    let ranked: Promise<PageRow[] | null>;
+    // A large workspace is ranked by the reader threads, one part of its range each.
+    const parallel = this.facetsOf(slot).size >= this.readersFromDocuments;
+    let ranked: PageRow[] | null = null;
     let sequences: Uint32Array;
-    if (plan.rankedByFts() && !parallel) {
-      // One FTS5 pass gives both the match set and the scores to rank by (a workspace of this size returns its
-      // matches to JavaScript faster than FTS5 evaluates the query twice).
-      const once = this.ranking.pageAndMatches(plan, range, offset, request.perPage);
-      ranked = Promise.resolve(once.page);
+    if (plan.rankedByFts()) {
+      // One FTS5 pass gives both the match set and the scores to rank by (its matches come back to JavaScript
+      // faster than FTS5 evaluates the query twice).
+      const once =
+        (parallel ? await this.ranking.pageAndMatchesInReaders(plan, range, offset, request.perPage) : null) ??
+        this.ranking.pageAndMatches(plan, range, offset, request.perPage);
+      ranked = once.page;
       sequences = once.sequences;
     } else {
-      ranked = plan.rankedByFts() ? this.ranking.pageByFtsRank(plan, range, offset, request.perPage, parallel) : Promise.resolve(null);
-      // Should the count below throw first, the ranking's own failure must not go unhandled.
-      ranked.catch(() => undefined);
       const matchSet = plan.matchSet();
       sequences = parseRowids(this.db.prepare<SqlValue[], string | null>(matchSet.sql).pluck().get(...matchSet.params) ?? null);
     }
     const { total, facets } = this.facetsOf(slot).count(sequences, request.filters);
-    const hits = (await ranked) ?? (total ? this.ranking.page(plan, request, offset) : []);
+    const hits = ranked ?? (total ? this.ranking.page(plan, request, offset) : []);
     const highlights = request.highlight ? highlightsOf(this.db, tables.fts, plan, hits.map((hit) => hit.rid)) : new Map<number, SearchHit['highlights']>();
     return {
       results: hits.map((hit) => ({ document_id: hit.id, title: hit.title, score: hit.score, highlights: highlights.get(hit.rid) ?? [] })),

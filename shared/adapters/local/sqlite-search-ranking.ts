@@ -21,9 +21,9 @@ export interface PageRow {
 }
 
 /**
- * Puts a search's page in order: FTS5's BM25 sort over the workspace's row id range when the page is by
- * relevance (in reader threads, one part of the range each, when the caller says it pays), else the general
- * query's ORDER BY. Reader threads start on the first ranked search, so an index that is only written never
+ * Puts a search's page in order: BM25 over the workspace's matches, from the same FTS5 pass that gives the
+ * match set, when the page is by relevance (in reader threads, one part of the range each, for a large
+ * workspace), else the general query's ORDER BY. Reader threads start on the first ranked search, so an index that is only written never
  * starts any.
  */
 export class SqliteRanking {
@@ -50,37 +50,10 @@ export class SqliteRanking {
   }
 
   /**
-   * A relevance page straight from FTS5's BM25 sort over the workspace's range, which keeps only the best rows
-   * instead of sorting every match. Rows past the page are read too, so that equal scores can be ordered by id
-   * as the general query orders them. Null (the caller then takes {@link page}) when a run of equal scores
-   * reaches past what was read, or for a page too deep.
-   */
-  async pageByFtsRank(plan: QueryPlan, range: WorkspaceRange, offset: number, perPage: number, parallel: boolean): Promise<PageRow[] | null> {
-    const end = offset + perPage;
-    const limit = end + TIE_MARGIN;
-    if (limit > MAX_RANKED_ROWS) return null;
-    const ranked = await this.bestByBm25(plan.wordsExpression(), range, limit, parallel);
-    if (ranked.length === limit && ranked[end - 1]!.score === ranked[limit - 1]!.score) return null;
-    return this.named(range, ranked, offset, end);
-  }
-
-  /** The page of the ranked rows with their documents' ids and titles, ties ordered by id. */
-  private named(range: WorkspaceRange, ranked: { rid: number; score: number }[], offset: number, end: number): PageRow[] {
-    const names = this.namesOf(range, ranked.map((row) => row.rid));
-    return ranked
-      .flatMap((row) => {
-        // A document removed since the readers' snapshot is left out.
-        const name = names.get(row.rid);
-        return name ? [{ ...row, ...name }] : [];
-      })
-      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-      .slice(offset, end);
-  }
-
-  /**
    * The match set (sequences in the workspace's range) and the relevance page from one FTS5 pass: every match
-   * with its BM25 score comes back, the page is the best of them (ties by id, as {@link pageByFtsRank}). The
-   * page is null where pageByFtsRank's would be (a run of equal scores past what is ranked, a page too deep).
+   * with its BM25 score comes back, the page is the best of them (ties by id: rows past the page
+   * are ranked too, so that a run of equal scores at its end is ordered as the general query orders it). The page
+   * is null (the caller then takes {@link page}) when such a run reaches past what is ranked, or for a page too deep.
    */
   pageAndMatches(plan: QueryPlan, range: WorkspaceRange, offset: number, perPage: number): { page: PageRow[] | null; sequences: Uint32Array } {
     const { fts } = range.tables;
@@ -103,42 +76,57 @@ export class SqliteRanking {
     return { page: this.named(range, ranked, offset, end), sequences };
   }
 
+  /**
+   * {@link pageAndMatches} split over the reader threads, one part of the range each; each answers its best
+   * rows and its part of the match set from one pass. Null when there are no readers (or they failed): the
+   * caller then takes pageAndMatches in its own thread.
+   */
+  async pageAndMatchesInReaders(
+    plan: QueryPlan,
+    range: WorkspaceRange,
+    offset: number,
+    perPage: number,
+  ): Promise<{ page: PageRow[] | null; sequences: Uint32Array } | null> {
+    const pool = this.readers();
+    if (!pool) return null;
+    const { fts } = range.tables;
+    const end = offset + perPage;
+    const limit = end + TIE_MARGIN;
+    const span = Math.ceil((range.last - range.first + 1) / pool.size);
+    const sql = `SELECT rowid, -bm25(${fts}, ${WEIGHTS}) FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?`;
+    const expression = plan.wordsExpression();
+    let parts;
+    try {
+      parts = await pool.rankOnEach(
+        Array.from({ length: pool.size }, (_, i) => ({
+          sql,
+          params: [expression, range.first + i * span, Math.min(range.last, range.first + (i + 1) * span - 1)],
+        })),
+        { base: range.base, limit },
+      );
+    } catch {
+      // A reader that failed (or a pool that died) is not worth failing the search: this thread ranks instead.
+      return null;
+    }
+    const sequences = new Uint32Array(parts.reduce((sum, part) => sum + part.sequences.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      sequences.set(part.sequences, at);
+      at += part.sequences.length;
+    }
+    if (limit > MAX_RANKED_ROWS) return { page: null, sequences };
+    const ranked = parts
+      .flatMap((part) => part.rows)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, limit);
+    if (ranked.length === limit && ranked[end - 1]!.score === ranked[limit - 1]!.score) return { page: null, sequences };
+    return { page: this.named(range, ranked, offset, end), sequences };
+  }
+
   /** Ends the reader threads. */
   close(): void {
     void this.pool?.close();
     this.pool = null;
-  }
-
-  /**
-   * The `limit` best matches of the range by BM25, best first. With reader threads (`parallel`), each ranks
-   * one part of the range and the best of their bests are the best overall (BM25's statistics are the whole
-   * table's in every part).
-   */
-  private async bestByBm25(expression: string, range: WorkspaceRange, limit: number, parallel: boolean): Promise<{ rid: number; score: number }[]> {
-    const { fts } = range.tables;
-    const select = `SELECT rowid AS rid, -bm25(${fts}, ${WEIGHTS}) AS score FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?`;
-    const order = `ORDER BY bm25(${fts}, ${WEIGHTS}) LIMIT ?`;
-    const pool = parallel ? this.readers() : null;
-    if (pool) {
-      const span = Math.ceil((range.last - range.first + 1) / pool.size);
-      try {
-        const shards = await pool.allOnEach<{ rid: number; score: number }>(
-          Array.from({ length: pool.size }, (_, i) => ({
-            sql: `${select} ${order}`,
-            params: [expression, range.first + i * span, Math.min(range.last, range.first + (i + 1) * span - 1), limit],
-          })),
-        );
-        return shards
-          .flat()
-          .sort((a, b) => b.score - a.score)
-          .slice(0, limit);
-      } catch {
-        // A reader that failed (or a pool that died) is not worth failing the search: this thread ranks instead.
-      }
-    }
-    return this.db
-      .prepare<[string, number, number, number], { rid: number; score: number }>(`${select} ${order}`)
-      .all(expression, range.first, range.last, limit);
   }
 
   private readers(): SqliteReadPool | null {
@@ -149,6 +137,19 @@ export class SqliteRanking {
     }
     if (!this.pool && this.readerCount > 0) this.pool = new SqliteReadPool(this.path, this.readerCount);
     return this.pool;
+  }
+
+  /** The page of the ranked rows with their documents' ids and titles, ties ordered by id. */
+  private named(range: WorkspaceRange, ranked: { rid: number; score: number }[], offset: number, end: number): PageRow[] {
+    const names = this.namesOf(range, ranked.map((row) => row.rid));
+    return ranked
+      .flatMap((row) => {
+        // A document removed since the readers' snapshot is left out.
+        const name = names.get(row.rid);
+        return name ? [{ ...row, ...name }] : [];
+      })
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .slice(offset, end);
   }
 
   private namesOf(range: WorkspaceRange, rids: number[]): Map<number, { id: string; title: string }> {

@@ -17,7 +17,7 @@ describeSearchIndexContract('SQLite FTS5 in memory', async () => {
 
 describeSearchIndexContract('SQLite FTS5 in a file (WAL), ranked by reader threads', async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'search-index-'));
-  const index = new SqliteSearchIndex(path.join(dir, 'search.sqlite'), { readers: 2 });
+  const index = new SqliteSearchIndex(path.join(dir, 'search.sqlite'), { readers: 2, readersFromDocuments: 1 });
   return {
     store: index,
     refresh: async () => undefined,
@@ -104,7 +104,7 @@ describe('SQLite FTS5 index, beyond the contract', () => {
   it('ranks in its own thread when the reader threads cannot open the file', async () => {
     // Arrange: the file is gone before the first search starts the readers (this connection keeps it open)
     const file = await fileIndex();
-    const store = new SqliteSearchIndex(file, { readers: 2 });
+    const store = new SqliteSearchIndex(file, { readers: 2, readersFromDocuments: 1 });
     const index = store.forWorkspace(WORKSPACE);
     await index.upsert(document(3, { title: 'Quarterly summary', content: 'It mentions the report once.' }));
     await index.upsert(document(2));

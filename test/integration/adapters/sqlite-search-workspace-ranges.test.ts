@@ -99,11 +99,11 @@ describe('SQLite FTS5 index: a row id range per workspace', () => {
   });
 
   it.each([
-    ['a workspace holding most of the index (ranked by the reader threads)', 40, 10],
-    ['a workspace holding a small part of it (ranked by the main thread)', 10, 40],
+    ['a large workspace (ranked by the reader threads)', 40, 10],
+    ['a small workspace (ranked by the main thread)', 10, 40],
   ])('ranks a relevance page of %s as the general query does', async (_, mine, others) => {
     // Arrange: a file, so that reader threads exist; scores vary with each document's length
-    const store = new SqliteSearchIndex(await fileIndex(), { readers: 2 });
+    const store = new SqliteSearchIndex(await fileIndex(), { readers: 2, readersFromDocuments: 20 });
     const content = (n: number) => `report ${'filler '.repeat(n % 17)}`;
     store.forWorkspace(WORKSPACE).upsertMany(Array.from({ length: mine }, (_, i) => document(i + 1, { title: 'Memo', content: content(i) })));
     store.forWorkspace(OTHER).upsertMany(Array.from({ length: others }, (_, i) => document(1000 + i, { title: 'Memo', content: content(i) })));
