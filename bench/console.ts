@@ -58,13 +58,14 @@ async function timeToNewPage(page: Page, act: () => Promise<unknown>): Promise<n
   const before = await first.getAttribute('data-document-id');
   const started = performance.now();
   await act();
+  // A string, evaluated in the page (this file is typed for Node, without the DOM).
   await page.waitForFunction(
-    (previous) => {
+    `(() => {
       const row = document.querySelector('table.documents tbody tr');
       const table = document.querySelector('table.documents');
-      return row && row.getAttribute('data-document-id') !== previous && table?.getAttribute('aria-busy') !== 'true';
-    },
-    before,
+      return row && row.getAttribute('data-document-id') !== ${JSON.stringify(before)} && table.getAttribute('aria-busy') !== 'true';
+    })()`,
+    undefined,
     { timeout: TIMEOUT_MS },
   );
   return performance.now() - started;
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
       const page = await context.newPage();
       await page.goto(runtime.baseUrl, { waitUntil: 'load' });
       await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
-      fcp.push(await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN));
+      fcp.push(Number(await page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN")));
       await context.close();
     }
 
@@ -102,11 +103,11 @@ async function main(): Promise<void> {
     const lastPage = Math.ceil(DOCS / 20);
     const jump: number[] = [];
     for (let sample = 0; sample < SAMPLES; sample++) {
-      await page.evaluate(() => (location.hash = '#/documents'));
+      await page.evaluate("location.hash = '#/documents'");
       await page.locator('table.documents tbody tr').first().waitFor();
-      jump.push(await timeToNewPage(page, () => page.evaluate((last) => (location.hash = `#/documents?page=${last}`), lastPage - sample)));
+      jump.push(await timeToNewPage(page, () => page.evaluate(`location.hash = '#/documents?page=${lastPage - sample}'`)));
     }
-    await page.evaluate(() => (location.hash = '#/documents'));
+    await page.evaluate("location.hash = '#/documents'");
     await page.locator('table.documents tbody tr').first().waitFor();
     const sort = await timeToNewPage(page, () => page.getByLabel('Sort by').selectOption('title'));
     await consolePage.context.close();
