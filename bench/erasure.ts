@@ -15,7 +15,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { ListObjectsCommand } from '@aws-sdk/client-s3';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
 import { ensureBucket, ensureTable } from '../shared/adapters/aws/provisioning';
@@ -149,10 +149,10 @@ async function main(): Promise<void> {
     } while (cursor);
     const mentions = (id: string) => items.filter((item) => JSON.stringify(item).includes(id));
     const leftItems = mentions(gone.workspaceId).filter((item) => !String(item['pk']).startsWith(`WS#${gone.workspaceId}#USAGE`) && !['ERASURE', 'WORKSPACE'].some((p) => String(item['pk']).startsWith(`${p}#`)));
-    // Listed by StartAfter: the S3 emulator does not take continuation tokens across a large bucket.
+    // Listed with the first version's markers: the S3 emulator cannot make a V2 continuation token on Node 22.
     const keys: string[] = [];
     for (let after: string | undefined, truncated = true; truncated; ) {
-      const page = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, ...(after ? { StartAfter: after } : {}) }));
+      const page = await s3.send(new ListObjectsCommand({ Bucket: BUCKET, ...(after ? { Marker: after } : {}) }));
       const listed = (page.Contents ?? []).map((object) => object.Key!);
       keys.push(...listed);
       after = listed.at(-1);
