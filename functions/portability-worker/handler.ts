@@ -4,6 +4,7 @@ import { exportDepsOf, importDepsOf, type PortabilityServices } from '../../shar
 import type { WebhookServices } from '../../shared/container/webhook-services';
 import { runExport } from '../../shared/domain/portability/run-export';
 import { runImport } from '../../shared/domain/portability/run-import';
+import { refusePortabilityJob } from '../../shared/domain/portability/manage-portability';
 import { logger } from '../../shared/logger';
 import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 
@@ -16,6 +17,14 @@ const jobMessage = z.object({ kind: z.enum(['export', 'import']), workspace_id: 
  */
 export const createPortabilityWorkerHandler = (c: AppContainer & PortabilityServices & Pick<WebhookServices, 'webhookStores'>) =>
   sqsJsonHandler('portability', jobMessage, async (message) => {
+    const status = await c.workspaceStatus.status(message.workspace_id);
+    // A workspace being deleted runs nothing more (the eraser removes its jobs and archives); a suspended one
+    // runs no export or import: the job ends failed, saying why.
+    if (status === 'deleting' || status === null) return logger.info('portability: the workspace is gone or being deleted, job dropped', { ...message });
+    if (status === 'suspended') {
+      await refusePortabilityJob({ portabilityJobs: c.portability.jobs(message.workspace_id), clock: c.clock }, message.kind, message.job_id, 'workspace_suspended: the workspace is suspended; ask again once it is active');
+      return logger.info('portability: the workspace is suspended, job refused', { ...message });
+    }
     const started = Date.now();
     const outcome =
       message.kind === 'export'

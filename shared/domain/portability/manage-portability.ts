@@ -178,3 +178,19 @@ export const importView = (job: ImportJob): ImportView => ({
   result: job.result,
   failure_reason: job.failure_reason,
 });
+
+/**
+ * Ends a queued export or import that its workspace's state no longer lets run (suspended): failed, with the
+ * reason, so that its admin sees why and asks again once the workspace is active.
+ */
+export async function refusePortabilityJob(
+  deps: Pick<PortabilityDeps, 'portabilityJobs' | 'clock'>,
+  kind: 'export' | 'import',
+  id: string,
+  reason: string,
+): Promise<void> {
+  const at = deps.clock.now().toISOString();
+  const changes = { state: 'failed' as const, failure_reason: reason, finished_at: at, updated_at: at };
+  if (kind === 'export') await deps.portabilityJobs.updateExport(id, changes, ['queued', 'running']);
+  else await deps.portabilityJobs.updateImport(id, changes, ['queued', 'validating', 'importing']);
+}
