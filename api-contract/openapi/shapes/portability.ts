@@ -24,7 +24,7 @@ export const WorkspaceExport = shape(
     sha256: z.nullable(z.string()).check(z.describe("The archive's SHA-256 (hex), once completed.")),
     download_url: z.nullable(z.url()).check(z.describe('Once completed: a link that downloads the archive, working until `download_expires_at` (an hour); each read gives a new one.')),
     download_expires_at: z.nullable(timestamp()),
-    failure_reason: z.nullable(z.string()).check(z.describe('Why the export failed (`<reason>: <detail>`).')),
+    failure_reason: z.nullable(z.string()).check(z.describe('Why the export failed: `<reason>: <detail>`, the reason one of `missing_file`, `workspace_suspended`, `internal_error`.')),
   }),
 );
 
@@ -57,7 +57,7 @@ const importFields = {
     .nullable(z.string())
     .check(
       z.describe(
-        'Why the archive was refused or the import failed: `<reason>: <detail>`, the reason one of `invalid_format`, `unsupported_version`, `checksum_mismatch`, `size_mismatch`, `missing_entry`, `unexpected_entry`, `invalid_record`, `workspace_not_empty`, `import_running` (another import into the workspace is running), `quota_exceeded`, `internal_error`.',
+        'Why the archive was refused or the import failed: `<reason>: <detail>`, the reason one of `invalid_format`, `unsupported_version`, `checksum_mismatch`, `size_mismatch`, `missing_entry`, `unexpected_entry`, `invalid_record`, `workspace_not_empty`, `import_running` (another import into the workspace is running), `workspace_suspended`, `quota_exceeded`, `internal_error`.',
       ),
     ),
 };
