@@ -4729,7 +4729,7 @@ export interface components {
             /** @description Once completed: a link that downloads the archive, working until `download_expires_at` (an hour); each read gives a new one. */
             download_url: string | null;
             download_expires_at: string | null;
-            /** @description Why the export failed (`<reason>: <detail>`). */
+            /** @description Why the export failed: `<reason>: <detail>`, the reason one of `missing_file`, `workspace_suspended`, `internal_error`. */
             failure_reason: string | null;
         };
         /** @description An import of an archive into the (empty) workspace. */
@@ -4773,7 +4773,7 @@ export interface components {
                 /** @description The archive's webhooks: not imported (their secrets are not in it). */
                 webhooks_not_imported: number;
             } | null;
-            /** @description Why the archive was refused or the import failed: `<reason>: <detail>`, the reason one of `invalid_format`, `unsupported_version`, `checksum_mismatch`, `size_mismatch`, `missing_entry`, `unexpected_entry`, `invalid_record`, `workspace_not_empty`, `import_running` (another import into the workspace is running), `quota_exceeded`, `internal_error`. */
+            /** @description Why the archive was refused or the import failed: `<reason>: <detail>`, the reason one of `invalid_format`, `unsupported_version`, `checksum_mismatch`, `size_mismatch`, `missing_entry`, `unexpected_entry`, `invalid_record`, `workspace_not_empty`, `import_running` (another import into the workspace is running), `workspace_suspended`, `quota_exceeded`, `internal_error`. */
             failure_reason: string | null;
         };
         /** @description An import announced: PUT the archive (exactly `size` bytes) to `upload_url` before `expires_at`, then POST …/start. */
@@ -4817,7 +4817,7 @@ export interface components {
                 /** @description The archive's webhooks: not imported (their secrets are not in it). */
                 webhooks_not_imported: number;
             } | null;
-            /** @description Why the archive was refused or the import failed: `<reason>: <detail>`, the reason one of `invalid_format`, `unsupported_version`, `checksum_mismatch`, `size_mismatch`, `missing_entry`, `unexpected_entry`, `invalid_record`, `workspace_not_empty`, `import_running` (another import into the workspace is running), `quota_exceeded`, `internal_error`. */
+            /** @description Why the archive was refused or the import failed: `<reason>: <detail>`, the reason one of `invalid_format`, `unsupported_version`, `checksum_mismatch`, `size_mismatch`, `missing_entry`, `unexpected_entry`, `invalid_record`, `workspace_not_empty`, `import_running` (another import into the workspace is running), `workspace_suspended`, `quota_exceeded`, `internal_error`. */
             failure_reason: string | null;
             /** Format: uri */
             upload_url: string;
