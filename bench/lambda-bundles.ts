@@ -80,6 +80,8 @@ const BENCH_ENV: Record<string, string> = {
   SOURCE_SYNC_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-source-sync',
   /** labels, rule-jobs (the labels function starts rules' runs, the worker continues them). */
   RULE_JOBS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-rule-jobs',
+  /** portability, portability-worker (lib/stacks/portability.ts). */
+  PORTABILITY_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-portability',
   /** sources, source-sync (bindCredentialsKey in lib/constructs/bindings.ts sets the KMS key's ARN). */
   SOURCE_CREDENTIALS_KEY_ARN: 'arn:aws:kms:us-east-1:000000000000:key/00000000-0000-0000-0000-000000000000',
 };
