@@ -21,6 +21,8 @@ export type Collection = (typeof COLLECTIONS)[number];
 export const PART_MAX_RECORDS = 200;
 /** Most bytes of one part (one record larger than this, a long text, gets a part of its own). */
 export const PART_MAX_BYTES = 8 * 1024 * 1024;
+/** The largest part a reader holds: a part may pass PART_MAX_BYTES by its last record (a document's long text). */
+export const PART_READ_MAX_BYTES = PART_MAX_BYTES + 64 * 1024 * 1024;
 
 export const MANIFEST_ENTRY = 'manifest.json';
 /** The largest manifest a reader takes (its entries grow with the documents: about 130 bytes each). */

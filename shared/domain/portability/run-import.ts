@@ -10,7 +10,7 @@ import { MAX_RULES_PER_WORKSPACE, type Rule } from '../rules/rule';
 import type { RuleRepository } from '../rules/ports';
 import type { CredentialVault, SourceRepository } from '../sources/ports';
 import type { SourceRecord } from '../sources/source';
-import { ArchiveRejectedError, entryKind, PART_MAX_BYTES } from './archive-format';
+import { ArchiveRejectedError, entryKind, PART_READ_MAX_BYTES } from './archive-format';
 import type { ImportJob, ImportResult } from './jobs';
 import { collect } from './json-lines';
 import type { ArchiveCodec, ArchiveStore, ImportedTexts, PortabilityJobRepository } from './ports';
@@ -40,7 +40,6 @@ export interface ImportDeps {
 export const INTERRUPTED_OCR_REASON = 'OCR had not finished when the workspace was exported';
 
 const PROGRESS_EVERY_DOCUMENTS = 50;
-const PART_READ_MAX_BYTES = PART_MAX_BYTES + 64 * 1024 * 1024;
 
 /**
  * Runs an import: reads the archive once to validate it whole (nothing written), then again to write its labels,

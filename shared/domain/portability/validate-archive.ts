@@ -3,7 +3,7 @@ import {
   COLLECTIONS,
   entryKind,
   MANIFEST_MAX_BYTES,
-  PART_MAX_BYTES,
+  PART_READ_MAX_BYTES,
   type ArchiveManifest,
   type Collection,
   type ManifestEntry,
@@ -13,13 +13,10 @@ import { checkAgainstManifest, parseManifest } from './manifest';
 import type { ArchiveCodec } from './ports';
 import { linesOf, parseRecord } from './records';
 
-/** What a full read of a valid archive found: its manifest, and the ids its documents and rules may refer to. */
+/** What a full read of a valid archive found: its manifest. */
 export interface ValidatedArchive {
   manifest: ArchiveManifest;
 }
-
-/** A part may exceed PART_MAX_BYTES by one record: a record's own bound (a document's text) is this. */
-const PART_READ_MAX_BYTES = PART_MAX_BYTES + 64 * 1024 * 1024;
 
 /**
  * Reads the whole archive once, writing nothing: every entry is of format 1 and in its place, every record has

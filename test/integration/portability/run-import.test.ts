@@ -11,7 +11,7 @@ import { archiveKeys, type ImportJob } from '../../../shared/domain/portability/
 import { runExport } from '../../../shared/domain/portability/run-export';
 import { runImport } from '../../../shared/domain/portability/run-import';
 import { aDocumentRecord } from '../../support/builders';
-import { testClients, uniqueName } from '../../support/aws-resources';
+import { freshTable, testClients, uniqueName } from '../../support/aws-resources';
 import { testContainer } from '../../support/test-container';
 import { dynamoSourceStores } from '../../../shared/container/source-stores';
 
@@ -25,7 +25,9 @@ describe('an import that fails while writing', () => {
     const bucket = uniqueName('portability');
     await ensureBucket(s3, bucket);
     const files = new S3FileStore(s3, bucket);
-    const built = await testContainer({ files, vault: new AesGcmCredentialVault(new Uint8Array(32)), sourceStores: dynamoSourceStores });
+    // An audit table of its own: the export reads the workspace's audit log into the archive.
+    const audit = await freshTable();
+    const built = await testContainer({ files, vault: new AesGcmCredentialVault(new Uint8Array(32)), sourceStores: dynamoSourceStores, auditTableName: audit.tableName });
     c = { ...built.c, portability: dynamoPortabilityServices(built.db, built.tableName, s3, bucket, { enqueue: async () => undefined }) };
     // A workspace of a label, a rule and three documents with their files, exported once.
     const source = inWorkspace(c, { workspaceId: crypto.randomUUID() });
