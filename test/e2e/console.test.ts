@@ -274,6 +274,8 @@ describe('the web console in Chromium', () => {
       ['#/rules', 'Rules'],
       ['#/usage', 'Usage'],
       ['#/queue', 'OCR queue'],
+      ['#/audit', 'Audit log'],
+      ['#/export', 'Export'],
     ];
     for (const [route, heading] of pages) {
       await visit(admin, route, heading);

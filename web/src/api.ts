@@ -23,6 +23,9 @@ export type ApiToken = Schema<'ApiToken'>;
 export type Webhook = Schema<'Webhook'>;
 export type WebhookDelivery = Schema<'WebhookDelivery'>;
 export type Rule = Schema<'Rule'>;
+export type AuditEntry = Schema<'AuditEntry'>;
+export type WorkspaceExport = Schema<'WorkspaceExport'>;
+export type WorkspaceOverview = Schema<'WorkspaceOverview'>;
 
 /** A field the server refused, from `details` of a VALIDATION_ERROR. */
 export interface FieldProblem {
@@ -373,6 +376,14 @@ export const queueStatus = () => call(() => client.GET('/api/ocr/queue/status'))
 export const queue = () => call(() => client.GET('/api/ocr/queue', { params: { query: {} } }));
 export const prioritise = (id: string) => call(() => client.PUT('/api/ocr/queue/{id}/priority', { params: { path: { id } }, body: { priority: 'high' } }));
 export const cancelJob = (id: string) => call(() => client.DELETE('/api/ocr/queue/{id}', { params: { path: { id } } }));
+
+// Lifecycle: audit log, export, the operator's workspaces
+
+export const auditLog = (page: number, action?: string) =>
+  call(() => client.GET('/api/audit', { params: { query: { page, per_page: 50, ...(action ? { action } : {}) } } }));
+export const startExport = () => call(() => client.POST('/api/workspace/exports'));
+export const getExport = (id: string) => call(() => client.GET('/api/workspace/exports/{id}', { params: { path: { id } } }));
+export const listWorkspaces = (page: number) => call(() => client.GET('/api/workspaces', { params: { query: { page, per_page: 50 } } }));
 
 // Integrations
 

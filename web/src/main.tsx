@@ -7,6 +7,7 @@ import { DocumentPage } from './pages/document';
 import { DocumentsPage } from './pages/documents';
 import { TokensPage, WebhooksPage, RulesPage } from './pages/integrations';
 import { LabelsPage } from './pages/labels';
+import { AuditPage, ExportPage } from './pages/lifecycle';
 import { LoginPage } from './pages/login';
 import { NotificationsPage } from './pages/notifications';
 import { QueuePage, UsagePage, WorkspacesPage } from './pages/operations';
@@ -35,6 +36,8 @@ const NAV: NavItem[] = [
   { path: '/rules', label: 'Rules', show: (s) => can.edit(s.user) },
   { path: '/users', label: 'Users', show: (s) => can.admin(s.user) },
   { path: '/usage', label: 'Usage', show: (s) => can.admin(s.user) },
+  { path: '/audit', label: 'Audit log', show: (s) => can.admin(s.user) },
+  { path: '/export', label: 'Export', show: (s) => can.admin(s.user) },
   { path: '/queue', label: 'OCR queue', show: (s) => can.admin(s.user) },
   { path: '/workspaces', label: 'Workspaces', show: (s) => can.admin(s.user) },
 ];
@@ -115,6 +118,12 @@ function Shell({ current }: { current: Session }) {
         break;
       case 'queue':
         page = <QueuePage />;
+        break;
+      case 'audit':
+        page = <AuditPage />;
+        break;
+      case 'export':
+        page = <ExportPage />;
         break;
       case 'workspaces':
         page = <WorkspacesPage />;

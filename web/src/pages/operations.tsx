@@ -1,6 +1,6 @@
 /** Admins: the month's usage and the OCR queue; the operator: every workspace's usage. */
 import { useEffect } from 'preact/hooks';
-import { cancelJob, prioritise, queue, queueStatus, usage, workspaceUsage, type WorkspaceUsage } from '../api';
+import { cancelJob, listWorkspaces, prioritise, queue, queueStatus, usage, workspaceUsage, type WorkspaceUsage } from '../api';
 import { onLive } from '../live';
 import { ErrorNote, formatBytes, formatDate, Page, StatusBadge, useAction, useLoad } from '../ui';
 
@@ -52,13 +52,43 @@ export function UsagePage() {
 }
 
 export function WorkspacesPage() {
+  const list = useLoad(() => listWorkspaces(1), []);
   const report = useLoad(workspaceUsage, []);
   return (
     <Page title="Workspaces">
-      <ErrorNote error={report.error} />
+      <ErrorNote error={list.error ?? report.error} />
+      <div class="table-wrap" tabIndex={0} role="region" aria-label="Table, scrolls sideways">
+        <table>
+          <caption class="visually-hidden">Workspaces</caption>
+          <thead>
+            <tr>
+              <th scope="col">Workspace</th>
+              <th scope="col">Status</th>
+              <th scope="col">Plan</th>
+              <th scope="col">Members</th>
+              <th scope="col" class="wide">
+                Created
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {(list.value?.data ?? []).map((workspace) => (
+              <tr key={workspace.id}>
+                <td>{workspace.name}</td>
+                <td>
+                  <StatusBadge status={workspace.status} />
+                </td>
+                <td>{String(workspace.plan)}</td>
+                <td>{workspace.member_count}</td>
+                <td class="wide">{formatDate(workspace.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {report.value ? (
         <>
-          <p>Month {report.value.month}</p>
+          <h2>Usage in {report.value.month}</h2>
           <UsageTable rows={report.value.workspaces} />
         </>
       ) : null}
