@@ -5,6 +5,7 @@ import { failedConditions, isConditionFailure, isTransactionConflict } from './e
 import { allShards, COUNTER_SHARDS, randomShard } from './hot-counters';
 import type { DataKeys } from './keys';
 import type { TransactItem } from './label-membership';
+import { batchGetAll } from './queries';
 
 type Item = Record<string, unknown>;
 
@@ -178,7 +179,8 @@ export class StorageLedger {
 
   /** How many documents the ledger counts (what its shards stored): the listings' total beside the older counter. */
   async documents(): Promise<number> {
-    const shards = await Promise.all(allShards().map((shard) => this.get(this.keys.storageShard(shard), false)));
+    // One round trip: the listing reads this with every page.
+    const shards = await batchGetAll(this.db, this.tableName, allShards().map((shard) => this.keys.storageShard(shard)), 'used_docs');
     return shards.reduce((sum, item) => sum + num(item, 'used_docs'), 0);
   }
 
@@ -311,7 +313,7 @@ export class StorageLedger {
     return total;
   }
 
-  private async get(key: { pk: string; sk: string }, consistent = true): Promise<Item | undefined> {
-    return (await this.db.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: consistent }))).Item;
+  private async get(key: { pk: string; sk: string }): Promise<Item | undefined> {
+    return (await this.db.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }))).Item;
   }
 }
