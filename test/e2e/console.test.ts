@@ -134,8 +134,13 @@ describe('the web console in Chromium', () => {
     await page.locator('pre.content mark').first().waitFor();
     await audit(admin, 'document');
 
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download', exact: true }).click();
+    const download = await downloading;
+
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('linn-scan');
     for (const action of ['Download', 'Edit', 'Retry OCR', 'Delete']) expect(await page.getByRole('button', { name: action, exact: true }).count()).toBe(1);
+    expect(download.suggestedFilename()).toBe('linn-scan.png');
   });
 
   it('creates a label, assigns it on the document page and filters the list by it', { timeout: 3 * UI_TIMEOUT_MS }, async () => {
@@ -219,6 +224,20 @@ describe('the web console in Chromium', () => {
     expect(puts.some((url) => url.includes('X-Amz-Signature'))).toBe(true);
     expect(listed).toHaveLength(1);
     expect(listed[0].size).toBeGreaterThan(20 * 1024 * 1024);
+  });
+
+  it('takes a file dropped on the drop zone', { timeout: 2 * UI_TIMEOUT_MS }, async () => {
+    const { page } = admin;
+    await visit(admin, '#/documents', 'Documents');
+    const bytes = [...pdfDocument('Dropped receipt')];
+    // A drop as the browser makes it: a DataTransfer holding a File, built in the page.
+    const dataTransfer = await page.evaluateHandle(
+      `(() => { const data = new DataTransfer(); data.items.add(new File([new Uint8Array(${JSON.stringify(bytes)})], 'dropped.pdf', { type: 'application/pdf' })); return data; })()`,
+    );
+    await page.locator('.dropzone').dispatchEvent('drop', { dataTransfer });
+    await page.locator('.uploads li').filter({ hasText: 'dropped.pdf' }).getByText('Uploaded').waitFor();
+
+    expect((await api.get('/api/documents?per_page=100')).body.data.map((doc: { filename: string }) => doc.filename)).toContain('dropped.pdf');
   });
 
   it('shows a document titled with markup as text: nothing of it runs', { timeout: 2 * UI_TIMEOUT_MS }, async () => {
