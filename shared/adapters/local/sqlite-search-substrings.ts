@@ -36,7 +36,8 @@ export class SqliteSubstrings {
   constructor(private readonly db: Database.Database) {}
 
   resolve(scope: SubstringScope, field: SearchField, value: string): ContainsMatch {
-    const wanted = foldText(value);
+    // A NUL is a separator, as the tokenizers take it (FTS5's query parser would end the string there).
+    const wanted = foldText(value.replace(/\0/g, ' '));
     const pieces = wanted.match(/[\p{L}\p{N}]+/gu) ?? [];
     const columns = field === 'all' ? '' : `{${field}} : `;
     const narrowing: string[] = [];
