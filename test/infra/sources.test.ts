@@ -27,7 +27,9 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 const FUNCTION_NAMES = Object.keys(stacks.api.functions) as ApiFunctionName[];
 const SOURCE_FUNCTIONS = ['sources', 'source-sync'] as const satisfies readonly ApiFunctionName[];
 /** Issue 36: the webhooks API seals the signing secrets with the same key, the delivery worker opens them. */
-const KEY_USERS = [...SOURCE_FUNCTIONS, 'webhooks', 'webhook-delivery', 'portability-worker'] as const satisfies readonly ApiFunctionName[];
+const KEY_USERS = [...SOURCE_FUNCTIONS, 'webhooks', 'webhook-delivery'] as const satisfies readonly ApiFunctionName[];
+/** Every function the key's ARN is given to: its users, and the portability worker, which only seals (imported sources' empty passwords). */
+const KEY_HOLDERS = [...KEY_USERS, 'portability-worker'] as const satisfies readonly ApiFunctionName[];
 /** The functions whose role may use the credentials key for `action`. */
 const kmsUsersOf = (action: string) =>
   FUNCTION_NAMES.filter((name) =>
@@ -143,7 +145,7 @@ describe('source credentials key', () => {
     expect(encrypters.sort()).toEqual(['portability-worker', 'sources', 'webhooks']);
   });
 
-  it.each(KEY_USERS)('lets the %s function use it only for calls that carry a workspace_id encryption context', (name) => {
+  it.each(KEY_HOLDERS)('lets the %s function use it only for calls that carry a workspace_id encryption context', (name) => {
     // Arrange
     const statements = grantsOf(stacks, name).filter((s) => s.Action.some((a) => a.startsWith('kms:')));
 
@@ -187,8 +189,8 @@ describe('source credentials key', () => {
     const told = FUNCTION_NAMES.filter((name) => ENV.sourceCredentialsKeyArn in environmentOf(stacks, name));
 
     // Assert
-    expect(told.sort()).toEqual([...KEY_USERS].sort());
-    for (const name of KEY_USERS) expect(environmentOf(stacks, name)[ENV.sourceCredentialsKeyArn]).toEqual(keyArn);
+    expect(told.sort()).toEqual([...KEY_HOLDERS].sort());
+    for (const name of KEY_HOLDERS) expect(environmentOf(stacks, name)[ENV.sourceCredentialsKeyArn]).toEqual(keyArn);
   });
 });
 
