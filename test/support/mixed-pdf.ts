@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 
 /** A page of a {@link mixedPdf}: lines of real text (a text layer), a PNG scan (no text layer), or nothing. */
 export type MixedPage = { text: readonly string[] } | { png: Uint8Array; dpi?: number } | { blank: true };

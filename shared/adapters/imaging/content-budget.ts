@@ -1,5 +1,5 @@
 import { inflateSync, constants as zlibConstants } from 'node:zlib';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFObject } from 'pdf-lib/dist/pdf-lib.esm.min.js';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFObject } from '@cantoo/pdf-lib';
 import { FileRefusal } from './jobs';
 
 /** Nested forms, patterns and appearances deeper than this are refused. */

@@ -1,5 +1,5 @@
 import { inflateSync } from 'node:zlib';
-import { PDFArray, PDFBool, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFObject } from 'pdf-lib/dist/pdf-lib.esm.min.js';
+import { PDFArray, PDFBool, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFObject } from '@cantoo/pdf-lib';
 import { jpegFrame, type JpegFrame } from '../image-headers';
 import type { PdfObjects } from './content-budget';
 import type { FlateRows } from './image-reduce';

@@ -1,4 +1,4 @@
-import { PDFDocument } from 'pdf-lib/dist/pdf-lib.esm.min.js';
+import { PDFDocument } from '@cantoo/pdf-lib';
 import { FileRefusal, type PagePdfJob } from './jobs';
 
 /**

@@ -7,8 +7,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /** File name of the bundled worker that the Lambda bundling writes next to the function's `index.mjs`. */
 export const BUNDLED_WORKER_FILE = 'thumbnail-worker.mjs';
 
-/** What the worker imports from node_modules, all JavaScript already. */
-const PLAIN_JS_LIBRARIES = ['pdfjs-dist/legacy/build/pdf.min.mjs', 'pdfjs-dist/legacy/build/pdf.worker.min.mjs', 'pdf-lib/dist/pdf-lib.esm.min.js', 'utif2', '@napi-rs/canvas'];
+/**
+ * What the worker imports from node_modules, all JavaScript already. pdf-lib's fork (`@cantoo/pdf-lib`) is named by
+ * its public entry: its `exports` map hides its single-file bundles, and the ES build the entry names is the
+ * module the worker's code imports, so loading it here is what spares tsx's transform.
+ */
+const PLAIN_JS_LIBRARIES = ['pdfjs-dist/legacy/build/pdf.min.mjs', 'pdfjs-dist/legacy/build/pdf.worker.min.mjs', '@cantoo/pdf-lib', 'utif2', '@napi-rs/canvas'];
 
 /** tsx's ESM API file, from its export map (`require.resolve` would pick the CommonJS build). */
 const tsxEsmApiPath = (): string => {

@@ -4,8 +4,8 @@
  * pdf-lib (its rows inflated and deflated again, losslessly); any other TIFF page and WebP are decoded and stored
  * losslessly (Flate; one bit a pixel for black and white, grey or RGB otherwise).
  */
-import type { PDFImage} from 'pdf-lib/dist/pdf-lib.esm.min.js';
-import { type PDFDocument, type PDFRef } from 'pdf-lib/dist/pdf-lib.esm.min.js';
+import type { PDFImage} from '@cantoo/pdf-lib';
+import { type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import * as utifModule from 'utif2';
 import type { ImageFormat } from '../imaging/formats';

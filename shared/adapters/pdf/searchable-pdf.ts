@@ -8,7 +8,7 @@
  * - An image file becomes one page per image (image-pages.ts), at its stated resolution.
  * - An encrypted PDF is refused, as OCR refuses it.
  */
-import { PDFDocument, PDFNumber, PDFOperator, PDFOperatorNames as Ops, type PDFName, type PDFPage } from 'pdf-lib/dist/pdf-lib.esm.min.js';
+import { PDFDocument, PDFNumber, PDFOperator, PDFOperatorNames as Ops, type PDFName, type PDFPage } from '@cantoo/pdf-lib';
 import { rasterDimensions, type ImageFormat } from '../imaging/formats';
 import { FileRefusal, type SearchablePdfJob } from '../imaging/jobs';
 import { imagePages, pageSize } from './image-pages';
