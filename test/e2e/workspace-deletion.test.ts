@@ -97,6 +97,27 @@ describe('workspace deletion', () => {
     expect((await neighbour.client.bytes(`/api/documents/${kept}/download`)).status).toBe(200);
   });
 
+  it("leaves the operator the deletion's record: the workspace marked deleting, and its request and erasure in its audit log", async () => {
+    const doomed = await newWorkspace('del_record');
+
+    await doomed.client.request('DELETE', '/api/workspace', { confirm: doomed.name });
+
+    const audit = await eventually(
+      () => operator.get(`/api/audit?workspace_id=${doomed.workspaceId}&action=workspace&per_page=100`),
+      (response) => response.body.data.some((entry: { action: string }) => entry.action === 'workspace.erased'),
+      60_000,
+      'the erasure in the audit log',
+    );
+    const actions = audit.body.data.map((entry: { action: string }) => entry.action);
+    expect(actions).toEqual(expect.arrayContaining(['workspace.deletion_requested', 'workspace.erased', 'workspace.status_changed']));
+    const requested = audit.body.data.find((entry: { action: string }) => entry.action === 'workspace.deletion_requested');
+    expect(requested.actor.user_id).toBe(doomed.user.id);
+    const listed = await operator.get('/api/workspaces?per_page=100');
+    const all = [listed.body.data];
+    for (let page = 2; page <= listed.body.pagination.total_pages; page++) all.push((await operator.get(`/api/workspaces?per_page=100&page=${page}`)).body.data);
+    expect(all.flat().find((workspace: { id: string }) => workspace.id === doomed.workspaceId)).toMatchObject({ status: 'deleting' });
+  });
+
   it('lets the operator delete a workspace, which refuses its admin at once', async () => {
     const doomed = await newWorkspace('del_byop');
 
