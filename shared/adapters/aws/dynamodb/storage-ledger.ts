@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Limit } from '../../../domain/quotas/plans';
 import { quotaExceeded } from '../../../domain/quotas/quota-errors';
+import { AppError } from '../../../domain/errors';
 import { failedConditions, isConditionFailure, isTransactionConflict } from './errors';
 import { allShards, COUNTER_SHARDS, randomShard } from './hot-counters';
 import type { DataKeys } from './keys';
@@ -103,7 +104,6 @@ export class StorageLedger {
    * on a busy shard is sent again; any other failure is the caller's (rethrown as it is).
    */
   async transact(move: StorageMove, limits: StorageLimits, build: (ledgerItem: TransactItem) => { items: TransactItem[]; ledgerIndex: number }): Promise<void> {
-    let lastError: unknown;
     let shard = randomShard();
     // Room granted to a shard is used there: an upload that moved on would leave it to the next sweep, and an
     // upload refused meanwhile would be refused with room left.
@@ -115,7 +115,6 @@ export class StorageLedger {
         await this.db.send(new TransactWriteCommand({ TransactItems: items }));
         return;
       } catch (error) {
-        lastError = error;
         const failed = failedConditions(error);
         if (failed?.length === 1 && failed[0] === ledgerIndex) {
           const room = await this.makeRoom(shard, move, limits);
@@ -127,7 +126,8 @@ export class StorageLedger {
         if (attempt > 3) await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * Math.min(attempt, 10)));
       }
     }
-    throw lastError;
+    // Never the caller's own failure (a label gone, a version moved): those were rethrown above.
+    throw new AppError('SERVICE_UNAVAILABLE', 'The workspace is storing too much at once; try again', { reason: 'storage_busy' });
   }
 
   /**
