@@ -53,6 +53,8 @@ export const deliverDepsOf = (c: AppContainer & WebhookServices, sender: Webhook
   deliveryQueue: c.deliveryQueue,
   clock: c.clock,
   serves: (workspaceId) => workspaceServes(c.workspaceStatus, workspaceId),
+  // A deleted workspace stays `deleting` for good: its messages would otherwise come back for ever.
+  deleting: async (workspaceId) => (await c.workspaceStatus.status(workspaceId)) === 'deleting',
 });
 
 /** What resuming the pending deliveries reads: every workspace's endpoints and deliveries. */

@@ -36,6 +36,8 @@ export interface DeliverDeps {
   random?: () => number;
   /** Whether a workspace serves now: a suspended one's deliveries wait (their messages come back) until it is resumed. */
   serves?(workspaceId: string): Promise<boolean>;
+  /** Whether a workspace is being deleted (or was): its deliveries are dropped, never sent nor waited for. */
+  deleting?(workspaceId: string): Promise<boolean>;
 }
 
 /** A suspended workspace's delivery is looked at again after this long. */
@@ -60,6 +62,7 @@ const LEASE_MS = 30_000;
  * that is off).
  */
 export async function deliverWebhook(deps: DeliverDeps, message: DeliveryMessage): Promise<DeliveryStep> {
+  if (deps.deleting && (await deps.deleting(message.workspace_id))) return 'skipped';
   if (deps.serves && !(await deps.serves(message.workspace_id))) {
     await deps.deliveryQueue.enqueue(message, { delaySeconds: SUSPENDED_RECHECK_SECONDS });
     return 'waiting';

@@ -235,6 +235,23 @@ describe('deliverWebhook: outcomes', () => {
   });
 });
 
+describe('deliverWebhook: a workspace being deleted', () => {
+  it('drops the delivery: nothing is sent, recorded or queued again', async () => {
+    // Arrange
+    const { deps, message, sender, deliveries, deliveryQueue } = await setup({ answers: [204] });
+    const before = JSON.stringify(await deliveries.get(message.delivery_id));
+
+    // Act
+    const step = await deliverWebhook({ ...deps, deleting: async () => true, serves: async () => false }, message);
+
+    // Assert
+    expect(step).toBe('skipped');
+    expect(sender.requests).toEqual([]);
+    expect(JSON.stringify(await deliveries.get(message.delivery_id))).toBe(before);
+    expect(deliveryQueue.sent).toEqual([]);
+  });
+});
+
 describe('deliverWebhook: signing', () => {
   it('signs the payload so the Standard Webhooks library verifies it with the secret the vault opens, webhook-id being the delivery id', async () => {
     // Arrange
