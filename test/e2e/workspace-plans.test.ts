@@ -65,6 +65,25 @@ describe('workspace routes, plans and quotas', () => {
     expect(renamed.body).toMatchObject({ id, name: 'Acme accounting' });
   });
 
+  it('lets every role and a read-only API token read the workspace, and only an admin rename it', async () => {
+    const { admin, id } = await tenant();
+    await operator.put(`/api/workspaces/${id}`, { plan: 'tight' });
+    const { client: viewer } = await admin.addMember('viewer');
+    const token = await admin.post('/api/tokens', { name: 'reader', scopes: ['read'] });
+    const reader = admin.withToken(token.body.token as string);
+
+    const [byViewer, byToken, renameByViewer, renameByToken] = await Promise.all([
+      viewer.get('/api/workspace'),
+      reader.get('/api/workspace'),
+      viewer.put('/api/workspace', { name: 'Viewer was here' }),
+      reader.put('/api/workspace', { name: 'Token was here' }),
+    ]);
+
+    expect([byViewer.status, byToken.status]).toEqual([200, 200]);
+    expect(byViewer.body).toMatchObject({ id, plan: 'tight', member_count: 2 });
+    expect([renameByViewer.status, renameByToken.status]).toEqual([403, 403]);
+  });
+
   it("lists every workspace and changes a workspace's plan for the operator alone", async () => {
     const { admin, id } = await tenant();
 
