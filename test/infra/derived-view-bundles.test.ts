@@ -8,7 +8,8 @@ import { bundledInputsOf, externalImportsOf } from '../support/lambda-bundle-inp
  * bundled only by the functions that search, keep the index in step or set it up, and the @connections client
  * only by the functions that push to connections. What keeps them out of the others is that only
  * shared/container/aws-search.ts reaches the OpenSearch adapter and only shared/container/aws-events.ts the
- * @connections sender; this reads each bundle's contents, as the CDK bundles it (lib/bundling/lambda-bundle.ts).
+ * @connections sender (and shared/container/aws-eraser.ts both: a workspace's erasure deletes its index entries
+ * and closes its connections); this reads each bundle's contents, as the CDK bundles it (lib/bundling/lambda-bundle.ts).
  * The WebDAV client likewise stays in the two functions that check and sync sources (shared/container/aws-sources.ts).
  * The sources' repositories stay in the three source functions (shared/container/source-stores.ts), and the
  * X-Ray SDK and OpenTelemetry's auto-instrumentation in none (the functions make their spans themselves:
@@ -23,15 +24,15 @@ const GROUPS = readdirSync(path.join(ROOT, 'functions')).filter((group) => exist
 
 const OPENSEARCH_CODE = /node_modules\/@opensearch-project\/opensearch\//u;
 const CONNECTIONS_CODE = /node_modules\/@aws-sdk\/client-apigatewaymanagementapi\//u;
-const OPENSEARCH_USERS = ['indexer', 'search', 'search-index-setup'];
-const CONNECTION_USERS = ['events', 'realtime'];
+const OPENSEARCH_USERS = ['eraser', 'indexer', 'search', 'search-index-setup'];
+const CONNECTION_USERS = ['eraser', 'events', 'realtime'];
 /**
  * The S3 client, which the composition roots of the functions that use the bucket reach: aws-storage.ts, aws-search.ts
  * (the indexer reads large texts) and aws-documents.ts, whose import() of it would otherwise put a chunk of it in
  * every bundle whose graph holds aws.ts.
  */
 const S3_CODE = /node_modules\/@aws-sdk\/client-s3\//u;
-const S3_USERS = ['documents', 'health', 'indexer', 'ingest', 'ocr-worker', 'portability', 'portability-worker', 'rule-jobs', 'source-sync'];
+const S3_USERS = ['documents', 'eraser', 'health', 'indexer', 'ingest', 'ocr-worker', 'portability', 'portability-worker', 'rule-jobs', 'source-sync'];
 /**
  * The WebDAV client, which only shared/container/aws-sources.ts reaches. Its address policy (the guard against
  * private, loopback and link-local addresses) is not the client: the webhook sender uses it too (issue 36).
@@ -45,7 +46,7 @@ const SOURCE_STORES_CODE = /shared\/adapters\/aws\/dynamodb\/(source-repository|
 const SOURCE_STORES_USERS = ['portability', 'portability-worker', 'sources', 'source-sync', 'source-scheduler'];
 /** What only serving requests needs (shared/container/request-serving.ts), and the adoption of pre-workspace items. */
 const SERVING_CODE = /shared\/adapters\/(crypto\/scrypt-password-hasher|aws\/dynamodb\/rate-limit-store|node\/host-probe)\.ts$/u;
-const SERVING_USERS = ['auth', 'bootstrap', 'documents', 'labels', 'notifications', 'ocr', 'portability', 'realtime', 'search', 'settings', 'sources', 'users', 'webhooks'];
+const SERVING_USERS = ['audit', 'auth', 'bootstrap', 'documents', 'labels', 'notifications', 'ocr', 'portability', 'realtime', 'search', 'settings', 'sources', 'users', 'webhooks'];
 const LEGACY_ADOPTION_CODE = /shared\/adapters\/aws\/dynamodb\/legacy-item-adoption\.ts$/u;
 /**
  * The X-Ray SDK and what it brings (cls-hooked and its async hook, semver), and OpenTelemetry's auto-instrumentation
