@@ -80,6 +80,10 @@ const BENCH_ENV: Record<string, string> = {
   SOURCE_SYNC_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-source-sync',
   /** labels, rule-jobs (the labels function starts rules' runs, the worker continues them). */
   RULE_JOBS_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-rule-jobs',
+  /** events (appends the audit log), auth, audit (bindAuditLog in lib/constructs/bindings.ts). */
+  AUDIT_TABLE_NAME: 'bench-audit',
+  /** workspaces (queues erasures). */
+  ERASURE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-erasures',
   /** portability, portability-worker (lib/stacks/portability.ts). */
   PORTABILITY_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-portability',
   /** sources, source-sync (bindCredentialsKey in lib/constructs/bindings.ts sets the KMS key's ARN). */
