@@ -25,7 +25,7 @@ import { buildConsole } from '../web/build';
 import { ApiClient } from '../test/support/api-client';
 import { launchChromium, openConsole, signIn } from '../test/support/console-browser';
 import { pdfDocument } from '../test/support/fixtures';
-import { startRuntimeProcess } from '../test/support/runtime-process';
+import { removeMadeDataDirs, startRuntimeProcess } from '../test/support/runtime-process';
 import { percentile, round } from './support/stats';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -137,6 +137,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await runtime.stop();
+    await removeMadeDataDirs();
   }
 }
 
