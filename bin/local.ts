@@ -49,6 +49,7 @@ const runtime = await startLocalRuntime(env).catch(refuseConfiguration);
 
 const lines = [
   `docservice is ready at ${runtime.url}`,
+  `  console:   ${runtime.url}/`,
   `  health:    ${runtime.url}/api/health`,
   `  websocket: ${runtime.url.replace(/^http/, 'ws')}/ws`,
   `  data:      ${env.DATA_DIR}`,
