@@ -46,3 +46,14 @@ describe('the production dependencies', () => {
     expect(Object.keys(LICENCE_EXCEPTIONS).filter((name) => !needed.has(name))).toEqual([]);
   });
 });
+
+describe("the web console's production dependencies (web/package-lock.json: what its bundle ships to browsers)", () => {
+  const packages = productionPackages(resolve(ROOT, 'web'));
+
+  it('include Preact and each carry a permissive licence', () => {
+    const refused = packages.filter((entry) => !(entry.licence && isPermissive(entry.licence))).map((entry) => `${entry.path}: ${entry.licence}`);
+
+    expect(packages.map((entry) => entry.name)).toContain('preact');
+    expect(refused).toEqual([]);
+  });
+});
