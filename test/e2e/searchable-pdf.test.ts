@@ -85,6 +85,8 @@ describe('searchable PDF', () => {
     const credentials = { username: 'sync', password: 'correct horse battery' };
 
     beforeAll(async () => {
+      // A workspace of its own: a synced file equal to an upload above would be a duplicate, not a document.
+      editor = (await anonymous.signUp('searchable_sync')).client;
       root = await mkdtemp(join(tmpdir(), 'searchable-source-'));
       dav = await startRcloneDav({ root, ...credentials });
     });
