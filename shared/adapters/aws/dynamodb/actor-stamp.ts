@@ -28,7 +28,11 @@ const plainKey = (key: unknown): Key | null => {
 /** A `SET` clause keyword of an update expression (not a placeholder such as `#set`). */
 const SET_CLAUSE = /(^|[^#:\w])SET\s/i;
 
+/** Whether the audit log follows the item a key names: only those carry a stamp (no counter, lock or bucket does). */
+const audited = (key: Key | null): key is Key => key !== null && auditedItem(key.pk, key.sk) !== null;
+
 function stampUpdate<T extends Item>(update: T, stamp: ActorStamp): T {
+  if (!audited(plainKey(update['Key']))) return update;
   const expression = String(update['UpdateExpression'] ?? '');
   const match = SET_CLAUSE.exec(expression);
   const stamped = match
@@ -44,7 +48,7 @@ function stampUpdate<T extends Item>(update: T, stamp: ActorStamp): T {
 
 const stampPut = <T extends Item>(put: T, stamp: ActorStamp): T => {
   const item = put['Item'] as Item | undefined;
-  return item && typeof item['pk'] === 'string' ? { ...put, Item: { ...item, [ACTOR_ATTRIBUTE]: stamp } } : put;
+  return audited(plainKey(item)) ? { ...put, Item: { ...item, [ACTOR_ATTRIBUTE]: stamp } } : put;
 };
 
 /**
@@ -56,7 +60,7 @@ function stamped(command: string, input: Item, actor: RequestActor): { input: It
     case 'PutItemCommand':
       return { input: stampPut(input, stampOf(actor)), deletes: [] };
     case 'UpdateItemCommand':
-      return { input: plainKey(input['Key']) ? stampUpdate(input, stampOf(actor)) : input, deletes: [] };
+      return { input: stampUpdate(input, stampOf(actor)), deletes: [] };
     case 'DeleteItemCommand': {
       const key = plainKey(input['Key']);
       return { input, deletes: key ? [key] : [] };
@@ -65,7 +69,7 @@ function stamped(command: string, input: Item, actor: RequestActor): { input: It
       const deletes: Key[] = [];
       const items = (input['TransactItems'] as Item[] | undefined)?.map((entry) => {
         if (entry['Put']) return { ...entry, Put: stampPut(entry['Put'] as Item, stampOf(actor)) };
-        if (entry['Update'] && plainKey((entry['Update'] as Item)['Key'])) return { ...entry, Update: stampUpdate(entry['Update'] as Item, stampOf(actor)) };
+        if (entry['Update']) return { ...entry, Update: stampUpdate(entry['Update'] as Item, stampOf(actor)) };
         const key = entry['Delete'] ? plainKey((entry['Delete'] as Item)['Key']) : null;
         if (key) deletes.push(key);
         return entry;
@@ -118,12 +122,13 @@ function stripOutput(output: Item | undefined): void {
 }
 
 /**
- * Makes the client stamp the actor of the request being served (actor-context.ts) on every item it puts or
- * updates, so that the audit log, derived from the table's stream, names who made each change, and no use case
- * can forget to say. A delete's stream record carries only the item as it was, so an audited item (see
- * audited-items.ts) is stamped `delete` just before it is deleted (a change of the stamp alone, which the
- * stream's other consumers skip). Outside a request nothing is stamped: workers and schedules act as the system.
- * Reads come back without the stamp.
+ * Makes the client stamp the actor of the request being served (actor-context.ts) on every item the audit log
+ * follows (audited-items.ts) that it puts or updates, so that the log, derived from the table's stream, names who
+ * made each change, and no use case can forget to say (counters, locks and buckets carry no stamp: no address is
+ * kept where the log does not need it). A delete's stream record carries only the item as it was, so an audited
+ * item is stamped `delete` just before it is deleted (a change of the stamp alone, which the stream's other
+ * consumers skip). Outside a request nothing is stamped: workers and schedules act as the system. Reads come back
+ * without the stamp.
  */
 export function stampActors(db: DynamoDBDocumentClient): DynamoDBDocumentClient {
   db.middlewareStack.add(
@@ -133,8 +138,8 @@ export function stampActors(db: DynamoDBDocumentClient): DynamoDBDocumentClient 
       if (actor) {
         const { input, deletes } = stamped(command, args.input as Item, actor);
         const table = tableOf(command, args.input as Item);
-        const audited = deletes.filter((key) => auditedItem(key.pk, key.sk) !== null);
-        if (table && audited.length) await Promise.all(audited.map((key) => stampForDelete(db, table, key, actor)));
+        const marked = deletes.filter(audited);
+        if (table && marked.length) await Promise.all(marked.map((key) => stampForDelete(db, table, key, actor)));
         args = { ...args, input };
       }
       const result = await next(args);

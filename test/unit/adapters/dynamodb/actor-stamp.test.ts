@@ -26,7 +26,7 @@ describe('stamping writes with their actor', () => {
     const { db, sent } = recordingClient();
 
     await runAsActor(ACTOR, () =>
-      db.send(new UpdateCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' }, UpdateExpression: 'ADD n :one SET #set = :v REMOVE x', ExpressionAttributeNames: { '#set': 'set' }, ExpressionAttributeValues: { ':one': 1, ':v': 2 } })),
+      db.send(new UpdateCommand({ TableName: 't', Key: { pk: 'WS#w1#DOC#d1', sk: 'META' }, UpdateExpression: 'ADD n :one SET #set = :v REMOVE x', ExpressionAttributeNames: { '#set': 'set' }, ExpressionAttributeValues: { ':one': 1, ':v': 2 } })),
     );
 
     expect(sent[0]!.input['UpdateExpression']).toBe('ADD n :one SET #_actor = :_actor, #set = :v REMOVE x');
@@ -37,7 +37,7 @@ describe('stamping writes with their actor', () => {
   it('adds a SET clause to an update that has none', async () => {
     const { db, sent } = recordingClient();
 
-    await runAsActor(ACTOR, () => db.send(new UpdateCommand({ TableName: 't', Key: { pk: 'a', sk: 'b' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } })));
+    await runAsActor(ACTOR, () => db.send(new UpdateCommand({ TableName: 't', Key: { pk: 'WS#w1#LABEL#l1', sk: 'META' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } })));
 
     expect(sent[0]!.input['UpdateExpression']).toBe('SET #_actor = :_actor ADD n :one');
   });
@@ -46,8 +46,8 @@ describe('stamping writes with their actor', () => {
     const { db, sent } = recordingClient();
 
     await runAsActor(ACTOR, async () => {
-      await db.send(new PutCommand({ TableName: 't', Item: { pk: 'a', sk: 'b' } }));
-      await db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: 't', Item: { pk: 'c', sk: 'd' } } }, { Update: { TableName: 't', Key: { pk: 'e', sk: 'f' }, UpdateExpression: 'SET x = :x', ExpressionAttributeValues: { ':x': 1 } } }] }));
+      await db.send(new PutCommand({ TableName: 't', Item: { pk: 'USER#u1', sk: 'PROFILE' } }));
+      await db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: 't', Item: { pk: 'APITOKEN#h', sk: 'TOKEN' } } }, { Update: { TableName: 't', Key: { pk: 'WS#w1#RULES', sk: 'RULE#r1' }, UpdateExpression: 'SET x = :x', ExpressionAttributeValues: { ':x': 1 } } }] }));
     });
 
     expect((sent[0]!.input['Item'] as Record<string, unknown>)['_actor']).toMatchObject({ user_id: 'u1' });
@@ -68,12 +68,24 @@ describe('stamping writes with their actor', () => {
     expect(sent[0]!.input).toMatchObject({ Key: { pk: 'WS#w1#DOC#d1', sk: 'META' }, UpdateExpression: 'SET #a = :a', ExpressionAttributeValues: { ':a': { op: 'delete', user_id: 'u1' } } });
   });
 
+  it('stamps no item the audit log does not follow (a counter, a rate bucket)', async () => {
+    const { db, sent } = recordingClient();
+
+    await runAsActor(ACTOR, async () => {
+      await db.send(new PutCommand({ TableName: 't', Item: { pk: 'RATE#user#u1', sk: 'BUCKET' } }));
+      await db.send(new UpdateCommand({ TableName: 't', Key: { pk: 'WS#w1#USAGE#3', sk: '2026-11' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } }));
+    });
+
+    expect(sent[0]!.input['Item']).toEqual({ pk: 'RATE#user#u1', sk: 'BUCKET' });
+    expect(sent[1]!.input['UpdateExpression']).toBe('ADD n :one');
+  });
+
   it('stamps nothing outside a request', async () => {
     const { db, sent } = recordingClient();
 
-    await db.send(new PutCommand({ TableName: 't', Item: { pk: 'a', sk: 'b' } }));
+    await db.send(new PutCommand({ TableName: 't', Item: { pk: 'USER#u1', sk: 'PROFILE' } }));
 
-    expect(sent[0]!.input['Item']).toEqual({ pk: 'a', sk: 'b' });
+    expect(sent[0]!.input['Item']).toEqual({ pk: 'USER#u1', sk: 'PROFILE' });
   });
 
   it('takes the stamp off what a read returns', async () => {
