@@ -250,8 +250,6 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     );
     // The queue lives in memory: the runs an earlier process left unfinished go back on it.
     timerRun(() => resumeRuleRuns(container).catch((error: unknown) => logger.error('rules: resuming the unfinished runs failed', { error })));
-    // Workspace erasures, one at a time; those an earlier process left unfinished go back on the queue.
-    const eraser = startLocalEraser({ container, resources, searchIndex: container.searchIndex, sqs: sqsClient, polling: LONG_POLLING });
     // Exports and imports: one at a time (each streams a whole archive); unfinished ones go back on the queue.
     pollers.push(
       startQueuePoller({ sqs: sqsClient, queueUrl: resources.portabilityQueueUrl, handler: createPortabilityWorkerHandler(container), batchSize: 1, ...LONG_POLLING }),
@@ -259,6 +257,8 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     timerRun(() =>
       resumePortabilityJobs(container.portability).catch((error: unknown) => logger.error('portability: resuming the unfinished jobs failed', { error })),
     );
+    // Workspace erasures, one at a time; those an earlier process left unfinished go back on the queue.
+    const eraser = startLocalEraser({ container, resources, searchIndex: container.searchIndex, sqs: sqsClient, polling: LONG_POLLING });
     pollers.push(eraser.poller);
     timerRun(() => eraser.resume().catch((error: unknown) => logger.error('erasure: resuming the unfinished erasures failed', { error })));
     // Webhook deliveries: the attempts wait on endpoints, so several run side by side.
