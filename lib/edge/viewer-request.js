@@ -1,5 +1,6 @@
 // CloudFront Functions (cloudfront-js-2.0), viewer request, in front of the HTTP API. lib/constructs/api-edge.ts
-// fills in the three settings below at synth time. Two jobs, both before the request reaches API Gateway:
+// fills in the settings below at synth time. Two jobs, both before the request reaches API Gateway (and `/` sent
+// to the web console's page):
 // - refuse a body the functions could not be invoked with (the HTTP API base64-encodes it into Lambda's 6 MB
 //   event), with the P 413 body instead of the gateway's bare error;
 // - tell the functions the client's address (the gateway sees only CloudFront's), replacing any a client sent.
@@ -43,8 +44,15 @@ function tooLarge(event, declared) {
   return { statusCode: 413, statusDescription: 'Payload Too Large', headers: headers, body: { encoding: 'text', data: JSON.stringify(body) } };
 }
 
+// The web console's page (lib/constructs/console-site.ts), which the distribution's default root object names:
+// should `/` still reach this behaviour, it is sent there rather than to the API's 404.
+var CONSOLE_PAGE = '/index.html';
+
 function handler(event) {
   var request = event.request;
+  if (request.uri === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
+    return { statusCode: 302, statusDescription: 'Found', headers: { location: { value: CONSOLE_PAGE }, 'cache-control': { value: 'no-cache' } } };
+  }
   var declared = Number(headerValue(request, 'content-length') || 0);
   if (declared > MAX_BODY_BYTES) return tooLarge(event, declared);
   request.headers[VIEWER_ADDRESS_HEADER] = { value: event.viewer.ip };

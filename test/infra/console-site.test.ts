@@ -1,4 +1,6 @@
+import * as vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { viewerRequestCode } from '../../lib/constructs/api-edge';
 import { CONSOLE_PATH_PATTERNS } from '../../lib/constructs/console-site';
 import { CONSOLE_ASSET_CACHE_CONTROL, CONSOLE_PAGE_CACHE_CONTROL } from '../../web/site';
 import { buildStacks, logicalIdOf } from './build-stacks';
@@ -62,5 +64,19 @@ describe('the web console at the edge', () => {
 
     expect(deployments).toHaveLength(1);
     expect(deployments[0]?.Properties.Prune).toBe(false);
+  });
+
+  it("sends a GET of / that reaches the API's behaviour to the console page, and leaves every other request to the API", () => {
+    const handler = vm.runInNewContext(`${viewerRequestCode({ maxBodyBytes: 1000, corsOrigins: [] })}\nhandler;`) as (event: unknown) => {
+      statusCode?: number;
+      headers: Record<string, { value: string }>;
+      uri?: string;
+    };
+    const request = (method: string, uri: string) =>
+      handler({ version: '1.0', context: { requestId: 'r1' }, viewer: { ip: '203.0.113.7' }, request: { method, uri, querystring: {}, cookies: {}, headers: {} } });
+
+    expect(request('GET', '/')).toMatchObject({ statusCode: 302, headers: { location: { value: '/index.html' } } });
+    expect(request('POST', '/').statusCode).toBeUndefined();
+    expect(request('GET', '/api/health')).toMatchObject({ uri: '/api/health' });
   });
 });
