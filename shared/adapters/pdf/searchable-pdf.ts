@@ -8,11 +8,22 @@
  * - An image file becomes one page per image (image-pages.ts), at its stated resolution.
  * - An encrypted PDF is refused, as OCR refuses it.
  */
-import { PDFDocument, PDFNumber, PDFOperator, PDFOperatorNames as Ops, type PDFName, type PDFPage } from '@cantoo/pdf-lib';
+import { degrees, PDFDocument, PDFNumber, PDFOperator, PDFOperatorNames as Ops, type PDFName, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
 import { rasterDimensions, type ImageFormat } from '../imaging/formats';
-import { FileRefusal, type SearchablePdfJob } from '../imaging/jobs';
+import { FileRefusal, type PlacedWord, type SearchablePdfJob } from '../imaging/jobs';
 import { imagePages, pageSize } from './image-pages';
 import { addInvisibleWords, embedGlyphlessFont, type PageFrame } from './invisible-text';
+import { turnWord, uprightTurn } from './text-direction';
+
+/**
+ * Lays the words on the page; a page whose words run other than left to right (scanned sideways or upside down)
+ * is turned upright first (its `/Rotate` grows by the turn), and its words with it.
+ */
+const layWords = (document: PDFDocument, page: PDFPage, font: PDFRef, words: readonly PlacedWord[]): void => {
+  const turn = uprightTurn(words);
+  if (turn !== 0) page.setRotation(degrees((page.getRotation().angle + turn) % 360));
+  addInvisibleWords(document, page, font, frameOf(page), turn === 0 ? words : words.map((word) => turnWord(word, turn)));
+};
 
 const frameOf = (page: PDFPage): PageFrame => {
   const box = page.getCropBox();
@@ -31,7 +42,7 @@ const fromPdf = async (job: SearchablePdfJob): Promise<Uint8Array> => {
   const font = embedGlyphlessFont(document);
   pages.forEach((page, i) => {
     const words = job.pages[i];
-    if (words?.length) addInvisibleWords(document, page, font, frameOf(page), words);
+    if (words?.length) layWords(document, page, font, words);
   });
   return document.save();
 };
@@ -53,7 +64,7 @@ const fromImage = async (job: SearchablePdfJob & { format: Exclude<ImageFormat, 
       page.pushOperators(...drawXObject(name, width, height));
     }
     const words = job.pages[i];
-    if (words?.length) addInvisibleWords(document, page, font, { box: { x: 0, y: 0, width, height }, rotation: 0 }, words);
+    if (words?.length) layWords(document, page, font, words);
   }
   return document.save();
 };

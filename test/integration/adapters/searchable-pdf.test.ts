@@ -105,6 +105,25 @@ describe('writeSearchablePdf', () => {
       expect(Buffer.from(image!.contents).equals(Buffer.from(strip))).toBe(true);
     });
 
+    it.each([90, 180, 270] as const)('turns a scan lying turned by %i degrees upright, its words read left to right where the page shows them', async (degrees) => {
+      const upright = new Uint8Array(await readFile(path.join(OCR_CORPUS_DIR, 'typewriter.png')));
+      const lying = await turnedPng(upright, degrees);
+      const words = await ocrWords(lying, 'png');
+
+      const pdf = await write(lying, 'png', words);
+
+      const [page] = (await PDFDocument.load(pdf)).getPages();
+      expect(page!.getRotation().angle).toBe((360 - degrees) % 360);
+      const [shown] = await extractWords(pdf);
+      const title = shown!.words.filter((word) => ['Linzensoep', 'Waterman'].includes(word.text));
+      expect(title.map((word) => word.text)).toEqual(['Linzensoep', 'Waterman']);
+      // Upright: the title reads left to right along a line near the top of the page as shown.
+      expect(title[1]!.xMin).toBeGreaterThan(title[0]!.xMax);
+      expect(Math.abs(title[1]!.yMin - title[0]!.yMin)).toBeLessThan(0.02 * shown!.height);
+      expect(title[0]!.yMin).toBeLessThan(0.2 * shown!.height);
+      expect(wordRecall(words[0]!.map((word) => word.text), shown!.words.map((word) => word.text))).toBe(1);
+    }, 60_000);
+
     it('refuses an image above the pixel bound before decoding it', async () => {
       const big = new Uint8Array(pngImage(2000, 2000));
 
@@ -228,6 +247,19 @@ describe('PoolSearchablePdfWriter', () => {
     await small.close();
   });
 });
+
+/** A PNG turned clockwise by `degrees`, as a page lies on a scanner put in sideways or upside down. */
+async function turnedPng(png: Uint8Array, degrees: 90 | 180 | 270): Promise<Uint8Array> {
+  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
+  const image = await loadImage(Buffer.from(png));
+  const quarter = degrees !== 180;
+  const canvas = createCanvas(quarter ? image.height : image.width, quarter ? image.width : image.height);
+  const context = canvas.getContext('2d');
+  context.translate(canvas.width / 2, canvas.height / 2);
+  context.rotate((degrees * Math.PI) / 180);
+  context.drawImage(image, -image.width / 2, -image.height / 2);
+  return new Uint8Array(await canvas.encode('png'));
+}
 
 /** A JPEG of a scan, made by the canvas from the corpus's typewriter page. */
 async function jpegOf(): Promise<Uint8Array> {
