@@ -6,6 +6,8 @@ import { lengthKey, MAX_TOKEN_LENGTH, tokens } from './sqlite-search-schema';
 const MAX_FUZZY_ALTERNATIVES = 20;
 /** Words a prefix may stand for, at most; a broader prefix is left to FTS5's own prefix match (see completions). */
 export const MAX_PREFIX_COMPLETIONS = 256;
+/** Words of a prefix whose stems are looked at, at most: most are then covered by FTS5's own prefix match. */
+const MAX_STEMMED_COMPLETIONS = 4096;
 /** The words a typo or a prefix stands for: 4 to 40 characters with a letter (the vocabulary holds every token). */
 const MIN_WORD_LENGTH = 4;
 const MAX_WORD_LENGTH = 40;
@@ -92,7 +94,7 @@ export class SqliteVocabulary {
    * cannot say: a prefix with a separator in it, or one that stands for more than {@link MAX_PREFIX_COMPLETIONS}
    * tokens (FTS5's own prefix match, to keep the query's work bounded).
    */
-  completions(slot: number, prefix: string): string[] | null {
+  completions(slot: number, prefix: string, limit = MAX_PREFIX_COMPLETIONS): string[] | null {
     const normalized = normalize(prefix);
     if (!/^[\p{L}\p{N}]+$/u.test(normalized)) return null;
     // Every word that starts with the prefix sorts below the prefix with its last character raised by one.
@@ -102,8 +104,8 @@ export class SqliteVocabulary {
     const signs = /\p{L}/u.test(normalized) ? [1] : [-1, 1];
     for (const sign of signs) {
       for (let length = normalized.length; length <= MAX_TOKEN_LENGTH; length++) {
-        words.push(...this.statements.wordsStartingWith.all(slot, sign * length, normalized, end, MAX_PREFIX_COMPLETIONS + 1 - words.length));
-        if (words.length > MAX_PREFIX_COMPLETIONS) return null;
+        words.push(...this.statements.wordsStartingWith.all(slot, sign * length, normalized, end, limit + 1 - words.length));
+        if (words.length > limit) return null;
       }
     }
     return words;
@@ -114,10 +116,11 @@ export class SqliteVocabulary {
    * matches every stem that starts with it: one merged doclist instead of an OR of every word), and one word for
    * each stem of the prefix's words that this does not cover (a stem shorter than the prefix: "consulti*"
    * finds "consulting", stemmed "consult"). Where the stemmer changes the prefix ("thes" → "the"), only the
-   * words. Null where {@link completions} is.
+   * words. Null (FTS5's prefix match, bounded work) for a prefix of more than {@link MAX_STEMMED_COMPLETIONS}
+   * words, or one that needs more than {@link MAX_PREFIX_COMPLETIONS} words to be searched.
    */
   prefixTerms(slot: number, prefix: string): { prefix: string | null; words: string[] } | null {
-    const words = this.completions(slot, prefix);
+    const words = this.completions(slot, prefix, MAX_STEMMED_COMPLETIONS);
     if (!words) return null;
     const normalized = normalize(prefix);
     const [own, ...stems] = this.stemmer.stems([normalized, ...words]);
@@ -127,6 +130,7 @@ export class SqliteVocabulary {
       const stem = stems[i]!;
       if (!(native && stem.startsWith(native)) && !byStem.has(stem)) byStem.set(stem, word);
     });
+    if (byStem.size > MAX_PREFIX_COMPLETIONS) return null;
     return { prefix: native, words: [...byStem.values()] };
   }
 

@@ -84,5 +84,17 @@ describe('SqliteVocabulary completions', () => {
       expect(terms?.prefix).toBeNull();
       expect(terms?.words.sort()).toEqual(['theses', 'thesis']);
     });
+
+    it(`searches a prefix of more than ${MAX_PREFIX_COMPLETIONS} words that the stemmer keeps as FTS5's own prefix match`, () => {
+      // Arrange: many words starting with "invo", which the stemmer keeps; "invoicing" is stemmed "invoic".
+      vocabulary.add(1, [...Array.from({ length: MAX_PREFIX_COMPLETIONS + 10 }, (_, n) => `invo${n.toString(26).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)]!)}x`), 'invoicing'].join(' '));
+
+      // Act
+      const terms = vocabulary.prefixTerms(1, 'invo');
+
+      // Assert
+      expect(terms?.prefix).toBe('invo');
+      expect(terms?.words).toHaveLength(0);
+    });
   });
 });
