@@ -191,10 +191,10 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       sources: createSourcesHandler(container),
       notifications: createNotificationsHandler(container),
       webhooks: createWebhooksHandler(container),
-      workspaces: createWorkspacesHandler(container),
-      health: createHealthHandler(container),
       portability: createPortabilityHandler(container),
       audit: createAuditHandler(container),
+      workspaces: createWorkspacesHandler(container),
+      health: createHealthHandler(container),
     };
     const routes = new RouteTable(
       (Object.keys(HTTP_ROUTES) as HttpGroup[]).flatMap((group) =>

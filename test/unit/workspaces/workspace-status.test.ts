@@ -7,10 +7,13 @@ import { rememberedWorkspaceStatus, requireServingWorkspace, workspaceServes } f
 /** Workspaces in memory, counting the reads. */
 const store = (status: WorkspaceStatus) => {
   const workspace: Workspace = { id: 'w', name: 'W', created_at: '2026-01-01T00:00:00Z', plan: 'free', status };
+  const counter = { reads: 0 };
   const repository = {
-    reads: 0,
+    get reads() {
+      return counter.reads;
+    },
     create: async () => true,
-    findById: async (id: string) => (repository.reads++, id === 'w' ? { ...workspace } : null),
+    findById: async (id: string) => (counter.reads++, id === 'w' ? { ...workspace } : null),
     list: async () => [workspace],
     update: async (_id: string, changes: Partial<Workspace>) => Object.assign(workspace, changes),
     updateName: async (_id: string, name: string) => Object.assign(workspace, { name }),
