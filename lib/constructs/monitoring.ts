@@ -18,6 +18,8 @@ import { CHANGE_MAX_ITERATOR_AGE_MINUTES } from '../stacks/limits';
 export const ALARM_PERIOD = Duration.minutes(5);
 /** A function alarms when its longest run in 5 minutes passes this share of its timeout. */
 export const DURATION_SHARE_OF_TIMEOUT = 0.8;
+/** The functions one errors, throttles or duration alarm watches: CloudWatch's bound on an alarm's metrics. */
+export const FUNCTIONS_PER_ALARM = 10;
 /** HTTP 5xx, in percent of requests over 5 minutes, counted once at least 20 requests came. */
 export const HTTP_5XX_PERCENT = 1;
 export const HTTP_5XX_MIN_REQUESTS = 20;
@@ -96,7 +98,7 @@ export interface MonitoringProps {
 export class Monitoring extends Construct {
   public readonly topic: sns.Topic;
   public readonly dashboard: cloudwatch.Dashboard;
-  /** Every alarm, by a readable id such as `Dlq-ocr` or `Errors-search`. */
+  /** Every alarm, by a readable id such as `Dlq-ocr`; `Errors-search` names the grouped alarm that watches search's errors. */
   public readonly alarms: Readonly<Record<string, cloudwatch.Alarm>>;
 
   constructor(scope: Construct, id: string, props: MonitoringProps) {
@@ -149,22 +151,40 @@ export class Monitoring extends Construct {
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       });
     }
-    for (const [name, { function: fn, timeout }] of Object.entries(props.functions)) {
-      alarm(`Errors-${name}`, fn.metricErrors({ period: ALARM_PERIOD, statistic: 'Sum' }), {
-        alarmDescription: `The ${name} function failed (an error its handler did not turn into a response).`,
+    // Errors, throttles and runs near the timeout: one alarm of each per group of up to ten functions (an alarm's
+    // metric math takes at most ten metrics), so the stack's resources do not grow by three with every function.
+    // Each function's key (`Errors-<name>`) names its group's alarm; its metric id there is `f<i>`.
+    const functionEntries = Object.entries(props.functions);
+    for (let start = 0, group = 1; start < functionEntries.length; start += FUNCTIONS_PER_ALARM, group++) {
+      const members = functionEntries.slice(start, start + FUNCTIONS_PER_ALARM);
+      const names = members.map(([name]) => name).join(', ');
+      const metricsOf = (metricOf: (fn: lambda.IFunction) => cloudwatch.IMetric) =>
+        Object.fromEntries(members.map(([, { function: fn }], i) => [`f${i}`, metricOf(fn)]));
+      const filled = (map: (id: string, i: number) => string) => members.map((_, i) => map(`FILL(f${i}, 0)`, i)).join(', ');
+      const grouped = (metric: string, expression: string, usingMetrics: Record<string, cloudwatch.IMetric>, options: Parameters<typeof alarm>[2]) => {
+        const created = alarm(`${metric}-group${group}`, new cloudwatch.MathExpression({ expression, usingMetrics, period: ALARM_PERIOD, label: `${metric}: ${names}` }), options);
+        for (const [name] of members) alarms[`${metric}-${name}`] = created;
+      };
+      grouped('Errors', `SUM([${filled((id) => id)}])`, metricsOf((fn) => fn.metricErrors({ period: ALARM_PERIOD, statistic: 'Sum' })), {
+        alarmDescription: `A function failed (an error its handler did not turn into a response): one of ${names}. The dashboard shows which.`,
         threshold: 0,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       });
-      alarm(`Throttles-${name}`, fn.metricThrottles({ period: ALARM_PERIOD, statistic: 'Sum' }), {
-        alarmDescription: `The ${name} function was throttled: the account's or its own concurrency limit was reached.`,
+      grouped('Throttles', `SUM([${filled((id) => id)}])`, metricsOf((fn) => fn.metricThrottles({ period: ALARM_PERIOD, statistic: 'Sum' })), {
+        alarmDescription: `A function was throttled (the account's or its own concurrency limit was reached): one of ${names}.`,
         threshold: 0,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
       });
-      alarm(`Duration-${name}`, fn.metricDuration({ period: ALARM_PERIOD, statistic: 'Maximum' }), {
-        alarmDescription: `A run of the ${name} function came within ${Math.round((1 - DURATION_SHARE_OF_TIMEOUT) * 100)} % of its ${timeout.toHumanString()} timeout.`,
-        threshold: Math.round(timeout.toMilliseconds() * DURATION_SHARE_OF_TIMEOUT),
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-      });
+      grouped(
+        'Duration',
+        `MAX([${filled((id, i) => `${id} / ${members[i]![1].timeout.toMilliseconds()}`)}])`,
+        metricsOf((fn) => fn.metricDuration({ period: ALARM_PERIOD, statistic: 'Maximum' })),
+        {
+          alarmDescription: `A run came within ${Math.round((1 - DURATION_SHARE_OF_TIMEOUT) * 100)} % of its function's timeout: one of ${names}.`,
+          threshold: DURATION_SHARE_OF_TIMEOUT,
+          comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        },
+      );
     }
 
     const httpDimensions = { ApiId: props.httpApi.apiId, Stage: props.httpStageName };

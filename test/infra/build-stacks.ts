@@ -203,3 +203,27 @@ function normalizeStatement(statement: Record<string, unknown>): PolicyStatement
     ...(statement.Condition === undefined ? {} : { Condition: statement.Condition }),
   };
 }
+
+/** A grouped function alarm's properties (lib/constructs/monitoring.ts), as a function's part of it: its metric, the expression, threshold. */
+export interface FunctionAlarmPart {
+  metric: { MetricName: string; Dimensions: unknown; Stat: string };
+  /** The metric's id in the alarm's expression (`f<i>`). */
+  id: string;
+  expression: string;
+  threshold: number;
+}
+
+/** The part of the grouped alarm `alarm` (its template properties) that watches the function with this logical id. */
+export function functionAlarmPart(alarm: Record<string, unknown>, functionId: string): FunctionAlarmPart {
+  type Query = { Id: string; Expression?: string; MetricStat?: { Metric: { MetricName: string; Dimensions: { Name: string; Value: unknown }[] }; Stat: string } };
+  const queries = alarm['Metrics'] as Query[];
+  const part = queries.find((query) => query.MetricStat?.Metric.Dimensions.some((d) => JSON.stringify(d.Value) === JSON.stringify({ Ref: functionId })));
+  const expression = queries.find((query) => query.Expression)?.Expression;
+  if (!part?.MetricStat || !expression) throw new Error(`No part of the alarm watches ${functionId}`);
+  return {
+    metric: { MetricName: part.MetricStat.Metric.MetricName, Dimensions: part.MetricStat.Metric.Dimensions, Stat: part.MetricStat.Stat },
+    id: part.Id,
+    expression,
+    threshold: alarm['Threshold'] as number,
+  };
+}

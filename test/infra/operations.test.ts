@@ -2,7 +2,7 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { ENV, HTTP_ROUTES, type HttpGroup } from '../../shared/manifest';
 import { SEARCH_READ_ACTIONS } from '../../lib/constructs/bindings';
-import { DURATION_SHARE_OF_TIMEOUT } from '../../lib/constructs/monitoring';
+import { DURATION_SHARE_OF_TIMEOUT, FUNCTIONS_PER_ALARM } from '../../lib/constructs/monitoring';
 import { SEARCH_WRITE_ACTIONS } from '../../lib/constructs/search-access';
 import type { ApiFunctionName } from '../../lib/stacks/api-stack';
 import {
@@ -13,7 +13,7 @@ import {
   ocrConcurrency,
   WEBSOCKET_STAGE_THROTTLE,
 } from '../../lib/stacks/limits';
-import { buildStacks, environmentOf, functionIdOf, grantsOf, logicalIdOf, resolveImports, type BuiltStacks } from './build-stacks';
+import { buildStacks, environmentOf, functionAlarmPart, functionIdOf, grantsOf, logicalIdOf, resolveImports, type BuiltStacks } from './build-stacks';
 
 const stacks = buildStacks();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- template JSON, read by the assertions
@@ -207,7 +207,7 @@ describe('alarms', () => {
 
     // Assert
     expect(ofType('AWS::SNS::Topic')).toHaveLength(1);
-    expect(alarms.length).toBeGreaterThan(FUNCTION_NAMES.length * 3);
+    expect(alarms.length).toBeGreaterThan(Math.ceil(FUNCTION_NAMES.length / FUNCTIONS_PER_ALARM) * 3);
     for (const pair of actions) expect(pair).toEqual([[topicRef()], [topicRef()]]);
   });
 
@@ -263,16 +263,30 @@ describe('alarms', () => {
 
   it.each(FUNCTION_NAMES)('alarms on errors, throttles and runs near the timeout of the %s function', (name) => {
     // Arrange
-    const functionRef = { Ref: functionIdOf(stacks, name) };
+    const functionId = functionIdOf(stacks, name);
+    const dimensions = [{ Name: 'FunctionName', Value: { Ref: functionId } }];
     const timeoutMs = stacks.api.functions[name].timeout.toMilliseconds();
 
     // Act
-    const [errors, throttles, duration] = ['Errors', 'Throttles', 'Duration'].map((metric) => alarm(`${metric}-${name}`));
+    const [errors, throttles, duration] = ['Errors', 'Throttles', 'Duration'].map((metric) => functionAlarmPart(alarm(`${metric}-${name}`), functionId));
 
     // Assert
-    expect(errors).toMatchObject({ MetricName: 'Errors', Threshold: 0, Dimensions: [{ Name: 'FunctionName', Value: functionRef }] });
-    expect(throttles).toMatchObject({ MetricName: 'Throttles', Threshold: 0, Dimensions: [{ Name: 'FunctionName', Value: functionRef }] });
-    expect(duration).toMatchObject({ MetricName: 'Duration', Statistic: 'Maximum', Threshold: timeoutMs * DURATION_SHARE_OF_TIMEOUT });
+    if (!errors || !duration) throw new Error('no alarm');
+    expect(errors).toMatchObject({ metric: { MetricName: 'Errors', Dimensions: dimensions, Stat: 'Sum' }, threshold: 0 });
+    expect(errors.expression).toContain(`FILL(${errors.id}, 0)`);
+    expect(throttles).toMatchObject({ metric: { MetricName: 'Throttles', Dimensions: dimensions, Stat: 'Sum' }, threshold: 0 });
+    expect(duration).toMatchObject({ metric: { MetricName: 'Duration', Dimensions: dimensions, Stat: 'Maximum' }, threshold: DURATION_SHARE_OF_TIMEOUT });
+    expect(duration.expression).toContain(`FILL(${duration.id}, 0) / ${timeoutMs}`);
+  });
+
+  it('watches at most ten functions with one errors, throttles or duration alarm', () => {
+    // Act
+    const groups = new Set(FUNCTION_NAMES.map((name) => alarm(`Errors-${name}`)['Metrics']));
+
+    // Assert
+    const sizes = [...groups].map((metrics) => (metrics as { MetricStat?: unknown }[]).filter((query) => query.MetricStat).length);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(FUNCTIONS_PER_ALARM);
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(FUNCTION_NAMES.length);
   });
 
   it('alarms when more than 1 % of at least 20 HTTP requests in 5 minutes answer 5xx', () => {
@@ -371,7 +385,7 @@ describe('search index setup and access', () => {
     expect(readers?.Action).toEqual([...SEARCH_READ_ACTIONS]);
   });
 
-  it("names exactly the roles of the functions that write the index, and the setup's, with every verb", () => {
+  it("names exactly the roles of the functions that write the index (the indexer, the eraser), and the setup's, with every verb", () => {
     // Arrange
     const { policy } = accessPolicyOf(stacks);
 
@@ -381,7 +395,7 @@ describe('search index setup and access', () => {
     // Assert
     expect(policy.Statement).toHaveLength(2);
     expect(writers?.Principal.AWS.sort()).toEqual(
-      (['indexer', 'search-index-setup'] as const).map(roleOf).sort(),
+      (['indexer', 'eraser', 'search-index-setup'] as const).map(roleOf).sort(),
     );
   });
 

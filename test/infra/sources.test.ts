@@ -8,6 +8,7 @@ import {
   allStatementsOf,
   buildStacks,
   environmentOf,
+  functionAlarmPart,
   functionIdOf,
   grantsOf,
   logicalIdOf,
@@ -411,13 +412,13 @@ describe('sync alarms', () => {
 
   it('alarms on any error of the sync worker', () => {
     // Arrange
-    const functionRef = { Ref: functionIdOf(stacks, 'source-sync') };
+    const functionId = functionIdOf(stacks, 'source-sync');
 
     // Act
-    const properties = alarm('Errors-source-sync');
+    const part = functionAlarmPart(alarm('Errors-source-sync') as Record<string, unknown>, functionId);
 
     // Assert
-    expect(properties).toMatchObject({ MetricName: 'Errors', Threshold: 0, Dimensions: [{ Name: 'FunctionName', Value: functionRef }] });
+    expect(part).toMatchObject({ metric: { MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId } }] }, threshold: 0 });
   });
 
   it('alarms when a sync step waits in the queue longer than an hour', () => {

@@ -112,7 +112,6 @@ describe('API versions in the Api stack', () => {
 
     // Assert: each route is one resource (its invoke permission is its function's, one per function), so the
     // stack keeps room for new route groups.
-    // 450 since webhooks (issue 36): 417 with 3 functions, 16 routes and their alarms, each one per function or queue.
     expect(count).toBeLessThan(450);
   });
 });

@@ -10,7 +10,7 @@ import { CHANGE_CONSUMER_DELIVERY, ENV, HTTP_ROUTES, MAX_RECEIVES, v2RouteKey } 
 import { RATE_LIMITED_GROUPS, type ApiFunctionName } from '../../lib/stacks/api-stack';
 import { WEBHOOK_DELIVERY_CONCURRENCY } from '../../lib/stacks/limits';
 import { WEBHOOK_DELIVERY_TIMEOUT } from '../../lib/stacks/stateful-stack';
-import { buildStacks, environmentOf, functionIdOf, grantsOf, logicalIdOf, resolveImports, statementsOf } from './build-stacks';
+import { buildStacks, environmentOf, functionAlarmPart, functionIdOf, grantsOf, logicalIdOf, resolveImports, statementsOf } from './build-stacks';
 
 const stacks = buildStacks();
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- template JSON, read by the assertions
@@ -378,13 +378,13 @@ describe('webhook-delivery worker', () => {
 
   it.each(WEBHOOK_FUNCTIONS)('alarms on errors of the %s function', (name) => {
     // Arrange
-    const functionRef = { Ref: functionIdOf(stacks, name) };
+    const functionId = functionIdOf(stacks, name);
 
     // Act
-    const properties = alarm(`Errors-${name}`);
+    const part = functionAlarmPart(alarm(`Errors-${name}`) as Record<string, unknown>, functionId);
 
     // Assert
-    expect(properties).toMatchObject({ MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: functionRef }] });
+    expect(part).toMatchObject({ metric: { MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionId } }] }, threshold: 0 });
   });
 });
 
