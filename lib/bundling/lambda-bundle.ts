@@ -19,12 +19,13 @@ export const ESM_REQUIRE_BANNER =
 /**
  * Modules the Lambda bundles replace (esbuild `alias`): the SDK's default credential chain by the environment
  * provider, since a Lambda's credentials are in its environment (see shared/adapters/aws/lambda-credentials.ts), and
- * `node:process` by the global's members, since Node's module view of it costs a cold start some 6 ms (see
- * shared/adapters/node/process-exports.ts).
+ * `node:process` (the SDK's user agent) and `process` (OpenTelemetry's machine-id detectors) by the global's members,
+ * since Node's module view of it costs a cold start some 6 ms (see shared/adapters/node/process-exports.ts).
  */
 export const LAMBDA_ESBUILD_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': path.join(REPO_ROOT, 'shared', 'adapters', 'aws', 'lambda-credentials.ts'),
   'node:process': path.join(REPO_ROOT, 'shared', 'adapters', 'node', 'process-exports.ts'),
+  process: path.join(REPO_ROOT, 'shared', 'adapters', 'node', 'process-exports.ts'),
 };
 
 /** What to bundle into one file of a Lambda asset. */
