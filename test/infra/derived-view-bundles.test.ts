@@ -11,12 +11,13 @@ import { bundledInputsOf, externalImportsOf } from '../support/lambda-bundle-inp
  * @connections sender (and shared/container/aws-eraser.ts both: a workspace's erasure deletes its index entries
  * and closes its connections); this reads each bundle's contents, as the CDK bundles it (lib/bundling/lambda-bundle.ts).
  * The WebDAV client likewise stays in the two functions that check and sync sources (shared/container/aws-sources.ts).
- * The sources' repositories stay in the three source functions (shared/container/source-stores.ts), and the
- * X-Ray SDK and OpenTelemetry's auto-instrumentation in none (the functions make their spans themselves:
- * shared/adapters/otel/). The password hasher,
- * the rate limits and the host probe stay in the functions that serve requests and the bootstrap
- * (shared/container/request-serving.ts), the adoption of pre-workspace items in the bootstrap. No bundle loads
- * `node:process` as a module, which costs a cold start some 6 ms (shared/adapters/node/process-exports.ts).
+ * The sources' repositories stay in the three source functions, the two that export and import workspaces and the
+ * workspaces function, whose overview counts a workspace's sources against its plan (shared/container/source-stores.ts),
+ * and the X-Ray SDK and OpenTelemetry's auto-instrumentation in none (the functions make their spans themselves:
+ * shared/adapters/otel/). The password hasher, the rate limits and the host probe stay in the functions that serve
+ * requests and the bootstrap (shared/container/request-serving.ts), the adoption of pre-workspace items in the
+ * bootstrap. No bundle loads `node:process` (or `process`) as a module, which costs a cold start some 6 ms
+ * (shared/adapters/node/process-exports.ts).
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -43,10 +44,10 @@ const WEBDAV_USERS = ['sources', 'source-sync'];
 const CREDENTIAL_CHAIN_CODE = /node_modules\/@aws-sdk\/(credential-provider-(node|ini|sso|web-identity|process)|nested-clients)\//u;
 /** The sources' stores, which only shared/container/source-stores.ts reaches. */
 const SOURCE_STORES_CODE = /shared\/adapters\/aws\/dynamodb\/(source-repository|sync-state-store|source-schedule)\.ts$/u;
-const SOURCE_STORES_USERS = ['portability', 'portability-worker', 'sources', 'source-sync', 'source-scheduler'];
+const SOURCE_STORES_USERS = ['portability', 'portability-worker', 'sources', 'source-sync', 'source-scheduler', 'workspaces'];
 /** What only serving requests needs (shared/container/request-serving.ts), and the adoption of pre-workspace items. */
 const SERVING_CODE = /shared\/adapters\/(crypto\/scrypt-password-hasher|aws\/dynamodb\/rate-limit-store|node\/host-probe)\.ts$/u;
-const SERVING_USERS = ['audit', 'auth', 'bootstrap', 'documents', 'labels', 'notifications', 'ocr', 'portability', 'realtime', 'search', 'settings', 'sources', 'users', 'webhooks'];
+const SERVING_USERS = ['audit', 'auth', 'bootstrap', 'documents', 'labels', 'notifications', 'ocr', 'portability', 'realtime', 'search', 'settings', 'sources', 'users', 'webhooks', 'workspaces'];
 const LEGACY_ADOPTION_CODE = /shared\/adapters\/aws\/dynamodb\/legacy-item-adoption\.ts$/u;
 /**
  * The X-Ray SDK and what it brings (cls-hooked and its async hook, semver), and OpenTelemetry's auto-instrumentation
@@ -122,7 +123,7 @@ describe('the search, @connections and WebDAV clients in the Lambda bundles', ()
     expect(xraySdk).toEqual([]);
   });
 
-  it.each(GROUPS)("puts the sources' stores only where the %s function manages, syncs or schedules sources", async (group) => {
+  it.each(GROUPS)("puts the sources' stores only where the %s function manages, syncs, schedules, counts or carries sources", async (group) => {
     // Arrange
     const inputs = await bundledInputsOf(group);
 
