@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CreateBucketCommand, ListBucketsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { ListBucketsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { ListQueuesCommand } from '@aws-sdk/client-sqs';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,7 +54,7 @@ describe.runIf(isRoot)('the local listeners, reached by another OS user of the m
     directory = await mkdtemp(join(tmpdir(), 'docservice-listeners-'));
     [s3, sqs] = await Promise.all([startS3Emulator({ directory, uploadsBucket: BUCKET }), startSqsEmulator()]);
     const client = createS3Client(localClientOptions(s3.endpoint));
-    await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
+    // The emulator made the uploads bucket itself (with its browser CORS rule).
     await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'documents/secret/original', Body: 'private bytes' }));
     gateway = new LocalWebSocketGateway({ handler: async () => ({ statusCode: 200 }) });
     connectionsApi = createServer((request, response) => gateway.handleManagementRequest(request, response, Buffer.alloc(0)));
