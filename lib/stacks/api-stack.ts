@@ -148,7 +148,7 @@ export interface ApiStackProps extends StackProps {
 }
 
 /** The HTTP functions that count requests against the rate limits: every group but health. */
-export const RATE_LIMITED_GROUPS = ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'search', 'sources', 'webhooks', 'workspaces', 'audit'] as const satisfies readonly HttpGroup[];
+export const RATE_LIMITED_GROUPS = ['auth', 'users', 'settings', 'documents', 'labels', 'ocr', 'notifications', 'search', 'sources', 'webhooks', 'workspaces', 'portability', 'audit'] as const satisfies readonly HttpGroup[];
 
 /**
  * The stateless part: an HTTP API with one Lambda per endpoint group of `HTTP_ROUTES` plus a `$default`
