@@ -15,7 +15,8 @@ export interface NagAcknowledgment {
 }
 
 // Paths start with the stack's name: `DocService-Api`, or `DocService-<Stage>-Api` with a stage (lib/stage.ts).
-const FUNCTION_POLICY = /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/[A-Za-z]+\/Function\/ServiceRole\/DefaultPolicy\/Resource$/;
+// A function's construct is `<Name>/Function`, or `<Name>/Function/Function` inside a construct of its own (the eraser).
+const FUNCTION_POLICY = /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/[A-Za-z]+\/(?:Function\/)?Function\/ServiceRole\/DefaultPolicy\/Resource$/;
 /** CDK's BucketDeployment handler, which copies the API contract and Swagger UI into their bucket at deploy time. */
 const DOCS_DEPLOYMENT = /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/Custom::CDKBucketDeployment[0-9A-F]+\//;
 
@@ -30,7 +31,7 @@ export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
   },
   {
     rule: /^AwsSolutions-L1$/,
-    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/[A-Za-z]+\/Function\/Resource$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/[A-Za-z]+\/(?:Function\/)?Function\/Resource$/,
     reason:
       'Node.js 22 is the runtime the bundles target (esbuild --target=node22) and the benchmarks measure, and Lambda ' +
       'supports it until 2027; moving to a newer runtime is a bundle-target change with its own measurements.',
@@ -64,6 +65,13 @@ export const NAG_ACKNOWLEDGMENTS: readonly NagAcknowledgment[] = [
     rule: /^AwsSolutions-IAM5\[Resource::DocService(?:-[A-Z][a-z0-9]*)?-Stateful:ExportsOutputFnGetAttDocumentsBucket[0-9A-F]+Arn[0-9A-F]+\/\*\]$/,
     path: FUNCTION_POLICY,
     reason: 'Objects of the documents bucket: keys carry document ids made at run time.',
+  },
+  {
+    rule: /^AwsSolutions-IAM5\[Resource::DocService(?:-[A-Z][a-z0-9]*)?-Stateful:ExportsOutputFnGetAttDocumentsBucket[0-9A-F]+Arn[0-9A-F]+\/workspaces\/\*\/(exports|imports)\/\*\]$/,
+    path: /^DocService(?:-[A-Z][a-z0-9]*)?-Api\/Portability\/Function\/ServiceRole\/DefaultPolicy\/Resource$/,
+    reason:
+      "The portability API's presigned links: export archives (read) and import archives (read and write) under each " +
+      "workspace's prefix, whose workspace and job ids are made at run time; no document's file.",
   },
   {
     rule: /^AwsSolutions-IAM5\[Resource::DocService(?:-[A-Z][a-z0-9]*)?-Stateful:ExportsOutputFnGetAttTable[0-9A-F]+Arn[0-9A-F]+\/index\/\*\]$/,
