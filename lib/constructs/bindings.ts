@@ -121,16 +121,21 @@ export function bindHealthChecks(fn: lambda.Function, targets: HealthCheckTarget
 
 /**
  * Sets `WEBSOCKET_ENDPOINT` to the stage's callback URL and grants `execute-api:ManageConnections` for POST
- * (push) and DELETE (close) on that stage's `@connections` only: narrower than
+ * (push) and DELETE (close), or only the given methods, on that stage's `@connections` only: narrower than
  * `WebSocketApi.grantManageConnections`, which allows every stage and method.
  */
-export function bindWebSocket(fn: lambda.Function, api: apigwv2.IWebSocketApi, stage: apigwv2.IWebSocketStage): void {
+export function bindWebSocket(
+  fn: lambda.Function,
+  api: apigwv2.IWebSocketApi,
+  stage: apigwv2.IWebSocketStage,
+  methods: readonly ('POST' | 'DELETE')[] = ['POST', 'DELETE'],
+): void {
   fn.addEnvironment(ENV.websocketEndpoint, stage.callbackUrl);
   const stack = Stack.of(fn);
   fn.addToRolePolicy(
     new iam.PolicyStatement({
       actions: ['execute-api:ManageConnections'],
-      resources: ['POST', 'DELETE'].map((method) =>
+      resources: methods.map((method) =>
         stack.formatArn({
           service: 'execute-api',
           resource: api.apiId,

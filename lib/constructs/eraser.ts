@@ -52,7 +52,8 @@ export class Eraser extends Construct {
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:ListBucketVersions'], resources: [props.bucket.bucketArn] }));
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: ['s3:DeleteObjectVersion'], resources: [props.bucket.arnForObjects('*')] }));
     props.searchAccess.bind(fn, 'readWrite');
-    bindWebSocket(fn, props.webSocketApi, props.webSocketStage);
+    // It only closes connections (DeleteConnection), never pushes to one.
+    bindWebSocket(fn, props.webSocketApi, props.webSocketStage, ['DELETE']);
     fn.addEventSource(new SqsEventSource(props.queue, { batchSize: 1, reportBatchItemFailures: true, maxConcurrency: ERASER_CONCURRENCY }));
   }
 }

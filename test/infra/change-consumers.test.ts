@@ -9,7 +9,7 @@ import { buildStacks, environmentOf, functionIdOf, grantsOf, logicalIdOf, resolv
 /*
  * Issue 17: the search index and the WebSocket events follow the table's stream. Two consumers (indexer,
  * events), each with a failure queue and alarms; only they and the functions that must (search, realtime, the
- * index setup) reach OpenSearch or the connections.
+ * index setup, the eraser) reach OpenSearch or the connections.
  */
 
 const stacks = buildStacks();
@@ -20,7 +20,10 @@ const CONSUMERS = ['indexer', 'events'] as const satisfies readonly ApiFunctionN
 const FUNCTION_NAMES = Object.keys(stacks.api.functions) as ApiFunctionName[];
 const tableOf = () => stacks.statefulTemplate.toJSON().Resources[logicalIdOf(stacks.stateful.table)].Properties;
 const tableArn = () => ({ 'Fn::GetAtt': [logicalIdOf(stacks.stateful.table), 'Arn'] });
+const auditTableArn = () => ({ 'Fn::GetAtt': [logicalIdOf(stacks.stateful.auditTable), 'Arn'] });
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+/** A statement on the audit table alone (its own table; its grants are checked in audit.test.ts). */
+const onAuditTableOnly = (statement: { Resource: unknown }) => same(statement.Resource, [auditTableArn()]);
 
 /** The event source mapping of one consumer, its table reference resolved. */
 function mappingOf(name: ApiFunctionName): Record<string, Json> {
@@ -142,7 +145,8 @@ describe.each(CONSUMERS)('the %s consumer of the stream', (name) => {
     const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
 
     // Act
-    const unconditional = grantsOf(stacks, name).filter((s) => s.Condition === undefined && s.Action.some((a) => writes.includes(a)));
+    // The events function also appends audit entries, to the audit table alone.
+    const unconditional = grantsOf(stacks, name).filter((s) => s.Condition === undefined && s.Action.some((a) => writes.includes(a)) && !onAuditTableOnly(s));
 
     // Assert
     expect(unconditional).toEqual([]);
@@ -189,7 +193,7 @@ describe('the indexer function', () => {
 });
 
 describe('the events function', () => {
-  it("records the changes it published in the ledger's items only", () => {
+  it("records the changes it published in the ledger's items only, and appends the audit entries it derives to the audit table", () => {
     // Arrange
     const [prefix] = changeLedgerKey('events', 'id').pk.split('#');
 
@@ -205,6 +209,7 @@ describe('the events function', () => {
         Resource: [tableArn()],
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [CHANGE_LEDGER_KEY_PATTERN] } },
       },
+      { Effect: 'Allow', Action: ['dynamodb:PutItem'], Resource: [auditTableArn()] },
     ]);
   });
 
@@ -237,9 +242,9 @@ describe('the events function', () => {
 });
 
 describe('who reaches OpenSearch and the connections', () => {
-  it('gives OpenSearch access to the indexer, the search function and the index setup only', () => {
+  it("gives OpenSearch access to the indexer, the search function, the index setup and the eraser (a workspace's entries) only", () => {
     // Arrange
-    const expected = ['indexer', 'search', 'search-index-setup'];
+    const expected = ['eraser', 'indexer', 'search', 'search-index-setup'];
 
     // Act
     const reaching = FUNCTION_NAMES.filter((name) => esActions(name).length > 0 || ENV.opensearchEndpoint in environmentOf(stacks, name));
@@ -248,9 +253,9 @@ describe('who reaches OpenSearch and the connections', () => {
     expect(reaching.sort()).toEqual(expected);
   });
 
-  it('lets the events and realtime functions alone manage WebSocket connections', () => {
+  it("lets the events and realtime functions, and the eraser (closing a workspace's connections), alone manage WebSocket connections", () => {
     // Arrange
-    const expected = ['events', 'realtime'];
+    const expected = ['eraser', 'events', 'realtime'];
 
     // Act
     const reaching = FUNCTION_NAMES.filter((name) => manageConnections(name).length > 0 || ENV.websocketEndpoint in environmentOf(stacks, name));
@@ -261,7 +266,7 @@ describe('who reaches OpenSearch and the connections', () => {
 
   it('grants ManageConnections to no other role of the stack', () => {
     // Arrange
-    const allowed = ['events', 'realtime'].map((name) => ({ Ref: logicalIdOf(stacks.api.functions[name as ApiFunctionName].function.role!) }));
+    const allowed = ['eraser', 'events', 'realtime'].map((name) => ({ Ref: logicalIdOf(stacks.api.functions[name as ApiFunctionName].function.role!) }));
 
     // Act
     const roles = Object.values(resources())
@@ -270,5 +275,17 @@ describe('who reaches OpenSearch and the connections', () => {
 
     // Assert
     expect(roles.map((role) => JSON.stringify(role)).sort()).toEqual(allowed.map((role) => JSON.stringify(role)).sort());
+  });
+
+  it('lets the eraser close connections only, never push to one', () => {
+    // Arrange
+    const apiRef = { Ref: logicalIdOf(stacks.api.webSocketApi) };
+
+    // Act
+    const resources = manageConnections('eraser').flatMap((s) => s.Resource) as { 'Fn::Join': [string, unknown[]] }[];
+
+    // Assert
+    expect(resources.map((resource) => resource['Fn::Join'][1].at(-1))).toEqual(['/prod/DELETE/@connections/*']);
+    for (const resource of resources) expect(resource['Fn::Join'][1]).toContainEqual(apiRef);
   });
 });
