@@ -60,6 +60,8 @@ window.addEventListener('load', function () {
     url: ${JSON.stringify(OPENAPI_DOCUMENT_PATH)},
     dom_id: '#swagger-ui',
     deepLinking: true,
+    // Tags start closed: with every operation open at once Swagger UI stops rendering after the first tag.
+    docExpansion: 'none',
     persistAuthorization: true,
     validatorUrl: null,
     presets: [SwaggerUIBundle.presets.apis],

@@ -79,7 +79,8 @@ describe('Swagger UI in Chromium', () => {
       await dialog.locator('button.btn-done').click();
       await dialog.waitFor({ state: 'detached' });
 
-      // Act: expand GET /api/documents, "Try it out", "Execute".
+      // Act: open the documents tag (tags start closed), expand GET /api/documents, "Try it out", "Execute".
+      await page.locator('.opblock-tag[data-tag="documents"]').click();
       const operation = operationBlock(page, 'get', '/api/documents');
       await operation.locator('.opblock-summary').first().click();
       await operation.locator('button.try-out__btn').click();
