@@ -21,6 +21,20 @@ class CountingClient extends ApiClient {
     this.sent++;
     return super.upload(...args);
   }
+
+  override bytes(...args: Parameters<ApiClient['bytes']>): ReturnType<ApiClient['bytes']> {
+    this.sent++;
+    return super.bytes(...args);
+  }
+}
+
+/** The scan's searchable PDF (written by the worker just after OCR completes), waited for: its bytes count as stored. */
+async function searchablePdfOf(client: ApiClient, id: string): Promise<Buffer> {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 250))) {
+    const answer = await client.bytes(`/api/documents/${id}/searchable-pdf`);
+    if (answer.status === 200) return answer.bytes;
+  }
+  throw new Error('no searchable PDF within 60 s');
 }
 
 /**
@@ -34,6 +48,7 @@ describe('usage metering', () => {
   let admin: CountingClient;
   let credentials: { username: string; password: string };
   const uploaded: Buffer[] = [];
+  let searchablePdf: Buffer;
 
   const completed = async (id: string): Promise<void> => {
     const deadline = Date.now() + 120_000;
@@ -62,6 +77,7 @@ describe('usage metering', () => {
       uploaded.push(bytes);
     }
     for (const id of ids) await completed(id);
+    searchablePdf = await searchablePdfOf(admin, ids[0]!);
     for (const q of ['invoice', 'page', 'nothing-matches-this']) expect((await admin.get(`/api/search?q=${q}`)).status).toBe(200);
     expect((await admin.delete(`/api/documents/${ids[2]}`)).status).toBe(204);
     // A clean stop writes the request counts still in memory; the next start reads them from the table.
@@ -81,15 +97,17 @@ describe('usage metering', () => {
 
     // Assert
     const [scan, twoPages, deleted] = uploaded.map((bytes) => bytes.byteLength) as [number, number, number];
+    const pdf = searchablePdf.byteLength;
     expect(status).toBe(200);
     expect(body).toMatchObject({
       month: new Date().toISOString().slice(0, 7),
       documents_uploaded: 3,
       documents_deleted: 1,
       documents_stored: 2,
-      bytes_uploaded: scan + twoPages + deleted,
+      // Every byte written into the workspace's storage counts, the scan's searchable PDF (written by OCR) too.
+      bytes_uploaded: scan + twoPages + deleted + pdf,
       bytes_deleted: deleted,
-      bytes_stored: scan + twoPages,
+      bytes_stored: scan + twoPages + pdf,
       pages_ocred: 4,
       pages_ocred_by_engine: { tesseract: 1, text_layer: 3 },
       search_requests: 3,
