@@ -35,8 +35,11 @@ const DEFAULTS = {
   maxWaitMs: 60_000,
 } as const satisfies Omit<Required<PdfTextLayerReaderOptions>, 'pool' | 'poolOptions'>;
 
-/** Text-layer reads run one at a time, so OCR never holds more than one imaging worker (thumbnails keep the rest). */
-const TEXT_LAYER_LANE = 'text-layer';
+/**
+ * The OCR lane of the pool: text-layer reads and searchable-PDF writes run in it one at a time, so OCR never holds
+ * more than one imaging worker (thumbnails keep the rest).
+ */
+export const TEXT_LAYER_LANE = 'text-layer';
 
 /**
  * {@link TextLayerReader} on pdf.js (`pdfjs-dist`, Apache-2.0), run in an {@link ImagingPool}'s

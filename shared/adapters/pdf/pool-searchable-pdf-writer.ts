@@ -2,6 +2,7 @@ import type { OcrWord } from '../../domain/ocr/page-texts';
 import { SearchablePdfRefused, type SearchablePdfWriter } from '../../domain/ocr/ports';
 import { looksComplete, sniffFormat } from '../imaging/formats';
 import { FileFault, PoolBusy } from '../imaging/imaging-faults';
+import { TEXT_LAYER_LANE } from '../imaging/pdf-text-layer-reader';
 import { ImagingPool, type ImagingPoolOptions } from '../imaging/worker-pool';
 
 /** Bounds of {@link PoolSearchablePdfWriter}; every field has a default. */
@@ -32,9 +33,6 @@ const DEFAULTS = {
 } as const satisfies Omit<Required<PoolSearchablePdfWriterOptions>, 'pool' | 'poolOptions'>;
 
 const sizeText = (bytes: number): string => (bytes >= MiB ? `${Math.floor(bytes / MiB)} MiB` : `${bytes} bytes`);
-
-/** Writes run in the OCR lane of the pool, one at a time, as text-layer reads do: thumbnails keep the other workers. */
-const LANE = 'text-layer';
 
 /**
  * {@link SearchablePdfWriter} on pdf-lib (MIT), run in an {@link ImagingPool}'s worker thread
@@ -67,7 +65,7 @@ export class PoolSearchablePdfWriter implements SearchablePdfWriter {
     if (pages.length > this.options.maxPages) throw new SearchablePdfRefused(`The file has more than ${this.options.maxPages} pages`);
     const { maxPages, maxPixels, timeoutMs, maxWaitMs } = this.options;
     try {
-      return await this.pool.run('searchable-pdf', { bytes, format, pages, maxPages, maxPixels }, { timeoutMs, maxWaitMs, lane: LANE });
+      return await this.pool.run('searchable-pdf', { bytes, format, pages, maxPages, maxPixels }, { timeoutMs, maxWaitMs, lane: TEXT_LAYER_LANE });
     } catch (error) {
       if (error instanceof FileFault) throw new SearchablePdfRefused(`The searchable PDF cannot be written within limits: ${error.reason}`);
       if (error instanceof PoolBusy) throw new Error(`The searchable PDF could not be written: ${error.message}`, { cause: error });
