@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { createWebhook } from '../../../../shared/domain/webhooks/create-webhook';
+import type { WebhookDelivery } from '../../../../shared/domain/webhooks/ports';
+import { getWebhook, listDeliveries, listWebhooks } from '../../../../shared/domain/webhooks/read-webhooks';
+import { admin, input, refusal, setup } from './admin-setup';
+
+describe('reading endpoints', () => {
+  it('lists the endpoints without any secret, sealed or not', async () => {
+    // Arrange
+    const { deps, webhooks } = setup();
+    const first = await createWebhook(deps, admin, input);
+    const second = await createWebhook(deps, admin, { ...input, url: 'https://hooks.example.com/two' });
+
+    // Act
+    const { webhooks: listed } = await listWebhooks(deps);
+
+    // Assert
+    expect(listed.map((webhook) => webhook.id).sort()).toEqual([first.id, second.id].sort());
+    const text = JSON.stringify(listed);
+    for (const stored of webhooks.byId.values()) expect(text).not.toContain(stored.secrets[0]!.sealed);
+    expect(text).not.toContain(first.secret);
+    expect(text).not.toContain('"secrets"');
+  });
+
+  it('gets one endpoint without its secrets', async () => {
+    // Arrange
+    const { deps } = setup();
+    const created = await createWebhook(deps, admin, input);
+
+    // Act
+    const webhook = await getWebhook(deps, created.id);
+
+    // Assert
+    expect(webhook.id).toBe(created.id);
+    expect(webhook).not.toHaveProperty('secrets');
+    expect(webhook).not.toHaveProperty('secret');
+  });
+
+  it("lists an endpoint's deliveries newest first, without their payloads", async () => {
+    // Arrange
+    const { deps, deliveries } = setup();
+    const created = await createWebhook(deps, admin, input);
+    const aDelivery = (id: string, at: string): WebhookDelivery => ({
+      id,
+      webhook_id: created.id,
+      workspace_id: 'w-1',
+      event_id: `evt_${id}`,
+      type: 'document.uploaded',
+      state: 'succeeded',
+      attempts: 1,
+      last_status_code: 200,
+      last_error: null,
+      last_response: 'ok',
+      duration_ms: 5,
+      created_at: at,
+      last_attempt_at: at,
+      next_attempt_at: null,
+      payload: '{"secret":"payload"}',
+    });
+    await deliveries.createIfAbsent(aDelivery('msg_old', '2026-03-01T08:00:00.000Z'));
+    await deliveries.createIfAbsent(aDelivery('msg_new', '2026-03-01T09:00:00.000Z'));
+
+    // Act
+    const page = await listDeliveries(deps, created.id, { page: 1, perPage: 20 });
+
+    // Assert
+    expect(page.data.map((delivery) => delivery.id)).toEqual(['msg_new', 'msg_old']);
+    expect(page.pagination.total).toBe(2);
+    expect(page.data[0]).not.toHaveProperty('payload');
+  });
+});
+
+describe('unknown endpoints', () => {
+  const operations: [string, (deps: ReturnType<typeof setup>['deps']) => Promise<unknown>][] = [
+    ['get', (deps) => getWebhook(deps, 'wh-missing')],
+    ['list deliveries', (deps) => listDeliveries(deps, 'wh-missing', { page: 1, perPage: 20 })],
+  ];
+
+  it.each(operations)('answers NOT_FOUND to %s of an unknown id, changing nothing', async (_name, operation) => {
+    // Arrange
+    const { deps, deliveries, deliveryQueue } = setup();
+
+    // Act
+    const error = await refusal(operation(deps));
+
+    // Assert
+    expect(error.code).toBe('NOT_FOUND');
+    expect(error.details).toEqual({ resource: 'Webhook', id: 'wh-missing' });
+    expect(deliveries.byId.size).toBe(0);
+    expect(deliveryQueue.sent).toEqual([]);
+  });
+});
