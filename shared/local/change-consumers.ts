@@ -1,5 +1,5 @@
-import { FileStreamCheckpointStore } from '../adapters/aws/dynamodb-stream-checkpoints';
-import { createStreamsClient, startStreamPoller, type StreamPoller, type StreamPollerOptions } from '../adapters/aws/dynamodb-stream-poller';
+import { FileStreamCheckpointStore } from './event-sources/dynamodb-stream-checkpoints';
+import { createStreamsClient, startStreamPoller, type StreamPoller, type StreamPollerOptions } from './event-sources/dynamodb-stream-poller';
 import { createDynamoDocumentClient } from '../adapters/aws/clients';
 import type { AppContainer } from '../container/app-container';
 import { eventsDepsOf, indexerDepsOf } from '../container/consumer-deps';

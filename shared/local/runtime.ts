@@ -37,7 +37,7 @@ import { deliverDepsOf, resumeDepsOf } from '../container/webhook-services';
 import { resumePendingDeliveries } from '../domain/webhooks/resume-deliveries';
 import { createSqsClient } from '../adapters/aws/sqs-client';
 import { LOCAL_OCR_POLLING } from '../adapters/aws/sqs-ocr-job-queue';
-import { startQueuePoller, type QueuePoller } from '../adapters/aws/sqs-poller';
+import { startQueuePoller, type QueuePoller } from './event-sources/sqs-poller';
 import { jsonMessageSender } from '../adapters/aws/sqs-send';
 import { rebuildDepsOf } from '../container/consumer-deps';
 import { LOCAL_OCR_JOBS, LOCAL_REGION, localAppContainer, localClientOptions } from '../container/local';

@@ -5,13 +5,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileStreamCheckpointStore, InMemoryStreamCheckpointStore } from '../../shared/adapters/aws/dynamodb-stream-checkpoints';
+import { FileStreamCheckpointStore, InMemoryStreamCheckpointStore } from '../../shared/local/event-sources/dynamodb-stream-checkpoints';
 import {
   startStreamPoller,
   type StreamFailureRecord,
   type StreamPoller,
   type StreamPollerOptions,
-} from '../../shared/adapters/aws/dynamodb-stream-poller';
+} from '../../shared/local/event-sources/dynamodb-stream-poller';
 import { testClients, uniqueName } from '../support/aws-resources';
 import { freshStreamTable } from '../support/stream-table';
 import { until } from '../support/until';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStreamPoller, type StreamPoller } from '../../shared/adapters/aws/dynamodb-stream-poller';
+import { startStreamPoller, type StreamPoller } from '../../shared/local/event-sources/dynamodb-stream-poller';
 import { DynamoDocumentRepository } from '../../shared/adapters/aws/dynamodb/document-repository';
 import { DynamoLabelRepository } from '../../shared/adapters/aws/dynamodb/label-repository';
 import { ensureBucket } from '../../shared/adapters/aws/provisioning';

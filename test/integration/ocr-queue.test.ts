@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OCR_CORPUS_DIR } from '../contracts/ocr-engine.contract';
-import { startQueuePoller } from '../../shared/adapters/aws/sqs-poller';
+import { startQueuePoller } from '../../shared/local/event-sources/sqs-poller';
 import { TesseractOcrEngine } from '../../shared/adapters/local/tesseract-ocr-engine';
 import type { OcrEngine } from '../../shared/domain/ocr/ports';
 import { requeueStuckJobs } from '../../shared/domain/ocr/requeue-stuck-jobs';

@@ -1,7 +1,7 @@
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
 import { ensureQueueWithDlq } from '../../shared/adapters/aws/provisioning';
-import { startQueuePoller } from '../../shared/adapters/aws/sqs-poller';
+import { startQueuePoller } from '../../shared/local/event-sources/sqs-poller';
 import { testClients, uniqueName } from '../support/aws-resources';
 
 const { sqs } = testClients();

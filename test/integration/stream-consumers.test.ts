@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import type { StreamFailureRecord } from '../../shared/adapters/aws/dynamodb-stream-poller';
+import type { StreamFailureRecord } from '../../shared/local/event-sources/dynamodb-stream-poller';
 import { dataKeys } from '../../shared/adapters/aws/dynamodb/keys';
 import { changeOf } from '../../shared/adapters/aws/dynamodb/stream-changes';
 import type { DocumentRecord } from '../../shared/domain/documents/document';

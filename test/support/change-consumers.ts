@@ -1,6 +1,6 @@
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { afterEach } from 'vitest';
-import { startStreamPoller, type StreamPoller, type StreamPollerOptions } from '../../shared/adapters/aws/dynamodb-stream-poller';
+import { startStreamPoller, type StreamPoller, type StreamPollerOptions } from '../../shared/local/event-sources/dynamodb-stream-poller';
 import { DynamoChangeLedger } from '../../shared/adapters/aws/dynamodb/change-ledger';
 import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
 import { DynamoDocumentRepository } from '../../shared/adapters/aws/dynamodb/document-repository';

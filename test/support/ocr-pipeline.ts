@@ -1,7 +1,7 @@
 import { ensureBucket, ensureQueueWithDlq } from '../../shared/adapters/aws/provisioning';
 import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
 import { SqsOcrJobQueue } from '../../shared/adapters/aws/sqs-ocr-job-queue';
-import { startQueuePoller } from '../../shared/adapters/aws/sqs-poller';
+import { startQueuePoller } from '../../shared/local/event-sources/sqs-poller';
 import { PdfTextLayerReader } from '../../shared/adapters/imaging/pdf-text-layer-reader';
 import { TesseractOcrEngine } from '../../shared/adapters/local/tesseract-ocr-engine';
 import { createOcrWorkerHandler } from '../../functions/ocr-worker/handler';

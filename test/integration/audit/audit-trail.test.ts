@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStreamPoller, type StreamPoller } from '../../../shared/adapters/aws/dynamodb-stream-poller';
+import { startStreamPoller, type StreamPoller } from '../../../shared/local/event-sources/dynamodb-stream-poller';
 import { ensureTable } from '../../../shared/adapters/aws/provisioning';
 import { withAuditTrail } from '../../../shared/adapters/aws/dynamodb/audit-records';
 import { DynamoAuditLog } from '../../../shared/adapters/aws/dynamodb/audit-log';

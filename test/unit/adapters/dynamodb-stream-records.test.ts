@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toLambdaRecord } from '../../../shared/adapters/aws/dynamodb-stream-delivery';
+import { toLambdaRecord } from '../../../shared/local/event-sources/dynamodb-stream-delivery';
 
 const ARN = 'arn:aws:dynamodb:ddblocal:000000000000:table/t/stream/2026-11-26T00:00:00.000';
 

@@ -8,7 +8,7 @@ import {
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startStreamPoller, type StreamPoller } from '../../../shared/adapters/aws/dynamodb-stream-poller';
+import { startStreamPoller, type StreamPoller } from '../../../shared/local/event-sources/dynamodb-stream-poller';
 import { until } from '../../support/until';
 
 /**

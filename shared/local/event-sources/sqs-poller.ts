@@ -9,7 +9,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { logger } from '../../logger';
-import { runForTenant } from '../tenant-context';
+import { runForTenant } from '../../adapters/tenant-context';
 
 /** How the local poller drives a handler, as a Lambda event source mapping would. */
 export interface QueuePollerOptions {

@@ -13,7 +13,7 @@ import {
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { logger } from '../../logger';
-import type { ClientOptions } from './clients';
+import type { ClientOptions } from '../../adapters/aws/clients';
 import { InMemoryStreamCheckpointStore, type StreamCheckpointStore } from './dynamodb-stream-checkpoints';
 import { deliverBatch, sequenceOf, toLambdaRecord, type DeliveryOptions, type StreamFailureDestination } from './dynamodb-stream-delivery';
 
