@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
-import { systemClock } from '../../shared/domain/clock';
-import type { ServerEvent } from '../../shared/domain/events/ports';
-import type { ConnectionSender, SendResult } from '../../shared/domain/connections/ports';
-import { ConnectionEventPublisher, type Publication } from '../../shared/domain/events/publisher';
-import { freshTable } from '../support/aws-resources';
+import { DynamoConnectionRepository } from '../../../../shared/adapters/aws/dynamodb/connection-repository';
+import { systemClock } from '../../../../shared/domain/clock';
+import type { ServerEvent } from '../../../../shared/domain/events/ports';
+import type { ConnectionSender, SendResult } from '../../../../shared/domain/connections/ports';
+import { ConnectionEventPublisher, type Publication } from '../../../../shared/domain/events/publisher';
+import { freshTable } from '../../../support/aws-resources';
 
 /**
  * The publisher over the real connection table. The sender stands in for API Gateway's @connections API,

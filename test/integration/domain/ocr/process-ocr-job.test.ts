@@ -1,12 +1,12 @@
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { OcrEngineBusy, type OcrEngine, type OcrInput } from '../../shared/domain/ocr/ports';
-import { processOcrJob } from '../../shared/domain/ocr/process-ocr-job';
-import { requeueStuckJobs } from '../../shared/domain/ocr/requeue-stuck-jobs';
-import { cancelOcrJob } from '../../shared/domain/ocr/cancel-ocr-job';
-import { MAX_DEFERRALS } from '../../shared/domain/ocr/throttling';
-import { textPdf } from '../support/text-pdf';
-import { ocrPipeline, RecordedMetrics } from '../support/ocr-pipeline';
+import { OcrEngineBusy, type OcrEngine, type OcrInput } from '../../../../shared/domain/ocr/ports';
+import { processOcrJob } from '../../../../shared/domain/ocr/process-ocr-job';
+import { requeueStuckJobs } from '../../../../shared/domain/ocr/requeue-stuck-jobs';
+import { cancelOcrJob } from '../../../../shared/domain/ocr/cancel-ocr-job';
+import { MAX_DEFERRALS } from '../../../../shared/domain/ocr/throttling';
+import { textPdf } from '../../../support/text-pdf';
+import { ocrPipeline, RecordedMetrics } from '../../../support/ocr-pipeline';
 
 /** An engine that throttles its first `times` calls, then reads "read at last" on one page. */
 const throttling = (times = Number.POSITIVE_INFINITY) => {

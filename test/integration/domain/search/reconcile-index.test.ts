@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SqliteSearchIndex } from '../../shared/adapters/local/sqlite-search-index';
-import type { AppContainer } from '../../shared/container/app-container';
-import type { SearchIndex } from '../../shared/domain/search/ports';
-import { reconcileSearchIndex, type ReconcileDeps } from '../../shared/domain/search/reconcile-index';
-import { createDocumentIndexer, toIndexedDocument } from '../../shared/domain/search/document-indexer';
-import { createReconcileHandler } from '../../functions/indexer/reconcile';
-import { isReconcileEvent } from '../../shared/manifest';
-import { reconcileDepsOf } from '../../shared/container/consumer-deps';
-import type { Logger } from '../../shared/logger';
-import { aDocumentRecord, aSearchRequest } from '../support/builders';
-import { testContainer } from '../support/test-container';
+import { SqliteSearchIndex } from '../../../../shared/adapters/local/sqlite-search-index';
+import type { AppContainer } from '../../../../shared/container/app-container';
+import type { SearchIndex } from '../../../../shared/domain/search/ports';
+import { reconcileSearchIndex, type ReconcileDeps } from '../../../../shared/domain/search/reconcile-index';
+import { createDocumentIndexer, toIndexedDocument } from '../../../../shared/domain/search/document-indexer';
+import { createReconcileHandler } from '../../../../functions/indexer/reconcile';
+import { isReconcileEvent } from '../../../../shared/manifest';
+import { reconcileDepsOf } from '../../../../shared/container/consumer-deps';
+import type { Logger } from '../../../../shared/logger';
+import { aDocumentRecord, aSearchRequest } from '../../../support/builders';
+import { testContainer } from '../../../support/test-container';
 
 const stores: SqliteSearchIndex[] = [];
 afterEach(() => {
