@@ -36,7 +36,7 @@ import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender';
 import { deliverDepsOf, resumeDepsOf } from '../container/webhook-services';
 import { resumePendingDeliveries } from '../domain/webhooks/resume-deliveries';
 import { createSqsClient } from '../adapters/aws/sqs-client';
-import { LOCAL_OCR_POLLING } from '../adapters/aws/sqs-ocr-job-queue';
+import { LOCAL_OCR_POLLING } from './event-sources/ocr-polling';
 import { startQueuePoller, type QueuePoller } from './event-sources/sqs-poller';
 import { jsonMessageSender } from '../adapters/aws/sqs-send';
 import { rebuildDepsOf } from '../container/consumer-deps';

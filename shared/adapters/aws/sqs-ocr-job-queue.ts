@@ -21,7 +21,7 @@ export interface OcrQueueMessageBody {
  *
  * Each message's MessageGroupId is its workspace: on a standard queue that makes it an SQS fair queue (no queue
  * setting), where SQS delivers other workspaces' messages first while one workspace has a backlog. Locally the
- * poller takes turns by workspace ({@link LOCAL_OCR_POLLING}). A job enqueued within a request carries the
+ * poller takes turns by workspace (`LOCAL_OCR_POLLING` in shared/local/event-sources/ocr-polling.ts). A job enqueued within a request carries the
  * request's id (`request_id` attribute): the worker's log lines for it carry it too.
  */
 export class SqsOcrJobQueue implements OcrJobQueues {
@@ -69,10 +69,3 @@ export function ocrMessageWorkspace(record: SQSRecord): string {
     return '';
   }
 }
-
-/**
- * How the local runtime polls the OCR queues, for the guarantee SQS fair queues give in the cloud: workspaces
- * take turns for the job slots (see `startQueuePoller`), and 1,000 jobs per queue are received ahead of the free
- * slots (about 1 MB), so a workspace's job is seen behind up to that many jobs of others.
- */
-export const LOCAL_OCR_POLLING = { tenantOf: ocrMessageWorkspace, prefetch: 1000 } as const;
