@@ -92,7 +92,7 @@ const BENCH_ENV: Record<string, string> = {
 
 /**
  * What a Lambda's environment adds that changes what runs at import: AWS_LAMBDA_FUNCTION_NAME turns on the
- * OpenTelemetry tracing (shared/adapters/otel/process-tracing.ts) and Powertools' JSON logger (shared/logger.ts); the
+ * OpenTelemetry tracing (shared/adapters/otel/process-tracing.ts) and Powertools' JSON logger (shared/observability/logger.ts); the
  * Powertools variables are AppFunction's; AWS_EXECUTION_ENV is where Powertools looks to know it runs in Lambda.
  */
 const lambdaEnv = (group: string): Record<string, string> => ({

@@ -1,7 +1,7 @@
 import { parseEnv } from '../shared/container/config';
 import { localEnvSchema, type LocalEnv } from '../shared/local/local-env';
 import { startLocalRuntime } from '../shared/local/runtime';
-import { logger } from '../shared/logger';
+import { logger } from '../shared/observability/logger';
 import { parseCommandLine, refuseConfiguration, type CommandSpec } from './support/cli';
 
 const spec = {

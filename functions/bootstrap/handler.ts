@@ -1,7 +1,7 @@
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import type { AppContainer } from '../../shared/container/app-container';
 import { ensureAdmin, type AdminAccount } from '../../shared/domain/users/ensure-admin';
-import { logger } from '../../shared/logger';
+import { logger } from '../../shared/observability/logger';
 
 export interface BootstrapDeps {
   container: AppContainer;

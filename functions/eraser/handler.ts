@@ -1,6 +1,6 @@
 import * as z from '../../shared/zod';
 import { eraseWorkspace, type EraseWorkspaceDeps } from '../../shared/domain/erasure/erase-workspace';
-import { logger } from '../../shared/logger';
+import { logger } from '../../shared/observability/logger';
 import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 
 const erasureMessage = z.object({ workspace_id: z.uuid() });

@@ -5,7 +5,7 @@ import type { CorsOrigins } from '../../shared/http/cors';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
-import { logger } from '../../shared/logger';
+import { logger } from '../../shared/observability/logger';
 import { version } from '../../package.json';
 import { routes } from './schemas';
 

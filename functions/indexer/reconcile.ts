@@ -1,6 +1,6 @@
 import { reconcileSearchIndex, type ReconcileDeps, type ReconcileOptions, type ReconciliationReport } from '../../shared/domain/search/reconcile-index';
 import type { ReconcileEvent } from '../../shared/manifest';
-import { logger as defaultLogger, type Logger } from '../../shared/logger';
+import { logger as defaultLogger, type Logger } from '../../shared/observability/logger';
 
 /**
  * Runs the reconciliation of the search index with the table (reconcileSearchIndex) and logs what it found:

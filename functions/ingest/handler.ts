@@ -2,7 +2,7 @@ import * as z from '../../shared/zod';
 import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
 import { stagedObject } from '../../shared/domain/documents/bucket-layout';
 import { ingestUploadedFile } from '../../shared/domain/documents/ingest-uploaded-file';
-import { logger } from '../../shared/logger';
+import { logger } from '../../shared/observability/logger';
 import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 
 /** The part of an S3 event notification the ingest reads; S3's `s3:TestEvent` has no Records and is skipped. */

@@ -4,7 +4,7 @@ import { processOcrJob, type OcrWorkerServices } from '../../shared/domain/ocr/p
 import { MAX_DEFERRALS } from '../../shared/domain/ocr/throttling';
 import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
 import { BOOTSTRAP_WORKSPACE_ID } from '../../shared/domain/workspaces/workspace';
-import { logger } from '../../shared/logger';
+import { logger } from '../../shared/observability/logger';
 import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 
 const jobMessage = z.object({

@@ -5,7 +5,7 @@ import type { WebhookServices } from '../../shared/container/webhook-services';
 import { runExport } from '../../shared/domain/portability/run-export';
 import { runImport } from '../../shared/domain/portability/run-import';
 import { refusePortabilityJob } from '../../shared/domain/portability/manage-portability';
-import { logger } from '../../shared/logger';
+import { logger } from '../../shared/observability/logger';
 import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 
 const jobMessage = z.object({ kind: z.enum(['export', 'import']), workspace_id: z.uuid(), job_id: z.uuid() });

@@ -10,7 +10,7 @@ import { MESSAGE_BUDGET, MessageBudgets, type MessageBudget, type MessageBudgetL
 import { openConnection } from '../../shared/domain/connections/open-connection';
 import { type ChannelDeps, SERVER_EVENT_TYPES } from '../../shared/domain/connections/ports';
 import { sessionEndedMessage } from '../../shared/domain/connections/sessions';
-import { logger } from '../../shared/logger';
+import { logger } from '../../shared/observability/logger';
 import { CHANNEL_ERROR_MESSAGES, CLIENT_MESSAGE_TYPES, clientMessage, MAX_CLIENT_MESSAGE_BYTES, type ClientMessage } from './schemas';
 
 type Reply = { type: string; data: Record<string, unknown> };

@@ -2,7 +2,7 @@ import * as z from '../../shared/zod';
 import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
 import { failApplyRule, runApplyRuleStep } from '../../shared/domain/rules/apply-rule-job';
 import { MAX_RECEIVES } from '../../shared/manifest';
-import { logger } from '../../shared/logger';
+import { logger } from '../../shared/observability/logger';
 import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 
 const stepMessage = z.object({ workspace_id: z.uuid(), rule_id: z.uuid(), job_id: z.uuid() });

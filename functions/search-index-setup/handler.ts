@@ -1,5 +1,5 @@
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
-import { logger } from '../../shared/logger';
+import { logger } from '../../shared/observability/logger';
 
 /** What the deploy-time index setup needs: the migration of the search index and its replica count. */
 export interface SearchIndexSetupDeps {

@@ -2,7 +2,7 @@ import type { AppContainer } from '../../shared/container/app-container';
 import { scheduleSyncs } from '../../shared/domain/sources/schedule-syncs';
 import { workspaceServes } from '../../shared/domain/workspaces/workspace-status';
 import { SOURCE_SYNC_TIMEOUT_SECONDS } from '../../shared/manifest';
-import { logger } from '../../shared/logger';
+import { logger } from '../../shared/observability/logger';
 
 /**
  * Runs every minute: starts the syncs that are due and queues again those whose worker vanished. By default a

@@ -2,7 +2,7 @@ import * as z from '../../shared/zod';
 import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
 import { runSyncStep } from '../../shared/domain/sources/run-sync-step';
 import { workspaceServes } from '../../shared/domain/workspaces/workspace-status';
-import { logger } from '../../shared/logger';
+import { logger } from '../../shared/observability/logger';
 import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 import { SOURCE_SYNC_STEP_SECONDS } from '../../shared/manifest';
 

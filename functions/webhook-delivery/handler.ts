@@ -1,7 +1,7 @@
 import * as z from '../../shared/zod';
 import { deliverWebhook, type DeliverDeps } from '../../shared/domain/webhooks/deliver-webhook';
 import { BUSY_ENDPOINT_DELAY_SECONDS, EndpointSlots } from '../../shared/domain/webhooks/endpoint-slots';
-import { logger } from '../../shared/logger';
+import { logger } from '../../shared/observability/logger';
 import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 
 const deliveryMessage = z.object({

@@ -1,7 +1,7 @@
 import type { AuditEntry } from '../domain/audit/audit';
 import type { AuditLog, AuthenticationEvents } from '../domain/audit/ports';
 import type { Clock } from '../domain/clock';
-import { logger } from '../logger';
+import { logger } from '../observability/logger';
 import { currentActor } from './actor-context';
 
 /**

@@ -71,7 +71,7 @@ export const tableEnvSchema = z.lazy(() => z.object({ TABLE_NAME: envText }));
 /** Settings read by both runtimes, with their defaults. */
 export const commonEnvSchema = z.object({
   /**
-   * The logger reads both from the environment on each entry (shared/logger.ts), since it logs before any
+   * The logger reads both from the environment on each entry (shared/observability/logger.ts), since it logs before any
    * configuration is parsed; they are here so that a wrong value stops the start like any other.
    */
   LOG_LEVEL: z._default(z.enum(LOG_LEVELS), 'info'),

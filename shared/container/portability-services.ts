@@ -14,7 +14,7 @@ import type {
   PortabilityQueue,
   UnfinishedPortabilityJobs,
 } from '../domain/portability/ports';
-import { logger } from '../logger';
+import { logger } from '../observability/logger';
 import { inWorkspace, type AppContainer } from './app-container';
 import type { ContainerParts } from './build-app-container';
 import type { WebhookServices } from './webhook-services';

@@ -1,5 +1,5 @@
 import { AppError } from '../domain/errors';
-import { logger } from '../logger';
+import { logger } from '../observability/logger';
 import { json, type HttpResponse } from './responses';
 
 /**

@@ -7,7 +7,7 @@ import { errorResponse } from '../http/error-response';
 import { multipartTooLarge } from '../http/multipart';
 import type { HttpHandler } from '../http/pipeline';
 import { bearerToken } from '../http/request';
-import { logger } from '../logger';
+import { logger } from '../observability/logger';
 import { lambdaContext, requestTarget, toHttpApiEvent, writeResult } from './api-gateway-event';
 import { isApiDocsPath } from '../api-docs/files';
 import type { ApiDocs } from './api-docs';

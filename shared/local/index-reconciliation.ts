@@ -2,7 +2,7 @@ import { createReconcileHandler } from '../../functions/indexer/reconcile';
 import type { AppContainer } from '../container/app-container';
 import { reconcileDepsOf } from '../container/consumer-deps';
 import type { SearchIndexStore } from '../domain/search/ports';
-import { logger } from '../logger';
+import { logger } from '../observability/logger';
 import { INDEX_RECONCILE_HOURS } from '../manifest';
 
 /** The first run after start: it catches what a stream trimmed during a long stop (over 24 hours) left out. */

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { logger } from '../logger';
+import { logger } from '../observability/logger';
 
 /**
  * Where the time of each OCR job delivery goes in the local runtime, logged at debug level (`LOG_LEVEL=debug`):

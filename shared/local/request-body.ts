@@ -3,7 +3,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { logger } from '../logger';
+import { logger } from '../observability/logger';
 
 const MIB = 1024 * 1024;
 

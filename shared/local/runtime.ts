@@ -14,7 +14,7 @@ import { createHealthHandler } from '../../functions/health/handler';
 import { createLabelsHandler } from '../../functions/labels/handler';
 import { createSearchHandler } from '../../functions/search/handler';
 import { rebuildSearchIndex } from '../domain/search/rebuild-search-index';
-import { logger } from '../logger';
+import { logger } from '../observability/logger';
 import { HTTP_ROUTES, SOURCE_SCHEDULE_MINUTES, type HttpGroup } from '../manifest';
 import { createSourcesHandler } from '../../functions/sources/handler';
 import { resumeRuleRuns } from '../domain/rules/resume-rule-runs';

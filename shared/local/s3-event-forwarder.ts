@@ -1,6 +1,6 @@
 import type { S3Event } from 'aws-lambda';
 import { STAGING_PREFIX } from '../manifest';
-import { logger } from '../logger';
+import { logger } from '../observability/logger';
 
 /**
  * The local stand-in for the bucket's event notification: object-created events under the staging prefix go

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CONNECTION_LIFETIME_SECONDS, MAX_FRAME_BYTES, WS_CLOSE_CODES, type ConnectionSender, type SendResult } from '../domain/connections/ports';
-import { logger } from '../logger';
+import { logger } from '../observability/logger';
 import { isOwnUserPeer } from './loopback-peer';
 
 export type WebSocketHandler = (event: APIGatewayProxyWebsocketEventV2) => Promise<APIGatewayProxyResultV2>;

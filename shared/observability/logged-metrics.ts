@@ -1,5 +1,5 @@
 import type { BusinessMetric, BusinessMetrics } from '../domain/metrics/ports';
-import { logger } from '../logger';
+import { logger } from './logger';
 
 /**
  * Business metrics of the local runtime: each count is a debug line (`metric: DocumentsIngested value=1`, with

@@ -1,6 +1,6 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from '../zod';
-import { logger } from '../logger';
+import { logger } from '../observability/logger';
 import { recordLogContext, withLogContext } from '../observability/log-context';
 import { withMessageTrace } from '../adapters/otel/message-tracing';
 import { processTracing } from '../adapters/otel/process-tracing';

@@ -1,5 +1,5 @@
 import type { RateLimitStore } from '../../domain/limits/ports';
-import { logger } from '../../logger';
+import { logger } from '../../observability/logger';
 
 /**
  * How long a bucket's new value waits before it is written, gathering the requests that follow: a steady caller

@@ -1,5 +1,5 @@
 import type { MeteredRequests, UsageMeter } from '../../domain/usage/ports';
-import { logger } from '../../logger';
+import { logger } from '../../observability/logger';
 
 /**
  * How long counts gather before they are written: the stored counters lag the requests by about this much, and a

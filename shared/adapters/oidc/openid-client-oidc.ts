@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
 import { AppError } from '../../domain/errors';
 import type { AuthorizationRequest, CallbackParams, OidcClient, PendingLogin, VerifiedIdentity } from '../../domain/sso/ports';
-import { logger } from '../../logger';
+import { logger } from '../../observability/logger';
 
 export interface OpenIdClientOidcOptions {
   issuer: string;

@@ -22,7 +22,7 @@ export function createPowertoolsLogger(env: NodeJS.ProcessEnv = process.env): Lo
 
 let instance: Logger | undefined;
 
-/** The process's one Powertools logger, made on first use (only in Lambda: see shared/logger.ts). */
+/** The process's one Powertools logger, made on first use (only in Lambda: see shared/observability/logger.ts). */
 export const powertoolsLogger = (): Logger => (instance ??= createPowertoolsLogger());
 
 /** Gives the logger the invocation's Lambda context (function name, request id, cold start) for its lines. */

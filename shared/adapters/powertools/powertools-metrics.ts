@@ -1,7 +1,7 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { BusinessMetric, BusinessMetrics } from '../../domain/metrics/ports';
 import { BUSINESS_METRICS_NAMESPACE } from '../../manifest';
-import { logger } from '../../logger';
+import { logger } from '../../observability/logger';
 import { serviceName } from './powertools-logger';
 
 /**

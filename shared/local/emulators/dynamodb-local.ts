@@ -3,7 +3,7 @@ import { get } from 'node:http';
 import { existsSync, readdirSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { logger } from '../../logger';
+import { logger } from '../../observability/logger';
 import { freePort, waitForPort } from './ports';
 import { spawnTiedToParent, stopLeftoverProcesses } from './processes';
 

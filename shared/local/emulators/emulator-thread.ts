@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parentPort, Worker } from 'node:worker_threads';
-import { logger } from '../../logger';
+import { logger } from '../../observability/logger';
 import type { RunningEmulator } from './dynamodb-local';
 
 /** What an emulator's thread tells its parent: its port once listening, its own messages, and that it closed. */

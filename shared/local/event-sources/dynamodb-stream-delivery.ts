@@ -1,7 +1,7 @@
 import type { AttributeValue as SdkAttributeValue, _Record as SdkRecord } from '@aws-sdk/client-dynamodb-streams';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { AttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { logger } from '../../logger';
+import { logger } from '../../observability/logger';
 
 /**
  * The JSON document Lambda sends to an event source mapping's on-failure destination when it gives up on a

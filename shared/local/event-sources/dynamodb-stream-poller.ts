@@ -12,7 +12,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { logger } from '../../logger';
+import { logger } from '../../observability/logger';
 import type { ClientOptions } from '../../adapters/aws/clients';
 import { InMemoryStreamCheckpointStore, type StreamCheckpointStore } from './dynamodb-stream-checkpoints';
 import { deliverBatch, sequenceOf, toLambdaRecord, type DeliveryOptions, type StreamFailureDestination } from './dynamodb-stream-delivery';

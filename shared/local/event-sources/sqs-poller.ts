@@ -8,7 +8,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { logger } from '../../logger';
+import { logger } from '../../observability/logger';
 import { runForTenant } from '../../adapters/tenant-context';
 
 /** How the local poller drives a handler, as a Lambda event source mapping would. */

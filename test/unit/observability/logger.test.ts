@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPowertoolsLogger, writeThroughPowertools } from '../../../shared/adapters/powertools/powertools-logger';
-import { createLogger, logWriterFor } from '../../../shared/logger';
+import { createLogger, logWriterFor } from '../../../shared/observability/logger';
 import { withLogContext } from '../../../shared/observability/log-context';
 import { textLogLine } from '../../../shared/observability/log-lines';
 

@@ -2,7 +2,7 @@ import type { AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamo
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { AuditLog } from '../../../domain/audit/ports';
-import { logger } from '../../../logger';
+import { logger } from '../../../observability/logger';
 import { SYSTEM_ACTOR, type AuditActor, type AuditEntry } from '../../../domain/audit/audit';
 import { ACTOR_ATTRIBUTE, type ActorStamp } from './actor-stamp';
 import { auditedItem, type AuditedItem, type AuditedKind } from './audited-items';

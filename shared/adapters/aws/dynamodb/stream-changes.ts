@@ -2,7 +2,7 @@ import type { AttributeValue as SdkAttributeValue } from '@aws-sdk/client-dynamo
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import type { ChangeOutcome, ItemChange } from '../../../domain/changes/ports';
-import { logger } from '../../../logger';
+import { logger } from '../../../observability/logger';
 import type { Label } from '../../../domain/labels/label';
 import type { OcrQueueCounters } from '../../../domain/ocr/jobs';
 import { toConnection } from './connection-items';

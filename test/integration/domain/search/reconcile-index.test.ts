@@ -7,7 +7,7 @@ import { createDocumentIndexer, toIndexedDocument } from '../../../../shared/dom
 import { createReconcileHandler } from '../../../../functions/indexer/reconcile';
 import { isReconcileEvent } from '../../../../shared/manifest';
 import { reconcileDepsOf } from '../../../../shared/container/consumer-deps';
-import type { Logger } from '../../../../shared/logger';
+import type { Logger } from '../../../../shared/observability/logger';
 import { aDocumentRecord, aSearchRequest } from '../../../support/builders';
 import { testContainer } from '../../../support/test-container';
 

@@ -1,6 +1,6 @@
-import { writeThroughPowertools, powertoolsLogger } from './adapters/powertools/powertools-logger';
-import { currentLogContext } from './observability/log-context';
-import { jsonLogLine, LOG_LEVEL_ORDER, textLogLine, type LogLevel } from './observability/log-lines';
+import { writeThroughPowertools, powertoolsLogger } from '../adapters/powertools/powertools-logger';
+import { currentLogContext } from './log-context';
+import { jsonLogLine, LOG_LEVEL_ORDER, textLogLine, type LogLevel } from './log-lines';
 
 /** Where entries go: the facade below adds the log context and picks one per process. */
 export type LogWriter = (level: LogLevel, message: string, fields: Record<string, unknown>) => void;
