@@ -1,4 +1,3 @@
-import { writeThroughPowertools, powertoolsLogger } from '../adapters/powertools/powertools-logger';
 import { currentLogContext } from './log-context';
 import { jsonLogLine, LOG_LEVEL_ORDER, textLogLine, type LogLevel } from './log-lines';
 
@@ -19,11 +18,10 @@ const consoleWriter =
   };
 
 /**
- * The writer for a process's environment: Powertools' JSON in Lambda (AWS_LAMBDA_FUNCTION_NAME is set there),
- * readable lines elsewhere, or JSON lines with `LOG_FORMAT=json` for a tool that parses them.
+ * The writer for a process's environment outside Lambda: readable lines, or JSON lines with `LOG_FORMAT=json`
+ * for a tool that parses them. In Lambda the entry hands in Powertools' writer ({@link useLogWriter}).
  */
 export function logWriterFor(env: NodeJS.ProcessEnv = process.env): LogWriter {
-  if (env['AWS_LAMBDA_FUNCTION_NAME']) return (level, message, fields) => writeThroughPowertools(powertoolsLogger(), level, message, fields);
   return consoleWriter(env);
 }
 
@@ -48,6 +46,14 @@ export function createLogger(write: () => LogWriter): Logger {
 }
 
 let writer: LogWriter | undefined;
+
+/**
+ * Makes `write` the writer of {@link logger} for the rest of the process. The Lambda entry hands in Powertools'
+ * (shared/adapters/powertools/lambda-handler.ts), so that this module, below the adapters, imports none of them.
+ */
+export function useLogWriter(write: LogWriter): void {
+  writer = write;
+}
 
 /**
  * The service's logger: `logger.info('ocr-worker: job done', { document_id, ms })`. Field names are snake_case,

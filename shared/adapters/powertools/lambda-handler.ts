@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { processTracing } from '../otel/process-tracing';
-import { addLambdaContext } from './powertools-logger';
+import { useLogWriter } from '../../observability/logger';
+import { addLambdaContext, powertoolsLogWriter } from './powertools-logger';
 import { publishLambdaBusinessMetrics } from './powertools-metrics';
 
 /**
@@ -8,9 +9,11 @@ import { publishLambdaBusinessMetrics } from './powertools-metrics';
  * goes into the log lines (function, request id, cold start), the run is a `## handler` span in the trace
  * Lambda opened (annotated with the cold start and the service), the parent of the spans of the calls it makes,
  * and the business metrics counted during it are published as embedded metrics when it ends, however it ends;
- * then its sampled spans are exported, waited for briefly. The local runtime calls the handlers without it.
+ * then its sampled spans are exported, waited for briefly. In Lambda it hands the logger Powertools' writer, so
+ * that every line of the function is Powertools' JSON. The local runtime calls the handlers without it.
  */
 export function lambdaEntry<E, R>(handler: (event: E, context: Context) => Promise<R>): (event: E, context: Context) => Promise<R> {
+  if (process.env['AWS_LAMBDA_FUNCTION_NAME']) useLogWriter(powertoolsLogWriter);
   return async (event, context) => {
     addLambdaContext(context);
     const trace = await processTracing?.startInvocation(context);

@@ -1,6 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
 import type { LogLevel } from '../../observability/log-lines';
+import type { LogWriter } from '../../observability/logger';
 
 /**
  * The service name of every Lambda's logs, metrics and traces: the stack sets POWERTOOLS_SERVICE_NAME on each
@@ -32,3 +33,6 @@ export const addLambdaContext = (context: Context): void => powertoolsLogger().a
 export function writeThroughPowertools(logger: Logger, level: LogLevel, message: string, fields: Record<string, unknown>): void {
   logger[level](message, fields);
 }
+
+/** The logger's writer in Lambda: each entry through the process's Powertools logger. */
+export const powertoolsLogWriter: LogWriter = (level, message, fields) => writeThroughPowertools(powertoolsLogger(), level, message, fields);

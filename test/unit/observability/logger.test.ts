@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { lambdaEntry } from '../../../shared/adapters/powertools/lambda-handler';
 import { createPowertoolsLogger, writeThroughPowertools } from '../../../shared/adapters/powertools/powertools-logger';
-import { createLogger, logWriterFor } from '../../../shared/observability/logger';
+import { createLogger, logWriterFor, logger as serviceLogger, useLogWriter } from '../../../shared/observability/logger';
 import { withLogContext } from '../../../shared/observability/log-context';
 import { textLogLine } from '../../../shared/observability/log-lines';
 
@@ -128,6 +129,11 @@ describe('the logger outside Lambda', () => {
 });
 
 describe('the logger in Lambda', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    useLogWriter(logWriterFor());
+  });
+
   it('writes Powertools JSON with the service, the level and the request id of the context', () => {
     // Arrange
     const powertools = createPowertoolsLogger({ POWERTOOLS_SERVICE_NAME: 'docservice-test', LOG_LEVEL: 'info' });
@@ -171,12 +177,13 @@ describe('the logger in Lambda', () => {
     expect(lines).toEqual([]);
   });
 
-  it('is what the logger writes through where AWS_LAMBDA_FUNCTION_NAME is set', () => {
+  it("is what the service's logger writes through once the Lambda entry wrapped a handler where AWS_LAMBDA_FUNCTION_NAME is set", () => {
     // Arrange
-    const logger = createLogger(() => logWriterFor({ AWS_LAMBDA_FUNCTION_NAME: 'docservice-documents' }));
+    vi.stubEnv('AWS_LAMBDA_FUNCTION_NAME', 'docservice-documents');
+    lambdaEntry(async () => undefined);
 
     // Act
-    const lines = outputOf(() => logger.info('hello'));
+    const lines = outputOf(() => serviceLogger.info('hello'));
 
     // Assert
     expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'INFO', message: 'hello', service: expect.any(String) });
