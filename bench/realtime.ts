@@ -24,7 +24,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import WebSocket from 'ws';
-import { ApiGatewayConnectionSender } from '../shared/adapters/aws/api-gateway-connection-sender';
+import { ApiGatewayConnectionSender } from '../shared/adapters/aws/apigateway/connection-sender';
 import { createConnectionsClient } from '../shared/adapters/aws/clients';
 import { EVENT_SEND_TIMEOUT_MS } from '../shared/container/build-app-container';
 import { ApiClient } from '../test/support/api-client';

@@ -5,8 +5,8 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
-import { createS3Client } from '../shared/adapters/aws/s3-client';
-import { S3FileStore } from '../shared/adapters/aws/s3-file-store';
+import { createS3Client } from '../shared/adapters/aws/s3/client';
+import { S3FileStore } from '../shared/adapters/aws/s3/file-store';
 import { SqliteSearchIndex } from '../shared/adapters/local/sqlite-search-index';
 import { awsReindexDependencies } from '../shared/container/aws-search';
 import { buildAppContainer } from '../shared/container/build-app-container';

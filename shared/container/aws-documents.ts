@@ -1,4 +1,4 @@
-import { lazyS3FileStore } from '../adapters/aws/lazy-s3-file-store';
+import { lazyS3FileStore } from '../adapters/aws/s3/lazy-file-store';
 import { sha256 } from '../adapters/crypto/sha256';
 import type { AppContainer, DocumentServices } from './app-container';
 import { awsAppContainer, bucketEnvSchema, textractLanguages } from './aws';

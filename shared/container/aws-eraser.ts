@@ -1,9 +1,9 @@
 import * as z from '../zod';
-import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connection-sender';
+import { ApiGatewayConnectionSender } from '../adapters/aws/apigateway/connection-sender';
 import { createConnectionsClient, createDynamoDocumentClient } from '../adapters/aws/clients';
-import { OpenSearchSearchIndex } from '../adapters/aws/opensearch-search-index';
-import { createS3Client } from '../adapters/aws/s3-client';
-import { S3WorkspaceEraser } from '../adapters/aws/s3-workspace-eraser';
+import { OpenSearchSearchIndex } from '../adapters/aws/opensearch/search-index';
+import { createS3Client } from '../adapters/aws/s3/client';
+import { S3WorkspaceEraser } from '../adapters/aws/s3/workspace-eraser';
 import type { EraseWorkspaceDeps } from '../domain/erasure/erase-workspace';
 import { tokenlessContainer } from './aws';
 import { EVENT_SEND_TIMEOUT_MS } from './build-app-container';

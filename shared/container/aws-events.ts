@@ -1,5 +1,5 @@
 import * as z from '../zod';
-import { ApiGatewayConnectionSender } from '../adapters/aws/api-gateway-connection-sender';
+import { ApiGatewayConnectionSender } from '../adapters/aws/apigateway/connection-sender';
 import { createConnectionsClient } from '../adapters/aws/clients';
 import type { PublishChangesDeps } from '../domain/events/publish-changes';
 import type { AppContainer } from './app-container';

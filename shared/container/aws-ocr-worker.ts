@@ -1,7 +1,7 @@
 import { createTextractClient } from '../adapters/aws/clients';
-import { lazySqsOcrJobQueues } from '../adapters/aws/lazy-sqs-ocr-job-queues';
-import { s3FileStore } from '../adapters/aws/s3-file-store';
-import { TextractOcrEngine } from '../adapters/aws/textract-ocr-engine';
+import { lazySqsOcrJobQueues } from '../adapters/aws/sqs/lazy-ocr-job-queues';
+import { s3FileStore } from '../adapters/aws/s3/file-store';
+import { TextractOcrEngine } from '../adapters/aws/textract/ocr-engine';
 import type { OcrWorkerServices } from '../domain/ocr/process-ocr-job';
 import type { AppContainer } from './app-container';
 import { bucketEnvSchema, OCR_STALE_AFTER_SECONDS, ocrQueueUrls, tokenlessContainer } from './aws';

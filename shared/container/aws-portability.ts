@@ -1,9 +1,9 @@
 import * as z from '../zod';
 import { createDynamoDocumentClient } from '../adapters/aws/clients';
-import { createS3Client } from '../adapters/aws/s3-client';
-import { s3FileStore } from '../adapters/aws/s3-file-store';
-import { createSqsClient } from '../adapters/aws/sqs-client';
-import { SqsPortabilityQueue } from '../adapters/aws/sqs-portability-queue';
+import { createS3Client } from '../adapters/aws/s3/client';
+import { s3FileStore } from '../adapters/aws/s3/file-store';
+import { createSqsClient } from '../adapters/aws/sqs/client';
+import { SqsPortabilityQueue } from '../adapters/aws/sqs/portability-queue';
 import type { AppContainer } from './app-container';
 import { awsAppContainer, awsCredentialVault, bucketEnvSchema, tokenlessContainer } from './aws';
 import { parseEnv, tableEnvSchema } from './config';

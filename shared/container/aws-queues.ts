@@ -1,9 +1,9 @@
 import * as z from '../zod';
-import { createSqsClient } from '../adapters/aws/sqs-client';
-import { SqsOcrJobQueue } from '../adapters/aws/sqs-ocr-job-queue';
-import { SqsSyncQueue } from '../adapters/aws/sqs-sync-queue';
-import { SqsRuleJobQueue } from '../adapters/aws/sqs-rule-job-queue';
-import { SqsErasureQueue } from '../adapters/aws/sqs-erasure-queue';
+import { createSqsClient } from '../adapters/aws/sqs/client';
+import { SqsOcrJobQueue } from '../adapters/aws/sqs/ocr-job-queue';
+import { SqsSyncQueue } from '../adapters/aws/sqs/sync-queue';
+import { SqsRuleJobQueue } from '../adapters/aws/sqs/rule-job-queue';
+import { SqsErasureQueue } from '../adapters/aws/sqs/erasure-queue';
 import { ocrQueueUrls } from './aws';
 import { parseEnv } from './config';
 

@@ -1,4 +1,4 @@
-import { lazyS3FileStore } from '../adapters/aws/lazy-s3-file-store';
+import { lazyS3FileStore } from '../adapters/aws/s3/lazy-file-store';
 import type { AppContainer } from './app-container';
 import { bucketEnvSchema, tokenlessContainer } from './aws';
 import { awsRuleJobQueue } from './aws-queues';

@@ -1,6 +1,6 @@
 import * as z from '../zod';
-import { OpenSearchSearchIndex } from '../adapters/aws/opensearch-search-index';
-import { s3FileStore } from '../adapters/aws/s3-file-store';
+import { OpenSearchSearchIndex } from '../adapters/aws/opensearch/search-index';
+import { s3FileStore } from '../adapters/aws/s3/file-store';
 import type { FollowChangesDeps } from '../domain/search/follow-changes';
 import type { ReconcileDeps } from '../domain/search/reconcile-index';
 import type { RebuildDeps } from '../domain/search/rebuild-search-index';

@@ -1,11 +1,11 @@
 import * as z from '../zod';
 import { createDynamoDocumentClient } from '../adapters/aws/clients';
-import { createSqsClient } from '../adapters/aws/sqs-client';
-import { createS3Client } from '../adapters/aws/s3-client';
-import { s3FileStore } from '../adapters/aws/s3-file-store';
-import { bucketProbe } from '../adapters/aws/bucket-probe';
-import { queueProbe } from '../adapters/aws/queue-probe';
-import { tableProbe } from '../adapters/aws/health-probes';
+import { createSqsClient } from '../adapters/aws/sqs/client';
+import { createS3Client } from '../adapters/aws/s3/client';
+import { s3FileStore } from '../adapters/aws/s3/file-store';
+import { bucketProbe } from '../adapters/aws/s3/bucket-probe';
+import { queueProbe } from '../adapters/aws/sqs/queue-probe';
+import { tableProbe } from '../adapters/aws/dynamodb/table-probe';
 import type { HealthProbe } from '../domain/health/ports';
 import type { AppContainer } from './app-container';
 import { bucketEnvSchema, tokenlessContainer, type StorageParts } from './aws';

@@ -1,7 +1,7 @@
 import * as z from '../zod';
 import { createDynamoDocumentClient } from '../adapters/aws/clients';
-import { createSqsClient } from '../adapters/aws/sqs-client';
-import { SqsWebhookDeliveryQueue } from '../adapters/aws/sqs-webhook-delivery-queue';
+import { createSqsClient } from '../adapters/aws/sqs/client';
+import { SqsWebhookDeliveryQueue } from '../adapters/aws/sqs/webhook-delivery-queue';
 import type { DispatchDeps } from '../domain/webhooks/dispatch-webhook-events';
 import type { AppContainer } from './app-container';
 import { awsAppContainer, awsCredentialVault } from './aws';

@@ -1,13 +1,13 @@
 import * as z from '../zod';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { createDynamoDocumentClient, createKmsClient, createSecretsClient } from '../adapters/aws/clients';
-import { tableProbe } from '../adapters/aws/health-probes';
-import { readSecretString } from '../adapters/aws/secrets';
+import { tableProbe } from '../adapters/aws/dynamodb/table-probe';
+import { readSecretString } from '../adapters/aws/secrets/secret-string';
 import { onFirstUse } from '../adapters/first-use';
-import { TEXTRACT_LANGUAGES } from '../adapters/aws/textract-languages';
+import { TEXTRACT_LANGUAGES } from '../adapters/aws/textract/languages';
 import type { OcrPriority } from '../domain/ocr/jobs';
 import { joseTokens } from '../adapters/jwt/jose-token-service';
-import { KmsCredentialVault } from '../adapters/aws/kms-credential-vault';
+import { KmsCredentialVault } from '../adapters/aws/kms/credential-vault';
 import type { AppContainer } from './app-container';
 import { buildAppContainer, type ContainerParts } from './build-app-container';
 import { commonEnvSchema, envText, parseEnv } from './config';

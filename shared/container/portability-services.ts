@@ -1,6 +1,6 @@
 import { tarGzipCodec } from '../adapters/archive/tar-gzip-codec';
 import { DynamoImportedTexts, DynamoPortabilityJobRepository, DynamoUnfinishedPortabilityJobs } from '../adapters/aws/dynamodb/portability-job-repository';
-import { S3ArchiveStore } from '../adapters/aws/s3-archive-store';
+import { S3ArchiveStore } from '../adapters/aws/s3/archive-store';
 import type { EmptinessDeps } from '../domain/portability/workspace-emptiness';
 import type { PortabilityDeps } from '../domain/portability/manage-portability';
 import type { ExportDeps } from '../domain/portability/run-export';

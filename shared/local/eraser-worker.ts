@@ -1,6 +1,6 @@
 import { createDynamoDocumentClient } from '../adapters/aws/clients';
-import { createS3Client } from '../adapters/aws/s3-client';
-import { S3WorkspaceEraser } from '../adapters/aws/s3-workspace-eraser';
+import { createS3Client } from '../adapters/aws/s3/client';
+import { S3WorkspaceEraser } from '../adapters/aws/s3/workspace-eraser';
 import { startQueuePoller, type QueuePoller } from './event-sources/sqs-poller';
 import type { SqliteSearchIndex } from '../adapters/local/sqlite-search-index';
 import type { AppContainer } from '../container/app-container';

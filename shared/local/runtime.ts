@@ -35,10 +35,10 @@ import { createWebhookDeliveryHandler } from '../../functions/webhook-delivery/h
 import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender';
 import { deliverDepsOf, resumeDepsOf } from '../container/webhook-services';
 import { resumePendingDeliveries } from '../domain/webhooks/resume-deliveries';
-import { createSqsClient } from '../adapters/aws/sqs-client';
+import { createSqsClient } from '../adapters/aws/sqs/client';
 import { LOCAL_OCR_POLLING } from './event-sources/ocr-polling';
 import { startQueuePoller, type QueuePoller } from './event-sources/sqs-poller';
-import { jsonMessageSender } from '../adapters/aws/sqs-send';
+import { jsonMessageSender } from '../adapters/aws/sqs/send';
 import { rebuildDepsOf } from '../container/consumer-deps';
 import { LOCAL_OCR_JOBS, LOCAL_REGION, localAppContainer, localClientOptions } from '../container/local';
 import { forgetAllConnections } from '../domain/connections/forget-all-connections';

@@ -8,7 +8,7 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent, SQSBatchResponse } fro
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { createDynamoDocumentClient } from '../../shared/adapters/aws/clients';
-import { createSqsClient } from '../../shared/adapters/aws/sqs-client';
+import { createSqsClient } from '../../shared/adapters/aws/sqs/client';
 import { createStreamsClient, startStreamPoller } from '../../shared/local/event-sources/dynamodb-stream-poller';
 import { buildAppContainer } from '../../shared/container/build-app-container';
 import { commonEnvSchema, parseEnv } from '../../shared/container/config';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ensureBucket } from '../../shared/adapters/aws/provisioning';
-import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
+import { S3FileStore } from '../../shared/adapters/aws/s3/file-store';
 import { sha256 } from '../../shared/adapters/crypto/sha256';
 import { inWorkspace } from '../../shared/container/app-container';
 import type { BusinessMetric, BusinessMetrics } from '../../shared/domain/metrics/ports';

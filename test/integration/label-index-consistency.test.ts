@@ -3,7 +3,7 @@ import { startStreamPoller, type StreamPoller } from '../../shared/local/event-s
 import { DynamoDocumentRepository } from '../../shared/adapters/aws/dynamodb/document-repository';
 import { DynamoLabelRepository } from '../../shared/adapters/aws/dynamodb/label-repository';
 import { ensureBucket } from '../../shared/adapters/aws/provisioning';
-import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
+import { S3FileStore } from '../../shared/adapters/aws/s3/file-store';
 import { SqliteSearchIndex, type SqliteWorkspaceSearchIndex } from '../../shared/adapters/local/sqlite-search-index';
 import type { Principal } from '../../shared/domain/principal';
 import { systemClock } from '../../shared/domain/clock';

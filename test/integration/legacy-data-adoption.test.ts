@@ -1,10 +1,10 @@
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { S3LegacyObjectAdopter } from '../../shared/adapters/aws/legacy-object-adoption';
+import { S3LegacyObjectAdopter } from '../../shared/adapters/aws/s3/legacy-object-adoption';
 import { dynamoLegacyItems } from '../../shared/container/legacy-data';
 import { ensureBucket } from '../../shared/adapters/aws/provisioning';
-import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
+import { S3FileStore } from '../../shared/adapters/aws/s3/file-store';
 import type { AppContainer } from '../../shared/container/app-container';
 import { fileKeys } from '../../shared/domain/files/file-keys';
 import { ensureAdmin } from '../../shared/domain/users/ensure-admin';

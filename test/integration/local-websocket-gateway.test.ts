@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ApiGatewayConnectionSender } from '../../shared/adapters/aws/api-gateway-connection-sender';
+import { ApiGatewayConnectionSender } from '../../shared/adapters/aws/apigateway/connection-sender';
 import { createConnectionsClient } from '../../shared/adapters/aws/clients';
 import { localClientOptions } from '../../shared/container/local';
 import type { ConnectionSender } from '../../shared/domain/connections/ports';

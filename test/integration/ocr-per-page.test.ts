@@ -4,8 +4,8 @@ import { type Block, DetectDocumentTextCommand, StartDocumentTextDetectionComman
 import { createCanvas } from '@napi-rs/canvas';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countPdfPages } from '../../shared/adapters/aws/textract-file-inspection';
-import { TextractOcrEngine } from '../../shared/adapters/aws/textract-ocr-engine';
+import { countPdfPages } from '../../shared/adapters/aws/textract/file-inspection';
+import { TextractOcrEngine } from '../../shared/adapters/aws/textract/ocr-engine';
 import { PdfTextLayerReader } from '../../shared/adapters/imaging/pdf-text-layer-reader';
 import { TesseractOcrEngine } from '../../shared/adapters/local/tesseract-ocr-engine';
 import { PAGE_SEPARATOR } from '../../shared/domain/ocr/page-texts';

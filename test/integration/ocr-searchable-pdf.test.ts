@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { type DetectDocumentTextCommandOutput, DetectDocumentTextCommand, TextractClient } from '@aws-sdk/client-textract';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { TextractOcrEngine } from '../../shared/adapters/aws/textract-ocr-engine';
+import { TextractOcrEngine } from '../../shared/adapters/aws/textract/ocr-engine';
 import { TesseractOcrEngine } from '../../shared/adapters/local/tesseract-ocr-engine';
 import { PoolSearchablePdfWriter } from '../../shared/adapters/pdf/pool-searchable-pdf-writer';
 import { writeSearchablePdf } from '../../shared/adapters/pdf/searchable-pdf';

@@ -4,9 +4,9 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA } from '../../shared/manifest';
 import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../../shared/adapters/aws/provisioning';
-import { bucketProbe } from '../../shared/adapters/aws/bucket-probe';
-import { queueProbe } from '../../shared/adapters/aws/queue-probe';
-import { tableProbe } from '../../shared/adapters/aws/health-probes';
+import { bucketProbe } from '../../shared/adapters/aws/s3/bucket-probe';
+import { queueProbe } from '../../shared/adapters/aws/sqs/queue-probe';
+import { tableProbe } from '../../shared/adapters/aws/dynamodb/table-probe';
 import { checkHealth } from '../../shared/domain/health/check-health';
 import { testClients, uniqueName } from '../support/aws-resources';
 

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from '../../shared/zod';
 import { ensureQueueWithDlq } from '../../shared/adapters/aws/provisioning';
-import { jsonMessageSender } from '../../shared/adapters/aws/sqs-send';
-import { SqsOcrJobQueue } from '../../shared/adapters/aws/sqs-ocr-job-queue';
+import { jsonMessageSender } from '../../shared/adapters/aws/sqs/send';
+import { SqsOcrJobQueue } from '../../shared/adapters/aws/sqs/ocr-job-queue';
 import { startQueuePoller, type QueuePoller } from '../../shared/local/event-sources/sqs-poller';
-import { SqsSyncQueue } from '../../shared/adapters/aws/sqs-sync-queue';
+import { SqsSyncQueue } from '../../shared/adapters/aws/sqs/sync-queue';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { ensureBucket } from '../../shared/adapters/aws/provisioning';
-import { lazyS3FileStore } from '../../shared/adapters/aws/lazy-s3-file-store';
-import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
+import { lazyS3FileStore } from '../../shared/adapters/aws/s3/lazy-file-store';
+import { S3FileStore } from '../../shared/adapters/aws/s3/file-store';
 import type { FileStore } from '../../shared/domain/files/ports';
 import { localClientOptions } from '../../shared/container/local';
 import { testClients, uniqueName } from '../support/aws-resources';

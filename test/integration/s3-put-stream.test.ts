@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { ensureBucket } from '../../shared/adapters/aws/provisioning';
-import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
+import { S3FileStore } from '../../shared/adapters/aws/s3/file-store';
 import { FileTooLargeError } from '../../shared/domain/files/ports';
 import { testClients, uniqueName } from '../support/aws-resources';
 

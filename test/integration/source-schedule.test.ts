@@ -4,7 +4,7 @@ import { DynamoSourceRepository } from '../../shared/adapters/aws/dynamodb/sourc
 import { DynamoSourceSchedule } from '../../shared/adapters/aws/dynamodb/source-schedule';
 import { DynamoSyncStateStore } from '../../shared/adapters/aws/dynamodb/sync-state-store';
 import { ensureQueueWithDlq } from '../../shared/adapters/aws/provisioning';
-import { SqsSyncQueue } from '../../shared/adapters/aws/sqs-sync-queue';
+import { SqsSyncQueue } from '../../shared/adapters/aws/sqs/sync-queue';
 import type { Clock } from '../../shared/domain/clock';
 import type { SyncStepMessage } from '../../shared/domain/sources/ports';
 import { scheduleSyncs } from '../../shared/domain/sources/schedule-syncs';

@@ -2,7 +2,7 @@ import { ReceiveMessageCommand, SendMessageCommand, type SendMessageCommandInput
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { ensureQueueWithDlq } from '../../shared/adapters/aws/provisioning';
-import { SqsOcrJobQueue, type OcrQueueMessageBody } from '../../shared/adapters/aws/sqs-ocr-job-queue';
+import { SqsOcrJobQueue, type OcrQueueMessageBody } from '../../shared/adapters/aws/sqs/ocr-job-queue';
 import { LOCAL_OCR_POLLING } from '../../shared/local/event-sources/ocr-polling';
 import { startQueuePoller } from '../../shared/local/event-sources/sqs-poller';
 import { testClients, uniqueName } from '../support/aws-resources';

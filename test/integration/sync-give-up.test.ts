@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AesGcmCredentialVault } from '../../shared/adapters/crypto/aes-gcm-credential-vault';
 import { ensureQueueWithDlq } from '../../shared/adapters/aws/provisioning';
-import { SqsSyncQueue } from '../../shared/adapters/aws/sqs-sync-queue';
+import { SqsSyncQueue } from '../../shared/adapters/aws/sqs/sync-queue';
 import { WebDavFolders } from '../../shared/adapters/webdav/webdav-client';
 import { inWorkspace } from '../../shared/container/app-container';
 import { dynamoSourceStores } from '../../shared/container/source-stores';

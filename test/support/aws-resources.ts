@@ -1,7 +1,7 @@
 import { inject } from 'vitest';
 import { createDynamoDocumentClient } from '../../shared/adapters/aws/clients';
-import { createSqsClient } from '../../shared/adapters/aws/sqs-client';
-import { createS3Client } from '../../shared/adapters/aws/s3-client';
+import { createSqsClient } from '../../shared/adapters/aws/sqs/client';
+import { createS3Client } from '../../shared/adapters/aws/s3/client';
 import { ensureTable } from '../../shared/adapters/aws/provisioning';
 import { localClientOptions } from '../../shared/container/local';
 

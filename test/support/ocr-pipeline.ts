@@ -1,6 +1,6 @@
 import { ensureBucket, ensureQueueWithDlq } from '../../shared/adapters/aws/provisioning';
-import { S3FileStore } from '../../shared/adapters/aws/s3-file-store';
-import { SqsOcrJobQueue } from '../../shared/adapters/aws/sqs-ocr-job-queue';
+import { S3FileStore } from '../../shared/adapters/aws/s3/file-store';
+import { SqsOcrJobQueue } from '../../shared/adapters/aws/sqs/ocr-job-queue';
 import { startQueuePoller } from '../../shared/local/event-sources/sqs-poller';
 import { PdfTextLayerReader } from '../../shared/adapters/imaging/pdf-text-layer-reader';
 import { TesseractOcrEngine } from '../../shared/adapters/local/tesseract-ocr-engine';

@@ -1,4 +1,4 @@
-import { ocrMessageWorkspace } from '../../adapters/aws/sqs-ocr-job-queue';
+import { ocrMessageWorkspace } from '../../adapters/aws/sqs/ocr-job-queue';
 
 /**
  * How the local runtime polls the OCR queues, for the guarantee SQS fair queues give in the cloud: workspaces

@@ -1,7 +1,7 @@
 import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, EventBridgeEvent, SQSEvent } from 'aws-lambda';
 import { inject } from 'vitest';
-import { createSqsClient } from '../../../shared/adapters/aws/sqs-client';
+import { createSqsClient } from '../../../shared/adapters/aws/sqs/client';
 import { localClientOptions } from '../../../shared/container/local';
 import { EDGE_HEADERS } from '../../../shared/manifest';
 

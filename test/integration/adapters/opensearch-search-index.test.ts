@@ -1,6 +1,6 @@
 import { Client } from '@opensearch-project/opensearch';
 import { describe, expect, it } from 'vitest';
-import { OpenSearchSearchIndex } from '../../../shared/adapters/aws/opensearch-search-index';
+import { OpenSearchSearchIndex } from '../../../shared/adapters/aws/opensearch/search-index';
 import { describeSearchIndexContract } from '../../contracts/search-index.contract';
 
 const url = process.env['OPENSEARCH_URL'];

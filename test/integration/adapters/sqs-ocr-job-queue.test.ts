@@ -1,8 +1,8 @@
 import { ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { describe, expect, inject, it } from 'vitest';
-import { lazySqsOcrJobQueues } from '../../../shared/adapters/aws/lazy-sqs-ocr-job-queues';
+import { lazySqsOcrJobQueues } from '../../../shared/adapters/aws/sqs/lazy-ocr-job-queues';
 import { ensureQueueWithDlq } from '../../../shared/adapters/aws/provisioning';
-import { SqsOcrJobQueue } from '../../../shared/adapters/aws/sqs-ocr-job-queue';
+import { SqsOcrJobQueue } from '../../../shared/adapters/aws/sqs/ocr-job-queue';
 import type { OcrJobQueues } from '../../../shared/domain/ocr/ports';
 import { localClientOptions } from '../../../shared/container/local';
 import { testClients, uniqueName } from '../../support/aws-resources';

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTextractClient } from '../../../shared/adapters/aws/clients';
-import { TextractOcrEngine } from '../../../shared/adapters/aws/textract-ocr-engine';
+import { TextractOcrEngine } from '../../../shared/adapters/aws/textract/ocr-engine';
 import { OcrEngineBusy } from '../../../shared/domain/ocr/ports';
 import { PNG } from '../../support/minimal-files';
 import { fileInput } from '../../support/ocr-input';

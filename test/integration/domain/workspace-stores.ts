@@ -8,9 +8,9 @@ import { DynamoRuleRepository } from '../../../shared/adapters/aws/dynamodb/rule
 import { DynamoSettingsRepository } from '../../../shared/adapters/aws/dynamodb/settings-repository';
 import { DynamoWorkspaceRepository } from '../../../shared/adapters/aws/dynamodb/workspace-repository';
 import { ensureBucket, ensureQueueWithDlq } from '../../../shared/adapters/aws/provisioning';
-import { S3FileStore } from '../../../shared/adapters/aws/s3-file-store';
-import type { OcrQueueMessageBody } from '../../../shared/adapters/aws/sqs-ocr-job-queue';
-import { SqsOcrJobQueue } from '../../../shared/adapters/aws/sqs-ocr-job-queue';
+import { S3FileStore } from '../../../shared/adapters/aws/s3/file-store';
+import type { OcrQueueMessageBody } from '../../../shared/adapters/aws/sqs/ocr-job-queue';
+import { SqsOcrJobQueue } from '../../../shared/adapters/aws/sqs/ocr-job-queue';
 import { sha256 } from '../../../shared/adapters/crypto/sha256';
 import { TesseractOcrEngine } from '../../../shared/adapters/local/tesseract-ocr-engine';
 import { lazyRe2RegexEngine } from '../../../shared/adapters/re2/lazy-re2-regex-engine';

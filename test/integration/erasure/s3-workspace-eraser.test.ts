@@ -1,7 +1,7 @@
 import { ListObjectsCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBucket } from '../../../shared/adapters/aws/provisioning';
-import { S3WorkspaceEraser } from '../../../shared/adapters/aws/s3-workspace-eraser';
+import { S3WorkspaceEraser } from '../../../shared/adapters/aws/s3/workspace-eraser';
 import { testClients, uniqueName } from '../../support/aws-resources';
 
 /** More objects than one listing page holds (1,000), on the S3 emulator: the erasure must page past the first. */

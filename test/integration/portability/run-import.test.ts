@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBucket } from '../../../shared/adapters/aws/provisioning';
-import { S3FileStore } from '../../../shared/adapters/aws/s3-file-store';
+import { S3FileStore } from '../../../shared/adapters/aws/s3/file-store';
 import { AesGcmCredentialVault } from '../../../shared/adapters/crypto/aes-gcm-credential-vault';
 import { inWorkspace, type AppContainer } from '../../../shared/container/app-container';
 import { dynamoPortabilityServices, exportDepsOf, importDepsOf, type PortabilityServices } from '../../../shared/container/portability-services';

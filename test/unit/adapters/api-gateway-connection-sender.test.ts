@@ -7,7 +7,7 @@ import {
 } from '@aws-sdk/client-apigatewaymanagementapi';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ApiGatewayConnectionSender } from '../../../shared/adapters/aws/api-gateway-connection-sender';
+import { ApiGatewayConnectionSender } from '../../../shared/adapters/aws/apigateway/connection-sender';
 
 // API Gateway's 410 for a vanished connection cannot be produced locally on demand: the SDK client is mocked.
 const api = mockClient(ApiGatewayManagementApiClient);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { KmsCredentialVault } from '../../../shared/adapters/aws/kms-credential-vault';
+import { KmsCredentialVault } from '../../../shared/adapters/aws/kms/credential-vault';
 import { AesGcmCredentialVault } from '../../../shared/adapters/crypto/aes-gcm-credential-vault';
 
 const CONTEXT = { workspaceId: 'ws-1', sourceId: 'src-1' };

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { Client, Connection } from '@opensearch-project/opensearch';
 import { describe, expect, it } from 'vitest';
-import { OpenSearchSearchIndex } from '../../../shared/adapters/aws/opensearch-search-index';
+import { OpenSearchSearchIndex } from '../../../shared/adapters/aws/opensearch/search-index';
 
 interface Call {
   method: string;

@@ -11,7 +11,7 @@ import {
   parseSearchResponse,
   tombstoneSource,
   toSource,
-} from '../../../shared/adapters/aws/opensearch-query';
+} from '../../../shared/adapters/aws/opensearch/query';
 import type { IndexedDocument, QueryNode } from '../../../shared/domain/search/ports';
 import { MARK_CLOSE, MARK_OPEN } from '../../../shared/domain/search/text';
 import { BOOTSTRAP_WORKSPACE_ID } from '../../../shared/domain/workspaces/workspace';

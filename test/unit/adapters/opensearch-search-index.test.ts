@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import { Client, Connection } from '@opensearch-project/opensearch';
 import { describe, expect, it } from 'vitest';
-import { ADOPT_SCRIPT } from '../../../shared/adapters/aws/opensearch-query';
-import { OpenSearchSearchIndex } from '../../../shared/adapters/aws/opensearch-search-index';
+import { ADOPT_SCRIPT } from '../../../shared/adapters/aws/opensearch/query';
+import { OpenSearchSearchIndex } from '../../../shared/adapters/aws/opensearch/search-index';
 import { aSearchRequest } from '../../support/builders';
 import type { IndexedDocument } from '../../../shared/domain/search/ports';
 

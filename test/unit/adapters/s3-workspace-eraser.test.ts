@@ -1,7 +1,7 @@
 import { DeleteObjectsCommand, ListObjectVersionsCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { describe, expect, it } from 'vitest';
-import { S3WorkspaceEraser, workspaceObjectPrefixes } from '../../../shared/adapters/aws/s3-workspace-eraser';
+import { S3WorkspaceEraser, workspaceObjectPrefixes } from '../../../shared/adapters/aws/s3/workspace-eraser';
 
 const WS = '11111111-1111-4111-8111-111111111111';
 

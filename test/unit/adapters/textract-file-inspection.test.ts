@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { countPdfPages, countTiffPages, encryptedPdf } from '../../../shared/adapters/aws/textract-file-inspection';
+import { countPdfPages, countTiffPages, encryptedPdf } from '../../../shared/adapters/aws/textract/file-inspection';
 import { ascii, minimalPdf, PNG } from '../../support/minimal-files';
 
 describe('countPdfPages', () => {

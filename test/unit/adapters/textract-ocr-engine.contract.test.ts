@@ -11,7 +11,7 @@ import {
   UnsupportedDocumentException,
 } from '@aws-sdk/client-textract';
 import { mockClient } from 'aws-sdk-client-mock';
-import { TextractOcrEngine } from '../../../shared/adapters/aws/textract-ocr-engine';
+import { TextractOcrEngine } from '../../../shared/adapters/aws/textract/ocr-engine';
 import { describeOcrEngineContract } from '../../contracts/ocr-engine.contract';
 
 /**

@@ -15,7 +15,7 @@ import {
 } from '@aws-sdk/client-textract';
 import { mockClient } from 'aws-sdk-client-mock';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { TextractOcrEngine, type TextractOcrEngineOptions } from '../../../shared/adapters/aws/textract-ocr-engine';
+import { TextractOcrEngine, type TextractOcrEngineOptions } from '../../../shared/adapters/aws/textract/ocr-engine';
 import { OcrEngineBusy, OcrFailure, type OcrInput, type OcrPageProgress } from '../../../shared/domain/ocr/ports';
 import { fileInput } from '../../support/ocr-input';
 import { minimalPdf, PNG } from '../../support/minimal-files';

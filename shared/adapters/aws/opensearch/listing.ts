@@ -1,5 +1,5 @@
-import type { IndexEntry, IndexEntryPage } from '../../domain/search/ports';
-import { entryIdOf } from './opensearch-query';
+import type { IndexEntry, IndexEntryPage } from '../../../domain/search/ports';
+import { entryIdOf } from './query';
 
 /*
  * The bodies and parsers of the index listing (SearchIndexListing) on OpenSearch: what the reconciliation with

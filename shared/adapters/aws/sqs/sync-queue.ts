@@ -1,6 +1,6 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { SyncQueue, SyncStepMessage } from '../../domain/sources/ports';
-import { requestIdMessageAttributes } from '../../observability/log-context';
+import type { SyncQueue, SyncStepMessage } from '../../../domain/sources/ports';
+import { requestIdMessageAttributes } from '../../../observability/log-context';
 
 /**
  * Sync steps as SQS messages. The MessageGroupId is the workspace, as for OCR jobs: a standard queue then

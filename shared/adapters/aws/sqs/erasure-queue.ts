@@ -1,6 +1,6 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { ErasureQueue } from '../../domain/erasure/ports';
-import { requestIdMessageAttributes } from '../../observability/log-context';
+import type { ErasureQueue } from '../../../domain/erasure/ports';
+import { requestIdMessageAttributes } from '../../../observability/log-context';
 
 /** Workspace erasures as SQS messages for the eraser, each with the request id of the deletion that asked for it. */
 export class SqsErasureQueue implements ErasureQueue {

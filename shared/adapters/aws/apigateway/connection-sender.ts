@@ -4,7 +4,7 @@ import {
   PostToConnectionCommand,
   type ApiGatewayManagementApiClient,
 } from '@aws-sdk/client-apigatewaymanagementapi';
-import type { ConnectionSender, SendResult } from '../../domain/connections/ports';
+import type { ConnectionSender, SendResult } from '../../../domain/connections/ports';
 
 /** API Gateway answers 410 for a connection that no longer exists. */
 const isGone = (error: unknown): boolean =>

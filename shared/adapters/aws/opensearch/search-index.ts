@@ -1,8 +1,8 @@
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { Client } from '@opensearch-project/opensearch';
 import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws';
-import type { IndexEntry, SearchIndex, SearchIndexListing, SearchIndexStore } from '../../domain/search/ports';
-import { buildEntriesOfBody, buildListingBody, parseEntriesOfResponse, parseListingResponse } from './opensearch-listing';
+import type { IndexEntry, SearchIndex, SearchIndexListing, SearchIndexStore } from '../../../domain/search/ports';
+import { buildEntriesOfBody, buildListingBody, parseEntriesOfResponse, parseListingResponse } from './listing';
 import {
   ADOPT_SCRIPT,
   createIndexBody,
@@ -14,7 +14,7 @@ import {
   parseSearchResponse,
   tombstoneSource,
   toSource,
-} from './opensearch-query';
+} from './query';
 
 export interface OpenSearchIndexOptions {
   /** The alias every read and write goes through; versioned indexes are named `<alias>-v<N>`. */

@@ -1,6 +1,6 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { MAX_QUEUE_DELAY_SECONDS } from '../../domain/queues';
-import type { DeliveryMessage, DeliveryQueue } from '../../domain/webhooks/ports';
+import { MAX_QUEUE_DELAY_SECONDS } from '../../../domain/queues';
+import type { DeliveryMessage, DeliveryQueue } from '../../../domain/webhooks/ports';
 
 /**
  * Webhook deliveries as SQS messages, delayed for a retry. The MessageGroupId is the workspace, as for OCR jobs

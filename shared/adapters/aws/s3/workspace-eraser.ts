@@ -1,6 +1,6 @@
 import { DeleteObjectsCommand, ListObjectsCommand, ListObjectVersionsCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { WorkspaceObjectEraser } from '../../domain/erasure/ports';
-import { STAGING_PREFIX, SYNC_STAGING_PREFIX, WORKSPACES_PREFIX } from '../../manifest';
+import type { WorkspaceObjectEraser } from '../../../domain/erasure/ports';
+import { STAGING_PREFIX, SYNC_STAGING_PREFIX, WORKSPACES_PREFIX } from '../../../manifest';
 
 /**
  * Every prefix under which the bucket holds a workspace's objects (see documents/bucket-layout.ts): its own

@@ -1,5 +1,5 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { requestIdMessageAttributes } from '../../observability/log-context';
+import { requestIdMessageAttributes } from '../../../observability/log-context';
 
 /**
  * A sender of JSON messages to one queue, for code outside the adapters that must not know the SDK. A message

@@ -6,12 +6,12 @@ import {
   StartDocumentTextDetectionCommand,
   type TextractClient,
 } from '@aws-sdk/client-textract';
-import type { BusinessMetrics } from '../../domain/metrics/ports';
-import { type OcrEngine, OcrEngineBusy, OcrFailure, type OcrInput, type OcrOutput } from '../../domain/ocr/ports';
-import type { OcrPageText } from '../../domain/ocr/page-texts';
-import { textractOutput, textractPages } from './textract-blocks';
-import { countPages, encryptedPdf } from './textract-file-inspection';
-import { TEXTRACT_LANGUAGES } from './textract-languages';
+import type { BusinessMetrics } from '../../../domain/metrics/ports';
+import { type OcrEngine, OcrEngineBusy, OcrFailure, type OcrInput, type OcrOutput } from '../../../domain/ocr/ports';
+import type { OcrPageText } from '../../../domain/ocr/page-texts';
+import { textractOutput, textractPages } from './blocks';
+import { countPages, encryptedPdf } from './file-inspection';
+import { TEXTRACT_LANGUAGES } from './languages';
 
 /**
  * Textract's synchronous limit, for bytes and S3 objects alike ("10 MB in memory", set quotas of the Textract

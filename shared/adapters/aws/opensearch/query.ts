@@ -7,9 +7,9 @@ import type {
   SearchRequest,
   SearchResults,
   SearchSortField,
-} from '../../domain/search/ports';
-import { MARK_CLOSE, MARK_OPEN, markedToHtml, stripMarkers } from '../../domain/search/text';
-import { BOOTSTRAP_WORKSPACE_ID } from '../../domain/workspaces/workspace';
+} from '../../../domain/search/ports';
+import { MARK_CLOSE, MARK_OPEN, markedToHtml, stripMarkers } from '../../../domain/search/text';
+import { BOOTSTRAP_WORKSPACE_ID } from '../../../domain/workspaces/workspace';
 
 /**
  * Pure builders between the domain's search types and OpenSearch's JSON: index settings and mapping, the

@@ -3,4 +3,4 @@
  * is both imported statically (even by code the function never runs) and through import() in what its cold start
  * loads, so the import() targets are these loaders, not the adapters other roots import.
  */
-export { s3FileStore } from './s3-file-store';
+export { s3FileStore } from './file-store';

@@ -1,6 +1,6 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { RuleJobMessage, RuleJobQueue } from '../../domain/rules/ports';
-import { requestIdMessageAttributes } from '../../observability/log-context';
+import type { RuleJobMessage, RuleJobQueue } from '../../../domain/rules/ports';
+import { requestIdMessageAttributes } from '../../../observability/log-context';
 
 /**
  * Steps of rule runs as SQS messages, grouped by workspace as the sync steps are (a fair queue delivers other

@@ -1,9 +1,9 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
-import type { OcrPriority } from '../../domain/ocr/jobs';
-import { MAX_QUEUE_DELAY_SECONDS } from '../../domain/queues';
-import type { OcrJobQueue, OcrJobQueues } from '../../domain/ocr/ports';
-import { requestIdMessageAttributes } from '../../observability/log-context';
+import type { OcrPriority } from '../../../domain/ocr/jobs';
+import { MAX_QUEUE_DELAY_SECONDS } from '../../../domain/queues';
+import type { OcrJobQueue, OcrJobQueues } from '../../../domain/ocr/ports';
+import { requestIdMessageAttributes } from '../../../observability/log-context';
 
 /** The body of an OCR queue message, as the worker reads it. */
 export interface OcrQueueMessageBody {

@@ -1,6 +1,6 @@
 import { S3Client } from '@aws-sdk/client-s3';
-import { traced } from '../otel/process-tracing';
-import { clientBase, type ClientOptions } from './clients';
+import { traced } from '../../otel/process-tracing';
+import { clientBase, type ClientOptions } from '../clients';
 
 /** The S3 client (see `clients.ts` for the options and for why it has a module of its own). */
 export const createS3Client = (options: ClientOptions = {}): S3Client =>

@@ -1,6 +1,6 @@
 import type { Block, DocumentMetadata } from '@aws-sdk/client-textract';
-import type { OcrPageText, OcrWord } from '../../domain/ocr/page-texts';
-import type { OcrOutput } from '../../domain/ocr/ports';
+import type { OcrPageText, OcrWord } from '../../../domain/ocr/page-texts';
+import type { OcrOutput } from '../../../domain/ocr/ports';
 
 const meanConfidence = (blocks: readonly Block[]): { confidence: number; words: number } => {
   const confidences = blocks.flatMap((block) => (block.BlockType === 'WORD' && typeof block.Confidence === 'number' ? [block.Confidence] : []));

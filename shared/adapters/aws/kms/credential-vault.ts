@@ -1,5 +1,5 @@
 import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
-import type { CredentialVault } from '../../domain/sources/ports';
+import type { CredentialVault } from '../../../domain/sources/ports';
 
 /**
  * Seals source passwords with a KMS key (a password is far below KMS's 4 KB): the ciphertext is stored in the

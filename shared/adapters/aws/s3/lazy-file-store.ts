@@ -1,6 +1,6 @@
-import type { FileStore } from '../../domain/files/ports';
-import { onFirstUse } from '../first-use';
-import type { ClientOptions } from './clients';
+import type { FileStore } from '../../../domain/files/ports';
+import { onFirstUse } from '../../first-use';
+import type { ClientOptions } from '../clients';
 
 /**
  * The FileStore port on S3, loaded on first use (a dynamic import of the S3 client and its store). For functions
@@ -10,7 +10,7 @@ import type { ClientOptions } from './clients';
  * first call that needs it loads it. A failed load is tried again on the next call.
  */
 export function lazyS3FileStore(bucket: string, clientOptions: ClientOptions = {}): FileStore {
-  const store = onFirstUse(async () => (await import('./s3-file-store-loader')).s3FileStore(bucket, clientOptions));
+  const store = onFirstUse(async () => (await import('./file-store-loader')).s3FileStore(bucket, clientOptions));
   return {
     put: async (...args) => (await store()).put(...args),
     putStream: async (...args) => (await store()).putStream(...args),

@@ -1,6 +1,6 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { HealthProbe } from '../../domain/health/ports';
+import type { HealthProbe } from '../../../domain/health/ports';
 
 export const tableProbe = (db: DynamoDBDocumentClient, tableName: string): HealthProbe => ({
   name: 'dynamodb',

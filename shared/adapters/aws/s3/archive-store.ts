@@ -1,10 +1,10 @@
 import type { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { bucketKey } from '../../domain/documents/bucket-layout';
-import type { ArchiveStore } from '../../domain/portability/ports';
-import { attachmentDisposition } from '../../http/content-disposition';
-import { S3FileStore } from './s3-file-store';
+import { bucketKey } from '../../../domain/documents/bucket-layout';
+import type { ArchiveStore } from '../../../domain/portability/ports';
+import { attachmentDisposition } from '../../../http/content-disposition';
+import { S3FileStore } from './file-store';
 
 /**
  * One workspace's part of the bucket as exports and imports stream it: reads as the object's body stream,

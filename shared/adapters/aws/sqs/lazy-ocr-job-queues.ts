@@ -1,7 +1,7 @@
-import type { OcrPriority } from '../../domain/ocr/jobs';
-import type { OcrJobQueues } from '../../domain/ocr/ports';
-import { onFirstUse } from '../first-use';
-import type { ClientOptions } from './clients';
+import type { OcrPriority } from '../../../domain/ocr/jobs';
+import type { OcrJobQueues } from '../../../domain/ocr/ports';
+import { onFirstUse } from '../../first-use';
+import type { ClientOptions } from '../clients';
 
 /**
  * The OCR queues on SQS, loaded on first use (a dynamic import of the SQS client and the queue adapter). For the
@@ -10,7 +10,7 @@ import type { ClientOptions } from './clients';
  * bench/lambda-bundles.ts). A failed load is tried again on the next call.
  */
 export function lazySqsOcrJobQueues(queueUrls: Record<OcrPriority, string>, clientOptions: ClientOptions = {}): OcrJobQueues {
-  const queues = onFirstUse(async () => (await import('./sqs-ocr-job-queue-loader')).loadSqsOcrJobQueues(queueUrls, clientOptions));
+  const queues = onFirstUse(async () => (await import('./ocr-job-queue-loader')).loadSqsOcrJobQueues(queueUrls, clientOptions));
   return {
     forWorkspace: (workspaceId) => ({
       enqueue: async (...args) => (await queues()).forWorkspace(workspaceId).enqueue(...args),

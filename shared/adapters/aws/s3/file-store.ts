@@ -15,10 +15,10 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { FileTooLargeError, type FileStore, type StoredFileInfo } from '../../domain/files/ports';
-import { attachmentDisposition } from '../../http/content-disposition';
-import type { ClientOptions } from './clients';
-import { createS3Client } from './s3-client';
+import { FileTooLargeError, type FileStore, type StoredFileInfo } from '../../../domain/files/ports';
+import { attachmentDisposition } from '../../../http/content-disposition';
+import type { ClientOptions } from '../clients';
+import { createS3Client } from './client';
 
 /** How long a download link works. */
 const DOWNLOAD_URL_SECONDS = 300;

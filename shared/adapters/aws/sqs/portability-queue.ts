@@ -1,6 +1,6 @@
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { PortabilityMessage, PortabilityQueue } from '../../domain/portability/ports';
-import { requestIdMessageAttributes } from '../../observability/log-context';
+import type { PortabilityMessage, PortabilityQueue } from '../../../domain/portability/ports';
+import { requestIdMessageAttributes } from '../../../observability/log-context';
 
 /** Exports and imports as SQS messages for the portability worker, each with the request id that started it. */
 export class SqsPortabilityQueue implements PortabilityQueue {

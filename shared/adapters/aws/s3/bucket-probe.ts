@@ -1,5 +1,5 @@
 import { HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
-import type { HealthProbe } from '../../domain/health/ports';
+import type { HealthProbe } from '../../../domain/health/ports';
 
 // Apart from the table's probe (health-probes.ts), so that importing that one does not make the S3 client part of
 // a cold start (see s3-client.ts).

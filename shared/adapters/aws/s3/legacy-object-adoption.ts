@@ -1,7 +1,7 @@
 import { CopyObjectCommand, DeleteObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
-import { STAGING_PREFIX } from '../../manifest';
-import { bucketKey } from '../../domain/documents/bucket-layout';
-import type { LegacyDataAdopter } from '../../domain/workspaces/ports';
+import { STAGING_PREFIX } from '../../../manifest';
+import { bucketKey } from '../../../domain/documents/bucket-layout';
+import type { LegacyDataAdopter } from '../../../domain/workspaces/ports';
 
 /** What versions before workspaces wrote at the top of the bucket: documents' files and staged uploads. */
 const LEGACY_PREFIXES = ['documents/', STAGING_PREFIX];
