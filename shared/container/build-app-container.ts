@@ -1,10 +1,4 @@
-import { DynamoRevokedTokenStore } from '../adapters/aws/dynamodb/revoked-token-store';
 import { DynamoApiTokenRepository } from '../adapters/aws/dynamodb/api-token-repository';
-import { authenticateApiToken } from '../domain/tokens/authenticate-token';
-import { looksLikeApiToken } from '../domain/tokens/token-format';
-import { DynamoSettingsRepository } from '../adapters/aws/dynamodb/settings-repository';
-import { DynamoUserRepository } from '../adapters/aws/dynamodb/user-repository';
-import { DynamoWorkspaceRepository } from '../adapters/aws/dynamodb/workspace-repository';
 import { DynamoQuotaCounts } from '../adapters/aws/dynamodb/quota-counts';
 import { DynamoDocumentRepository } from '../adapters/aws/dynamodb/document-repository';
 import { DynamoLabelRepository } from '../adapters/aws/dynamodb/label-repository';
@@ -14,7 +8,6 @@ import { DynamoPendingUploadRepository } from '../adapters/aws/dynamodb/pending-
 import { DynamoOidcLoginStore } from '../adapters/aws/dynamodb/oidc-login-store';
 import type { TokenSettings } from '../adapters/jwt/jose-token-service';
 import type { OpenIdClientOidcOptions } from '../adapters/oidc/openid-client-oidc';
-import { authenticate } from '../domain/auth/authenticate';
 import type { TokenService } from '../domain/auth/ports';
 import { systemClock, type Clock } from '../domain/clock';
 import type { DocumentListingIndex } from '../domain/documents/ports';
@@ -30,17 +23,17 @@ import type { HealthProbe } from '../domain/health/ports';
 import type { OidcClient } from '../domain/sso/ports';
 import type { LegacyDataAdopter } from '../domain/workspaces/ports';
 import type { EdgeOrigin } from '../http/edge';
-import { logger } from '../logger';
-import { oidcSettings, planCatalog, type CommonEnv } from './config';
+import { logger } from '../observability/logger';
+import { oidcSettings, type CommonEnv } from './config';
+import { accountStores, workspaceDirectory } from './kit/accounts';
+import { authenticator, requestMeter } from './kit/request-gate';
+import type { Table } from './kit/table';
 import { planOf } from '../domain/quotas/plans';
-import { rememberedWorkspaceStatus, requireServingWorkspace } from '../domain/workspaces/workspace-status';
 import type { NodeHostProbe } from '../adapters/node/host-probe';
 import { noBusinessMetrics, type BusinessMetrics } from '../domain/metrics/ports';
 import type { DynamoRateLimitStore } from '../adapters/aws/dynamodb/rate-limit-store';
 import type { RateLimitStore } from '../domain/limits/ports';
-import { DynamoUsageRepository } from '../adapters/aws/dynamodb/usage-repository';
 import type { UsageMeter } from '../domain/usage/ports';
-import { meterRequests } from './request-limits';
 import type { RequestServing, requestServing } from './request-serving';
 import type { WebDavFoldersOptions } from '../adapters/webdav/options';
 import type { HotReadStores } from '../adapters/local/remembered-reads';
@@ -60,7 +53,7 @@ import type { AppContainer, OidcServices, SourceStores, WorkspaceData } from './
 
 export interface ContainerParts {
   /** The DynamoDB document client, as the repositories take it. */
-  db: ConstructorParameters<typeof DynamoUserRepository>[0];
+  db: Table['db'];
   tableName: string;
   /**
    * Makes the token service (`joseTokens(key)`). Only the roots of what issues or accepts tokens pass it, so that
@@ -193,12 +186,8 @@ const noConnectionSender: ConnectionSender = {
 /** Wires the adapters both runtimes share; the composition roots only differ in where the parts come from. */
 export function buildAppContainer(parts: ContainerParts): AppContainer {
   const clock = parts.clock ?? systemClock;
-  const stores = {
-    users: new DynamoUserRepository(parts.db, parts.tableName),
-    settings: new DynamoSettingsRepository(parts.db, parts.tableName),
-    revokedTokens: new DynamoRevokedTokenStore(parts.db, parts.tableName),
-  };
-  const { users, settings, revokedTokens } = parts.decorateHotReads?.(stores) ?? stores;
+  const table = { db: parts.db, name: parts.tableName };
+  const { users, settings, revokedTokens } = accountStores(table, parts.decorateHotReads);
   const tokens =
     parts.tokens?.({ issuer: parts.env.JWT_ISSUER, audience: parts.env.JWT_AUDIENCE, ttlSeconds: parts.env.JWT_TTL_SECONDS, clock }) ?? noTokens;
   const stored = parts.connectionStore?.(parts.db, parts.tableName, clock);
@@ -226,15 +215,13 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
   const apiTokens = new DynamoApiTokenRepository(parts.db, parts.tableName);
   const files = parts.files ?? noFiles;
   const ocrQueues = parts.ocrQueues ?? noOcrQueues;
-  const usage = new DynamoUsageRepository(parts.db, parts.tableName);
   const sourceStores = parts.sourceStores?.(parts.db, parts.tableName) ?? noSourceStores;
-  const meter = meterRequests(parts.decorateUsageMeter?.(usage) ?? usage, clock);
-  const plans = planCatalog(parts.env);
-  const workspaceStore = rememberedWorkspaceStatus(new DynamoWorkspaceRepository(parts.db, parts.tableName, plans.defaultPlan, () => clock.now()));
+  const { usage, meter } = requestMeter(table, clock, parts.decorateUsageMeter);
+  const { plans, workspaces, workspaceStatus } = workspaceDirectory(table, parts.env, clock);
   const forWorkspace = (workspaceId: string): WorkspaceData => {
     // The plan's storage limits, read per change through the remembered workspace (a plan change holds within seconds).
     const storageLimits = async () => {
-      const plan = planOf(plans, (await workspaceStore.reader.plan(workspaceId)) ?? plans.defaultPlan);
+      const plan = planOf(plans, (await workspaceStatus.plan(workspaceId)) ?? plans.defaultPlan);
       return { documents: plan.documents_stored, bytes: plan.bytes_stored };
     };
     const documents = new DynamoDocumentRepository(parts.db, parts.tableName, workspaceId, clock, storageLimits);
@@ -261,8 +248,8 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
   return {
     clock,
     users,
-    workspaces: workspaceStore.repository,
-    workspaceStatus: workspaceStore.reader,
+    workspaces,
+    workspaceStatus,
     plans,
     quotaCounts: new DynamoQuotaCounts(parts.db, parts.tableName),
     usage,
@@ -284,14 +271,8 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     ...(parts.edge ? { edge: parts.edge } : {}),
     healthProbes: parts.healthProbes,
     metrics: parts.metrics ?? noBusinessMetrics,
-    // A personal API token is never tried as a JWT, nor a JWT as a token.
-    // A suspended workspace's callers are refused here, once for every group and the WebSocket channel.
-    authenticate: async (token) =>
-      requireServingWorkspace(
-        workspaceStore.reader,
-        looksLikeApiToken(token) ? await authenticateApiToken({ apiTokens, users, clock }, token) : await authenticate({ tokens, revokedTokens, users }, token),
-      ),
-    ...(parts.serving?.(parts, clock, meter) ?? notServing),
+    authenticate: authenticator({ tokens, users, revokedTokens, apiTokens, workspaceStatus, clock }),
+    ...(parts.serving?.({ table, env: parts.env, host: parts.host, decorateRateLimits: parts.decorateRateLimits }, clock, meter) ?? notServing),
     oidc,
     vault: parts.vault ?? noVault,
     remoteFolders:

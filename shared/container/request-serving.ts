@@ -1,28 +1,33 @@
-import { tmpdir } from 'node:os';
-import { DEFAULT_SCRYPT_PARAMS, ScryptPasswordHasher } from '../adapters/crypto/scrypt-password-hasher';
-import { NodeHostProbe } from '../adapters/node/host-probe';
+import type { DynamoRateLimitStore } from '../adapters/aws/dynamodb/rate-limit-store';
 import type { Clock } from '../domain/clock';
-import type { MeteredRequests } from '../domain/usage/ports';
-import type { AppContainer } from './app-container';
-import type { ContainerParts } from './build-app-container';
-import { requestLimits } from './request-limits';
+import type { LoginAttemptGuard, RateLimitStore } from '../domain/limits/ports';
+import type { PasswordHasher } from '../domain/users/ports';
+import type { HostProbe } from '../domain/system/ports';
+import type { CommonEnv } from './config';
+import { rateLimits, type HttpGate, type RequestMeter } from './kit/request-gate';
+import { hostProbe, passwordHasher, type HostOptions } from './kit/serving';
+import type { Table } from './kit/table';
 
 /** What only the functions that serve requests (or create the operator's account) use. */
-export type RequestServing = Pick<AppContainer, 'passwords' | 'limits' | 'loginAttempts' | 'host'>;
+export interface RequestServing {
+  passwords: PasswordHasher;
+  limits: HttpGate['limits'];
+  loginAttempts: LoginAttemptGuard;
+  host: HostProbe;
+}
 
 /**
- * The password hasher, the rate limits with their failed-login guard, and the host probe of the system metrics.
- * A container part (`serving: requestServing`) that the roots of the HTTP functions, the bootstrap and the local
- * runtime pass, so that no worker's bundle carries scrypt, the rate-limit store or the host probe.
+ * The password hasher, the rate limits with their failed-login guard, and the host probe of the system metrics:
+ * a part of the wide container (`serving: requestServing`) that its roots pass when they serve requests.
  */
 export function requestServing(
-  parts: ContainerParts,
+  parts: { table: Table; env: CommonEnv; host?: HostOptions | undefined; decorateRateLimits?: ((store: DynamoRateLimitStore) => RateLimitStore) | undefined },
   clock: Clock,
-  meter: (workspaceId: string, counts: MeteredRequests) => Promise<void>,
+  meter: RequestMeter,
 ): RequestServing {
   return {
-    passwords: new ScryptPasswordHasher({ ...DEFAULT_SCRYPT_PARAMS, N: 2 ** parts.env.PASSWORD_HASH_COST }),
-    host: new NodeHostProbe(parts.host ?? { dataPath: tmpdir() }),
-    ...requestLimits(parts, clock, meter),
+    passwords: passwordHasher(parts.env),
+    host: hostProbe(parts.host),
+    ...rateLimits(parts.table, parts.env, clock, meter, parts.decorateRateLimits),
   };
 }

@@ -176,7 +176,7 @@ describe('rate limits in the cloud', () => {
 
   it('matches the message the runtime logs when its limiter fails', async () => {
     // Arrange
-    const source = await readFile(path.resolve(import.meta.dirname, '../../shared/container/request-limits.ts'), 'utf8');
+    const source = await readFile(path.resolve(import.meta.dirname, '../../shared/container/kit/request-gate.ts'), 'utf8');
 
     // Act
     const logged = /logger\.warn\(`(rate limit: )\$\{what\} failed/u.exec(source)?.[1];
