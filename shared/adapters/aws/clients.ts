@@ -13,7 +13,7 @@ import { stampActors } from './dynamodb/actor-stamp';
  *
  * One factory per service, so a Lambda bundle carries only the clients its function uses. In Lambda each
  * client's calls are traced with OpenTelemetry (`traced`: locally only when asked for). S3's and SQS's are in modules of their own
- * (`s3-client.ts`, `sqs-client.ts`), so that a function that uses them only now and then can load them on first
+ * (`s3/client.ts`, `sqs/client.ts`), so that a function that uses them only now and then can load them on first
  * use: a bundle splits by module, and a factory here would make the client part of every cold start of a
  * function that imports this one.
  */
@@ -41,7 +41,7 @@ export const createKmsClient = (options: ClientOptions = {}): KMSClient => trace
 
 /**
  * Textract's client sends each call once (`maxAttempts: 1`): the OCR engine retries throttling and transient
- * errors itself and defers a job Textract keeps throttling (textract-ocr-engine.ts), and SDK retries under each
+ * errors itself and defers a job Textract keeps throttling (textract/ocr-engine.ts), and SDK retries under each
  * of its attempts would multiply the calls sent to a service that is asking for fewer.
  */
 export const createTextractClient = (options: ClientOptions = {}): TextractClient =>

@@ -1,8 +1,8 @@
 import { HeadBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { HealthProbe } from '../../../domain/health/ports';
 
-// Apart from the table's probe (health-probes.ts), so that importing that one does not make the S3 client part of
-// a cold start (see s3-client.ts).
+// Apart from the table's probe (dynamodb/table-probe.ts), so that importing that one does not make the S3 client part of
+// a cold start (see client.ts).
 export const bucketProbe = (s3: S3Client, bucketName: string): HealthProbe => ({
   name: 's3',
   check: async () => {

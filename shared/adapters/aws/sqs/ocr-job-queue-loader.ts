@@ -4,6 +4,6 @@ import type { ClientOptions } from '../clients';
 import { createSqsClient } from './client';
 import { SqsOcrJobQueue } from './ocr-job-queue';
 
-/** What {@link lazySqsOcrJobQueues} imports on first use, and nothing imports statically (see s3-file-store-loader.ts). */
+/** What {@link lazySqsOcrJobQueues} imports on first use, and nothing imports statically (see s3/file-store-loader.ts). */
 export const loadSqsOcrJobQueues = (queueUrls: Record<OcrPriority, string>, clientOptions: ClientOptions): OcrJobQueues =>
   new SqsOcrJobQueue(createSqsClient(clientOptions), queueUrls);

@@ -1,8 +1,8 @@
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { HealthProbe } from '../../../domain/health/ports';
 
-// Apart from the table's probe (health-probes.ts), as the bucket's is, so that importing that one does not make
-// the SQS client part of a cold start (see sqs-client.ts).
+// Apart from the table's probe (dynamodb/table-probe.ts), as the bucket's is, so that importing that one does not make
+// the SQS client part of a cold start (see client.ts).
 export const queueProbe = (sqs: SQSClient, queueUrl: string): HealthProbe => ({
   name: 'sqs',
   check: async () => {
