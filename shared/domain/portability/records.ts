@@ -13,8 +13,51 @@ import { ArchiveRejectedError, type Collection } from './archive-format';
  * hash, a webhook without its signing secrets.
  */
 
+/**
+ * Which fields of a document's record an archive carries (true) and which it leaves out (false): what the document
+ * is, its labels and its OCR run's outcome, never what the service keeps beside it at runtime (its version, and
+ * its searchable PDF's state: the PDF is not in the archive, an OCR retry writes it again). A field added to
+ * {@link DocumentRecord} must be decided here.
+ */
+const DOCUMENT_FIELDS = {
+  id: true,
+  title: true,
+  filename: true,
+  mime_type: true,
+  size: true,
+  sha256: true,
+  status: true,
+  ocr_enabled: true,
+  language: true,
+  ocr_confidence: true,
+  labels: true,
+  metadata: true,
+  source_id: true,
+  failure_reason: true,
+  pages_ocred_by_engine: true,
+  created_by: true,
+  created_at: true,
+  updated_at: true,
+  searchable_pdf_size: false,
+  searchable_pdf_reason: false,
+  searchable_pdf_message: false,
+  version: false,
+} as const satisfies Record<keyof DocumentRecord, boolean>;
+
+type CarriedField = { [K in keyof typeof DOCUMENT_FIELDS]: (typeof DOCUMENT_FIELDS)[K] extends true ? K : never }[keyof typeof DOCUMENT_FIELDS];
+const CARRIED = (Object.keys(DOCUMENT_FIELDS) as (keyof typeof DOCUMENT_FIELDS)[]).filter((field) => DOCUMENT_FIELDS[field]) as CarriedField[];
+
+/** A document's record as an archive carries it. */
+export type PortableDocumentRecord = Pick<DocumentRecord, CarriedField>;
 /** A document's line: its record, with its extracted text (OCR or text layer) beside the confidence. */
-export type PortableDocument = Omit<DocumentRecord, 'version'> & { text: string };
+export type PortableDocument = PortableDocumentRecord & { text: string };
+
+/**
+ * The carried fields of a record, and nothing else: what an export writes, and what an import takes of an archive's
+ * line (whose other fields, from an older export or written by hand, are dropped, never stored).
+ */
+export const documentFields = (record: Partial<Record<string, unknown>>): PortableDocumentRecord =>
+  Object.fromEntries(CARRIED.filter((field) => record[field] !== undefined).map((field) => [field, record[field]])) as unknown as PortableDocumentRecord;
 export type PortableLabel = Label;
 export type PortableSource = Omit<SourceRecord, 'password_sealed' | 'current_job_id' | 'last_job_id'>;
 export type PortableUser = PublicUser;
@@ -26,7 +69,7 @@ export type PortableUsage = UsageCounters & { month: string };
 export const portableSource = ({ password_sealed: _p, current_job_id: _c, last_job_id: _l, ...source }: SourceRecord): PortableSource => source;
 export const portableRule = ({ apply: _apply, ...rule }: Rule): PortableRule => rule;
 export const portableWebhook = ({ secrets: _secrets, ...webhook }: { secrets: unknown }): PortableWebhook => webhook;
-export const portableDocument = ({ version: _version, ...record }: DocumentRecord, text: string): PortableDocument => ({ ...record, text });
+export const portableDocument = (record: DocumentRecord, text: string): PortableDocument => ({ ...documentFields(record as unknown as Record<string, unknown>), text });
 
 type Check = (value: unknown) => boolean;
 const str: Check = (v) => typeof v === 'string';
@@ -60,7 +103,7 @@ const SHAPES: Partial<Record<Collection, Record<string, Check>>> = {
     metadata: flatMap,
     source_id: optional(nullable(uuid)),
     failure_reason: optional(nullable(str)),
-    pages_ocred_by_engine: optional(object),
+    pages_ocred_by_engine: optional((v) => object(v) && Object.values(v as object).every(count)),
     created_by: str,
     created_at: str,
     updated_at: str,

@@ -14,7 +14,7 @@ import { ArchiveRejectedError, entryKind, PART_READ_MAX_BYTES } from './archive-
 import type { ImportJob, ImportResult } from './jobs';
 import { collect } from './json-lines';
 import type { ArchiveCodec, ArchiveStore, ImportedTexts, PortabilityJobRepository } from './ports';
-import { linesOf, type PortableDocument, type PortableLabel, type PortableSource, type PortableUser } from './records';
+import { documentFields, linesOf, type PortableDocument, type PortableLabel, type PortableSource, type PortableUser } from './records';
 import { validateArchive } from './validate-archive';
 import { isWorkspaceEmpty } from './workspace-emptiness';
 
@@ -232,7 +232,10 @@ async function importedSource(deps: ImportDeps, source: PortableSource): Promise
 
 /** The file (streamed, byte for byte), then the text, then the record: the record's insert is what the views see. */
 async function writeDocument(deps: ImportDeps, document: PortableDocument, body: AsyncIterable<Uint8Array>): Promise<void> {
-  const { text, ...fields } = document;
+  const { text } = document;
+  // Only the fields an archive carries: the searchable PDF's state (its file is not in the archive) and anything
+  // else a line holds are dropped, so nothing but a document's own fields reaches the table.
+  const fields = documentFields(document as unknown as Record<string, unknown>);
   const stored = await deps.files.putStream(fileKeys.original(document.id), body, { contentType: document.mime_type, maxBytes: document.size, headBytes: 0 });
   if (stored.sha256 !== document.sha256) throw new ArchiveRejectedError('checksum_mismatch', `files/${document.id}/original changed between the checks and the write`);
   const bytes = new TextEncoder().encode(text);
