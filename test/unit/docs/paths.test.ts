@@ -44,7 +44,7 @@ function cleaned(word: string): string {
     .replace(/:\d+(?::\d+)?$/u, '');
 }
 
-export interface NamedPath {
+interface NamedPath {
   /** As the document writes it. */
   written: string;
   /** Root-relative, as checked. */
@@ -52,7 +52,7 @@ export interface NamedPath {
 }
 
 /** The repository paths one Markdown document names, by the rule above. */
-export function namedPaths(markdown: string, documentPath: string, top = topLevel()): NamedPath[] {
+function namedPaths(markdown: string, documentPath: string, top = topLevel()): NamedPath[] {
   const found: NamedPath[] = [];
   const asRootPath = (word: string): void => {
     const path = cleaned(word).replace(/^\.\//u, '');
