@@ -78,6 +78,32 @@ function namedPaths(markdown: string, documentPath: string, top = topLevel()): N
   return found;
 }
 
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/gu, '-');
+}
+
+/** The anchors of a Markdown file's headings (outside code blocks). */
+function anchors(markdown: string): Set<string> {
+  const prose = markdown.replace(/^```[^\n]*\n[\s\S]*?^```/gmu, '');
+  return new Set([...prose.matchAll(/^#{1,6}\s+(.+)$/gmu)].map((heading) => slug(heading[1]!)));
+}
+
+/** The `file#anchor` links of one document into Markdown files of the repository (the same file for `#anchor`). */
+function anchoredLinks(markdown: string, documentPath: string): { written: string; path: string; anchor: string }[] {
+  const prose = markdown.replace(/^```[^\n]*\n[\s\S]*?^```/gmu, '');
+  return [...prose.matchAll(/\]\(([^)\s#]*)#([^)\s]+)\)/gu)].flatMap((link) => {
+    const target = link[1]!;
+    if (/^[a-z]+:/iu.test(target) || (target && !target.endsWith('.md'))) return [];
+    const path = target ? relative(ROOT, resolve(ROOT, dirname(documentPath), decodeURIComponent(target))) : documentPath;
+    return path.startsWith('..') ? [] : [{ written: `${target}#${link[2]!}`, path, anchor: decodeURIComponent(link[2]!) }];
+  });
+}
+
 /** README.md and every Markdown file under docs/, root-relative. */
 function documents(): string[] {
   const walk = (folder: string): string[] =>
@@ -121,6 +147,13 @@ describe('namedPaths', () => {
   });
 });
 
+describe('slug', () => {
+  it('makes a heading the anchor GitHub gives it', () => {
+    expect(slug('Measured (bench/erasure.ts)')).toBe('measured-bencherasurets');
+    expect(slug('Rate limiter and login')).toBe('rate-limiter-and-login');
+  });
+});
+
 describe('the docs', () => {
   it('name only repository paths that exist', () => {
     const ignored = ignoredPrefixes();
@@ -132,5 +165,16 @@ describe('the docs', () => {
     );
 
     expect(missing).toEqual([]);
+  });
+
+  it('link only to headings that exist', () => {
+    const broken = documents().flatMap((document) =>
+      anchoredLinks(readFileSync(join(ROOT, document), 'utf8'), document)
+        .filter(({ path }) => existsSync(join(ROOT, path)))
+        .filter(({ path, anchor }) => !anchors(readFileSync(join(ROOT, path), 'utf8')).has(anchor))
+        .map(({ written }) => `${document}: ${written}`),
+    );
+
+    expect(broken).toEqual([]);
   });
 });
