@@ -9,7 +9,8 @@ import {
 import type { Clock } from '../../../domain/clock';
 import { CONNECTION_LIFETIME_SECONDS, type AuthenticateOutcome, type Connection, type ConnectionAudience, type ConnectionMember, type ConnectionRepository, type ServerEventType, type SessionEndReason, type SessionSelector, type TokenSession } from '../../../domain/connections/ports';
 import { failedConditions, isConditionFailure } from './errors';
-import { selection, sessionAttributes, toConnection } from './connection-items';
+import { sessionAttributes, toConnection } from './connection-items';
+import { authenticatedConnectionIds, DynamoConnectionSessions } from './connection-sessions';
 import { keys, ttlOf } from './keys';
 import { batchGetAll, indexPartition, queryAll } from './queries';
 import { LOST_RACE, MAX_OPTIMISTIC_ATTEMPTS, retryLostRaces } from '../../../domain/optimistic-retry';
@@ -63,7 +64,11 @@ export class DynamoConnectionRepository implements ConnectionRepository {
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.sessions = new DynamoConnectionSessions(db, tableName);
+  }
+
+  private readonly sessions: DynamoConnectionSessions;
 
   async open(connectionId: string, connectedAt: Date): Promise<void> {
     await this.db.send(
@@ -210,7 +215,7 @@ export class DynamoConnectionRepository implements ConnectionRepository {
 
   async listAuthenticated(audience: ConnectionAudience): Promise<Connection[]> {
     if (audience === 'all') return this.everyConnection();
-    if ('userId' in audience && audience.workspaceId === undefined) return this.fetch(await this.connectionsOf(audience.userId));
+    if ('userId' in audience && audience.workspaceId === undefined) return this.fetch(await authenticatedConnectionIds(this.db, this.tableName, audience.userId));
     const index = keys.connectionsIndex(audience.workspaceId!);
     const items = await queryAll(this.db, {
       TableName: this.tableName,
@@ -260,38 +265,12 @@ export class DynamoConnectionRepository implements ConnectionRepository {
     return items.filter((item) => this.live(item) && typeof item['user_id'] === 'string').map(toConnection);
   }
 
-  async endSessions(selector: SessionSelector, reason: SessionEndReason): Promise<string[]> {
-    const ids = await this.connectionsOf(selector.userId);
-    const ended = await Promise.all(
-      ids.map(async (connectionId) => {
-        const { condition, values } = selection(selector);
-        try {
-          await this.db.send(
-            new UpdateCommand({
-              TableName: this.tableName,
-              Key: keys.connection(connectionId),
-              UpdateExpression: 'SET ended = :reason',
-              ConditionExpression: condition,
-              ExpressionAttributeValues: { ...values, ':reason': reason },
-            }),
-          );
-          return [connectionId];
-        } catch (error) {
-          // Gone, another token's or version's, or already ended: not this call's to close.
-          if (isConditionFailure(error)) return [];
-          throw error;
-        }
-      }),
-    );
-    return ended.flat();
+  endSessions(selector: SessionSelector, reason: SessionEndReason): Promise<string[]> {
+    return this.sessions.endSessions(selector, reason);
   }
 
-  async moveSessions(selector: SessionSelector & { tokenId: string }, session: TokenSession): Promise<string[]> {
-    const ids = await this.connectionsOf(selector.userId);
-    const moved = await Promise.all(
-      ids.map(async (connectionId) => ((await this.setSession(connectionId, selector, session)) ? [connectionId] : [])),
-    );
-    return moved.flat();
+  moveSessions(selector: SessionSelector & { tokenId: string }, session: TokenSession): Promise<string[]> {
+    return this.sessions.moveSessions(selector, session);
   }
 
   /**
@@ -309,57 +288,7 @@ export class DynamoConnectionRepository implements ConnectionRepository {
     if (current.workspaceId !== null && current.workspaceId !== member.workspaceId) return 'other_user';
     const joining = current.workspaceId === null ? member : undefined;
     if (!session && !joining) return 'authenticated';
-    return (await this.setSession(connectionId, { userId: member.userId }, session, joining)) ? 'authenticated' : 'gone';
-  }
-
-  /**
-   * Replaces the session of a connection of the selected user (and token) whose session has not ended, and
-   * with `joining` puts a record from before workspaces into the member's workspace; false when there is no
-   * such connection.
-   */
-  private async setSession(
-    connectionId: string,
-    selector: SessionSelector,
-    session: TokenSession | undefined,
-    joining?: ConnectionMember,
-  ): Promise<boolean> {
-    const { condition, values } = selection(selector);
-    const fields: Record<string, unknown> = {
-      ...(session ? sessionAttributes(session) : {}),
-      ...(joining
-        ? {
-            workspace_id: joining.workspaceId,
-            gsi1pk: keys.connectionsIndex(joining.workspaceId),
-            gsi1sk: keys.connectionsIndexSort(joining.userId, connectionId),
-          }
-        : {}),
-    };
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: keys.connection(connectionId),
-          UpdateExpression: `SET ${Object.keys(fields).map((field) => `${field} = :${field}`).join(', ')}`,
-          ConditionExpression: joining ? `${condition} AND attribute_not_exists(workspace_id)` : condition,
-          ExpressionAttributeValues: { ...values, ...Object.fromEntries(Object.entries(fields).map(([field, value]) => [`:${field}`, value])) },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
-  }
-
-  /**
-   * Ids of the user's authenticated connections, from the count item read strongly consistent (gsi1 is only
-   * eventually consistent: a connection authenticated a moment ago might be missing from it).
-   */
-  private async connectionsOf(userId: string): Promise<string[]> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: keys.connectionCount(userId), ConsistentRead: true }),
-    );
-    return Object.keys((Item?.['live'] ?? {}) as Record<string, number>);
+    return (await this.sessions.setSession(connectionId, { userId: member.userId }, session, joining)) ? 'authenticated' : 'gone';
   }
 
   /**

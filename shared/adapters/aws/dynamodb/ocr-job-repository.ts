@@ -7,6 +7,7 @@ import { failedConditions, isConditionFailure } from './errors';
 import { dataKeys, type DataKeys, type WorkspaceTable } from './keys';
 import type { TransactItem } from './label-membership';
 import { countersMove, jobItem, priorityPrefix, toOcrJob, toStoredJob, withoutRev, type StoredOcrJob } from './ocr-job-items';
+import { DynamoOcrStatistics } from './ocr-statistics';
 import { queryAll } from './queries';
 import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
 import { monthOf } from '../../../domain/usage/usage';
@@ -26,9 +27,6 @@ const DOCUMENT_STATUS: Record<OcrJobStatus, string> = {
 /** Statuses listed when the caller names none: the queue proper, jobs not finished. */
 const ACTIVE: OcrJobStatus[] = ['processing', 'queued'];
 
-/** Language totals are top-level attributes (`lang_<code>`): ADD cannot create a key inside a missing map. */
-const LANGUAGE_PREFIX = 'lang_';
-
 /** Where the document's update sits in a transition's transaction (the job's put is first). */
 const DOCUMENT_ITEM = 1;
 
@@ -36,15 +34,16 @@ const DOCUMENT_ITEM = 1;
 class FileReplaced extends Error {}
 
 /**
- * OCR jobs (`DOC#id / OCRJOB`, listed per status through gsi1), the queue counters (`COUNTERS / OCRQUEUE`) and
- * the run totals, overall (`COUNTERS / OCRTOTALS`) and per day (`OCRSTATS / <date>`). Every transition is one
- * transaction: the job (conditioned on its revision), the document's status, the counters and, on completion,
- * the text and the pages, by engine, in the workspace's usage of the month.
+ * OCR jobs (`DOC#id / OCRJOB`, listed per status through gsi1) and the queue counters (`COUNTERS / OCRQUEUE`);
+ * the run totals are {@link DynamoOcrStatistics}'. Every transition is one transaction: the job (conditioned on
+ * its revision), the document's status, the counters and, when a run ends, the totals; on completion also the
+ * text and the pages, by engine, in the workspace's usage of the month.
  */
 export class DynamoOcrJobRepository implements OcrJobRepository {
   /** The workspace's keys: every item this repository reads or writes is the workspace's. */
   private readonly keys: DataKeys;
   private readonly table: WorkspaceTable;
+  private readonly statistics: DynamoOcrStatistics;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -53,6 +52,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
   ) {
     this.table = { tableName, keys: dataKeys(workspaceId) };
     this.keys = this.table.keys;
+    this.statistics = new DynamoOcrStatistics(db, this.table);
   }
 
   async get(documentId: string): Promise<OcrJob | null> {
@@ -195,7 +195,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
           },
           [
             { Put: { TableName: this.tableName, Item: { ...this.keys.documentContent(documentId), ...result.content } } },
-            ...this.addToTotals(now, current.language, { completed: 1, processing_seconds: result.processingTime }),
+            ...this.statistics.moves(now, current.language, { completed: 1, processing_seconds: result.processingTime }),
             // A document of blank pages only was read by nobody: no page to count.
             ...(Object.values(result.pagesByEngine).some((pages) => pages > 0) ? [usageMove(this.table, monthOf(now), { pages: result.pagesByEngine })] : []),
           ],
@@ -218,7 +218,7 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
         if (!current || current.run !== run || (current.status !== 'processing' && current.status !== 'queued')) return false;
         const next: OcrJob = { ...withoutRev(current), status, failure_reason: reason, finished_at: now };
         // A cancel is the user's choice, not a failure of OCR: it stays out of the success rate.
-        const totals = status === 'failed' ? this.addToTotals(now, current.language, { failed: 1 }) : [];
+        const totals = status === 'failed' ? this.statistics.moves(now, current.language, { failed: 1 }) : [];
         const won = await this.transition(current, next, now, { SET: { failure_reason: reason } }, totals);
         if (won) return true;
         return LOST_RACE;
@@ -304,18 +304,12 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
     return { pending: Number(Item?.['pending'] ?? 0), processing: Number(Item?.['processing'] ?? 0), failed: Number(Item?.['failed'] ?? 0) };
   }
 
-  async totals(): Promise<OcrTotals> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.ocrTotals }));
-    return toTotals(Item);
+  totals(): Promise<OcrTotals> {
+    return this.statistics.totals();
   }
 
-  async daily(fromDate: string, toDate: string): Promise<OcrDailyTotals[]> {
-    const items = await queryAll(this.db, {
-      TableName: this.tableName,
-      KeyConditionExpression: 'pk = :stats AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: { ':stats': this.keys.ocrDay('').pk, ':from': fromDate, ':to': toDate },
-    });
-    return items.map((item) => ({ date: String(item['sk']), ...toTotals(item) }));
+  daily(fromDate: string, toDate: string): Promise<OcrDailyTotals[]> {
+    return this.statistics.daily(fromDate, toDate);
   }
 
   async recordSearchablePdf(documentId: string, readSha256: string, state: SearchablePdfState, now: string): Promise<boolean> {
@@ -453,20 +447,6 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
     }
   }
 
-  private addToTotals(now: string, language: string, counts: { completed?: number; failed?: number; processing_seconds?: number }): TransactItem[] {
-    const fields = Object.entries({ ...counts, [`${LANGUAGE_PREFIX}${language}`]: 1 });
-    const update = (key: { pk: string; sk: string }): TransactItem => ({
-      Update: {
-        TableName: this.tableName,
-        Key: key,
-        UpdateExpression: `ADD ${fields.map((_, i) => `#t${i} :t${i}`).join(', ')}`,
-        ExpressionAttributeNames: Object.fromEntries(fields.map(([name], i) => [`#t${i}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(fields.map(([, value], i) => [`:t${i}`, value])),
-      },
-    });
-    return [update(this.keys.ocrTotals), update(this.keys.ocrDay(now.slice(0, 10)))];
-  }
-
   private async count(input: { TableName: string; IndexName: string; KeyConditionExpression: string; ExpressionAttributeValues: Item }): Promise<number> {
     let total = 0;
     let cursor: Item | undefined;
@@ -477,19 +457,4 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
     } while (cursor);
     return total;
   }
-}
-
-
-function toTotals(item: Item | undefined): OcrTotals {
-  const languages = Object.fromEntries(
-    Object.entries(item ?? {})
-      .filter(([name]) => name.startsWith(LANGUAGE_PREFIX))
-      .map(([name, value]) => [name.slice(LANGUAGE_PREFIX.length), Number(value)]),
-  );
-  return {
-    completed: Number(item?.['completed'] ?? 0),
-    failed: Number(item?.['failed'] ?? 0),
-    processing_seconds: Number(item?.['processing_seconds'] ?? 0),
-    languages,
-  };
 }

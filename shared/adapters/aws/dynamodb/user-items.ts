@@ -2,7 +2,7 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { conflict, type AppError } from '../../../domain/errors';
 import type { User } from '../../../domain/users/user';
 import { BOOTSTRAP_WORKSPACE_ID } from '../../../domain/workspaces/workspace';
-import { keys, withoutKeys } from './keys';
+import { withoutKeys } from './keys';
 import { workspaceKeys } from './workspace-keys';
 
 export type Item = Record<string, unknown>;
@@ -36,28 +36,6 @@ export function adminCountChange(tableName: string, workspaceId: string, delta: 
         : { ExpressionAttributeValues: { ':delta': delta } }),
     },
   };
-}
-
-/**
- * The transaction that stores a user written before workspaces as a member of the bootstrap workspace (and
- * counts them when an admin). Its first item's condition fails when the user was adopted already.
- */
-export function adoption(tableName: string, item: Item) {
-  return [
-    {
-      Update: {
-        TableName: tableName,
-        Key: keys.user(item['id'] as string),
-        UpdateExpression: 'SET workspace_id = :workspace, gsi1pk = :members',
-        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(workspace_id)',
-        ExpressionAttributeValues: {
-          ':workspace': BOOTSTRAP_WORKSPACE_ID,
-          ':members': workspaceKeys.membersIndex(BOOTSTRAP_WORKSPACE_ID),
-        },
-      },
-    },
-    ...(item['role'] === 'admin' ? [adminCountChange(tableName, BOOTSTRAP_WORKSPACE_ID, +1)] : []),
-  ];
 }
 
 export const lastAdmin = (workspaceId: string): AppError =>

@@ -7,7 +7,8 @@ import { BOOTSTRAP_WORKSPACE_ID } from '../../../domain/workspaces/workspace';
 import { failedConditions, isConditionFailure } from './errors';
 import { keys } from './keys';
 import { indexPartition } from './queries';
-import { adminCountChange, adoption, isLegacy, isTransactionConflict, lastAdmin, toUser, type Item } from './user-items';
+import { adminCountChange, isLegacy, isTransactionConflict, lastAdmin, toUser, type Item } from './user-items';
+import { adoptLegacyUser, adoptLegacyUsers } from './user-adoption';
 import { workspaceKeys } from './workspace-keys';
 import { workspaceItem } from './workspace-repository';
 
@@ -269,11 +270,8 @@ export class DynamoUserRepository implements UserRepository {
     );
   }
 
-  async adoptLegacyUsers(): Promise<number> {
-    const legacy = (await indexPartition(this.db, this.tableName, workspaceKeys.legacyUsersIndex)).filter(isLegacy);
-    let adopted = 0;
-    for (const item of legacy) if (await this.adopt(item)) adopted++;
-    return adopted;
+  adoptLegacyUsers(): Promise<number> {
+    return adoptLegacyUsers(this.db, this.tableName);
   }
 
   /** The user's stored item, read strongly consistent. */
@@ -294,22 +292,11 @@ export class DynamoUserRepository implements UserRepository {
   private async memberItem(workspaceId: string, id: string): Promise<{ user: User; item: Item } | null> {
     let item = await this.findItem(id);
     if (item && isLegacy(item)) {
-      await this.adopt(item);
+      await adoptLegacyUser(this.db, this.tableName, item);
       item = await this.findItem(id);
     }
     const user = item ? toUser(item) : null;
     return item && user?.workspace_id === workspaceId ? { user, item } : null;
-  }
-
-  /** Stores a user written before workspaces as a bootstrap member; false when someone else did already. */
-  private async adopt(item: Item): Promise<boolean> {
-    try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: adoption(this.tableName, item) }));
-      return true;
-    } catch (error) {
-      if (failedConditions(error)?.includes(0)) return false;
-      throw error;
-    }
   }
 
   /** Writes a member's role, email and name, on condition that the change was based on the stored user. */
