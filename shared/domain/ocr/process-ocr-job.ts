@@ -273,8 +273,8 @@ async function end(
 ): Promise<OcrJobOutcome> {
   const won = await deps.ocrJobs.fail(job.document_id, job.run, reason, deps.clock.now().toISOString(), status);
   if (!won) return 'skipped';
-  if (status === 'failed') deps.metrics.count('OcrFailures');
   if (status === 'failed') {
+    deps.metrics.count('OcrFailures');
     await bestEffort(() =>
       notifyUser(deps, document.created_by, {
         type: 'ocr_failed',
