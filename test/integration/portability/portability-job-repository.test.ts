@@ -1,8 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoPortabilityJobRepository, DynamoUnfinishedPortabilityJobs } from '../../../shared/adapters/aws/dynamodb/portability-job-repository';
 import type { ExportJob } from '../../../shared/domain/portability/jobs';
-import { resumePortabilityJobs } from '../../../shared/domain/portability/resume-portability-jobs';
-import type { PortabilityMessage } from '../../../shared/domain/portability/ports';
 import { freshTable } from '../../support/aws-resources';
 
 const at = '2026-11-29T08:00:00.000Z';
@@ -41,17 +39,6 @@ describe('the portability job repository', () => {
     await jobsOf(workspaceId).updateExport(id, { state: 'completed' });
 
     expect({ listedQueued, listedCompleted: (await unfinished().list()).some((job) => job.job_id === id) }).toEqual({ listedQueued: true, listedCompleted: false });
-  });
-
-  it('queues every unfinished job again, with its workspace and kind', async () => {
-    const workspaceId = crypto.randomUUID();
-    const id = crypto.randomUUID();
-    await jobsOf(workspaceId).createExport(anExport(id));
-    const queued: PortabilityMessage[] = [];
-
-    await resumePortabilityJobs({ unfinished: unfinished(), queue: { enqueue: async (message) => void queued.push(message) } });
-
-    expect(queued).toContainEqual({ kind: 'export', workspace_id: workspaceId, job_id: id });
   });
 
   it('changes a job only from the states given', async () => {

@@ -1,4 +1,3 @@
-import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoErasureRepository } from '../../../../shared/adapters/aws/dynamodb/erasure-repository';
 import { DynamoWorkspaceRepository } from '../../../../shared/adapters/aws/dynamodb/workspace-repository';
@@ -10,6 +9,7 @@ import type { Principal } from '../../../../shared/domain/principal';
 import { BOOTSTRAP_WORKSPACE_ID } from '../../../../shared/domain/workspaces/workspace';
 import { freshTable, testClients, uniqueName } from '../../../support/aws-resources';
 import { ManualClock } from '../../../support/builders';
+import { takeQueued } from '../../../support/queued-messages';
 
 /** Deletion requests over DynamoDB Local and the SQS emulator: the workspace's status, its deletion record, the queued message. */
 describe('requesting a workspace erasure', () => {
@@ -33,18 +33,8 @@ describe('requesting a workspace erasure', () => {
     ...more,
   });
   const operator = () => adminOf(BOOTSTRAP_WORKSPACE_ID, { operator: true });
-  /** The workspace ids of the messages queued so far (taken off the queue). */
-  const queuedIds = async (): Promise<string[]> => {
-    const ids: string[] = [];
-    for (;;) {
-      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
-      if (!Messages.length) return ids;
-      for (const message of Messages) {
-        ids.push((JSON.parse(message.Body!) as { workspace_id: string }).workspace_id);
-        await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
-      }
-    }
-  };
+  /** The workspace ids of the erasures queued since the last call. */
+  const queuedIds = async () => (await takeQueued<{ workspace_id: string }>(sqs, queueUrl)).map((message) => message.workspace_id);
 
   beforeAll(async () => {
     const { db, tableName } = await freshTable();

@@ -1,4 +1,3 @@
-import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DynamoErasureRepository } from '../../../../shared/adapters/aws/dynamodb/erasure-repository';
 import { ensureQueueWithDlq } from '../../../../shared/adapters/aws/provisioning';
@@ -6,6 +5,7 @@ import { SqsErasureQueue } from '../../../../shared/adapters/aws/sqs/erasure-que
 import { NO_COUNTS, type Erasure } from '../../../../shared/domain/erasure/erasure';
 import { resumeErasures, type ResumeErasuresDeps } from '../../../../shared/domain/erasure/resume-erasures';
 import { freshTable, testClients, uniqueName } from '../../../support/aws-resources';
+import { takeQueued } from '../../../support/queued-messages';
 
 describe('resumeErasures', () => {
   const sqs = testClients().sqs;
@@ -26,17 +26,8 @@ describe('resumeErasures', () => {
     await erasures.start(erasure);
     return erasure.workspace_id;
   };
-  const queuedIds = async (): Promise<string[]> => {
-    const ids: string[] = [];
-    for (;;) {
-      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
-      if (!Messages.length) return ids.sort();
-      for (const message of Messages) {
-        ids.push((JSON.parse(message.Body!) as { workspace_id: string }).workspace_id);
-        await sqs.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
-      }
-    }
-  };
+  /** The workspace ids of the erasures queued since the last call. */
+  const queuedIds = async () => (await takeQueued<{ workspace_id: string }>(sqs, queueUrl)).map((message) => message.workspace_id).sort();
 
   beforeEach(async () => {
     const { db, tableName } = await freshTable();
