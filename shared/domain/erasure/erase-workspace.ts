@@ -1,7 +1,8 @@
 import type { Clock } from '../clock';
-import { ERASURE_STEPS, type ErasureCounts, type ErasureStep } from './erasure';
+import { ERASURE_STEPS, type Erasure, type ErasureCounts, type ErasureStep } from './erasure';
 import type {
   ErasureRepository,
+  ScanCheckpoint,
   WorkspaceConnectionCloser,
   WorkspaceIndexEraser,
   WorkspaceObjectEraser,
@@ -20,21 +21,28 @@ export interface EraseWorkspaceDeps {
 /** What the eraser did with one message. */
 export type EraseOutcome = 'completed' | 'already_completed' | 'not_requested';
 
+/** A table step's scan checkpoint: the positions this step saved before (a resumed erasure), saving as it goes. */
+const checkpointOf = (deps: EraseWorkspaceDeps, erasure: Erasure, step: ErasureStep): ScanCheckpoint => ({
+  saved: erasure.scan?.step === step ? erasure.scan.positions : {},
+  save: (segment, position) => deps.erasures.saveScanPosition(erasure.workspace_id, step, segment, position),
+});
+
 /** One step: what it removes. */
-async function runStep(deps: EraseWorkspaceDeps, workspaceId: string, step: ErasureStep): Promise<Partial<ErasureCounts>> {
+async function runStep(deps: EraseWorkspaceDeps, erasure: Erasure, step: ErasureStep): Promise<Partial<ErasureCounts>> {
+  const workspaceId = erasure.workspace_id;
   switch (step) {
     case 'connections':
       return { connections: await deps.connections.closeAll(workspaceId) };
     case 'automation':
       return { items: await deps.table.eraseAutomation(workspaceId) };
     case 'table':
-      return { items: await deps.table.eraseItems(workspaceId) };
+      return { items: await deps.table.eraseItems(workspaceId, checkpointOf(deps, erasure, step)) };
     case 'bucket':
       return { objects: await deps.objects.erase(workspaceId) };
     case 'index':
       return { index_entries: await deps.index.erase(workspaceId) };
     case 'sweep': {
-      const items = await deps.table.eraseItems(workspaceId);
+      const items = await deps.table.eraseItems(workspaceId, checkpointOf(deps, erasure, step));
       const objects = await deps.objects.erase(workspaceId);
       return { items, objects, index_entries: await deps.index.erase(workspaceId) };
     }
@@ -46,7 +54,8 @@ async function runStep(deps: EraseWorkspaceDeps, workspaceId: string, step: Eras
 /**
  * Erases a workspace whose deletion was requested: runs the steps its record has not marked done, in order,
  * recording each as it finishes, then marks the record completed. A crash mid-step leaves the step unmarked,
- * and the message (delivered again, or queued again at a restart) runs it again from what is left. A message
+ * and the message (delivered again, or queued again at a restart) runs it again from what is left; a table
+ * step's scan continues from the positions it saved (see {@link ScanCheckpoint}). A message
  * for a workspace without a deletion record does nothing: only a request starts an erasure.
  */
 export async function eraseWorkspace(deps: EraseWorkspaceDeps, workspaceId: string): Promise<EraseOutcome> {
@@ -55,7 +64,7 @@ export async function eraseWorkspace(deps: EraseWorkspaceDeps, workspaceId: stri
   if (erasure.status === 'completed') return 'already_completed';
   for (const step of ERASURE_STEPS) {
     if (erasure.steps_done.includes(step)) continue;
-    const removed = await runStep(deps, workspaceId, step);
+    const removed = await runStep(deps, erasure, step);
     await deps.erasures.stepDone(workspaceId, step, removed);
   }
   await deps.erasures.complete(workspaceId, deps.clock.now().toISOString());

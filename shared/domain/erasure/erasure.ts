@@ -36,6 +36,24 @@ export interface Erasure {
   steps_done: ErasureStep[];
   counts: ErasureCounts;
   completed_at?: string;
+  /**
+   * Where the running step's scan of the table had got to (`table` or `sweep`), saved after each page, so that a
+   * resumed erasure continues there rather than reading the whole table again; cleared when the step is done.
+   */
+  scan?: { step: ErasureStep; positions: ScanPositions };
 }
+
+/**
+ * Where one segment of a step's scan of the table had got to: the key to continue after (the adapter's, opaque
+ * here; null before the first page), whether it finished, and how many items it removed so far.
+ */
+export interface ScanSegmentPosition {
+  after: Record<string, unknown> | null;
+  done: boolean;
+  removed: number;
+}
+
+/** A step's scan positions, by segment. */
+export type ScanPositions = Record<number, ScanSegmentPosition>;
 
 export const NO_COUNTS: ErasureCounts = { connections: 0, items: 0, objects: 0, index_entries: 0 };

@@ -1,4 +1,4 @@
-import type { Erasure, ErasureCounts, ErasureStep } from './erasure';
+import type { Erasure, ErasureCounts, ErasureStep, ScanPositions, ScanSegmentPosition } from './erasure';
 
 /** The deletion records (one per workspace ever deleted), outside any workspace's keys so that they stay. */
 export interface ErasureRepository {
@@ -10,6 +10,8 @@ export interface ErasureRepository {
   find(workspaceId: string): Promise<Erasure | null>;
   /** Records a finished step and adds what it removed; idempotent for a step recorded already. */
   stepDone(workspaceId: string, step: ErasureStep, removed: Partial<ErasureCounts>): Promise<void>;
+  /** Saves where a segment of the step's scan has got to (the step's saved positions are cleared by `stepDone`). */
+  saveScanPosition(workspaceId: string, step: ErasureStep, segment: number, position: ScanSegmentPosition): Promise<void>;
   /** Marks the erasure completed. */
   complete(workspaceId: string, completedAt: string): Promise<void>;
   /** The erasures not completed, for a restart to queue again. */
@@ -30,9 +32,19 @@ export interface WorkspaceTableEraser {
    * is theirs (tokens, settings, notifications, name and e-mail locks, rate buckets), its connections, and every
    * item under its keys.
    */
-  eraseItems(workspaceId: string): Promise<number>;
+  eraseItems(workspaceId: string, checkpoint?: ScanCheckpoint): Promise<number>;
   /** Deletes the workspace's admin count, last; the workspace record stays (`deleting`), as the deletion's mark. */
   eraseWorkspaceRecord(workspaceId: string): Promise<number>;
+}
+
+/**
+ * Where a table step's scan starts and how it records its way: a resumed step continues each segment from its
+ * saved position (a finished segment is not read again) and saves each segment's position after each page.
+ */
+export interface ScanCheckpoint {
+  /** The positions an earlier run of the step saved; empty to start from the beginning. */
+  saved: ScanPositions;
+  save(segment: number, position: ScanSegmentPosition): Promise<void>;
 }
 
 /** The bucket's part: every object, object version and delete marker under the workspace's prefixes. */

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Erasure, ErasureCounts, ErasureStep } from '../../../domain/erasure/erasure';
+import type { Erasure, ErasureCounts, ErasureStep, ScanSegmentPosition } from '../../../domain/erasure/erasure';
 import type { ErasureRepository } from '../../../domain/erasure/ports';
 import { isConditionFailure } from './errors';
 import { withoutKeys } from './keys';
@@ -49,15 +49,56 @@ export class DynamoErasureRepository implements ErasureRepository {
         new UpdateCommand({
           TableName: this.tableName,
           Key: erasureKeys.erasure(workspaceId),
-          UpdateExpression: `SET steps_done = list_append(steps_done, :step)${counts.map((_, i) => `, counts.#c${i} = counts.#c${i} + :n${i}`).join('')}`,
+          // The step's scan positions go with it: the next step's scan starts from the beginning.
+          UpdateExpression: `SET steps_done = list_append(steps_done, :step)${counts.map((_, i) => `, counts.#c${i} = counts.#c${i} + :n${i}`).join('')} REMOVE #scan`,
           // A step recorded already (a message delivered twice) is not recorded or counted again.
           ConditionExpression: 'attribute_exists(pk) AND NOT contains(steps_done, :name)',
-          ...(counts.length ? { ExpressionAttributeNames: Object.fromEntries(counts.map(([name], i) => [`#c${i}`, name])) } : {}),
+          ExpressionAttributeNames: { '#scan': 'scan', ...Object.fromEntries(counts.map(([name], i) => [`#c${i}`, name])) },
           ExpressionAttributeValues: { ':step': [step], ':name': step, ...Object.fromEntries(counts.map(([, n], i) => [`:n${i}`, n])) },
         }),
       );
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  async saveScanPosition(workspaceId: string, step: ErasureStep, segment: number, position: ScanSegmentPosition): Promise<void> {
+    const key = erasureKeys.erasure(workspaceId);
+    // Segments save at once: each sets its own entry of the step's map, or starts the map when it is another step's.
+    for (let attempt = 0; attempt < 4; attempt++) {
+      try {
+        await this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: key,
+            UpdateExpression: 'SET #scan.#positions.#segment = :position',
+            ConditionExpression: '#scan.#step = :step AND NOT contains(steps_done, :step)',
+            ExpressionAttributeNames: { '#scan': 'scan', '#positions': 'positions', '#step': 'step', '#segment': String(segment) },
+            ExpressionAttributeValues: { ':position': position, ':step': step },
+          }),
+        );
+        return;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+      try {
+        await this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: key,
+            UpdateExpression: 'SET #scan = :scan',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#scan) OR #scan.#step <> :step) AND NOT contains(steps_done, :step)',
+            ExpressionAttributeNames: { '#scan': 'scan', '#step': 'step' },
+            ExpressionAttributeValues: { ':scan': { step, positions: { [String(segment)]: position } }, ':step': step },
+          }),
+        );
+        return;
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+      // Another segment started the map between the two writes; or the step is done (then nothing is saved).
+      const current = await this.find(workspaceId);
+      if (!current || current.steps_done.includes(step)) return;
     }
   }
 

@@ -1,5 +1,5 @@
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { WorkspaceTableEraser } from '../../../domain/erasure/ports';
+import type { ScanCheckpoint, WorkspaceTableEraser } from '../../../domain/erasure/ports';
 import { dataKeys, keys } from './keys';
 import { batchWriteAll, indexPartition, queryAll } from './queries';
 import { workspaceKeys } from './workspace-keys';
@@ -29,6 +29,8 @@ export class DynamoWorkspaceTableEraser implements WorkspaceTableEraser {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    /** Items a scan page reads at most (DynamoDB's own bound, 1 MB, when not given): a page is the unit of a checkpoint. */
+    private readonly scanPageItems?: number,
   ) {}
 
   async eraseAutomation(workspaceId: string): Promise<number> {
@@ -37,11 +39,11 @@ export class DynamoWorkspaceTableEraser implements WorkspaceTableEraser {
     return this.remove(items.map(keyOf));
   }
 
-  async eraseItems(workspaceId: string): Promise<number> {
+  async eraseItems(workspaceId: string, checkpoint?: ScanCheckpoint): Promise<number> {
     let removed = await this.eraseMembers(workspaceId);
     removed += await this.remove((await indexPartition(this.db, this.tableName, keys.apiTokensIndex(workspaceId))).map(keyOf));
     removed += await this.remove((await indexPartition(this.db, this.tableName, keys.connectionsIndex(workspaceId))).map(keyOf));
-    return removed + (await this.eraseWorkspacePartitions(workspaceId));
+    return removed + (await this.eraseWorkspacePartitions(workspaceId, checkpoint));
   }
 
   async eraseWorkspaceRecord(workspaceId: string): Promise<number> {
@@ -70,12 +72,18 @@ export class DynamoWorkspaceTableEraser implements WorkspaceTableEraser {
     return removed;
   }
 
-  /** Every item whose partition key is the workspace's, but its usage rows. */
-  private async eraseWorkspacePartitions(workspaceId: string): Promise<number> {
+  /**
+   * Every item whose partition key is the workspace's, but its usage rows. With a checkpoint, each segment starts
+   * where it was saved (a finished one is not read again; the removed count goes on from the saved one) and saves
+   * its position after removing each page's items, so a resumed erasure does not read the table again from its start.
+   */
+  private async eraseWorkspacePartitions(workspaceId: string, checkpoint?: ScanCheckpoint): Promise<number> {
     const counts = await Promise.all(
       Array.from({ length: SCAN_SEGMENTS }, async (_, segment) => {
-        let removed = 0;
-        let cursor: Item | undefined;
+        const saved = checkpoint?.saved[segment];
+        if (saved?.done) return saved.removed;
+        let removed = saved?.removed ?? 0;
+        let cursor: Item | undefined = saved?.after ?? undefined;
         do {
           const page = await this.db.send(
             new ScanCommand({
@@ -86,10 +94,13 @@ export class DynamoWorkspaceTableEraser implements WorkspaceTableEraser {
               FilterExpression: 'begins_with(pk, :ws) AND NOT begins_with(pk, :kept)',
               ExpressionAttributeValues: { ':ws': `WS#${workspaceId}#`, ':kept': keptPartitionPrefix(workspaceId) },
               ExclusiveStartKey: cursor,
+              ...(this.scanPageItems ? { Limit: this.scanPageItems } : {}),
             }),
           );
           removed += await this.remove((page.Items ?? []).map(keyOf));
           cursor = page.LastEvaluatedKey;
+          // Saved once the page's items are gone: a crash before the save reads the page again, finding less.
+          await checkpoint?.save(segment, { after: cursor ?? null, done: !cursor, removed });
         } while (cursor);
         return removed;
       }),
