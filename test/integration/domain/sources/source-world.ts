@@ -15,8 +15,9 @@ import { WebDavFolders } from '../../../../shared/adapters/webdav/webdav-client'
 import { UNLIMITED_CATALOG, type PlanCatalog } from '../../../../shared/domain/quotas/plans';
 import type { SyncStepMessage } from '../../../../shared/domain/sources/ports';
 import type { NewSource } from '../../../../shared/domain/sources/create-source';
+import type { SourceRecord } from '../../../../shared/domain/sources/source';
 import { testClients, uniqueName } from '../../../support/aws-resources';
-import { ManualClock } from '../../../support/builders';
+import { aSourceRecord, ManualClock } from '../../../support/builders';
 import { startRcloneDav, type RunningDav } from '../../../support/webdav-servers';
 import { domainStores } from '../workspace-stores';
 
@@ -108,3 +109,24 @@ export const aNewSource = (url: string, overrides: Partial<NewSource> = {}): New
   createdBy: 'editor-id',
   ...overrides,
 });
+
+/** A source stored as a finished sync left it (idle, synced an hour ago), its password sealed for it; override what the test is about. */
+export async function storedSource(deps: SourceStores, url: string, overrides: Partial<SourceRecord> = {}): Promise<SourceRecord> {
+  const id = overrides.id ?? crypto.randomUUID();
+  const now = deps.clock.now();
+  const hourAgo = new Date(now.getTime() - 3_600_000).toISOString();
+  const source = aSourceRecord({
+    id,
+    url,
+    username: DAV_USER.username,
+    password_sealed: await deps.vault.seal(DAV_USER.password, { workspaceId: deps.workspaceId, sourceId: id }),
+    last_sync: hourAgo,
+    last_full_walk: hourAgo,
+    next_sync: now.toISOString(),
+    created_at: hourAgo,
+    updated_at: hourAgo,
+    ...overrides,
+  });
+  await deps.sources.create(source);
+  return source;
+}
