@@ -23,6 +23,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS configuration files (dependency-cruiser reads .cjs).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // CloudFront Functions code: a plain script whose `handler` CloudFront calls (see lib/constructs/api-edge.ts).
     files: ['lib/edge/**/*.js'],
     // The settings api-edge.ts and api-docs-site.ts write in at synth time.
