@@ -234,7 +234,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
       documents,
       labels,
       uploads: new DynamoPendingUploadRepository(parts.db, parts.tableName, workspaceId, clock),
-      ocrJobs: new DynamoOcrJobRepository(parts.db, parts.tableName, workspaceId),
+      ocrJobs: new DynamoOcrJobRepository(parts.db, parts.tableName, workspaceId, storageLimits, clock),
       files: workspaceFiles,
       ocrQueue: ocrQueues.forWorkspace(workspaceId),
       searchIndex: searchIndex ?? noSearchIndexView,

@@ -194,8 +194,9 @@ export interface OcrJobRepository {
   ): Promise<'completed' | 'cancel_requested' | 'not_held' | 'file_replaced'>;
   /**
    * Records on the document what its run left of the searchable PDF, and moves the workspace's stored bytes by
-   * the difference with the one it replaces; nothing is written (false) when the document is gone or its file is
-   * no longer the one the run read (`readSha256`).
+   * the difference with the one it replaces (in the usage and in the plan's storage ledger); nothing is written
+   * (false) when the document is gone or its file is no longer the one the run read (`readSha256`). A PDF larger
+   * than the one it replaces that the plan's `bytes_stored` has no room for is refused (403 `quota_exceeded`).
    */
   recordSearchablePdf(documentId: string, readSha256: string, state: SearchablePdfState, now: string): Promise<boolean>;
   /** processing or queued → failed (or cancelled) with the reason on job and document. */

@@ -6,6 +6,7 @@
  */
 import type { Clock } from '../clock';
 import { fileKeys } from '../files/file-keys';
+import { isQuotaExceeded } from '../quotas/quota-errors';
 import type { FileStore } from '../files/ports';
 import type { OcrWord } from './page-texts';
 import { SearchablePdfRefused, type OcrJobRepository, type SearchablePdfState, type SearchablePdfWriter } from './ports';
@@ -37,6 +38,16 @@ export async function storeSearchablePdf(deps: SearchablePdfDeps, documentId: st
   if (!writer) return null;
   const key = fileKeys.searchablePdf(documentId);
   const state = await write(deps, writer, key, file, pages);
+  try {
+    return await record(deps, documentId, key, file, state);
+  } catch (error) {
+    if (!isQuotaExceeded(error)) throw error;
+    // The workspace's plan has no room for it: not kept, and the document says why (a retry once there is room).
+    return record(deps, documentId, key, file, { reason: 'not_written', message: "The workspace's storage quota has no room for it; retrying OCR writes it once there is" });
+  }
+}
+
+async function record(deps: SearchablePdfDeps, documentId: string, key: string, file: ReadFile, state: SearchablePdfState): Promise<SearchablePdfState> {
   // A PDF of the file's previous reading would otherwise outlive it, uncounted.
   if (!('size' in state)) await deps.files.deletePrefix(key);
   await deps.ocrJobs.recordSearchablePdf(documentId, file.sha256, state, deps.clock.now().toISOString());

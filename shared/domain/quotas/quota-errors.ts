@@ -1,4 +1,4 @@
-import { forbidden } from '../errors';
+import { AppError, forbidden } from '../errors';
 import type { Limit, QuotaName } from './plans';
 
 /** The refusal of what would pass a quota of the workspace's plan: 403 with the quota, its limit and its use. */
@@ -9,3 +9,6 @@ export const quotaExceeded = (quota: QuotaName, limit: Limit, used: number) =>
     limit,
     used,
   });
+
+/** Whether an error is a {@link quotaExceeded} refusal. */
+export const isQuotaExceeded = (error: unknown): error is AppError => error instanceof AppError && error.details['reason'] === 'quota_exceeded';

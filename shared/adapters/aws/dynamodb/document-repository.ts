@@ -13,8 +13,8 @@ import { batchGetAll, indexPartition, labelMembers, queryAll } from './queries';
 import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
 import { systemClock, type Clock } from '../../../domain/clock';
 import { monthOf } from '../../../domain/usage/usage';
-import { DynamoUsageRepository, usageMove } from './usage-repository';
-import { NO_STORAGE_LIMITS, StorageLedger, type StorageLimits } from './storage-ledger';
+import { usageMove } from './usage-repository';
+import { NO_STORAGE_LIMITS, workspaceStorageLedger, type StorageLedger, type StorageLimits } from './storage-ledger';
 import { randomShard } from './hot-counters';
 import { toDocumentContent, toDocumentRecord } from './document-items';
 
@@ -47,11 +47,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
   ) {
     this.table = { tableName, keys: dataKeys(workspaceId) };
     this.keys = this.table.keys;
-    const usage = new DynamoUsageRepository(db, tableName);
-    this.ledger = new StorageLedger(db, tableName, this.keys, async () => {
-      const now = await usage.month(workspaceId, monthOf(this.clock.now()));
-      return { documents: now.documents_stored, bytes: now.bytes_stored };
-    });
+    this.ledger = workspaceStorageLedger(db, tableName, workspaceId, this.keys, clock);
   }
 
   /** What the workspace stores, within its plan (see storage-ledger.ts). */
@@ -193,7 +189,8 @@ export class DynamoDocumentRepository implements DocumentRepository {
             },
           },
           { Delete: { TableName: this.tableName, Key: this.keys.documentContent(id) } },
-          this.ledger.moveItem(randomShard(), { documents: -1, bytes: -Number(item['size'] ?? 0) }, NO_STORAGE_LIMITS),
+          // The searchable PDF goes with the document's prefix: its bytes are released with the original's.
+          this.ledger.moveItem(randomShard(), { documents: -1, bytes: -(Number(item['size'] ?? 0) + Number(item['searchable_pdf_size'] ?? 0)) }, NO_STORAGE_LIMITS),
           usageMove(this.table, monthOf(this.clock.now()), { documents_deleted: 1, bytes_deleted: Number(item['size'] ?? 0) + Number(item['searchable_pdf_size'] ?? 0) }),
           ...document.labels.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId))),
           ...(job ? deleteJobItems(this.table, job) : []),
@@ -246,7 +243,8 @@ export class DynamoDocumentRepository implements DocumentRepository {
         const limits = await this.storageLimits();
         try {
           // The bytes' difference moves the ledger: a larger file must fit the plan (403 quota_exceeded otherwise).
-          await this.ledger.transact({ documents: 0, bytes: file.size - before.size }, limits, (ledgerItem) => ({
+          // The old file's searchable PDF is no longer counted either (the next OCR run writes and counts a new one).
+          await this.ledger.transact({ documents: 0, bytes: file.size - before.size - (before.searchable_pdf_size ?? 0) }, limits, (ledgerItem) => ({
             ledgerIndex: 1,
             items: [
                 {

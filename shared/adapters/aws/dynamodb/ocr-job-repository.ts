@@ -8,6 +8,9 @@ import { dataKeys, type DataKeys, type WorkspaceTable } from './keys';
 import type { TransactItem } from './label-membership';
 import { countersMove, jobItem, priorityPrefix, toOcrJob, toStoredJob, withoutRev, type StoredOcrJob } from './ocr-job-items';
 import { DynamoOcrStatistics } from './ocr-statistics';
+import { DynamoSearchablePdfRecords } from './searchable-pdf-records';
+import { NO_STORAGE_LIMITS, workspaceStorageLedger, type StorageLimits } from './storage-ledger';
+import { systemClock, type Clock } from '../../../domain/clock';
 import { queryAll } from './queries';
 import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
 import { monthOf } from '../../../domain/usage/usage';
@@ -44,15 +47,20 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
   private readonly keys: DataKeys;
   private readonly table: WorkspaceTable;
   private readonly statistics: DynamoOcrStatistics;
+  private readonly searchablePdfs: DynamoSearchablePdfRecords;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     workspaceId: string,
+    /** The storage limits of the workspace's plan now: a searchable PDF's bytes count in `bytes_stored`. */
+    storageLimits: () => Promise<StorageLimits> = async () => NO_STORAGE_LIMITS,
+    clock: Clock = systemClock,
   ) {
     this.table = { tableName, keys: dataKeys(workspaceId) };
     this.keys = this.table.keys;
     this.statistics = new DynamoOcrStatistics(db, this.table);
+    this.searchablePdfs = new DynamoSearchablePdfRecords(db, this.table, workspaceStorageLedger(db, tableName, workspaceId, this.keys, clock), storageLimits);
   }
 
   async get(documentId: string): Promise<OcrJob | null> {
@@ -312,44 +320,8 @@ export class DynamoOcrJobRepository implements OcrJobRepository {
     return this.statistics.daily(fromDate, toDate);
   }
 
-  async recordSearchablePdf(documentId: string, readSha256: string, state: SearchablePdfState, now: string): Promise<boolean> {
-    return retryLostRaces(
-      async () => {
-        const { Item } = await this.db.send(
-          new GetCommand({ TableName: this.tableName, Key: this.keys.document(documentId), ProjectionExpression: 'sha256, searchable_pdf_size', ConsistentRead: true }),
-        );
-        if (!Item || Item['sha256'] !== readSha256) return false;
-        const before = typeof Item['searchable_pdf_size'] === 'number' ? Item['searchable_pdf_size'] : undefined;
-        const after = 'size' in state ? state.size : undefined;
-        const set =
-          after === undefined
-            ? 'SET searchable_pdf_reason = :reason, searchable_pdf_message = :message REMOVE searchable_pdf_size'
-            : 'SET searchable_pdf_size = :size REMOVE searchable_pdf_reason, searchable_pdf_message';
-        const values = 'size' in state ? { ':size': state.size } : { ':reason': state.reason, ':message': state.message };
-        const bytes = { ...(after ? { bytes_uploaded: after } : {}), ...(before ? { bytes_deleted: before } : {}) };
-        const items: TransactItem[] = [
-          {
-            Update: {
-              TableName: this.tableName,
-              Key: this.keys.document(documentId),
-              UpdateExpression: set,
-              // On condition that the file and the PDF counted are still those read: the bytes move once.
-              ConditionExpression: `sha256 = :sha256 AND ${before === undefined ? 'attribute_not_exists(searchable_pdf_size)' : 'searchable_pdf_size = :before'}`,
-              ExpressionAttributeValues: { ...values, ':sha256': readSha256, ...(before === undefined ? {} : { ':before': before }) },
-            },
-          },
-          ...(Object.keys(bytes).length ? [usageMove(this.table, monthOf(now), bytes)] : []),
-        ];
-        try {
-          await this.db.send(new TransactWriteCommand({ TransactItems: items }));
-          return true;
-        } catch (error) {
-          if (!failedConditions(error)?.length) throw error;
-          return LOST_RACE;
-        }
-      },
-      () => false,
-    );
+  recordSearchablePdf(documentId: string, readSha256: string, state: SearchablePdfState, now: string): Promise<boolean> {
+    return this.searchablePdfs.record(documentId, readSha256, state, now);
   }
 
   private async read(documentId: string): Promise<StoredOcrJob | null> {

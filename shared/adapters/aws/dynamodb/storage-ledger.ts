@@ -4,9 +4,12 @@ import { quotaExceeded } from '../../../domain/quotas/quota-errors';
 import { AppError } from '../../../domain/errors';
 import { failedConditions, isConditionFailure, isTransactionConflict } from './errors';
 import { allShards, COUNTER_SHARDS, randomShard } from './hot-counters';
+import type { Clock } from '../../../domain/clock';
+import { monthOf } from '../../../domain/usage/usage';
 import type { DataKeys } from './keys';
 import type { TransactItem } from './label-membership';
 import { batchGetAll } from './queries';
+import { DynamoUsageRepository } from './usage-repository';
 
 type Item = Record<string, unknown>;
 
@@ -47,6 +50,18 @@ const SEND_ATTEMPTS = 40;
 
 /** Unlimited: what a workspace whose plan sets no storage limit is held to. */
 export const NO_STORAGE_LIMITS: StorageLimits = { documents: 'unlimited', bytes: 'unlimited' };
+
+/**
+ * The ledger of one workspace, whose first pool takes what the workspace's usage of the clock's month says is stored:
+ * the one every writer of stored bytes (documents, their searchable PDFs) moves.
+ */
+export function workspaceStorageLedger(db: DynamoDBDocumentClient, tableName: string, workspaceId: string, keys: Pick<DataKeys, 'storageShard' | 'storagePool'>, clock: Clock): StorageLedger {
+  const usage = new DynamoUsageRepository(db, tableName);
+  return new StorageLedger(db, tableName, keys, async () => {
+    const now = await usage.month(workspaceId, monthOf(clock.now()));
+    return { documents: now.documents_stored, bytes: now.bytes_stored };
+  });
+}
 
 /**
  * What a workspace stores (documents, bytes), exactly and within its plan, with no item written by every upload.
