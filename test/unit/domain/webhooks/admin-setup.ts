@@ -3,7 +3,7 @@ import { AppError } from '../../../../shared/domain/errors';
 import type { Principal } from '../../../../shared/domain/principal';
 import type { NewWebhook } from '../../../../shared/domain/webhooks/create-webhook';
 import type { WebhookAdminDeps } from '../../../../shared/domain/webhooks/manage-deps';
-import { MemoryDeliveries, MemoryWebhooks, PrefixVault, RecordingDeliveryQueue } from '../../webhooks/fake-webhooks';
+import { MemoryDeliveries, MemoryWebhooks, PrefixVault, RecordingDeliveryQueue } from './fake-webhooks';
 
 /** What the admin's webhook use cases are tested with: one workspace's endpoints and deliveries in memory, a clock set by hand. */
 export const NOW = new Date('2026-03-01T10:00:00.000Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_FILENAME_BYTES, safeFilename } from '../../../shared/domain/documents/filename';
+import { MAX_FILENAME_BYTES, safeFilename } from '../../../../shared/domain/documents/filename';
 
 const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 

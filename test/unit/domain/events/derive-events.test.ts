@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ItemChange } from '../../../shared/domain/changes/ports';
-import type { DocumentRecord } from '../../../shared/domain/documents/document';
-import { deriveEvents, needsCompletedToday } from '../../../shared/domain/events/derive-events';
-import type { Notification } from '../../../shared/domain/notifications/notification';
-import { newOcrJob, type OcrJob, type OcrQueueCounters } from '../../../shared/domain/ocr/jobs';
-import { aDocumentRecord } from '../../support/builders';
+import type { ItemChange } from '../../../../shared/domain/changes/ports';
+import type { DocumentRecord } from '../../../../shared/domain/documents/document';
+import { deriveEvents, needsCompletedToday } from '../../../../shared/domain/events/derive-events';
+import type { Notification } from '../../../../shared/domain/notifications/notification';
+import { newOcrJob, type OcrJob, type OcrQueueCounters } from '../../../../shared/domain/ocr/jobs';
+import { aDocumentRecord } from '../../../support/builders';
 
 const WS = 'ws-1';
 const at = '2026-11-26T10:00:00.000Z';

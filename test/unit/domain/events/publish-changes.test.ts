@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { ChangeLedger, ItemChange } from '../../../shared/domain/changes/ports';
-import type { EventHub, ServerEvent } from '../../../shared/domain/events/ports';
-import type { Connection, ConnectionSender } from '../../../shared/domain/connections/ports';
-import { publishChanges, type PublishChangesDeps } from '../../../shared/domain/events/publish-changes';
-import type { Notification } from '../../../shared/domain/notifications/notification';
-import type { OcrQueueCounters } from '../../../shared/domain/ocr/jobs';
-import type { SyncJob } from '../../../shared/domain/sources/sync-job';
-import { aDocumentRecord, aSyncJob } from '../../support/builders';
+import type { ChangeLedger, ItemChange } from '../../../../shared/domain/changes/ports';
+import type { EventHub, ServerEvent } from '../../../../shared/domain/events/ports';
+import type { Connection, ConnectionSender } from '../../../../shared/domain/connections/ports';
+import { publishChanges, type PublishChangesDeps } from '../../../../shared/domain/events/publish-changes';
+import type { Notification } from '../../../../shared/domain/notifications/notification';
+import type { OcrQueueCounters } from '../../../../shared/domain/ocr/jobs';
+import type { SyncJob } from '../../../../shared/domain/sources/sync-job';
+import { aDocumentRecord, aSyncJob } from '../../../support/builders';
 
 const at = '2026-11-26T10:00:00.000Z';
 

@@ -1,4 +1,4 @@
-import type { CredentialVault } from '../../../shared/domain/sources/ports';
+import type { CredentialVault } from '../../../../shared/domain/sources/ports';
 import type {
   AttemptOutcome,
   DeliveryMessage,
@@ -11,7 +11,7 @@ import type {
   WebhookRequest,
   WebhookResponse,
   WebhookSender,
-} from '../../../shared/domain/webhooks/ports';
+} from '../../../../shared/domain/webhooks/ports';
 
 const copy = <T>(value: T): T => structuredClone(value);
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fileKeys } from '../../../shared/domain/files/file-keys';
-import type { OcrWord } from '../../../shared/domain/ocr/page-texts';
-import { SearchablePdfRefused, type SearchablePdfState } from '../../../shared/domain/ocr/ports';
-import { storeSearchablePdf, type ReadFile, type SearchablePdfDeps } from '../../../shared/domain/ocr/searchable-pdf';
+import { fileKeys } from '../../../../shared/domain/files/file-keys';
+import type { OcrWord } from '../../../../shared/domain/ocr/page-texts';
+import { SearchablePdfRefused, type SearchablePdfState } from '../../../../shared/domain/ocr/ports';
+import { storeSearchablePdf, type ReadFile, type SearchablePdfDeps } from '../../../../shared/domain/ocr/searchable-pdf';
 
 const WORD: OcrWord = { text: 'Invoice', left: 0.1, top: 0.1, width: 0.2, height: 0.03 };
 const PDF = new Uint8Array([0x25, 0x50, 0x44, 0x46]);

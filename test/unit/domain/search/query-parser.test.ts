@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_QUERY_LENGTH, parseSearchQuery } from '../../../shared/domain/search/query-parser';
-import type { QueryNode, SearchField } from '../../../shared/domain/search/ports';
+import { MAX_QUERY_LENGTH, parseSearchQuery } from '../../../../shared/domain/search/query-parser';
+import type { QueryNode, SearchField } from '../../../../shared/domain/search/ports';
 
 const term = (value: string, field: SearchField = 'all'): QueryNode => ({ kind: 'term', field, value });
 

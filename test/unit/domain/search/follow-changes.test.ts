@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ItemChange } from '../../../shared/domain/changes/ports';
-import type { DocumentRecord } from '../../../shared/domain/documents/document';
-import type { DocumentContent } from '../../../shared/domain/files/ports';
-import { followChanges, type FollowChangesDeps } from '../../../shared/domain/search/follow-changes';
-import type { IndexedDocument, SearchIndex } from '../../../shared/domain/search/ports';
-import { REMOVED_FOREVER } from '../../../shared/domain/search/document-indexer';
-import { aDocumentRecord } from '../../support/builders';
+import type { ItemChange } from '../../../../shared/domain/changes/ports';
+import type { DocumentRecord } from '../../../../shared/domain/documents/document';
+import type { DocumentContent } from '../../../../shared/domain/files/ports';
+import { followChanges, type FollowChangesDeps } from '../../../../shared/domain/search/follow-changes';
+import type { IndexedDocument, SearchIndex } from '../../../../shared/domain/search/ports';
+import { REMOVED_FOREVER } from '../../../../shared/domain/search/document-indexer';
+import { aDocumentRecord } from '../../../support/builders';
 
 const at = '2026-11-26T10:00:00.000Z';
 const change = (sequence: string, old: DocumentRecord | null, next: DocumentRecord | null): ItemChange => ({

@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { generateSigningSecret, signatureHeaders } from '../../../shared/domain/webhooks/signature';
+import { generateSigningSecret, signatureHeaders } from '../../../../shared/domain/webhooks/signature';
 
 const BODY = JSON.stringify({ id: 'evt_1', type: 'document.uploaded', data: { document_id: 'doc_1' } });
 

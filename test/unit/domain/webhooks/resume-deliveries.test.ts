@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PENDING_HORIZON_MS, resumePendingDeliveries } from '../../../shared/domain/webhooks/resume-deliveries';
-import type { WebhookDelivery, WebhookRecord } from '../../../shared/domain/webhooks/ports';
+import { PENDING_HORIZON_MS, resumePendingDeliveries } from '../../../../shared/domain/webhooks/resume-deliveries';
+import type { WebhookDelivery, WebhookRecord } from '../../../../shared/domain/webhooks/ports';
 import { MemoryDeliveries, MemoryWebhooks, RecordingDeliveryQueue } from './fake-webhooks';
 
 const NOW = new Date('2026-03-02T12:00:00.000Z');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { lazyRe2RegexEngine } from '../../../shared/adapters/re2/lazy-re2-regex-engine';
-import { matches, withinEdits } from '../../../shared/domain/rules/match';
-import type { MatchAlgorithm, RuleMatch } from '../../../shared/domain/rules/rule';
+import { lazyRe2RegexEngine } from '../../../../shared/adapters/re2/lazy-re2-regex-engine';
+import { matches, withinEdits } from '../../../../shared/domain/rules/match';
+import type { MatchAlgorithm, RuleMatch } from '../../../../shared/domain/rules/rule';
 
 const regex = lazyRe2RegexEngine();
 const rule = (algorithm: MatchAlgorithm, pattern: string, caseSensitive = false): RuleMatch => ({ field: 'content', algorithm, pattern, case_sensitive: caseSensitive });

@@ -1,15 +1,15 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { deliverWebhook, type DeliverDeps } from '../../../shared/domain/webhooks/deliver-webhook';
-import { secretContext } from '../../../shared/domain/webhooks/manage-deps';
+import { deliverWebhook, type DeliverDeps } from '../../../../shared/domain/webhooks/deliver-webhook';
+import { secretContext } from '../../../../shared/domain/webhooks/manage-deps';
 import {
   DISABLE_AFTER_FAILING_MS,
   type DeliveryMessage,
   type WebhookDelivery,
   type WebhookRecord,
-} from '../../../shared/domain/webhooks/ports';
-import { generateSigningSecret } from '../../../shared/domain/webhooks/signature';
-import { RETRY_DELAYS_SECONDS } from '../../../shared/domain/webhooks/webhook';
+} from '../../../../shared/domain/webhooks/ports';
+import { generateSigningSecret } from '../../../../shared/domain/webhooks/signature';
+import { RETRY_DELAYS_SECONDS } from '../../../../shared/domain/webhooks/webhook';
 import { MemoryDeliveries, MemoryWebhooks, PrefixVault, RecordingDeliveryQueue, ScriptedSender } from './fake-webhooks';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combinePages, decidePage, PAGE_SEPARATOR, readableLayer, type PageLayer } from '../../../shared/domain/ocr/page-texts';
+import { combinePages, decidePage, PAGE_SEPARATOR, readableLayer, type PageLayer } from '../../../../shared/domain/ocr/page-texts';
 
 const page = (text: string, drawsImages = false, drawsOther = text !== ''): PageLayer => ({ text, drawsImages, drawsOther });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_QUEUE_DELAY_SECONDS } from '../../../shared/domain/queues';
-import { deferralDelaySeconds } from '../../../shared/domain/ocr/throttling';
+import { MAX_QUEUE_DELAY_SECONDS } from '../../../../shared/domain/queues';
+import { deferralDelaySeconds } from '../../../../shared/domain/ocr/throttling';
 
 describe('deferralDelaySeconds', () => {
   it('waits between 30 and 60 seconds after the first deferral', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { ItemChange } from '../../../shared/domain/changes/ports';
-import type { DocumentRecord } from '../../../shared/domain/documents/document';
-import type { SyncJob } from '../../../shared/domain/sources/sync-job';
-import { deliveryIdOf, webhookEventsOf } from '../../../shared/domain/webhooks/webhook-events';
-import { aSyncJob } from '../../support/builders';
+import type { ItemChange } from '../../../../shared/domain/changes/ports';
+import type { DocumentRecord } from '../../../../shared/domain/documents/document';
+import type { SyncJob } from '../../../../shared/domain/sources/sync-job';
+import { deliveryIdOf, webhookEventsOf } from '../../../../shared/domain/webhooks/webhook-events';
+import { aSyncJob } from '../../../support/builders';
 
 const AT = '2026-03-01T10:00:00.000Z';
 

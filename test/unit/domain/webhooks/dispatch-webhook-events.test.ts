@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ItemChange } from '../../../shared/domain/changes/ports';
-import type { DocumentRecord } from '../../../shared/domain/documents/document';
-import { dispatchWebhookEvents, payloadOf } from '../../../shared/domain/webhooks/dispatch-webhook-events';
-import { MAX_PAYLOAD_BYTES, type WebhookEventType, type WebhookRecord } from '../../../shared/domain/webhooks/ports';
-import { deliveryIdOf, webhookEventsOf, type WebhookEvent } from '../../../shared/domain/webhooks/webhook-events';
-import { aDocumentRecord } from '../../support/builders';
+import type { ItemChange } from '../../../../shared/domain/changes/ports';
+import type { DocumentRecord } from '../../../../shared/domain/documents/document';
+import { dispatchWebhookEvents, payloadOf } from '../../../../shared/domain/webhooks/dispatch-webhook-events';
+import { MAX_PAYLOAD_BYTES, type WebhookEventType, type WebhookRecord } from '../../../../shared/domain/webhooks/ports';
+import { deliveryIdOf, webhookEventsOf, type WebhookEvent } from '../../../../shared/domain/webhooks/webhook-events';
+import { aDocumentRecord } from '../../../support/builders';
 import { MemoryDeliveries, MemoryWebhooks, RecordingDeliveryQueue } from './fake-webhooks';
 
 const AT = '2026-03-01T10:00:00.000Z';
