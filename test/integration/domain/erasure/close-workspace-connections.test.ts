@@ -64,12 +64,11 @@ describe('workspaceConnectionCloser', () => {
     const sender = new ApiGatewayConnectionSender(() => new ApiGatewayManagementApiClient({ region: 'us-east-1' }));
 
     // Act
-    const closed = await workspaceConnectionCloser(connections, sender).closeAll(workspaceId);
+    const closed = await workspaceConnectionCloser(connections, sender).closeAll(workspaceId).finally(() => api.restore());
 
     // Assert
     expect(closed).toBe(2);
     expect(api.commandCalls(DeleteConnectionCommand).map((call) => call.args[0].input.ConnectionId).sort()).toEqual([first.connectionId, second.connectionId].sort());
-    api.restore();
   });
 
   it('answers 0 for a workspace without connections', async () => {
