@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashToken, isWellFormedToken, looksLikeApiToken, newToken, TOKEN_LENGTH } from '../../../shared/domain/tokens/token-format';
+import { hashToken, isWellFormedToken, looksLikeApiToken, newToken, TOKEN_LENGTH } from '../../../../shared/domain/tokens/token-format';
 
 describe('API token format', () => {
   it('is dst_, 43 base62 characters of 256 random bits and a 6-character checksum', () => {
