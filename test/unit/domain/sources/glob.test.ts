@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileGlob, PatternError } from '../../../../shared/domain/sources/glob';
 
-/** The glob engine itself; the pattern syntax as users meet it is tested in test/unit/sources/file-patterns.test.ts. */
+/** The glob engine itself; the pattern syntax as users meet it is tested in test/unit/domain/sources/file-patterns.test.ts. */
 describe('compileGlob', () => {
   it('counts each wildcard once, escaped and class members not at all', () => {
     // Act

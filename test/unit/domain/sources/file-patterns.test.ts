@@ -6,7 +6,7 @@ import {
   MAX_PATTERN_LENGTH,
   MAX_PATTERN_WILDCARDS,
   patternProblem,
-} from '../../../shared/domain/sources/file-patterns';
+} from '../../../../shared/domain/sources/file-patterns';
 
 const matches = (patterns: string[], path: string) => compileFilePatterns(patterns).matches(path);
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { compileFilePatterns } from '../../../shared/domain/sources/file-patterns';
-import type { DirectorySummary, RememberedDirectory, RememberedFile, SyncStateStore, SyncWorkItem } from '../../../shared/domain/sources/ports';
-import type { RemoteEntry, RemoteFolder, RemoteListing } from '../../../shared/domain/sources/remote-folder';
-import { differs, sameEtag, walkDirectory, type DirectoryStep } from '../../../shared/domain/sources/sync-directory';
+import { compileFilePatterns } from '../../../../shared/domain/sources/file-patterns';
+import type { DirectorySummary, RememberedDirectory, RememberedFile, SyncStateStore, SyncWorkItem } from '../../../../shared/domain/sources/ports';
+import type { RemoteEntry, RemoteFolder, RemoteListing } from '../../../../shared/domain/sources/remote-folder';
+import { differs, sameEtag, walkDirectory, type DirectoryStep } from '../../../../shared/domain/sources/sync-directory';
 
 const T1 = '2026-01-01T00:00:00.000Z';
 const T2 = '2026-01-02T00:00:00.000Z';

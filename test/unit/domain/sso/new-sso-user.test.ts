@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { usernameField } from '../../../shared/http/fields';
-import { placeNewSsoUser, usernameBase, usernameCandidate } from '../../../shared/domain/sso/new-sso-user';
-import type { SsoUserPolicy, VerifiedIdentity } from '../../../shared/domain/sso/ports';
+import { usernameField } from '../../../../shared/http/fields';
+import { placeNewSsoUser, usernameBase, usernameCandidate } from '../../../../shared/domain/sso/new-sso-user';
+import type { SsoUserPolicy, VerifiedIdentity } from '../../../../shared/domain/sso/ports';
 
 const identity = (claims: Record<string, unknown>): VerifiedIdentity => ({
   issuer: 'https://idp.example',
