@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, type RatePolicy } from '../../../shared/domain/limits/rate-policy';
+import { decide, type RatePolicy } from '../../../../shared/domain/limits/rate-policy';
 
 const P: RatePolicy = { perMinute: 100, burst: 20 };
 const NOW = 1_700_000_000_000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePlans, planOf, UNLIMITED_CATALOG, withinLimit } from '../../../shared/domain/quotas/plans';
+import { parsePlans, planOf, UNLIMITED_CATALOG, withinLimit } from '../../../../shared/domain/quotas/plans';
 
 const plan = (overrides: Record<string, unknown> = {}) => ({
   documents_stored: 100,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { takeOcrPages } from '../../../shared/domain/quotas/ocr-pages';
-import { parsePlans } from '../../../shared/domain/quotas/plans';
-import { noUsage } from '../../../shared/domain/usage/usage';
-import { quotaDeps } from '../../support/memory-quota-counts';
+import { takeOcrPages } from '../../../../shared/domain/quotas/ocr-pages';
+import { parsePlans } from '../../../../shared/domain/quotas/plans';
+import { noUsage } from '../../../../shared/domain/usage/usage';
+import { quotaDeps } from '../../../support/memory-quota-counts';
 
 const catalog = parsePlans(
   JSON.stringify({ small: { documents_stored: 'unlimited', bytes_stored: 'unlimited', ocr_pages_per_month: 10, sources: 'unlimited', members: 'unlimited', api_tokens: 'unlimited' } }),

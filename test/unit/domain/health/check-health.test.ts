@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkHealth, type SlowHealthCheck } from '../../../shared/domain/health/check-health';
-import type { HealthProbe } from '../../../shared/domain/health/ports';
+import { checkHealth, type SlowHealthCheck } from '../../../../shared/domain/health/check-health';
+import type { HealthProbe } from '../../../../shared/domain/health/ports';
 
 const answersAfter = (name: string, ms: number): HealthProbe => ({
   name,

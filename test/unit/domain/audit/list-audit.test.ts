@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { listAudit } from '../../../shared/domain/audit/list-audit';
-import type { AuditLog } from '../../../shared/domain/audit/ports';
-import { AppError } from '../../../shared/domain/errors';
-import { pageOf } from '../../../shared/domain/pagination';
-import type { Principal } from '../../../shared/domain/principal';
+import { listAudit } from '../../../../shared/domain/audit/list-audit';
+import type { AuditLog } from '../../../../shared/domain/audit/ports';
+import { AppError } from '../../../../shared/domain/errors';
+import { pageOf } from '../../../../shared/domain/pagination';
+import type { Principal } from '../../../../shared/domain/principal';
 
 const caller = (overrides: Partial<Principal> = {}) => ({ userId: 'u', username: 'u', email: 'u@e', role: 'admin', workspaceId: 'own', jti: 'j', tokenExpiresAt: new Date(), ...overrides }) as Principal;
 const recording = () => {

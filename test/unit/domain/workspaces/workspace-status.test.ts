@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkspaceRepository } from '../../../shared/domain/workspaces/ports';
-import type { Principal } from '../../../shared/domain/principal';
-import type { Workspace, WorkspaceStatus } from '../../../shared/domain/workspaces/workspace';
-import { rememberedWorkspaceStatus, requireServingWorkspace, workspaceServes } from '../../../shared/domain/workspaces/workspace-status';
+import type { WorkspaceRepository } from '../../../../shared/domain/workspaces/ports';
+import type { Principal } from '../../../../shared/domain/principal';
+import type { Workspace, WorkspaceStatus } from '../../../../shared/domain/workspaces/workspace';
+import { rememberedWorkspaceStatus, requireServingWorkspace, workspaceServes } from '../../../../shared/domain/workspaces/workspace-status';
 
 /** Workspaces in memory, counting the reads. */
 const store = (status: WorkspaceStatus) => {

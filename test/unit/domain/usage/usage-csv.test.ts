@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { noUsage, type WorkspaceUsage } from '../../../shared/domain/usage/usage';
-import { usageCsv } from '../../../shared/domain/usage/usage-csv';
+import { noUsage, type WorkspaceUsage } from '../../../../shared/domain/usage/usage';
+import { usageCsv } from '../../../../shared/domain/usage/usage-csv';
 
 const aRow = (overrides: Partial<WorkspaceUsage> = {}): WorkspaceUsage => ({
   workspace_id: '11111111-1111-4111-8111-111111111111',

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionEndReason, SessionSelector } from '../../../shared/domain/connections/ports';
-import { parsePlans } from '../../../shared/domain/quotas/plans';
-import { changeWorkspace, listWorkspaces, type ManageWorkspacesDeps } from '../../../shared/domain/workspaces/manage-workspaces';
-import { BOOTSTRAP_WORKSPACE_ID, type Workspace } from '../../../shared/domain/workspaces/workspace';
-import { noUsage } from '../../../shared/domain/usage/usage';
-import { ManualClock } from '../../support/builders';
+import type { SessionEndReason, SessionSelector } from '../../../../shared/domain/connections/ports';
+import { parsePlans } from '../../../../shared/domain/quotas/plans';
+import { changeWorkspace, listWorkspaces, type ManageWorkspacesDeps } from '../../../../shared/domain/workspaces/manage-workspaces';
+import { BOOTSTRAP_WORKSPACE_ID, type Workspace } from '../../../../shared/domain/workspaces/workspace';
+import { noUsage } from '../../../../shared/domain/usage/usage';
+import { ManualClock } from '../../../support/builders';
 
 const limits = { documents_stored: 'unlimited', bytes_stored: 'unlimited', ocr_pages_per_month: 'unlimited', sources: 'unlimited', members: 'unlimited', api_tokens: 'unlimited' };
 const plans = parsePlans(JSON.stringify({ free: { ...limits, members: 3 }, team: limits }), 'free');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parsePlans } from '../../../shared/domain/quotas/plans';
-import { noUsage } from '../../../shared/domain/usage/usage';
-import { getWorkspace, quotaUses } from '../../../shared/domain/workspaces/workspace-overview';
-import { ManualClock } from '../../support/builders';
+import { parsePlans } from '../../../../shared/domain/quotas/plans';
+import { noUsage } from '../../../../shared/domain/usage/usage';
+import { getWorkspace, quotaUses } from '../../../../shared/domain/workspaces/workspace-overview';
+import { ManualClock } from '../../../support/builders';
 
 const catalog = parsePlans(
   JSON.stringify({ free: { documents_stored: 100, bytes_stored: 1000, ocr_pages_per_month: 50, sources: 1, members: 3, api_tokens: 'unlimited' } }),

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { AppError } from '../../../shared/domain/errors';
-import { createCounted, releaseCounted } from '../../../shared/domain/quotas/counted-quota';
-import { parsePlans } from '../../../shared/domain/quotas/plans';
-import { quotaDeps } from '../../support/memory-quota-counts';
+import type { AppError } from '../../../../shared/domain/errors';
+import { createCounted, releaseCounted } from '../../../../shared/domain/quotas/counted-quota';
+import { parsePlans } from '../../../../shared/domain/quotas/plans';
+import { quotaDeps } from '../../../support/memory-quota-counts';
 
 const catalog = parsePlans(
   JSON.stringify({ small: { documents_stored: 'unlimited', bytes_stored: 'unlimited', ocr_pages_per_month: 'unlimited', sources: 2, members: 'unlimited', api_tokens: 'unlimited' } }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGE_BUDGET, MessageBudget, MessageBudgets, type Admission, type MessageBudgetLimits } from '../../../shared/domain/connections/message-budget';
+import { MESSAGE_BUDGET, MessageBudget, MessageBudgets, type Admission, type MessageBudgetLimits } from '../../../../shared/domain/connections/message-budget';
 
 const LIMITS: MessageBudgetLimits = { burst: 5, perSecond: 2, refusals: 2, beforeAuthMessages: 3, beforeAuthBytes: 100, invalidMessages: 4 };
 const NOW = 1_700_000_000_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ARCHIVE_FORMAT, ARCHIVE_FORMAT_VERSION, ArchiveRejectedError, COLLECTIONS, type ArchiveManifest } from '../../../shared/domain/portability/archive-format';
-import { checkAgainstManifest, parseManifest, type ArchiveContents } from '../../../shared/domain/portability/manifest';
+import { ARCHIVE_FORMAT, ARCHIVE_FORMAT_VERSION, ArchiveRejectedError, COLLECTIONS, type ArchiveManifest } from '../../../../shared/domain/portability/archive-format';
+import { checkAgainstManifest, parseManifest, type ArchiveContents } from '../../../../shared/domain/portability/manifest';
 
 const HASH_A = 'a'.repeat(64);
 const HASH_B = 'b'.repeat(64);

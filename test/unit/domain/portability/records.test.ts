@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ArchiveRejectedError } from '../../../shared/domain/portability/archive-format';
-import { linesOf, parseRecord, portableSource, portableWebhook } from '../../../shared/domain/portability/records';
+import { ArchiveRejectedError } from '../../../../shared/domain/portability/archive-format';
+import { linesOf, parseRecord, portableSource, portableWebhook } from '../../../../shared/domain/portability/records';
 
 const document = {
   id: '0b5c3f0e-6a1d-4c2b-9e8f-7a6b5c4d3e2f',
