@@ -1,13 +1,18 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { ApiClient } from '../support/api-client';
 import { pngImage } from '../support/fixtures';
+import { finishedSync } from '../support/sync-status';
 import { eventually } from '../support/until';
-import { E2E_ADMIN } from './global-setup';
+import { startRcloneDav, type RunningDav } from '../support/webdav-servers';
+import { E2E_ADMIN, E2E_SECOND_PLAN } from './global-setup';
 
 const baseUrl = inject('baseUrl');
 
-type Entry = { id: string; workspace_id: string; action: string; actor: { user_id: string | null; token_id: string | null; ip: string | null; user_agent: string | null; request_id: string | null }; target: { type: string; id: string; name?: string } };
+type Entry = { id: string; workspace_id: string; action: string; details?: Record<string, unknown>; actor: { user_id: string | null; token_id: string | null; ip: string | null; user_agent: string | null; request_id: string | null }; target: { type: string; id: string; name?: string } };
 
 /**
  * The audit log (issue 37): a scripted session of a workspace's admin, each of whose changes the log names with
@@ -20,7 +25,12 @@ describe('audit log', () => {
   let adminName: string;
   let workspaceId: string;
   let operator: ApiClient;
+  let operatorId: string;
+  let dav: RunningDav;
+  let davRoot: string;
   const expected = new Map<string, string>();
+  /** What the operator did to the workspace: each action with its target, the workspace. */
+  const byOperator: string[] = [];
 
   const allEntries = async (client: ApiClient, query = ''): Promise<Entry[]> => {
     const entries: Entry[] = [];
@@ -34,6 +44,9 @@ describe('audit log', () => {
 
   beforeAll(async () => {
     operator = await anonymous.login(E2E_ADMIN.username, E2E_ADMIN.password);
+    operatorId = (await operator.get('/api/users/profile')).body.id;
+    davRoot = await mkdtemp(join(tmpdir(), 'audited-source-'));
+    dav = await startRcloneDav({ root: davRoot, username: 'sync', password: 'correct horse battery' });
     const signedUp = await anonymous.signUp('audited');
     admin = signedUp.client;
     adminId = signedUp.user.id;
@@ -71,6 +84,33 @@ describe('audit log', () => {
     expected.set('document.deleted', documentId);
     expect((await admin.delete(`/api/labels/${label.body.id}`)).status).toBe(204);
     expected.set('label.deleted', label.body.id);
+    // A source: created (its first sync starts at once), synced again on demand, renamed, deleted.
+    const source = await admin.post('/api/sources', { name: 'Audited share', type: 'webdav', url: dav.url, username: dav.username, password: dav.password, sync_interval: 3600, recursive: true, file_patterns: ['*.pdf'] });
+    expect(source.status).toBe(201);
+    expected.set('source.created', source.body.id);
+    await finishedSync(admin, source.body.id);
+    const sync = await admin.post(`/api/sources/${source.body.id}/sync`, {});
+    expect(sync.status).toBe(202);
+    expected.set('source.sync_started', source.body.id);
+    await finishedSync(admin, source.body.id, sync.body.job_id);
+    expect((await admin.put(`/api/sources/${source.body.id}`, { name: 'Audited share, renamed' })).status).toBe(200);
+    expected.set('source.updated', source.body.id);
+    expect((await admin.delete(`/api/sources/${source.body.id}`)).status).toBe(204);
+    expected.set('source.deleted', source.body.id);
+    const exported = await admin.post('/api/workspace/exports', {});
+    expect(exported.status).toBe(202);
+    expected.set('export.requested', exported.body.id);
+    // The operator changes the workspace's plan, suspends it and resumes it.
+    expect((await operator.put(`/api/workspaces/${workspaceId}`, { plan: E2E_SECOND_PLAN })).status).toBe(200);
+    byOperator.push('workspace.plan_changed');
+    expect((await operator.put(`/api/workspaces/${workspaceId}`, { status: 'suspended' })).status).toBe(200);
+    expect((await operator.put(`/api/workspaces/${workspaceId}`, { status: 'active' })).status).toBe(200);
+    byOperator.push('workspace.status_changed');
+  });
+
+  afterAll(async () => {
+    await dav?.stop();
+    if (davRoot) await rm(davRoot, { recursive: true, force: true });
   });
 
   it("holds each change of the session with its actor's user, address, user agent and request", async () => {
@@ -89,6 +129,22 @@ describe('audit log', () => {
       if (action !== 'login.failed') expect(entry.actor.user_id, action).toBe(adminId);
     }
     expect(entries.some((entry) => entry.action.startsWith('settings.') && entry.actor.user_id === adminId)).toBe(true);
+  });
+
+  it("holds the operator's plan change, suspension and resumption of the workspace, with the operator as actor", async () => {
+    const entries = await eventually(
+      () => allEntries(operator, `&workspace_id=${workspaceId}&action=workspace`),
+      (found) => byOperator.every((action) => found.some((entry) => entry.action === action)) && found.filter((entry) => entry.action === 'workspace.status_changed').length >= 2,
+      30_000,
+      "the operator's changes in the log",
+    );
+
+    const plan = entries.find((entry) => entry.action === 'workspace.plan_changed')!;
+    const statuses = entries.filter((entry) => entry.action === 'workspace.status_changed').map((entry) => entry.details?.['status']);
+    expect(plan).toMatchObject({ workspace_id: workspaceId, actor: { user_id: operatorId }, target: { type: 'workspace', id: workspaceId }, details: { plan: { to: E2E_SECOND_PLAN } } });
+    expect(plan.actor.ip && plan.actor.request_id).toBeTruthy();
+    expect(statuses).toEqual(expect.arrayContaining([{ from: 'active', to: 'suspended' }, { from: 'suspended', to: 'active' }]));
+    expect(entries.filter((entry) => entry.action === 'workspace.status_changed').every((entry) => entry.actor.user_id === operatorId && entry.target.id === workspaceId)).toBe(true);
   });
 
   it('names the API token that acted', async () => {

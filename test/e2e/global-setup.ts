@@ -4,6 +4,10 @@ import { removeMadeDataDirs, startRuntimeProcess, type RuntimeProcess } from '..
 
 export const E2E_ADMIN = { username: 'root-admin', password: 'e2e-admin-password' };
 
+/** A second plan of the suite's runtime (no limit, like its default), for the operator to move a workspace to. */
+export const E2E_SECOND_PLAN = 'second';
+const UNLIMITED = Object.fromEntries(['documents_stored', 'bytes_stored', 'ocr_pages_per_month', 'sources', 'members', 'api_tokens'].map((quota) => [quota, 'unlimited']));
+
 /** The runtime's WebSocket auth timeout in the e2e suite. */
 export const E2E_WS_AUTH_TIMEOUT_SECONDS = 2;
 
@@ -19,6 +23,8 @@ export async function setup(project: TestProject): Promise<void> {
       WS_AUTH_TIMEOUT_SECONDS: String(E2E_WS_AUTH_TIMEOUT_SECONDS),
       // The sources suite stops its WebDAV server mid-sync: a short timeout keeps it quick.
       SOURCE_REQUEST_TIMEOUT_SECONDS: '3',
+      PLANS: JSON.stringify({ default: UNLIMITED, [E2E_SECOND_PLAN]: UNLIMITED }),
+      DEFAULT_PLAN: 'default',
     },
   });
   project.provide('baseUrl', runtime.baseUrl);

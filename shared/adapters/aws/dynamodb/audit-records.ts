@@ -94,7 +94,10 @@ function actionOf(item: AuditedItem, event: string, before: Item | null, after: 
   if (!fields.length) return null;
   const changed = (field: string) => ({ from: before?.[field] ?? null, to: after?.[field] ?? null });
   if (item.kind === 'user' && fields.includes('role')) return { action: 'user.role_changed', details: { role: changed('role'), fields } };
-  if (item.kind === 'workspace' && fields.includes('status')) return { action: 'workspace.status_changed', details: { status: changed('status'), fields } };
+  // A workspace stored without a status is active (workspace-repository.ts): the log says so, not null.
+  if (item.kind === 'workspace' && fields.includes('status')) {
+    return { action: 'workspace.status_changed', details: { status: { from: before?.['status'] ?? 'active', to: after?.['status'] ?? 'active' }, fields } };
+  }
   if (item.kind === 'workspace' && fields.includes('plan')) return { action: 'workspace.plan_changed', details: { plan: changed('plan'), fields } };
   if (item.kind === 'workspace' && fields.includes('name')) return { action: 'workspace.renamed', details: { fields } };
   return { action: `${type}.updated`, details: { fields } };
