@@ -15,7 +15,7 @@ export const PDFJS_DATA_FOLDERS = ['standard_fonts', 'cmaps', 'wasm', 'iccs'];
 
 /**
  * Adds to an imaging function's asset what its thumbnail renderer and PDF text-layer reader load at run time:
- * - `thumbnail-worker.mjs`: the worker thread that runs pdf.js, bundled on its own beside `index.mjs`;
+ * - `thumbnail-worker.mjs`: the worker process that runs pdf.js, bundled on its own beside `index.mjs`;
  * - `pdfjs/{standard_fonts,cmaps,wasm,iccs}/` ({@link PDFJS_DATA_FOLDERS});
  * - `node_modules/@napi-rs/canvas/` and the platform package with the `.node` binary (Skia) for `architecture`:
  *   a native module is not bundled, and both the worker and pdf.js `require` it. The binary comes from

@@ -52,7 +52,7 @@ const busy = (retryAfterSeconds: number): AppError =>
 
 /**
  * {@link ThumbnailRenderer} on pdf.js (Apache-2.0) and `@napi-rs/canvas` (Skia, MIT), run in an {@link ImagingPool}'s
- * worker threads. The canvas is a native module with prebuilt binaries from npm: the Lambda asset carries the
+ * worker processes. The canvas is a native module with prebuilt binaries from npm: the Lambda asset carries the
  * one for its architecture (lib/constructs/app-function.ts).
  *
  * - Formats are recognised by their magic bytes, not by the declared MIME type: PDF (first page), PNG, JPEG and

@@ -1,5 +1,5 @@
 /**
- * The interface between the imaging pool (main thread) and its workers: the kinds of job, what each takes and
+ * The interface between the imaging pool and its worker processes: the kinds of job, what each takes and
  * gives back, and the messages that carry them. Nothing here names a PDF library, so the engine the worker runs
  * (pdf.js on @napi-rs/canvas today) can be replaced without touching the pool or its callers.
  */
@@ -97,20 +97,29 @@ export type WorkerResponse = { id: number; externalBytes: number } & (
   | { ok: false; reason: string }
 );
 
+const plain = (bytes: Buffer): Uint8Array => new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/**
+ * A job's input or output as it was sent: the IPC channel's structured clone hands a `Uint8Array` over as a
+ * `Buffer`, which pdf.js refuses and callers do not expect. Both sides pass what they receive through this.
+ */
+export const withPlainBytes = <T>(value: T): T => {
+  if (Buffer.isBuffer(value)) return plain(value) as T;
+  if (value && typeof value === 'object' && 'bytes' in value && Buffer.isBuffer(value.bytes)) return { ...value, bytes: plain(value.bytes) };
+  return value;
+};
+
 /** Sent once, when the worker has loaded its libraries and takes jobs. */
 export interface WorkerReady {
   ready: true;
 }
 
-/** Given to each worker at start. */
-export interface WorkerSettings {
-  /**
-   * Cap on the worker's memory outside its V8 heap (which `resourceLimits` caps at the same size): the pixels of
-   * its canvases and decoded images (4 bytes each), and the WebAssembly memory of pdf.js's image decoders.
-   * Growth beyond it fails the job as over the memory bound.
-   */
-  memoryBytes: number;
-}
+/**
+ * The environment variable that gives each worker its memory cap outside its V8 heap (which the pool's
+ * `--max-old-space-size` caps at the same size): the pixels of its canvases and decoded images (4 bytes each), and
+ * the WebAssembly memory of pdf.js's image decoders, in bytes. Growth beyond it fails the job as over the bound.
+ */
+export const WORKER_MEMORY_BYTES_ENV = 'IMAGING_WORKER_MEMORY_BYTES';
 
 /** The file cannot be processed; the message is safe to show to the client. */
 export class FileRefusal extends Error {

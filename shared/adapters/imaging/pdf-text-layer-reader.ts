@@ -43,7 +43,7 @@ export const TEXT_LAYER_LANE = 'text-layer';
 
 /**
  * {@link TextLayerReader} on pdf.js (`pdfjs-dist`, Apache-2.0), run in an {@link ImagingPool}'s
- * worker thread: the request thread never parses the file, and the read is bounded in time (`timeoutMs`), memory
+ * worker process: the process answering requests never parses the file, and the read is bounded in time (`timeoutMs`), memory
  * (the pool's caps) and inflated size (`maxContentBytes` per page, `maxCharsPerPage`).
  *
  * Returns null, so that the document goes to OCR whole, when: the bytes are not a PDF, pdf.js cannot open it, it

@@ -1,13 +1,14 @@
 /**
- * Worker thread entry of {@link ImagingPool}: owns pdf.js and the canvas, runs one job at a time (a thumbnail, a
- * text layer) and answers with its output or the reason it could not. It runs in a thread of its own so that the
- * main thread can stop it mid-job (a timeout) and drop all its memory. Its memory is capped three ways: the V8
- * heap by the pool's `resourceLimits`, the native pixels of its canvases and decoded images, and the WebAssembly
- * memory of pdf.js's image decoders (`WorkerSettings.memoryBytes` for both).
+ * Worker process entry of {@link ImagingPool}: owns pdf.js and the canvas, runs one job at a time (a thumbnail, a
+ * text layer, a searchable PDF) and answers over its IPC channel with its output or the reason it could not. It
+ * runs in a process of its own so that the pool can stop it mid-job (a timeout) and drop all its memory, and so
+ * that a decoder that aborts (V8 gives up on some out-of-heap allocations instead of failing them; a native
+ * library may crash) takes down this process only, never the one answering requests. Its memory is capped three
+ * ways: the V8 heap by the pool's `--max-old-space-size`, the native pixels of its canvases and decoded images,
+ * and the WebAssembly memory of pdf.js's image decoders (both by {@link WORKER_MEMORY_BYTES_ENV}).
  */
-import { isMarkedAsUntransferable, parentPort, workerData } from 'node:worker_threads';
 import { runInBackground } from '../node/background-priority';
-import { FileRefusal, type ImagingJobKind, type ImagingJobs, type WorkerReady, type WorkerRequest, type WorkerResponse, type WorkerSettings } from './jobs';
+import { FileRefusal, WORKER_MEMORY_BYTES_ENV, withPlainBytes, type ImagingJobKind, type ImagingJobs, type WorkerReady, type WorkerRequest, type WorkerResponse } from './jobs';
 import { setCanvasPixelCap } from './pdf-engine';
 import { renderThumbnail } from './render-page';
 import { pagePdf } from './page-pdf';
@@ -15,15 +16,21 @@ import { writeSearchablePdf } from '../pdf/searchable-pdf';
 import { readTextLayer } from './text-layer';
 import { capWasmMemory, isAllocationFailure } from './wasm-memory-cap';
 
-// Renders and text layers are CPU-bound work on untrusted files: the main thread answering requests goes first.
+// Renders and text layers are CPU-bound work on untrusted files: the process answering requests goes first.
 runInBackground();
 
-const { memoryBytes } = workerData as WorkerSettings;
+const send = process.send?.bind(process);
+if (!send) throw new Error('render-worker.ts runs as a child process of the imaging pool only');
+// The pool gone (closed, or its process ended), nothing is left to answer.
+process.on('disconnect', () => process.exit(0));
+
+const memoryBytes = Number(process.env[WORKER_MEMORY_BYTES_ENV]);
+if (!(memoryBytes > 0)) throw new Error(`${WORKER_MEMORY_BYTES_ENV} must be a positive number of bytes`);
 capWasmMemory(memoryBytes);
 setCanvasPixelCap(Math.floor(memoryBytes / 4));
 
 // pdf.js settles some of its internal promises after a job was refused (a cancelled text stream, a destroyed
-// document): a rejection nobody awaits then would end the thread. The job's own outcome was sent already.
+// document): a rejection nobody awaits then would end the process. The job's own outcome was sent already.
 process.on('unhandledRejection', () => undefined);
 
 const MAX_REASON_LENGTH = 200;
@@ -42,27 +49,15 @@ const handlers: { [K in ImagingJobKind]: (input: ImagingJobs[K]['input']) => Pro
   'searchable-pdf': (job) => writeSearchablePdf(job),
 };
 
-const port = parentPort;
-if (!port) throw new Error('render-worker.ts runs as a worker thread only');
-
-port.on('message', async ({ id, kind, input }: WorkerRequest) => {
+process.on('message', async ({ id, kind, input }: WorkerRequest) => {
   let response: WorkerResponse;
   try {
-    const output = await (handlers[kind] as (input: unknown) => Promise<ImagingJobs[ImagingJobKind]['output']>)(input);
+    const output = await (handlers[kind] as (input: unknown) => Promise<ImagingJobs[ImagingJobKind]['output']>)(withPlainBytes(input));
     response = { id, ok: true, output, externalBytes: process.memoryUsage().external };
   } catch (error) {
     response = { id, ok: false, reason: reasonOf(error), externalBytes: process.memoryUsage().external };
   }
-  const transfer = !response.ok
-    ? []
-    : kind === 'thumbnail'
-      ? [(response.output as ImagingJobs['thumbnail']['output']).bytes.buffer as ArrayBuffer]
-      : kind === 'page-pdf' || kind === 'searchable-pdf'
-        ? [(response.output as Uint8Array).buffer as ArrayBuffer]
-        : [];
-  // Memory that Node will not hand over (the canvas's encoded image is native memory; Buffer's shared pool) is
-  // copied instead: since Node 21 naming it in the transfer list throws a DataCloneError.
-  port.postMessage(response, transfer.filter((buffer) => !isMarkedAsUntransferable(buffer)));
+  send(response);
 });
 
 /**
@@ -100,4 +95,4 @@ const warmUp = async (): Promise<void> => {
 
 void warmUp()
   .catch(() => undefined) // a failure here shows in the first job, with its reason
-  .then(() => port.postMessage({ ready: true } satisfies WorkerReady));
+  .then(() => send({ ready: true } satisfies WorkerReady));

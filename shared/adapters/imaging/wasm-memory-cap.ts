@@ -1,10 +1,10 @@
 const WASM_PAGE_BYTES = 65_536;
 
 /**
- * Caps the WebAssembly memory of this thread at `maxBytes`. Emscripten modules (pdf.js's JBIG2, JPEG 2000 and ICC decoders) grow their heap
+ * Caps the WebAssembly memory of this process at `maxBytes`. Emscripten modules (pdf.js's JBIG2, JPEG 2000 and ICC decoders) grow their heap
  * through `WebAssembly.Memory.prototype.grow`; past the cap that call throws, which the module's allocator
  * reports as a failed malloc, so the library fails the one job cleanly instead of taking the heap to the
- * 2 GiB (wasm32) it would otherwise reach. Call it in a worker thread before any job runs.
+ * 2 GiB (wasm32) it would otherwise reach. Call it in a worker process before any job runs.
  */
 /** The part of WebAssembly.Memory used here (the project's TypeScript libs declare no WebAssembly globals). */
 interface WasmMemory {

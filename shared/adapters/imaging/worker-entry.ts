@@ -1,4 +1,4 @@
-/** Which code an imaging worker thread runs: the bundled file beside a Lambda's index.mjs, or the source through tsx. */
+/** Which code an imaging worker process runs: the bundled file beside a Lambda's index.mjs, or the source through tsx. */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
@@ -22,22 +22,22 @@ const tsxEsmApiPath = (): string => {
 };
 
 /**
- * How to start a worker: `thumbnail-worker.mjs` beside this module once bundled (the Lambda asset), else
- * `render-worker.ts` from source through tsx's loader (local runtime, tests), registered inside the worker
- * because Node 20 does not pass `--import` loaders on to worker threads.
+ * The arguments to `node` that start a worker: `thumbnail-worker.mjs` beside this module once bundled (the Lambda
+ * asset), else `render-worker.ts` from source through tsx's loader (local runtime, tests), registered only after
+ * the plain-JavaScript libraries are loaded.
  */
-export const workerEntry = (): { code: URL | string; eval: boolean } => {
+export const workerEntry = (): string[] => {
   const bundled = new URL(`./${BUNDLED_WORKER_FILE}`, import.meta.url);
-  if (existsSync(fileURLToPath(bundled))) return { code: bundled, eval: false };
+  if (existsSync(fileURLToPath(bundled))) return [fileURLToPath(bundled)];
   const tsxApi = pathToFileURL(tsxEsmApiPath()).href;
   const source = new URL('./render-worker.ts', import.meta.url).href;
-  // The libraries are plain JavaScript: loaded before tsx's loader is registered, they skip its transform (about
-  // 10 s for pdf.js's 3 MB on every worker start, and a worker is replaced after each failed job).
+  // The libraries are plain JavaScript: loaded before tsx's loader is registered, they skip its transform (seconds
+  // for pdf.js on every worker start, and a worker is replaced after each failed job).
   const libraries = JSON.stringify(PLAIN_JS_LIBRARIES.map((specifier) => import.meta.resolve(specifier)));
-  return {
-    code:
-      `Promise.all(${libraries}.map((url) => import(url)))` +
-      `.then(() => import(${JSON.stringify(tsxApi)})).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); });`,
-    eval: true,
-  };
+  return [
+    '--input-type=module',
+    '--eval',
+    `await Promise.all(${libraries}.map((url) => import(url)));` +
+      `const tsx = await import(${JSON.stringify(tsxApi)}); tsx.register(); await import(${JSON.stringify(source)});`,
+  ];
 };

@@ -1,11 +1,12 @@
-import { Worker } from 'node:worker_threads';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { FileFault, PoolBusy, WorkerStartError } from './imaging-faults';
 import { workerEntry } from './worker-entry';
-import type { ImagingJobKind, ImagingJobs, WorkerReady, WorkerRequest, WorkerResponse, WorkerSettings } from './jobs';
+import { WORKER_MEMORY_BYTES_ENV, withPlainBytes, type ImagingJobKind, type ImagingJobs, type WorkerReady, type WorkerRequest, type WorkerResponse } from './jobs';
 
 /** Size and per-worker limits of an {@link ImagingPool}; every field has a default. */
 export interface ImagingPoolOptions {
-  /** Worker threads, i.e. jobs that run at once. @default 2 */
+  /** Worker processes, i.e. jobs that run at once. @default 2 */
   readonly size?: number;
   /**
    * Memory cap of a worker, applied twice: its V8 heap limit (pdf.js parses and decodes in JavaScript), and a cap
@@ -56,7 +57,7 @@ const DEFAULTS = {
 } as const satisfies Omit<Required<ImagingPoolOptions>, 'workerUrl'>;
 
 interface RunningWorker {
-  worker: Worker;
+  worker: ChildProcess;
   ready: Promise<void>;
 }
 
@@ -76,16 +77,18 @@ interface Slot {
 }
 
 /**
- * A bounded pool of worker threads for work on untrusted files (thumbnails, text layers), so that none of it runs
- * on the thread that answers requests. It knows job kinds, not libraries.
+ * A bounded pool of worker processes for work on untrusted files (thumbnails, text layers, searchable PDFs), so that
+ * none of it runs in the process that answers requests: a decoder that aborts its process (V8 aborts on some
+ * allocations past its heap limit rather than failing them; a native library may crash) fails one job, never the
+ * service. It knows job kinds, not libraries.
  *
  * - `size` workers run one job each; the others wait in one FIFO queue, bounded in length (`maxQueued`) and in
  *   time (`maxWaitMs` per job): past either, {@link PoolBusy}.
  * - Lanes: at most one job per lane runs at a time (a later one waits, `maxQueuedPerLane` at most), so one
  *   document's renders never take every worker.
- * - Limits per job: wall-clock `timeoutMs` (the worker is terminated: V8 termination interrupts JavaScript and
- *   WebAssembly alike), a V8 heap limit and a cap on native memory per worker (`memoryMb` each). A worker that was
- *   stopped (timeout, heap, crash), or holds more than `recycleAboveBytes` off its heap after a job, is replaced.
+ * - Limits per job: wall-clock `timeoutMs` (the worker is killed), a V8 heap limit and a cap on native memory per
+ *   worker (`memoryMb` each). A worker that was stopped (timeout, heap, crash), or holds more than
+ *   `recycleAboveBytes` off its heap after a job, is replaced.
  * - A job that fails for its file's sake (refused, corrupt, timed out, out of memory) is a {@link FileFault};
  *   with a `fileKey`, the failure is remembered (a bounded set) and every later job on that file, queued or new,
  *   fails at once with the same reason instead of being run again.
@@ -188,7 +191,7 @@ export class ImagingPool {
     const running = (slot.running ??= this.start());
     const { worker } = running;
     // A worker with a job keeps the process alive (a script awaiting it must not exit); an idle one does not.
-    worker.ref();
+    hold(worker, true);
     try {
       await running.ready;
       const response = await this.exchange(worker, job);
@@ -196,7 +199,7 @@ export class ImagingPool {
       // A refusal the worker answered itself leaves it sound (the engine is JavaScript; what the job held is
       // garbage): it takes the next job, which spares a start (seconds: pdf.js is 2 MB of code to compile).
       if (!response.ok) throw new FileFault('refused', response.reason);
-      return response.output;
+      return withPlainBytes(response.output);
     } catch (error) {
       // A job stopped from outside (timeout, out of heap, crash) or a worker that never started: the next job
       // gets a new worker.
@@ -207,11 +210,11 @@ export class ImagingPool {
       }
       throw error;
     } finally {
-      worker.unref();
+      hold(worker, false);
     }
   }
 
-  private exchange(worker: Worker, job: Queued): Promise<WorkerResponse> {
+  private exchange(worker: ChildProcess, job: Queued): Promise<WorkerResponse> {
     const id = this.nextId++;
     const { timeoutMs } = job.options;
     return new Promise<WorkerResponse>((resolve, reject) => {
@@ -224,21 +227,24 @@ export class ImagingPool {
         cleanup();
         resolve(message);
       };
-      const onError = (error: Error): void => {
+      const onError = (): void => {
         cleanup();
-        const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-        reject(outOfMemory ? new FileFault('memory', 'processing it needs more memory than allowed') : new FileFault('crashed', 'the decoder failed'));
+        reject(new FileFault('crashed', 'the decoder failed'));
       };
-      const onExit = (): void => {
+      const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {
         cleanup();
-        reject(new FileFault('crashed', 'the decoder stopped'));
+        // V8 aborts the process when its heap limit cannot be kept (SIGABRT, or 134 through a shell).
+        const outOfMemory = signal === 'SIGABRT' || code === 134;
+        reject(outOfMemory ? new FileFault('memory', 'processing it needs more memory than allowed') : new FileFault('crashed', 'the decoder stopped'));
       };
       const timer = setTimeout(() => {
         cleanup();
         reject(new FileFault('timeout', `processing it took longer than ${timeoutMs} ms`));
       }, timeoutMs);
       worker.on('message', onMessage).once('error', onError).once('exit', onExit);
-      worker.postMessage({ id, kind: job.kind, input: job.input } satisfies WorkerRequest);
+      worker.send({ id, kind: job.kind, input: job.input } satisfies WorkerRequest, (error) => {
+        if (error) onError();
+      });
     });
   }
 
@@ -259,15 +265,13 @@ export class ImagingPool {
   }
 
   private start(): RunningWorker {
-    const entry = this.options.workerUrl ? { code: this.options.workerUrl, eval: false } : workerEntry();
-    const worker = new Worker(entry.code, {
-      eval: entry.eval,
-      workerData: { memoryBytes: this.options.memoryMb * MiB } satisfies WorkerSettings,
-      resourceLimits: { maxOldGenerationSizeMb: this.options.memoryMb, maxYoungGenerationSizeMb: 16 },
-      stdout: false,
-      stderr: false,
+    const entry = this.options.workerUrl ? [fileURLToPath(this.options.workerUrl)] : workerEntry();
+    const worker = spawn(process.execPath, [`--max-old-space-size=${this.options.memoryMb}`, ...entry], {
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+      serialization: 'advanced',
+      env: { ...process.env, [WORKER_MEMORY_BYTES_ENV]: String(this.options.memoryMb * MiB) },
     });
-    worker.unref();
+    hold(worker, false);
     const ready = new Promise<void>((resolve, reject) => {
       const onMessage = (message: WorkerReady | WorkerResponse): void => {
         if ('ready' in message) {
@@ -276,7 +280,7 @@ export class ImagingPool {
         }
       };
       const onError = (error: unknown): void => reject(new WorkerStartError(error));
-      const onExit = (code: number): void => reject(new WorkerStartError(`exit code ${code}`));
+      const onExit = (code: number | null, signal: NodeJS.Signals | null): void => reject(new WorkerStartError(`exit code ${code ?? signal}`));
       worker.on('message', onMessage).once('error', onError).once('exit', onExit);
     });
     ready.catch(() => undefined);
@@ -286,8 +290,28 @@ export class ImagingPool {
   private async retire(slot: Slot): Promise<void> {
     const running = slot.running;
     slot.running = undefined;
-    if (running) await running.worker.terminate();
+    if (running) await stop(running.worker);
   }
 }
+
+/** Whether a worker keeps this process alive: through its process handle and its IPC channel both. */
+const hold = (worker: ChildProcess, held: boolean): void => {
+  if (held) {
+    worker.ref();
+    worker.channel?.ref();
+  } else {
+    worker.unref();
+    worker.channel?.unref();
+  }
+};
+
+/** Kills a worker and waits for it to be gone. */
+const stop = (worker: ChildProcess): Promise<void> =>
+  worker.exitCode !== null || worker.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => {
+        worker.once('exit', () => resolve());
+        worker.kill('SIGKILL');
+      });
 
 const retryAfter = (options: JobOptions): number => Math.max(1, Math.ceil(options.maxWaitMs / 1000));

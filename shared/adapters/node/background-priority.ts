@@ -1,7 +1,7 @@
 import { setPriority } from 'node:os';
 
 /**
- * The nice value of background work (OCR processes, imaging threads): CPU-bound work on untrusted files yields
+ * The nice value of background work (OCR processes, imaging processes): CPU-bound work on untrusted files yields
  * the cores to the thread that answers requests, so `/api/health` and the API stay responsive while every core
  * is busy reading files. Lowering one's own priority needs no privilege.
  */
@@ -9,7 +9,7 @@ export const BACKGROUND_NICENESS = 10;
 
 /**
  * Lowers the calling thread's priority to {@link BACKGROUND_NICENESS} (Linux keeps a nice value per thread): the
- * imaging threads call it; the OCR commands get it from the process launcher, which runs at it. A platform that
+ * imaging workers call it; the OCR commands get it from the process launcher, which runs at it. A platform that
  * refuses keeps the priority: the work still runs, only less politely.
  */
 export function runInBackground(): void {

@@ -84,6 +84,17 @@ describe('ImagingPool', () => {
     await expect(reader.read(TEXT)).resolves.toMatchObject({ pages: [expect.objectContaining({ drawsImages: false })] });
   }, 60_000);
 
+  it('fails the one job whose worker process aborts past its heap limit, and keeps serving', async () => {
+    const heapAborting = new URL('../../support/imaging/heap-aborting-worker.mjs', import.meta.url);
+    const shared = pool({ size: 1, memoryMb: 64, workerUrl: heapAborting });
+    const job = (abort: boolean) => shared.run('text-layer', { abort } as never, { timeoutMs: 60_000, maxWaitMs: 60_000 });
+
+    const error = await rejection(job(true));
+
+    expect(error).toMatchObject({ kind: 'memory', reason: 'processing it needs more memory than allowed' });
+    await expect(job(false)).resolves.toEqual({ pages: [] });
+  }, 90_000);
+
   it('stops a render that runs past its timeout and blames the file (400)', async () => {
     const renderer = new CanvasThumbnailRenderer({ pool: pool(), timeoutMs: 500 });
 
