@@ -41,6 +41,9 @@ node -e '
   const reports = process.argv.slice(1).filter((file) => fs.existsSync(file)).map((file) => JSON.parse(fs.readFileSync(file, "utf8")));
   const sum = (key) => reports.reduce((total, r) => total + (r[key] ?? 0), 0);
   const skipped = sum("numPendingTests");
+  // A file whose worker process died reports no failed test: name every file that did not pass.
+  const unfinished = reports.flatMap((r) => r.testResults ?? []).filter((file) => file.status !== "passed");
+  for (const file of unfinished) console.log(`did not pass: ${file.name.replace(process.cwd() + "/", "")} (${file.status}${file.message ? ": " + file.message.split("\n")[0] : ""})`);
   console.log(`${sum("numPassedTests")} passed, ${sum("numFailedTests")} failed` + (skipped ? `, ${skipped} skipped` : ""));
 ' "$work/all.json" "$work/parallel.json" "$work/sequential.json" 2>/dev/null || true
 exit "$status"
