@@ -90,11 +90,11 @@ describe('the document indexer', () => {
 
   it('indexes the text a caller already knows without reading it again', async () => {
     // Arrange
-    const { w } = indexing();
+    const { w, view } = indexing();
     const document = await aStoredDocument(w);
 
     // Act
-    const indexed = await toIndexedDocument(w, (await w.documents.get(document.id))!, { text: 'known text' });
+    const indexed = await toIndexedDocument({ ...w, index: view }, (await w.documents.get(document.id))!, { text: 'known text' });
 
     // Assert
     expect(indexed).toMatchObject({ id: document.id, content: 'known text', version: 1, labels: [] });
@@ -102,12 +102,12 @@ describe('the document indexer', () => {
 
   it('indexes a label deleted meanwhile under an empty name', async () => {
     // Arrange
-    const { w } = indexing();
+    const { w, view } = indexing();
     const ghost = crypto.randomUUID();
     const record = { ...(await aStoredDocument(w)), labels: [ghost] };
 
     // Act
-    const indexed = await toIndexedDocument(w, record, { text: '' });
+    const indexed = await toIndexedDocument({ ...w, index: view }, record, { text: '' });
 
     // Assert
     expect(indexed.labels).toEqual([{ id: ghost, name: '' }]);
