@@ -19,8 +19,8 @@ import { describeOcrEngineContract } from '../../../../contracts/ocr-engine.cont
  * the file it is about (test/fixtures/textract, built by build.ts), recognised by its S3 key (`contract/<file>`)
  * or by its bytes, and files Textract cannot read get the error Textract answers for them.
  */
-const corpus = path.resolve(import.meta.dirname, '../../..', '../shared/corpus/ocrmypdf');
-const fixtures = path.resolve(import.meta.dirname, '../../fixtures/textract');
+const corpus = path.resolve(import.meta.dirname, '../../../../..', '../shared/corpus/ocrmypdf');
+const fixtures = path.resolve(import.meta.dirname, '../../../../fixtures/textract');
 
 interface Recording {
   DetectDocumentText?: DetectDocumentTextCommandOutput;
