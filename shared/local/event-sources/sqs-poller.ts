@@ -80,196 +80,235 @@ interface Waiting {
  * a message Lambda receives. A call whose messages are all of one tenant runs as that tenant (`currentTenant`).
  */
 export function startQueuePoller(options: QueuePollerOptions): QueuePoller {
-  const { sqs, queueUrl, handler } = options;
-  const batchSize = options.batchSize ?? 10;
-  const concurrency = options.concurrency ?? 1;
-  const prefetch = options.prefetch ?? 0;
-  const tenantOf = options.tenantOf ?? ((record: SQSRecord) => record.attributes.MessageGroupId ?? '');
-  const retryDelay = options.retryDelaySeconds ?? ((count: number) => Math.min(2 ** count, 30));
-  let stopped = false;
-  const stopping = new AbortController();
-  let queueAttributes: Promise<{ arn: string; visibilitySeconds: number }> | undefined;
-  const attributes = () =>
-    (queueAttributes ??= sqs
-      .send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ['QueueArn', 'VisibilityTimeout'] }))
+  const poller = new SqsQueuePoller(options);
+  poller.start();
+  return { stop: () => poller.stop() };
+}
+
+/** One poller's state: the tenants' lines of waiting messages, the calls in flight, the receive loop. */
+class SqsQueuePoller {
+  private readonly sqs: SQSClient;
+  private readonly queueUrl: string;
+  private readonly batchSize: number;
+  private readonly concurrency: number;
+  private readonly prefetch: number;
+  private readonly tenantOf: (record: SQSRecord) => string;
+  private readonly retryDelay: (receiveCount: number) => number;
+  private stopped = false;
+  private readonly stopping = new AbortController();
+  private queueAttributes: Promise<{ arn: string; visibilitySeconds: number }> | undefined;
+  /** Per tenant, the messages waiting for a call; a Map keeps the tenants' turn order. */
+  private readonly lines = new Map<string, Waiting[]>();
+  private waiting = 0;
+  private calls = 0;
+  private readonly inFlight = new Set<Promise<void>>();
+  private roomMade: (() => void) | undefined;
+  private receiving: Promise<void> = Promise.resolve();
+  // Messages waiting for a call are kept invisible: each is extended once half its timeout is gone.
+  private extending = Promise.resolve();
+  private extender: NodeJS.Timeout | undefined;
+
+  constructor(private readonly options: QueuePollerOptions) {
+    this.sqs = options.sqs;
+    this.queueUrl = options.queueUrl;
+    this.batchSize = options.batchSize ?? 10;
+    this.concurrency = options.concurrency ?? 1;
+    this.prefetch = options.prefetch ?? 0;
+    this.tenantOf = options.tenantOf ?? ((record: SQSRecord) => record.attributes.MessageGroupId ?? '');
+    this.retryDelay = options.retryDelaySeconds ?? ((count: number) => Math.min(2 ** count, 30));
+  }
+
+  start(): void {
+    this.receiving = this.receiveLoop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.stopping.abort();
+    clearInterval(this.extender);
+    this.makeRoom();
+    await Promise.allSettled([this.receiving, this.extending]);
+    const held = [...this.lines.values()].flat();
+    this.lines.clear();
+    this.waiting = 0;
+    // Released rather than left invisible for the whole timeout: the next poller takes them at once.
+    await this.setVisibility(held, 0);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** The queue's ARN and visibility timeout, read once (again after a failed read). */
+  private attributes(): Promise<{ arn: string; visibilitySeconds: number }> {
+    return (this.queueAttributes ??= this.sqs
+      .send(new GetQueueAttributesCommand({ QueueUrl: this.queueUrl, AttributeNames: ['QueueArn', 'VisibilityTimeout'] }))
       .then((result) => ({
-        arn: result.Attributes?.['QueueArn'] ?? queueUrl,
+        arn: result.Attributes?.['QueueArn'] ?? this.queueUrl,
         visibilitySeconds: Number(result.Attributes?.['VisibilityTimeout'] ?? 30),
       }))
       .catch((error: unknown) => {
-        queueAttributes = undefined;
+        this.queueAttributes = undefined;
         throw error;
       }));
+  }
 
-  /** Per tenant, the messages waiting for a call; a Map keeps the tenants' turn order. */
-  const lines = new Map<string, Waiting[]>();
-  let waiting = 0;
-  let calls = 0;
-  const inFlight = new Set<Promise<void>>();
-  let roomMade: (() => void) | undefined;
-  const makeRoom = () => {
-    roomMade?.();
-    roomMade = undefined;
-  };
+  private makeRoom(): void {
+    this.roomMade?.();
+    this.roomMade = undefined;
+  }
 
-  const receiveLoop = async (): Promise<void> => {
-    while (!stopped) {
+  private async receiveLoop(): Promise<void> {
+    while (!this.stopped) {
       // Messages for the free calls plus those received ahead, less those already waiting.
-      const room = (concurrency - calls) * batchSize + prefetch - waiting;
+      const room = (this.concurrency - this.calls) * this.batchSize + this.prefetch - this.waiting;
       if (room <= 0) {
-        await new Promise<void>((resolve) => (roomMade = resolve));
+        await new Promise<void>((resolve) => (this.roomMade = resolve));
         continue;
       }
       try {
-        const { arn, visibilitySeconds } = await attributes();
-        keepInvisible(visibilitySeconds);
-        // By default not cut short on stop: a receive aborted by the client may still take messages, invisible then
-        // for the whole timeout; it ends within its wait, and what it took is released with the other waiting ones.
-        const { Messages = [] } = await sqs.send(
-          new ReceiveMessageCommand({
-            QueueUrl: queueUrl,
-            MaxNumberOfMessages: Math.min(room, 10),
-            WaitTimeSeconds: options.waitTimeSeconds ?? 1,
-            MessageSystemAttributeNames: ['All'],
-            MessageAttributeNames: ['All'],
-          }),
-          options.abortReceiveOnStop ? { abortSignal: stopping.signal } : {},
-        );
-        const invisibleUntil = Date.now() + visibilitySeconds * 1000;
-        for (const message of Messages) {
-          const record = toRecord(message, arn);
-          const tenant = tenantOf(record);
-          const line = lines.get(tenant);
-          if (line) line.push({ message, record, tenant, invisibleUntil });
-          else lines.set(tenant, [{ message, record, tenant, invisibleUntil }]);
-          waiting++;
-        }
-        dispatch();
+        await this.receive(room);
       } catch (error) {
-        if (stopped) return;
-        logger.warn('queue poller: receive failed, retrying', { queue_url: queueUrl, error });
+        if (this.stopped) return;
+        logger.warn('queue poller: receive failed, retrying', { queue_url: this.queueUrl, error });
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }
-  };
+  }
+
+  /** Receives up to `room` messages into their tenants' lines and starts the calls there is room for. */
+  private async receive(room: number): Promise<void> {
+    const { arn, visibilitySeconds } = await this.attributes();
+    this.keepInvisible(visibilitySeconds);
+    // By default not cut short on stop: a receive aborted by the client may still take messages, invisible then
+    // for the whole timeout; it ends within its wait, and what it took is released with the other waiting ones.
+    const { Messages = [] } = await this.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: this.queueUrl,
+        MaxNumberOfMessages: Math.min(room, 10),
+        WaitTimeSeconds: this.options.waitTimeSeconds ?? 1,
+        MessageSystemAttributeNames: ['All'],
+        MessageAttributeNames: ['All'],
+      }),
+      this.options.abortReceiveOnStop ? { abortSignal: this.stopping.signal } : {},
+    );
+    const invisibleUntil = Date.now() + visibilitySeconds * 1000;
+    for (const message of Messages) {
+      const record = toRecord(message, arn);
+      const tenant = this.tenantOf(record);
+      const line = this.lines.get(tenant);
+      if (line) line.push({ message, record, tenant, invisibleUntil });
+      else this.lines.set(tenant, [{ message, record, tenant, invisibleUntil }]);
+      this.waiting++;
+    }
+    this.dispatch();
+  }
 
   /** Starts a call for each free slot while messages wait, taking them from the tenants' lines in turn. */
-  const dispatch = (): void => {
-    while (!stopped && calls < concurrency && waiting > 0) {
+  private dispatch(): void {
+    while (!this.stopped && this.calls < this.concurrency && this.waiting > 0) {
       const batch: Waiting[] = [];
-      while (batch.length < batchSize && waiting > 0) {
-        const [tenant, line] = lines.entries().next().value!;
+      while (batch.length < this.batchSize && this.waiting > 0) {
+        const [tenant, line] = this.lines.entries().next().value!;
         batch.push(line.shift()!);
-        waiting--;
+        this.waiting--;
         // The tenant goes to the back of the round, or leaves it when its line is empty.
-        lines.delete(tenant);
-        if (line.length > 0) lines.set(tenant, line);
+        this.lines.delete(tenant);
+        if (line.length > 0) this.lines.set(tenant, line);
       }
-      calls++;
-      const call = deliver(batch).finally(() => {
-        calls--;
-        inFlight.delete(call);
-        dispatch();
-        makeRoom();
+      this.calls++;
+      const call = this.deliver(batch).finally(() => {
+        this.calls--;
+        this.inFlight.delete(call);
+        this.dispatch();
+        this.makeRoom();
       });
-      inFlight.add(call);
+      this.inFlight.add(call);
     }
-  };
+  }
 
-  const deliver = async (batch: Waiting[]): Promise<void> => {
-    const { visibilitySeconds } = await attributes();
+  /** One handler call: deletes what succeeded, makes what failed visible again after its retry delay. */
+  private async deliver(batch: Waiting[]): Promise<void> {
+    const { visibilitySeconds } = await this.attributes();
     // A message that waited gets the whole timeout for its call, as one Lambda receives just now would.
-    await setVisibility(batch.filter((entry) => entry.invisibleUntil < Date.now() + (visibilitySeconds - 1) * 1000), visibilitySeconds);
+    await this.setVisibility(
+      batch.filter((entry) => entry.invisibleUntil < Date.now() + (visibilitySeconds - 1) * 1000),
+      visibilitySeconds,
+    );
     const messages = batch.map((entry) => entry.message);
-    const records = batch.map((entry) => entry.record);
-    let failed: Set<string>;
-    try {
-      // A call for one tenant runs as that tenant (tenant-context.ts): the OCR engine's pages take turns by it.
-      const tenants = new Set(batch.map((entry) => entry.tenant));
-      const call = () => handler({ Records: records });
-      const response = await (tenants.size === 1 ? runForTenant(batch[0]!.tenant, call) : call());
-      failed = new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
-    } catch (error) {
-      logger.error('queue poller: handler failed, the whole batch will be retried', { queue_url: queueUrl, error });
-      failed = new Set(records.map((record) => record.messageId));
-    }
+    const failed = await this.call(batch);
     const done = messages.filter((message) => !failed.has(message.MessageId!));
     if (done.length) {
-      await sqs
+      await this.sqs
         .send(
           new DeleteMessageBatchCommand({
-            QueueUrl: queueUrl,
+            QueueUrl: this.queueUrl,
             Entries: done.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })),
           }),
         )
-        .catch((error: unknown) => logger.warn('queue poller: delete failed, the messages will be delivered again', { queue_url: queueUrl, error }));
+        .catch((error: unknown) =>
+          logger.warn('queue poller: delete failed, the messages will be delivered again', { queue_url: this.queueUrl, error }),
+        );
     }
     await Promise.all(
       messages
         .filter((message) => failed.has(message.MessageId!))
         .map((message) =>
-          sqs
+          this.sqs
             .send(
               new ChangeMessageVisibilityCommand({
-                QueueUrl: queueUrl,
+                QueueUrl: this.queueUrl,
                 ReceiptHandle: message.ReceiptHandle!,
-                VisibilityTimeout: retryDelay(Number(message.Attributes?.ApproximateReceiveCount ?? 1)),
+                VisibilityTimeout: this.retryDelay(Number(message.Attributes?.ApproximateReceiveCount ?? 1)),
               }),
             )
             .catch(() => undefined),
         ),
     );
-  };
+  }
+
+  /** Calls the handler with the batch; the ids of the messages that failed (all of them when it throws). */
+  private async call(batch: Waiting[]): Promise<Set<string>> {
+    const records = batch.map((entry) => entry.record);
+    try {
+      // A call for one tenant runs as that tenant (tenant-context.ts): the OCR engine's pages take turns by it.
+      const tenants = new Set(batch.map((entry) => entry.tenant));
+      const call = () => this.options.handler({ Records: records });
+      const response = await (tenants.size === 1 ? runForTenant(batch[0]!.tenant, call) : call());
+      return new Set((response?.batchItemFailures ?? []).map((failure) => failure.itemIdentifier));
+    } catch (error) {
+      logger.error('queue poller: handler failed, the whole batch will be retried', { queue_url: this.queueUrl, error });
+      return new Set(records.map((record) => record.messageId));
+    }
+  }
 
   /** Sets the visibility timeout of messages this poller holds, ten per request. */
-  const setVisibility = async (entries: Waiting[], seconds: number): Promise<void> => {
+  private async setVisibility(entries: Waiting[], seconds: number): Promise<void> {
     for (let at = 0; at < entries.length; at += 10) {
       const chunk = entries.slice(at, at + 10);
-      await sqs
+      await this.sqs
         .send(
           new ChangeMessageVisibilityBatchCommand({
-            QueueUrl: queueUrl,
+            QueueUrl: this.queueUrl,
             Entries: chunk.map((entry, index) => ({ Id: String(index), ReceiptHandle: entry.message.ReceiptHandle!, VisibilityTimeout: seconds })),
           }),
         )
         .then(
           ({ Failed = [] }) => {
-            if (Failed.length) logger.warn('queue poller: could not change the visibility of held messages', { queue_url: queueUrl, failed: Failed });
+            if (Failed.length) logger.warn('queue poller: could not change the visibility of held messages', { queue_url: this.queueUrl, failed: Failed });
             chunk.forEach((entry) => (entry.invisibleUntil = Date.now() + seconds * 1000));
           },
           // The message may be delivered again, to this poller or another: the handlers treat a delivery seen twice as one.
-          (error: unknown) => logger.warn('queue poller: could not change the visibility of held messages', { queue_url: queueUrl, error }),
+          (error: unknown) => logger.warn('queue poller: could not change the visibility of held messages', { queue_url: this.queueUrl, error }),
         );
     }
-  };
+  }
 
-  // Messages waiting for a call are kept invisible: each is extended once half its timeout is gone.
-  let extending = Promise.resolve();
-  let extender: NodeJS.Timeout | undefined;
-  const keepInvisible = (visibilitySeconds: number): void => {
-    if (prefetch === 0 || extender || stopped) return;
-    extender = setInterval(() => {
-      const due = [...lines.values()].flat().filter((entry) => entry.invisibleUntil - Date.now() < (visibilitySeconds * 1000) / 2);
-      if (due.length) extending = extending.then(() => setVisibility(due, visibilitySeconds));
+  /** With `prefetch`, starts extending the visibility of the messages waiting, once half their timeout is gone. */
+  private keepInvisible(visibilitySeconds: number): void {
+    if (this.prefetch === 0 || this.extender || this.stopped) return;
+    this.extender = setInterval(() => {
+      const due = [...this.lines.values()].flat().filter((entry) => entry.invisibleUntil - Date.now() < (visibilitySeconds * 1000) / 2);
+      if (due.length) this.extending = this.extending.then(() => this.setVisibility(due, visibilitySeconds));
     }, Math.max(250, visibilitySeconds * 250));
-  };
-
-  const receiving = receiveLoop();
-  return {
-    async stop() {
-      stopped = true;
-      stopping.abort();
-      clearInterval(extender);
-      makeRoom();
-      await Promise.allSettled([receiving, extending]);
-      const held = [...lines.values()].flat();
-      lines.clear();
-      waiting = 0;
-      // Released rather than left invisible for the whole timeout: the next poller takes them at once.
-      await setVisibility(held, 0);
-      await Promise.allSettled([...inFlight]);
-    },
-  };
+  }
 }
 
 /** An SQS message in the shape Lambda's SQS event source gives it. */
