@@ -1,13 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createWebhook } from '../../../../shared/domain/webhooks/create-webhook';
 import type { WebhookDelivery } from '../../../../shared/domain/webhooks/ports';
 import { getWebhook, listDeliveries, listWebhooks } from '../../../../shared/domain/webhooks/read-webhooks';
-import { admin, input, refusal, setup } from './admin-setup';
+import { input, refusal, webhookAdminStores } from './webhook-admin-setup';
 
 describe('reading endpoints', () => {
+  let stores: Awaited<ReturnType<typeof webhookAdminStores>>;
+
+  beforeAll(async () => {
+    stores = await webhookAdminStores();
+  });
+
   it('lists the endpoints without any secret, sealed or not', async () => {
     // Arrange
-    const { deps, webhooks } = setup();
+    const { deps, admin, webhooks } = stores.setup();
     const first = await createWebhook(deps, admin, input);
     const second = await createWebhook(deps, admin, { ...input, url: 'https://hooks.example.com/two' });
 
@@ -17,14 +23,27 @@ describe('reading endpoints', () => {
     // Assert
     expect(listed.map((webhook) => webhook.id).sort()).toEqual([first.id, second.id].sort());
     const text = JSON.stringify(listed);
-    for (const stored of webhooks.byId.values()) expect(text).not.toContain(stored.secrets[0]!.sealed);
+    for (const stored of await webhooks.list()) expect(text).not.toContain(stored.secrets[0]!.sealed);
     expect(text).not.toContain(first.secret);
     expect(text).not.toContain('"secrets"');
   });
 
+  it("lists none of another workspace's endpoints", async () => {
+    // Arrange
+    const theirs = stores.setup();
+    await createWebhook(theirs.deps, theirs.admin, input);
+    const { deps } = stores.setup();
+
+    // Act
+    const { webhooks: listed } = await listWebhooks(deps);
+
+    // Assert
+    expect(listed).toEqual([]);
+  });
+
   it('gets one endpoint without its secrets', async () => {
     // Arrange
-    const { deps } = setup();
+    const { deps, admin } = stores.setup();
     const created = await createWebhook(deps, admin, input);
 
     // Act
@@ -36,14 +55,27 @@ describe('reading endpoints', () => {
     expect(webhook).not.toHaveProperty('secret');
   });
 
+  it("answers 404 for another workspace's endpoint", async () => {
+    // Arrange
+    const theirs = stores.setup();
+    const created = await createWebhook(theirs.deps, theirs.admin, input);
+    const { deps } = stores.setup();
+
+    // Act
+    const error = await refusal(getWebhook(deps, created.id));
+
+    // Assert
+    expect({ code: error.code, details: error.details }).toEqual({ code: 'NOT_FOUND', details: { resource: 'Webhook', id: created.id } });
+  });
+
   it("lists an endpoint's deliveries newest first, without their payloads", async () => {
     // Arrange
-    const { deps, deliveries } = setup();
+    const { deps, admin, deliveries } = stores.setup();
     const created = await createWebhook(deps, admin, input);
     const aDelivery = (id: string, at: string): WebhookDelivery => ({
       id,
       webhook_id: created.id,
-      workspace_id: 'w-1',
+      workspace_id: deps.workspaceId,
       event_id: `evt_${id}`,
       type: 'document.uploaded',
       state: 'succeeded',
@@ -57,8 +89,8 @@ describe('reading endpoints', () => {
       next_attempt_at: null,
       payload: '{"secret":"payload"}',
     });
-    await deliveries.createIfAbsent(aDelivery('msg_old', '2026-03-01T08:00:00.000Z'));
-    await deliveries.createIfAbsent(aDelivery('msg_new', '2026-03-01T09:00:00.000Z'));
+    await deliveries.createIfAbsent(aDelivery('msg_old', '2099-03-01T08:00:00.000Z'));
+    await deliveries.createIfAbsent(aDelivery('msg_new', '2099-03-01T09:00:00.000Z'));
 
     // Act
     const page = await listDeliveries(deps, created.id, { page: 1, perPage: 20 });
@@ -71,14 +103,20 @@ describe('reading endpoints', () => {
 });
 
 describe('unknown endpoints', () => {
-  const operations: [string, (deps: ReturnType<typeof setup>['deps']) => Promise<unknown>][] = [
+  let stores: Awaited<ReturnType<typeof webhookAdminStores>>;
+
+  beforeAll(async () => {
+    stores = await webhookAdminStores();
+  });
+
+  const operations: [string, (deps: ReturnType<typeof stores.setup>['deps']) => Promise<unknown>][] = [
     ['get', (deps) => getWebhook(deps, 'wh-missing')],
     ['list deliveries', (deps) => listDeliveries(deps, 'wh-missing', { page: 1, perPage: 20 })],
   ];
 
-  it.each(operations)('answers NOT_FOUND to %s of an unknown id, changing nothing', async (_name, operation) => {
+  it.each(operations)('answers NOT_FOUND to %s of an unknown id', async (_name, operation) => {
     // Arrange
-    const { deps, deliveries, deliveryQueue } = setup();
+    const { deps } = stores.setup();
 
     // Act
     const error = await refusal(operation(deps));
@@ -86,7 +124,5 @@ describe('unknown endpoints', () => {
     // Assert
     expect(error.code).toBe('NOT_FOUND');
     expect(error.details).toEqual({ resource: 'Webhook', id: 'wh-missing' });
-    expect(deliveries.byId.size).toBe(0);
-    expect(deliveryQueue.sent).toEqual([]);
   });
 });
