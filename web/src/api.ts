@@ -397,6 +397,9 @@ export const createWebhook = (body: WebhookCreate) => call(() => client.POST('/a
 export const deleteWebhook = (id: string) => call(() => client.DELETE('/api/webhooks/{id}', { params: { path: { id } } }));
 export const deliveries = (id: string) => call(() => client.GET('/api/webhooks/{id}/deliveries', { params: { path: { id }, query: {} } }));
 export const listRules = () => call(() => client.GET('/api/rules')).then((answer) => answer.rules);
+export type RuleCreate = NonNullable<paths['/api/rules']['post']['requestBody']>['content']['application/json'];
+export const createRule = (body: RuleCreate) => call(() => client.POST('/api/rules', { body }));
+export const updateRule = (id: string, body: Partial<RuleCreate>) => call(() => client.PUT('/api/rules/{id}', { params: { path: { id } }, body }));
 export const deleteRule = (id: string) => call(() => client.DELETE('/api/rules/{id}', { params: { path: { id } } }));
 export const applyRule = (id: string) => call(() => client.POST('/api/rules/{id}/apply', { params: { path: { id } } }));
 

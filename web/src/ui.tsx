@@ -29,11 +29,14 @@ export function ErrorNote({ error }: { error: unknown }) {
 export const fieldError = (error: unknown, field: string): string | undefined =>
   error instanceof ApiError ? error.fields.find((problem) => problem.field === field || problem.field.endsWith(`.${field}`))?.reason : undefined;
 
-type InputProps = JSX.InputHTMLAttributes<HTMLInputElement> & { label: string; error?: unknown; name: string };
+type InputProps = JSX.InputHTMLAttributes<HTMLInputElement> & { label: string; error?: unknown; name: string; idPrefix?: string };
 
-/** An input with its label and, when the server refused it, the reason (tied by aria-describedby). */
-export function Field({ label, error, name, ...input }: InputProps) {
-  const id = `field-${name}`;
+/**
+ * An input with its label and, when the server refused it, the reason (tied by aria-describedby). `idPrefix`
+ * keeps ids apart when two forms on one page have a field of the same name.
+ */
+export function Field({ label, error, name, idPrefix = 'field', ...input }: InputProps) {
+  const id = `${idPrefix}-${name}`;
   const reason = fieldError(error, name);
   return (
     <div class="field">

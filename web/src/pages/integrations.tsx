@@ -1,19 +1,15 @@
-/** API tokens, webhooks (with their deliveries) and labelling rules. */
+/** API tokens and webhooks (with their deliveries). */
 import { useState } from 'preact/hooks';
 import {
-  applyRule,
   createToken,
   createWebhook,
-  deleteRule,
   deleteToken,
   deleteWebhook,
   deliveries,
-  listRules,
   listTokens,
   listWebhooks,
   type WebhookCreate,
 } from '../api';
-import { can, session } from '../session';
 import { ErrorNote, Field, formatDate, Page, StatusBadge, useAction, useLoad } from '../ui';
 
 const SCOPES = ['read', 'write', 'admin'] as const;
@@ -149,38 +145,6 @@ export function WebhooksPage() {
               </button>
             </div>
             {open === hook.id ? <Deliveries id={hook.id} /> : null}
-          </li>
-        ))}
-      </ul>
-    </Page>
-  );
-}
-
-export function RulesPage() {
-  const rules = useLoad(listRules, []);
-  const action = useAction();
-  const admin = can.admin(session()?.user);
-  return (
-    <Page title="Rules">
-      <p>Rules label documents as they arrive; they are created through the API (POST /api/rules).</p>
-      <ErrorNote error={action.error ?? rules.error} />
-      <ul class="cards">
-        {(rules.value ?? []).map((rule) => (
-          <li key={rule.id} class="card">
-            <h2>{rule.name}</h2>
-            <p class="sub">
-              Order {rule.order} · adds {rule.add_labels.length} labels{rule.apply ? ` · last run ${rule.apply.state}, ${rule.apply.labelled}/${rule.apply.total}` : ''}
-            </p>
-            <div class="actions">
-              <button type="button" onClick={() => void action.run(() => applyRule(rule.id)).then(() => rules.reload())}>
-                Apply to existing documents
-              </button>
-              {admin ? (
-                <button type="button" class="danger" onClick={() => void action.run(() => deleteRule(rule.id)).then(() => rules.reload())}>
-                  Delete
-                </button>
-              ) : null}
-            </div>
           </li>
         ))}
       </ul>
