@@ -2,7 +2,7 @@
  * Writes the API contract: docs/api/openapi.json (the HTTP API, OpenAPI 3.1) and docs/api/asyncapi.json (the
  * WebSocket channel, AsyncAPI 3.0), from the route contracts, the operation docs and the event definitions.
  * Build-time only: `npm run contract`. CI checks that the committed files equal a fresh generation
- * (test/unit/api-contract/drift.test.ts).
+ * (test/unit/api-contract/contract-files.test.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { contractFiles } from './contract-files';

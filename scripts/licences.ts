@@ -1,7 +1,7 @@
 /**
  * The licences of the production dependencies: the packages of package-lock.json that are not dev-only, i.e.
  * what a Lambda bundles or `npm start` runs. The service is offered over a network under Apache-2.0, so each of
- * them must carry a permissive licence; `npm test` checks it (test/unit/licences.test.ts).
+ * them must carry a permissive licence; `npm test` checks it (test/unit/scripts/licences.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

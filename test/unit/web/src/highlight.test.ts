@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { snippetRuns } from '../../../web/src/highlight';
+import { snippetRuns } from '../../../../web/src/highlight';
 
 describe('snippetRuns', () => {
   it('turns the server’s <mark> pairs into marked runs and the rest into text', () => {

@@ -4,12 +4,12 @@ import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { buildAsyncApiDocument } from '../../../api-contract/asyncapi/build-asyncapi';
-import { CHANNEL_ERROR_MESSAGES, CLIENT_MESSAGE_TYPES, clientMessage } from '../../../functions/realtime/schemas';
-import { MESSAGE_BUDGET } from '../../../shared/domain/connections/message-budget';
-import { MAX_CONNECTIONS_PER_USER, WS_CLOSE_CODES } from '../../../shared/domain/connections/ports';
-import { SESSION_END_MESSAGES } from '../../../shared/domain/connections/sessions';
-import { asyncApiViolation, serverMessageKeys } from '../../support/asyncapi-validator';
+import { buildAsyncApiDocument } from '../../../../api-contract/asyncapi/build-asyncapi';
+import { CHANNEL_ERROR_MESSAGES, CLIENT_MESSAGE_TYPES, clientMessage } from '../../../../functions/realtime/schemas';
+import { MESSAGE_BUDGET } from '../../../../shared/domain/connections/message-budget';
+import { MAX_CONNECTIONS_PER_USER, WS_CLOSE_CODES } from '../../../../shared/domain/connections/ports';
+import { SESSION_END_MESSAGES } from '../../../../shared/domain/connections/sessions';
+import { asyncApiViolation, serverMessageKeys } from '../../../support/asyncapi-validator';
 
 type JsonObject = Record<string, unknown>;
 interface Message {
@@ -83,7 +83,7 @@ describe('the AsyncAPI document of /ws', () => {
 
   it("carries the package's version, both servers and JSON as the content type", () => {
     // Arrange
-    const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
     // Assert
     expect(document.info.version).toBe(version);

@@ -1,9 +1,9 @@
 import type { APIGatewayProxyResultV2, APIGatewayProxyWebsocketEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { createRealtimeHandler, type RealtimeDeps } from '../../../functions/realtime/handler';
-import { AppError } from '../../../shared/domain/errors';
-import type { MessageBudgetLimits } from '../../../shared/domain/connections/message-budget';
-import type { Connection, ConnectionRepository } from '../../../shared/domain/connections/ports';
+import { createRealtimeHandler, type RealtimeDeps } from '../../../../functions/realtime/handler';
+import { AppError } from '../../../../shared/domain/errors';
+import type { MessageBudgetLimits } from '../../../../shared/domain/connections/message-budget';
+import type { Connection, ConnectionRepository } from '../../../../shared/domain/connections/ports';
 
 const LIMITS: MessageBudgetLimits = { burst: 8, perSecond: 1, refusals: 2, beforeAuthMessages: 5, beforeAuthBytes: 4096, invalidMessages: 3 };
 const START = new Date('2026-01-05T10:00:00Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { updateDocumentBody } from '../../../functions/documents/schemas';
+import { updateDocumentBody } from '../../../../functions/documents/schemas';
 
 describe('document metadata', () => {
   it.each([0, -0, 42, -1.5, 1e-130, Number.MAX_SAFE_INTEGER])('accepts the number %d, which DynamoDB stores as sent', (value) => {

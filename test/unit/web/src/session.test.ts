@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { onSession, setRefresher, setSession } from '../../../web/src/session';
+import { onSession, setRefresher, setSession } from '../../../../web/src/session';
 
 const user = { id: 'u1', username: 'ada', email: 'ada@example.com', role: 'editor' as const };
 

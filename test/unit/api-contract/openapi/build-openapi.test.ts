@@ -5,8 +5,8 @@ import { oas } from '@stoplight/spectral-rulesets';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../../../api-contract/openapi/build-openapi';
-import { HTTP_ROUTES, PUBLIC_ROUTE_KEYS, v1RouteKey, type HttpGroup, type RouteKey } from '../../../shared/manifest';
+import { buildOpenApiDocument } from '../../../../api-contract/openapi/build-openapi';
+import { HTTP_ROUTES, PUBLIC_ROUTE_KEYS, v1RouteKey, type HttpGroup, type RouteKey } from '../../../../shared/manifest';
 
 type JsonObject = Record<string, unknown>;
 type Operation = JsonObject & { operationId: string; tags: string[]; responses: Record<string, JsonObject>; requestBody?: JsonObject };

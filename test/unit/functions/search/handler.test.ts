@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearchHandler } from '../../../functions/search/handler';
-import { SqliteSearchIndex } from '../../../shared/adapters/local/sqlite-search-index';
-import type { AppContainer } from '../../../shared/container/app-container';
-import type { Principal } from '../../../shared/domain/principal';
-import { aSearchRequest } from '../../support/builders';
-import { httpEvent, lambdaTestContext } from '../../support/http-events';
+import { createSearchHandler } from '../../../../functions/search/handler';
+import { SqliteSearchIndex } from '../../../../shared/adapters/local/sqlite-search-index';
+import type { AppContainer } from '../../../../shared/container/app-container';
+import type { Principal } from '../../../../shared/domain/principal';
+import { aSearchRequest } from '../../../support/builders';
+import { httpEvent, lambdaTestContext } from '../../../support/http-events';
 
 const viewer: Principal = { userId: 'u1', username: 'viewer', email: 'v@example.com', role: 'viewer', workspaceId: 'w1', jti: 'j1', tokenExpiresAt: new Date(Date.now() + 3_600_000) };
 

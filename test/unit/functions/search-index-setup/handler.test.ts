@@ -1,6 +1,6 @@
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { createSearchIndexSetupHandler, SEARCH_INDEX_RESOURCE_ID, type SearchIndexSetupDeps } from '../../../functions/search-index-setup/handler';
+import { createSearchIndexSetupHandler, SEARCH_INDEX_RESOURCE_ID, type SearchIndexSetupDeps } from '../../../../functions/search-index-setup/handler';
 
 /** Records what the handler asked of the index, in order. */
 function recordingDeps(replicas: number): { deps: SearchIndexSetupDeps; calls: string[] } {

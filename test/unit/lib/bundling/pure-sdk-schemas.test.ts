@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inlineSchemaKeys, SDK_SCHEMA_MODULE } from '../../../lib/bundling/pure-sdk-schemas';
+import { inlineSchemaKeys, SDK_SCHEMA_MODULE } from '../../../../lib/bundling/pure-sdk-schemas';
 
 describe('inlineSchemaKeys', () => {
   it('writes a computed key that names a string constant as that string', () => {

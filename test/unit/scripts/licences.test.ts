@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isPermissive, LICENCE_EXCEPTIONS, productionPackages } from '../../scripts/licences';
+import { isPermissive, LICENCE_EXCEPTIONS, productionPackages } from '../../../scripts/licences';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -25,7 +25,7 @@ describe('the production dependencies', () => {
   const packages = productionPackages(ROOT);
 
   it('include what npm start runs', () => {
-    expect(packages.map((entry) => entry.name)).toEqual(expect.arrayContaining(['zod', 'jose', 's3rver', 'better-sqlite3']));
+    expect(packages.map((entry) => entry.name)).toEqual(expect.arrayContaining(['zod', 'jose', '@20minutes/s3rver', 'better-sqlite3']));
   });
 
   it('exclude the dev-only tools', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeMappings, encodeMappings, pruneSourceMap, type SourceMapV3 } from '../../../lib/bundling/source-map-pruning';
+import { decodeMappings, encodeMappings, pruneSourceMap, type SourceMapV3 } from '../../../../lib/bundling/source-map-pruning';
 
 const mapOf = (sources: string[], names: string[], lines: Parameters<typeof encodeMappings>[0]): SourceMapV3 => ({
   version: 3,
