@@ -28,8 +28,8 @@ export const ALLOWED_LICENCES = new Set([
  * that is no longer needed fails the check too, so the list cannot outlive its reasons.
  */
 export const LICENCE_EXCEPTIONS: Record<string, string> = {
-  'humanize-number': 'MIT, stated in its Readme (its package.json declares no licence); a dependency of s3rver',
-  only: 'MIT, stated in its Readme (its package.json declares no licence); a dependency of s3rver',
+  'humanize-number': 'MIT, stated in its Readme (its package.json declares no licence); a dependency of @20minutes/s3rver (through koa)',
+  only: 'MIT, stated in its Readme (its package.json declares no licence); a dependency of @20minutes/s3rver (through koa)',
 };
 
 export interface ProductionPackage {

@@ -1,6 +1,6 @@
 /** The S3 emulator's own thread (see `startS3Emulator`). */
 import { workerData } from 'node:worker_threads';
-import S3rver from 's3rver';
+import S3rver from '@20minutes/s3rver';
 import { serveOnThisThread } from './emulator-thread';
 import { isAdmittedRequest } from './s3-admission';
 
@@ -29,6 +29,9 @@ await serveOnThisThread(async (post) => {
     port: settings.port,
     directory: settings.directory,
     silent: true,
+    // The runtime's credentials are public constants (LOCAL_CREDENTIALS): a signature proves nothing here, the
+    // admission check below is what keeps other local users out.
+    allowMismatchedSignatures: true,
     ...(settings.uploadsBucket ? { configureBuckets: [{ name: settings.uploadsBucket, configs: [BROWSER_UPLOADS_CORS] }] } : {}),
   });
   // First in the chain (Koa composes it at run()), before s3rver reads anything.

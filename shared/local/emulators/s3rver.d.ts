@@ -1,4 +1,4 @@
-declare module 's3rver' {
+declare module '@20minutes/s3rver' {
   import type { IncomingMessage } from 'node:http';
 
   interface S3rverOptions {
@@ -6,6 +6,7 @@ declare module 's3rver' {
     port?: number;
     directory?: string;
     silent?: boolean;
+    allowMismatchedSignatures?: boolean;
     configureBuckets?: { name: string; configs?: Buffer[] }[];
   }
   export default class S3rver {

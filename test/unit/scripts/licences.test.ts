@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isPermissive, LICENCE_EXCEPTIONS, productionPackages } from '../../../scripts/licences';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 
 describe('isPermissive', () => {
   it.each(['MIT', 'Apache-2.0', 'BSD-3-Clause', '(MIT OR WTFPL)', '(BSD-2-Clause OR MIT OR Apache-2.0)', 'Apache-2.0 WITH LLVM-exception'])(

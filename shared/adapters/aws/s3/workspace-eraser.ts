@@ -54,7 +54,8 @@ export class S3WorkspaceEraser implements WorkspaceObjectEraser {
     for (let failed = 0; ; ) {
       try {
         // Deleting while listing moves the listing's window: each page is listed again from the start. The first
-        // version of the listing: the emulator cannot make a V2 continuation token on Node 22 (a 500 past 1,000 keys).
+        // version of the listing: the local S3 emulator encrypts V2 continuation tokens with DES, which OpenSSL 3
+        // does not offer (a 500 past 1,000 keys).
         const page = await this.s3.send(new ListObjectsCommand({ Bucket: this.bucket, Prefix: prefix }));
         const ids = (page.Contents ?? []).flatMap((object) => (object.Key ? [{ Key: object.Key }] : []));
         if (!ids.length) return removed;
