@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/domain/errors';
 import { parseMultipart } from '../../../shared/http/multipart';
 import { httpEvent } from '../../support/http-events';
+import { CLOUD_MULTIPART_MAX_BYTES } from '../../../shared/manifest';
 
 const LIMITS = { maxFiles: 1, fileFields: ['file'], textFields: ['title'] };
 
@@ -68,5 +69,54 @@ describe('parseMultipart', () => {
 
     // Assert
     expect((outcome as AppError).code).toBe('VALIDATION_ERROR');
+  });
+});
+
+const MIB = 1024 * 1024;
+/** Lambda's limit on a synchronous invocation's request payload. */
+const LAMBDA_PAYLOAD_BYTES = 6 * MIB;
+const BODY = '--BND\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.4 hello\r\n--BND--\r\n';
+
+/** A multipart event as the HTTP API sends it (base64), declaring `contentLength` bytes. */
+const declaredMultipartEvent = (body: string, contentLength: number) => ({
+  ...httpEvent('POST /api/documents/upload', {
+    rawBody: Buffer.from(body, 'latin1').toString('base64'),
+    headers: { 'content-type': 'multipart/form-data; boundary=BND', 'content-length': String(contentLength) },
+  }),
+  isBase64Encoded: true,
+});
+
+const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error as AppError);
+
+describe('multipart request size', () => {
+  it('keeps the cloud limit small enough that a body of it, base64-encoded, leaves Lambda\'s 6 MB half a MiB for the event', () => {
+    const encoded = Math.ceil(CLOUD_MULTIPART_MAX_BYTES / 3) * 4;
+
+    expect(LAMBDA_PAYLOAD_BYTES - encoded).toBeGreaterThan(MIB / 2);
+  });
+
+  it('refuses a body declared above the cloud limit with 413 pointing to the presigned upload, before reading it', async () => {
+    const error = await refusal(parseMultipart(declaredMultipartEvent(BODY, CLOUD_MULTIPART_MAX_BYTES + 1), LIMITS));
+
+    expect(error).toBeInstanceOf(AppError);
+    expect(error?.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(error?.details).toEqual({
+      limit_bytes: CLOUD_MULTIPART_MAX_BYTES,
+      received_bytes: CLOUD_MULTIPART_MAX_BYTES + 1,
+      use: 'POST /api/documents/upload-url',
+    });
+  });
+
+  it('refuses a body above the limit that declares a smaller length, by what arrived', async () => {
+    const error = await refusal(parseMultipart(declaredMultipartEvent(BODY, 10), { ...LIMITS, maxBytes: 64 }));
+
+    expect(error?.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(error?.details).toMatchObject({ limit_bytes: 64, received_bytes: Buffer.byteLength(BODY, 'latin1') });
+  });
+
+  it('reads a body above the cloud limit when the runtime allows more', async () => {
+    const form = await parseMultipart(declaredMultipartEvent(BODY, 5 * MIB), { ...LIMITS, maxBytes: 100 * MIB });
+
+    expect(form.files.map((file) => file.filename)).toEqual(['a.pdf']);
   });
 });

@@ -32,3 +32,17 @@ describe('the local runtime configuration', () => {
     }
   });
 });
+
+describe('MAX_REQUEST_SIZE_MB', () => {
+  it('is 100 MiB when unset, as P\'s limits table says', () => {
+    expect(parseEnv(localEnvSchema, {}).MAX_REQUEST_SIZE_MB).toBe(100);
+  });
+
+  it('takes another whole number of MiB', () => {
+    expect(parseEnv(localEnvSchema, { MAX_REQUEST_SIZE_MB: '250' }).MAX_REQUEST_SIZE_MB).toBe(250);
+  });
+
+  it.each(['0', '1.5', 'lots', '2048'])('stops the start naming the variable for %s', (value) => {
+    expect(() => parseEnv(localEnvSchema, { MAX_REQUEST_SIZE_MB: value })).toThrow(/^Invalid configuration: MAX_REQUEST_SIZE_MB: /);
+  });
+});
