@@ -92,57 +92,103 @@ interface ShardState {
  * each shard is checkpointed, and reading resumes after it, also when an iterator expires.
  */
 export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
-  const { streams } = options;
-  const batchSize = options.batchSize ?? 100;
-  const batchingWindowMs = options.maximumBatchingWindowMs ?? 0;
-  const pollIntervalMs = options.pollIntervalMs ?? 250;
-  const discoveryIntervalMs = options.shardDiscoveryIntervalMs ?? 5000;
-  const checkpoints = options.checkpoints ?? new InMemoryStreamCheckpointStore();
-  const delivery: DeliveryOptions = {
-    handler: options.handler,
-    maximumRetryAttempts: options.maximumRetryAttempts ?? 3,
-    bisectBatchOnFunctionError: options.bisectBatchOnFunctionError ?? true,
-    retryDelayMs: options.retryDelayMs ?? ((attempt) => Math.min(200 * 2 ** (attempt - 1), 10_000)),
-    onFailure: options.onFailure,
-    functionName: options.functionName ?? 'stream-consumer',
-  };
+  const poller = new DynamoStreamPoller(options);
+  poller.start();
+  return { wake: () => poller.wake(), stop: () => poller.stop() };
+}
 
-  let stopped = false;
-  const wakers = new Set<() => void>();
-  /** Waits `ms`, or less when stop (or `wake`) comes. */
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
+/** Where the reading of one shard is: its iterator, and the last record done (reading resumes after it). */
+interface ShardRead {
+  streamArn: string;
+  shard: ShardState;
+  checkpoint: string | undefined;
+  iterator: string | undefined;
+}
+
+/** One poller's state: the shards found, their workers, and the waits that `wake` and `stop` cut short. */
+class DynamoStreamPoller {
+  private readonly streams: DynamoDBStreamsClient;
+  private readonly batchSize: number;
+  private readonly batchingWindowMs: number;
+  private readonly pollIntervalMs: number;
+  private readonly discoveryIntervalMs: number;
+  private readonly checkpoints: StreamCheckpointStore;
+  private readonly delivery: DeliveryOptions;
+  private stopped = false;
+  /** The pending sleeps, which stop ends. */
+  private readonly wakers = new Set<() => void>();
+  private wakeDiscovery: (() => void) | undefined;
+  /** The shards' waits for new records, which `wake` ends (retry waits keep their backoff). */
+  private readonly idle = new Set<() => void>();
+  /** Counts wakes: a shard whose last read began before the latest wake reads again without waiting. */
+  private wakes = 0;
+  private readonly shards = new Map<string, ShardState>();
+  private readonly workers = new Set<Promise<void>>();
+  private discovering: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: StreamPollerOptions) {
+    this.streams = options.streams;
+    this.batchSize = options.batchSize ?? 100;
+    this.batchingWindowMs = options.maximumBatchingWindowMs ?? 0;
+    this.pollIntervalMs = options.pollIntervalMs ?? 250;
+    this.discoveryIntervalMs = options.shardDiscoveryIntervalMs ?? 5000;
+    this.checkpoints = options.checkpoints ?? new InMemoryStreamCheckpointStore();
+    this.delivery = {
+      handler: options.handler,
+      maximumRetryAttempts: options.maximumRetryAttempts ?? 3,
+      bisectBatchOnFunctionError: options.bisectBatchOnFunctionError ?? true,
+      retryDelayMs: options.retryDelayMs ?? ((attempt) => Math.min(200 * 2 ** (attempt - 1), 10_000)),
+      onFailure: options.onFailure,
+      functionName: options.functionName ?? 'stream-consumer',
+    };
+  }
+
+  start(): void {
+    this.discovering = this.discover();
+  }
+
+  wake(): void {
+    this.wakes++;
+    for (const waking of [...this.idle]) waking();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const wake of [...this.wakers]) wake();
+    this.wakeDiscovery?.();
+    await this.discovering;
+    while (this.workers.size > 0) await Promise.allSettled([...this.workers]);
+  }
+
+  /** Waits `ms`, or less when stop comes. */
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        wakers.delete(done);
+        this.wakers.delete(done);
         resolve();
       };
       const timer = setTimeout(done, ms);
-      wakers.add(done);
+      this.wakers.add(done);
     });
-  let wakeDiscovery: (() => void) | undefined;
-  /** The shards' waits for new records, which `wake` ends (retry waits keep their backoff). */
-  const idle = new Set<() => void>();
-  /** Counts wakes: a shard whose last read began before the latest wake reads again without waiting. */
-  let wakes = 0;
-  const poll = async (ms: number, readAfterWake: number): Promise<void> => {
-    if (readAfterWake < wakes) return;
-    let waking: (() => void) | undefined;
-    await Promise.race([sleep(ms), new Promise<void>((resolve) => idle.add((waking = resolve)))]);
-    idle.delete(waking!);
-  };
+  }
 
-  const shards = new Map<string, ShardState>();
-  const workers = new Set<Promise<void>>();
+  /** Waits `ms` for new records, or less when stop or a wake comes; not at all when a wake came since `readAfterWake`. */
+  private async poll(ms: number, readAfterWake: number): Promise<void> {
+    if (readAfterWake < this.wakes) return;
+    let waking: (() => void) | undefined;
+    await Promise.race([this.sleep(ms), new Promise<void>((resolve) => this.idle.add((waking = resolve)))]);
+    this.idle.delete(waking!);
+  }
 
   /** Starts a worker for each waiting shard whose parent is done (or gone from the stream). */
-  const schedule = (streamArn: string): void => {
-    for (const shard of shards.values()) {
-      if (stopped || shard.status !== 'waiting') continue;
-      const parent = shard.parentShardId === undefined ? undefined : shards.get(shard.parentShardId);
+  private schedule(streamArn: string): void {
+    for (const shard of this.shards.values()) {
+      if (this.stopped || shard.status !== 'waiting') continue;
+      const parent = shard.parentShardId === undefined ? undefined : this.shards.get(shard.parentShardId);
       if (parent && parent.status !== 'done') continue;
       shard.status = 'reading';
-      const worker = readShard(streamArn, shard)
+      const worker = this.readShard(streamArn, shard)
         .then(
           (finished) => {
             shard.status = finished ? 'done' : 'waiting';
@@ -153,21 +199,21 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
           },
         )
         .finally(() => {
-          workers.delete(worker);
+          this.workers.delete(worker);
           if (shard.status === 'done') {
-            schedule(streamArn);
-            wakeDiscovery?.();
+            this.schedule(streamArn);
+            this.wakeDiscovery?.();
           }
         });
-      workers.add(worker);
+      this.workers.add(worker);
     }
-  };
+  }
 
   /** An iterator for the shard at `type` (after or at `sequenceNumber`); undefined once stopped or the shard is gone. */
-  const iteratorFor = async (streamArn: string, shardId: string, type: ShardIteratorType, sequenceNumber?: string): Promise<string | undefined> => {
-    while (!stopped) {
+  private async iteratorFor(streamArn: string, shardId: string, type: ShardIteratorType, sequenceNumber?: string): Promise<string | undefined> {
+    while (!this.stopped) {
       try {
-        const { ShardIterator } = await streams.send(
+        const { ShardIterator } = await this.streams.send(
           new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shardId, ShardIteratorType: type, SequenceNumber: sequenceNumber }),
         );
         return ShardIterator;
@@ -181,150 +227,152 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
           continue;
         }
         logger.warn('stream poller: could not get a shard iterator, retrying', { shard_id: shardId, error });
-        await sleep(1000);
+        await this.sleep(1000);
       }
     }
     return undefined;
-  };
+  }
+
+  /** An iterator after the checkpoint, else at the first record `pending` (read, not yet delivered), else at the start. */
+  private position(read: ShardRead, pending: DynamoDBRecord[]): Promise<string | undefined> {
+    const { streamArn, shard } = read;
+    if (read.checkpoint !== undefined) return this.iteratorFor(streamArn, shard.shardId, 'AFTER_SEQUENCE_NUMBER', read.checkpoint);
+    if (pending[0]) return this.iteratorFor(streamArn, shard.shardId, 'AT_SEQUENCE_NUMBER', sequenceOf(pending[0]));
+    return this.iteratorFor(streamArn, shard.shardId, shard.initial);
+  }
 
   /** Reads and delivers one shard; true once it is closed and every record is done, false when stopped. */
-  const readShard = async (streamArn: string, shard: ShardState): Promise<boolean> => {
+  private async readShard(streamArn: string, shard: ShardState): Promise<boolean> {
     const { shardId } = shard;
-    let checkpoint = await checkpoints.get(shardId);
-    if (checkpoint === undefined && shard.initial === 'LATEST' && shard.closed) return true;
-    const position = (pending: DynamoDBRecord[]) =>
-      checkpoint !== undefined
-        ? iteratorFor(streamArn, shardId, 'AFTER_SEQUENCE_NUMBER', checkpoint)
-        : pending[0]
-          ? iteratorFor(streamArn, shardId, 'AT_SEQUENCE_NUMBER', sequenceOf(pending[0]))
-          : iteratorFor(streamArn, shardId, shard.initial);
-    let iterator = await position([]);
+    const read: ShardRead = { streamArn, shard, checkpoint: await this.checkpoints.get(shardId), iterator: undefined };
+    if (read.checkpoint === undefined && shard.initial === 'LATEST' && shard.closed) return true;
+    read.iterator = await this.position(read, []);
     const target = {
       streamArn,
       shardId,
-      stopped: () => stopped,
-      sleep,
+      stopped: () => this.stopped,
+      sleep: (ms: number) => this.sleep(ms),
       checkpoint: async (sequenceNumber: string) => {
-        checkpoint = sequenceNumber;
+        read.checkpoint = sequenceNumber;
         // A lost write costs a redelivery after a restart, which the consumers are built to absorb.
-        await checkpoints.put(shardId, sequenceNumber).catch((error: unknown) => logger.warn('stream poller: could not keep a checkpoint', { shard_id: shardId, error }));
+        await this.checkpoints
+          .put(shardId, sequenceNumber)
+          .catch((error: unknown) => logger.warn('stream poller: could not keep a checkpoint', { shard_id: shardId, error }));
       },
     };
     /** The wake count when the read that drained the shard began (null: the last read filled its batch). */
     let drainedAfterWake: number | null = null;
-    while (!stopped && iterator !== undefined) {
+    while (!this.stopped && read.iterator !== undefined) {
       // A drained shard is read again after the next wake (or the idle interval), not at once: a read then finds
       // nothing unless a write came meanwhile, and every write of this process wakes the poller.
-      if (drainedAfterWake !== null) await poll(pollIntervalMs, drainedAfterWake);
-      if (stopped) return false;
-      drainedAfterWake = null;
-      let batch: DynamoDBRecord[] = [];
-      let firstAt = 0;
-      while (!stopped && iterator !== undefined && batch.length < batchSize) {
-        const wanted = Math.min(1000, batchSize - batch.length);
-        const readAfterWake = wakes;
-        let records;
-        try {
-          const response = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: wanted }));
-          records = (response.Records ?? []).map((record) => toLambdaRecord(record, streamArn));
-          iterator = response.NextShardIterator;
-        } catch (error) {
-          if (error instanceof ExpiredIteratorException) {
-            iterator = await position(batch);
-            batch = [];
-            continue;
-          }
-          if (error instanceof ResourceNotFoundException) {
-            logger.warn('stream poller: the shard is gone', { shard_id: shardId, error });
-            iterator = undefined;
-            break;
-          }
-          // Read again from the checkpoint, in case the iterator itself was what failed.
-          logger.warn('stream poller: reading records failed, retrying', { shard_id: shardId, error });
-          await sleep(1000);
-          iterator = await position(batch);
+      if (drainedAfterWake !== null) await this.poll(this.pollIntervalMs, drainedAfterWake);
+      if (this.stopped) return false;
+      const next = await this.readBatch(read);
+      drainedAfterWake = next.drainedAfterWake;
+      if (this.stopped) return false;
+      if (next.batch.length > 0 && !(await deliverBatch(this.delivery, target, next.batch))) return false;
+    }
+    // A closed shard (no next iterator) is done once its last batch is; a stopped one is read again later.
+    return !this.stopped;
+  }
+
+  /**
+   * Reads the shard's next batch: up to `batchSize` records, waiting up to the batching window for more once the
+   * first came, and for new records while there are none. With the wake count when the read that drained the
+   * shard began (null when the batch filled or the shard ended).
+   */
+  private async readBatch(read: ShardRead): Promise<{ batch: DynamoDBRecord[]; drainedAfterWake: number | null }> {
+    const { streamArn, shard } = read;
+    let batch: DynamoDBRecord[] = [];
+    let firstAt = 0;
+    while (!this.stopped && read.iterator !== undefined && batch.length < this.batchSize) {
+      const wanted = Math.min(1000, this.batchSize - batch.length);
+      const readAfterWake = this.wakes;
+      let records;
+      try {
+        const response = await this.streams.send(new GetRecordsCommand({ ShardIterator: read.iterator, Limit: wanted }));
+        records = (response.Records ?? []).map((record) => toLambdaRecord(record, streamArn));
+        read.iterator = response.NextShardIterator;
+      } catch (error) {
+        if (error instanceof ExpiredIteratorException) {
+          read.iterator = await this.position(read, batch);
           batch = [];
           continue;
         }
-        if (records.length > 0 && batch.length === 0) firstAt = Date.now();
-        batch.push(...records);
-        if (records.length === wanted) continue;
-        const windowLeft = firstAt + batchingWindowMs - Date.now();
-        if (batch.length > 0 && windowLeft <= 0) {
-          drainedAfterWake = readAfterWake;
+        if (error instanceof ResourceNotFoundException) {
+          logger.warn('stream poller: the shard is gone', { shard_id: shard.shardId, error });
+          read.iterator = undefined;
           break;
         }
-        if (iterator !== undefined) await (batch.length > 0 ? sleep(Math.min(pollIntervalMs, windowLeft)) : poll(pollIntervalMs, readAfterWake));
+        // Read again from the checkpoint, in case the iterator itself was what failed.
+        logger.warn('stream poller: reading records failed, retrying', { shard_id: shard.shardId, error });
+        await this.sleep(1000);
+        read.iterator = await this.position(read, batch);
+        batch = [];
+        continue;
       }
-      if (stopped) return false;
-      if (batch.length > 0 && !(await deliverBatch(delivery, target, batch))) return false;
+      if (records.length > 0 && batch.length === 0) firstAt = Date.now();
+      batch.push(...records);
+      if (records.length === wanted) continue;
+      const windowLeft = firstAt + this.batchingWindowMs - Date.now();
+      if (batch.length > 0 && windowLeft <= 0) return { batch, drainedAfterWake: readAfterWake };
+      if (read.iterator !== undefined) {
+        await (batch.length > 0 ? this.sleep(Math.min(this.pollIntervalMs, windowLeft)) : this.poll(this.pollIntervalMs, readAfterWake));
+      }
     }
-    // A closed shard (no next iterator) is done once its last batch is; a stopped one is read again later.
-    return !stopped;
-  };
+    return { batch, drainedAfterWake: null };
+  }
 
-  const resolveStreamArn = async (): Promise<string> => {
-    const { source } = options;
+  private async resolveStreamArn(): Promise<string> {
+    const { source } = this.options;
     if ('streamArn' in source) return source.streamArn;
     const { Table } = await source.dynamodb.send(new DescribeTableCommand({ TableName: source.tableName }));
     if (!Table?.LatestStreamArn) throw new Error(`table ${source.tableName} has no stream`);
     return Table.LatestStreamArn;
-  };
+  }
 
-  const describeShards = async (streamArn: string): Promise<Shard[]> => {
+  private async describeShards(streamArn: string): Promise<Shard[]> {
     const found: Shard[] = [];
     let exclusiveStartShardId: string | undefined;
     do {
-      const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStartShardId }));
+      const { StreamDescription } = await this.streams.send(
+        new DescribeStreamCommand({ StreamArn: streamArn, ExclusiveStartShardId: exclusiveStartShardId }),
+      );
       found.push(...(StreamDescription?.Shards ?? []));
       exclusiveStartShardId = StreamDescription?.LastEvaluatedShardId;
     } while (exclusiveStartShardId);
     return found;
-  };
+  }
 
-  const discover = async (): Promise<void> => {
+  /** Looks for new shards until stopped, every `shardDiscoveryIntervalMs` and whenever a shard is done. */
+  private async discover(): Promise<void> {
     let streamArn: string | undefined;
     let first = true;
-    while (!stopped) {
+    while (!this.stopped) {
       try {
-        streamArn ??= await resolveStreamArn();
-        for (const shard of await describeShards(streamArn)) {
-          if (!shard.ShardId || shards.has(shard.ShardId)) continue;
-          shards.set(shard.ShardId, {
+        streamArn ??= await this.resolveStreamArn();
+        for (const shard of await this.describeShards(streamArn)) {
+          if (!shard.ShardId || this.shards.has(shard.ShardId)) continue;
+          this.shards.set(shard.ShardId, {
             shardId: shard.ShardId,
             parentShardId: shard.ParentShardId,
             closed: shard.SequenceNumberRange?.EndingSequenceNumber !== undefined,
-            initial: first ? (options.startingPosition ?? 'TRIM_HORIZON') : 'TRIM_HORIZON',
+            initial: first ? (this.options.startingPosition ?? 'TRIM_HORIZON') : 'TRIM_HORIZON',
             status: 'waiting',
           });
         }
         first = false;
-        schedule(streamArn);
+        this.schedule(streamArn);
       } catch (error) {
-        if (stopped) return;
-        logger.warn('stream poller: could not describe the stream, retrying', { stream: streamArn ?? describeSource(options.source), error });
+        if (this.stopped) return;
+        logger.warn('stream poller: could not describe the stream, retrying', { stream: streamArn ?? describeSource(this.options.source), error });
       }
       await new Promise<void>((resolve) => {
-        wakeDiscovery = resolve;
-        void sleep(discoveryIntervalMs).then(resolve);
+        this.wakeDiscovery = resolve;
+        void this.sleep(this.discoveryIntervalMs).then(resolve);
       });
     }
-  };
-
-  const discovering = discover();
-  return {
-    wake() {
-      wakes++;
-      for (const waking of [...idle]) waking();
-    },
-    async stop() {
-      stopped = true;
-      for (const wake of [...wakers]) wake();
-      wakeDiscovery?.();
-      await discovering;
-      while (workers.size > 0) await Promise.allSettled([...workers]);
-    },
-  };
+  }
 }
 
 const describeSource = (source: StreamPollerOptions['source']): string =>
