@@ -1,0 +1,307 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import encodeWebp, { init as initWebpEncoder } from '@jsquash/webp/encode.js';
+import { createCanvas, loadImage, type Canvas } from '@napi-rs/canvas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CanvasThumbnailRenderer } from '../../../../shared/adapters/imaging/canvas-thumbnail-renderer';
+import { AppError } from '../../../../shared/domain/errors';
+import { rejectionOf } from '../../../support/rejection';
+
+const CORPUS = new URL('../../../../shared/corpus/ocrmypdf/', import.meta.url);
+const corpus = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(name, CORPUS)));
+const BOX = { width: 200, height: 200 };
+const RED = [200, 30, 30] as const;
+
+// ---- fixtures made in code -------------------------------------------------------------------------------
+
+/** A width x height canvas filled with RED. */
+const redCanvas = (width: number, height: number): Canvas => {
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = `rgb(${RED.join(',')})`;
+  context.fillRect(0, 0, width, height);
+  return canvas;
+};
+
+const png = (width: number, height: number): Uint8Array => new Uint8Array(redCanvas(width, height).encodeSync('png'));
+const jpeg = (width: number, height: number): Uint8Array => new Uint8Array(redCanvas(width, height).encodeSync('jpeg', 90));
+
+/** An uncompressed little-endian RGB TIFF with one strip (the canvas writes no TIFF). */
+const tiff = (width: number, height: number): Uint8Array => {
+  const entries: [tag: number, type: 3 | 4, value: number][] = [
+    [256, 4, width],
+    [257, 4, height],
+    [258, 3, 0], // BitsPerSample: 3 values, at BPS_AT
+    [259, 3, 1],
+    [262, 3, 2],
+    [273, 4, 0], // StripOffsets: DATA_AT
+    [277, 3, 3],
+    [278, 4, height],
+    [279, 4, width * height * 3],
+    [284, 3, 1],
+  ];
+  const BPS_AT = 8 + 2 + entries.length * 12 + 4;
+  const DATA_AT = BPS_AT + 6;
+  const bytes = new Uint8Array(DATA_AT + width * height * 3);
+  const view = new DataView(bytes.buffer);
+  bytes.set([0x49, 0x49, 42, 0, 8, 0, 0, 0]);
+  view.setUint16(8, entries.length, true);
+  entries.forEach(([tag, type, value], i) => {
+    const at = 10 + i * 12;
+    view.setUint16(at, tag, true);
+    view.setUint16(at + 2, type, true);
+    view.setUint32(at + 4, tag === 258 ? 3 : 1, true);
+    const actual = tag === 258 ? BPS_AT : tag === 273 ? DATA_AT : value;
+    if (type === 3 && tag !== 258) view.setUint16(at + 8, actual, true);
+    else view.setUint32(at + 8, actual, true);
+  });
+  [0, 2, 4].forEach((offset) => view.setUint16(BPS_AT + offset, 8, true));
+  for (let i = DATA_AT; i < bytes.length; i += 3) bytes.set(RED, i);
+  return bytes;
+};
+
+/** A lossless WebP, RED where `opaque` says so and fully transparent elsewhere. */
+const webp = async (width: number, height: number, opaque = (_x: number, _y: number) => true): Promise<Uint8Array> => {
+  const data = new Uint8ClampedArray(width * height * 4);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) data.set([...RED, opaque(x, y) ? 255 : 0], (y * width + x) * 4);
+  }
+  return new Uint8Array(await encodeWebp({ data, width, height, colorSpace: 'srgb' } as never, { lossless: 1 }));
+};
+
+// ---- reading the output back -----------------------------------------------------------------------------
+
+const decode = async (bytes: Uint8Array) => {
+  const image = await loadImage(Buffer.from(bytes));
+  const canvas = createCanvas(image.width, image.height);
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const { data } = context.getImageData(0, 0, image.width, image.height);
+  const pixelAt = (x: number, y: number): number[] => {
+    const at = (y * image.width + x) * 4;
+    return [...data.subarray(at, at + 3)];
+  };
+  return { width: image.width, height: image.height, pixelAt };
+};
+
+const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const JPEG_MAGIC = [0xff, 0xd8, 0xff];
+
+const failure = (promise: Promise<unknown>): Promise<AppError> => rejectionOf(promise, AppError);
+
+// ---- specification ---------------------------------------------------------------------------------------
+
+describe('CanvasThumbnailRenderer', () => {
+  const renderer = new CanvasThumbnailRenderer();
+  // The corpus renders in well under a second each on a quiet machine; the 2 cores are shared with other test
+  // files, so the corpus sweep allows more than the default 8 s (the default is specified with enormous.pdf below).
+  const patient = new CanvasThumbnailRenderer({ timeoutMs: 50_000 });
+
+  beforeAll(async () => {
+    const require = createRequire(import.meta.url);
+    const wasm = readFileSync(require.resolve('@jsquash/webp/codec/enc/webp_enc_simd.wasm'));
+    await initWebpEncoder({ wasmBinary: new Uint8Array(wasm).buffer });
+  });
+
+  afterAll(() => Promise.all([renderer.close(), patient.close()]));
+
+  it('renders the first page of a PDF as a PNG that fits the box', async () => {
+    const file = corpus('multipage.pdf');
+
+    const thumbnail = await renderer.render(file, 'application/pdf', BOX);
+
+    expect(thumbnail.mimeType).toBe('image/png');
+    expect([...thumbnail.bytes.subarray(0, 8)]).toEqual(PNG_MAGIC);
+    const decoded = await decode(thumbnail.bytes);
+    expect({ width: decoded.width, height: decoded.height }).toEqual({ width: thumbnail.width, height: thumbnail.height });
+    expect(thumbnail.height).toBe(200);
+    expect(thumbnail.width).toBeLessThanOrEqual(200);
+  });
+
+  it('keeps the aspect ratio of the page', async () => {
+    const file = corpus('multipage.pdf'); // 384 x 470.88 pt
+
+    const thumbnail = await renderer.render(file, 'application/pdf', { width: 300, height: 100 });
+
+    expect(thumbnail.height).toBe(100);
+    expect(thumbnail.width / thumbnail.height).toBeCloseTo(384 / 470.88, 1);
+  });
+
+  it('scales a PDF page up to the box when the page is smaller than the box', async () => {
+    const file = corpus('trivial.pdf'); // 300 x 300 pt
+
+    const thumbnail = await renderer.render(file, 'application/pdf', { width: 400, height: 400 });
+
+    expect({ width: thumbnail.width, height: thumbnail.height }).toEqual({ width: 400, height: 400 });
+  });
+
+  it.each([
+    'linn.png',
+    'typewriter.png',
+    'baiona.png',
+    'cardinal.pdf',
+    'skew.pdf',
+    'c02-22.pdf',
+    'ccitt.pdf',
+    'jbig2.pdf',
+    'trivial.pdf',
+    'blank.pdf',
+  ])('renders the corpus file %s to an image that fills the box on one side', async (name) => {
+    const file = corpus(name);
+
+    const thumbnail = await patient.render(file, 'application/octet-stream', BOX);
+
+    const decoded = await decode(thumbnail.bytes);
+    expect(decoded.width).toBe(thumbnail.width);
+    expect(decoded.height).toBe(thumbnail.height);
+    expect(Math.max(decoded.width, decoded.height)).toBe(200);
+   }, 60_000);
+
+  it('renders enormous.pdf, one 9000 x 9000 RGB scan, within the default time limit', async () => {
+    const file = corpus('enormous.pdf'); // 2160 x 2160 pt
+
+    const thumbnail = await renderer.render(file, 'application/pdf', BOX);
+
+    const decoded = await decode(thumbnail.bytes);
+    expect({ width: decoded.width, height: decoded.height }).toEqual({ width: 200, height: 200 });
+  });
+
+  it.each([
+    ['PNG', 'image/png', async () => png(300, 150)],
+    ['JPEG', 'image/jpeg', async () => jpeg(300, 150)],
+    ['TIFF', 'image/tiff', async () => tiff(300, 150)],
+    ['WebP', 'image/webp', async () => webp(300, 150)],
+  ])('renders a %s image to a picture of it that fits the box with its aspect ratio', async (_format, mimeType, make) => {
+    const file = await make();
+
+    const thumbnail = await renderer.render(file, mimeType, BOX);
+
+    const decoded = await decode(thumbnail.bytes);
+    expect({ width: decoded.width, height: decoded.height }).toEqual({ width: 200, height: 100 });
+    const [r = 0, g = 0, b = 0] = decoded.pixelAt(100, 50);
+    expect(r).toBeGreaterThan(150);
+    expect(Math.max(g, b)).toBeLessThan(80);
+  });
+
+  it('never enlarges a raster image beyond its own pixel size', async () => {
+    const file = png(40, 20);
+
+    const thumbnail = await renderer.render(file, 'image/png', BOX);
+
+    expect({ width: thumbnail.width, height: thumbnail.height }).toEqual({ width: 40, height: 20 });
+  });
+
+  it('shows transparent pixels as white', async () => {
+    const file = await webp(100, 100, (x) => x < 50);
+
+    const thumbnail = await renderer.render(file, 'image/webp', BOX);
+
+    const decoded = await decode(thumbnail.bytes);
+    expect(decoded.pixelAt(75, 50)).toEqual([255, 255, 255]);
+  });
+
+  it('recognises the format by its content, not by the declared MIME type', async () => {
+    const file = png(60, 30);
+
+    const thumbnail = await renderer.render(file, 'application/pdf', BOX);
+
+    expect({ width: thumbnail.width, height: thumbnail.height }).toEqual({ width: 60, height: 30 });
+  });
+
+  it('answers a JPEG when configured for JPEG output', async () => {
+    const jpegRenderer = new CanvasThumbnailRenderer({ output: 'jpeg' });
+
+    const thumbnail = await jpegRenderer.render(corpus('linn.png'), 'image/png', BOX).finally(() => jpegRenderer.close());
+
+    expect(thumbnail.mimeType).toBe('image/jpeg');
+    expect([...thumbnail.bytes.subarray(0, 3)]).toEqual(JPEG_MAGIC);
+    expect((await decode(thumbnail.bytes)).height).toBe(200);
+  });
+
+  it('refuses the 35000 x 35000 px decompression bomb hugemono.pdf before decoding it', async () => {
+    const file = corpus('hugemono.pdf');
+
+    const error = await failure(renderer.render(file, 'application/pdf', BOX));
+
+    expect(error.code).toBe('VALIDATION_ERROR');
+    expect(error.details).toMatchObject({ field: 'file', reason: expect.stringContaining('35000x35000') });
+  });
+
+  it('refuses an image with more pixels than the configured limit', async () => {
+    const strict = new CanvasThumbnailRenderer({ maxPixels: 5_000 });
+
+    const error = await failure(strict.render(png(100, 100), 'image/png', BOX).finally(() => strict.close()));
+
+    expect(error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('refuses a WebP whose header declares more pixels than the limit', async () => {
+    const strict = new CanvasThumbnailRenderer({ maxPixels: 5_000 });
+    const file = await webp(100, 100);
+
+    const error = await failure(strict.render(file, 'image/webp', BOX).finally(() => strict.close()));
+
+    expect(error.details).toMatchObject({ reason: expect.stringContaining('100x100') });
+  });
+
+  it('refuses invalid.pdf, a PDF header followed by nothing', async () => {
+    const file = corpus('invalid.pdf');
+
+    const error = await failure(renderer.render(file, 'application/pdf', BOX));
+
+    expect(error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('refuses a truncated PNG', async () => {
+    const whole = corpus('linn.png');
+    const file = whole.subarray(0, whole.length / 2);
+
+    const error = await failure(renderer.render(file, 'image/png', BOX));
+
+    expect(error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('refuses an empty file', async () => {
+    const file = new Uint8Array(0);
+
+    const error = await failure(renderer.render(file, 'application/pdf', BOX));
+
+    expect(error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it.each(['application/pdf', 'image/png'])('refuses random bytes declared as %s', async (mimeType) => {
+    const file = new Uint8Array(4096).map((_, i) => (Math.imul(i + 1, 2654435761) >>> 24) & 0xff);
+
+    const error = await failure(renderer.render(file, mimeType, BOX));
+
+    expect(error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it.each([
+    ['width', { width: 0, height: 200 }],
+    ['height', { width: 200, height: 1025 }],
+    ['width', { width: 10.5, height: 200 }],
+  ])('refuses a box whose %s is outside 1..1024', async (field, box) => {
+    const file = png(10, 10);
+
+    const error = await failure(renderer.render(file, 'image/png', box));
+
+    expect(error.details).toMatchObject({ field });
+  });
+
+  it('stops a render that takes longer than the time limit', async () => {
+    const hurried = new CanvasThumbnailRenderer({ timeoutMs: 20 });
+
+    const error = await failure(hurried.render(corpus('enormous.pdf'), 'application/pdf', BOX).finally(() => hurried.close()));
+
+    expect(error.details).toMatchObject({ reason: expect.stringContaining('longer than 20 ms') });
+  });
+
+  it('renders the next file after one was refused', async () => {
+    await failure(renderer.render(corpus('invalid.pdf'), 'application/pdf', BOX));
+
+    const thumbnail = await renderer.render(corpus('trivial.pdf'), 'application/pdf', BOX);
+
+    expect(thumbnail.width).toBe(200);
+  });
+});

@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import type { S3Event } from 'aws-lambda';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createS3Client } from '../../../../shared/adapters/aws/s3/client';
+import { localClientOptions } from '../../../../shared/container/local';
+import type { RunningEmulator } from '../../../../shared/local/emulators/dynamodb-local';
+import { startS3Emulator } from '../../../../shared/local/emulators/s3-emulator';
+
+const BUCKET = 'thread-bucket';
+
+describe('the S3 emulator', () => {
+  let s3: RunningEmulator;
+  let directory: string;
+  const events: S3Event[] = [];
+
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'docservice-s3-thread-'));
+    s3 = await startS3Emulator({ directory, onEvent: (event) => events.push(event) });
+    await createS3Client(localClientOptions(s3.endpoint)).send(new CreateBucketCommand({ Bucket: BUCKET }));
+  });
+
+  afterAll(async () => {
+    await s3?.stop();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('stores an object while the thread that started it is busy, so the API thread’s load cannot delay it', async () => {
+    // Arrange: a connection, then a PUT handed to the kernel before this thread stops turning its event loop.
+    const { port } = new URL(s3.endpoint);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.on('data', () => undefined);
+    const stored = join(directory, BUCKET, 'busy._S3rver_object');
+
+    // Act: this thread is blocked (no callback of its own can run) until the object is on disk or 5 s pass.
+    socket.write(`PUT /${BUCKET}/busy HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello`);
+    const deadline = Date.now() + 5000;
+    while (!existsSync(stored) && Date.now() < deadline);
+    const storedWhileBusy = existsSync(stored);
+    socket.destroy();
+
+    // Assert
+    expect(storedWhileBusy).toBe(true);
+  });
+
+  it('reports each object written to the thread that started it, as S3 would notify it', async () => {
+    // Arrange
+    const client = createS3Client(localClientOptions(s3.endpoint));
+    const reported = () => events.flatMap((event) => event.Records).find((record) => record.s3.object.key === 'reported');
+
+    // Act
+    await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'reported', Body: 'bytes' }));
+    await expect.poll(reported).toBeDefined();
+
+    // Assert
+    expect(reported()).toMatchObject({ eventName: 'ObjectCreated:Put', s3: { bucket: { name: BUCKET } } });
+  });
+});
