@@ -26,8 +26,13 @@ export async function launchChromium(timeoutMs: number): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: timeoutMs });
 }
 
-export async function openConsole(browser: Browser, baseUrl: string, options: { width?: number; timeoutMs: number }): Promise<ConsolePage> {
-  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: 900 }, baseURL: baseUrl });
+/** Opens the console in a context of its own; `colorScheme` is what the page's prefers-color-scheme reports. */
+export async function openConsole(
+  browser: Browser,
+  baseUrl: string,
+  options: { width?: number; timeoutMs: number; colorScheme?: 'light' | 'dark' },
+): Promise<ConsolePage> {
+  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: 900 }, baseURL: baseUrl, colorScheme: options.colorScheme ?? 'light' });
   const page = await context.newPage();
   page.setDefaultTimeout(options.timeoutMs);
   const problems: ConsolePage['problems'] = { csp: [], thrown: [], dialogs: [] };

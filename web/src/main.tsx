@@ -18,6 +18,7 @@ import { SourcesPage } from './pages/sources';
 import { UsersPage } from './pages/users';
 import { useRoute } from './router';
 import { can, onSession, session, type Session } from './session';
+import { applyChosenTheme, ThemeToggle } from './theme';
 
 interface NavItem {
   path: string;
@@ -145,6 +146,7 @@ function Shell({ current }: { current: Session }) {
           Menu
         </button>
         <Bell />
+        <ThemeToggle />
         <span class="who">
           {current.user.username} <span class="role">({current.user.role})</span>
         </span>
@@ -185,6 +187,7 @@ function App() {
   return current ? <Shell current={current} /> : <LoginPage error={ssoError} />;
 }
 
+applyChosenTheme();
 const root = document.getElementById('app');
 if (root) {
   root.textContent = '';

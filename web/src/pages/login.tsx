@@ -1,6 +1,7 @@
 /** Sign in with a password or SSO, or register where the deployment allows it. */
 import { useEffect, useState } from 'preact/hooks';
 import { register, signIn, SSO_LOGIN_URL, ssoAvailable } from '../api';
+import { ThemeToggle } from '../theme';
 import { ErrorNote, Field, useAction } from '../ui';
 
 export function LoginPage({ error }: { error?: unknown }) {
@@ -59,6 +60,9 @@ export function LoginPage({ error }: { error?: unknown }) {
         <button type="button" class="link" onClick={() => (action.clear(), setMode(mode === 'sign-in' ? 'register' : 'sign-in'))}>
           {mode === 'sign-in' ? 'No account? Register' : 'Have an account? Sign in'}
         </button>
+      </p>
+      <p class="login-foot">
+        <ThemeToggle />
       </p>
     </main>
   );
