@@ -1,4 +1,5 @@
 import type { AppContainer } from '../../shared/container/app-container';
+import type { HttpGate } from '../../shared/container/kit/request-gate';
 import { listAudit } from '../../shared/domain/audit/list-audit';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';
@@ -9,7 +10,9 @@ import { routes } from './schemas';
 const utc = (instant: string | undefined) => (instant === undefined ? undefined : new Date(instant).toISOString());
 
 /** GET /api/audit: the workspace's audit log (its admins), or any workspace's (the operator). No route changes it. */
-export const createAuditHandler = (c: AppContainer) =>
+export type AuditDeps = HttpGate & Pick<AppContainer, 'audit'>;
+
+export const createAuditHandler = (c: AuditDeps) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     edge: c.edge,

@@ -1,5 +1,9 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
-import { awsAppContainer } from '../../shared/container/aws';
+import { auditLog } from '../../shared/container/kit/audit';
+import { auditTableName } from '../../shared/container/kit/aws-env';
+import { awsHttp } from '../../shared/container/kit/aws-http';
 import { createAuditHandler } from './handler';
 
-export const handler = lambdaEntry(createAuditHandler(awsAppContainer(process.env)));
+const { gate, table } = awsHttp();
+
+export const handler = lambdaEntry(createAuditHandler({ ...gate, audit: auditLog(table.db, auditTableName(process.env)) }));

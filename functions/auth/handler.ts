@@ -7,6 +7,7 @@ import { completeOidcLogin } from '../../shared/domain/sso/complete-oidc-login';
 import { startOidcLogin } from '../../shared/domain/sso/start-oidc-login';
 import { registerUser } from '../../shared/domain/users/register';
 import type { AppContainer, OidcServices } from '../../shared/container/app-container';
+import type { HttpGate } from '../../shared/container/kit/request-gate';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json, type HttpResponse } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
@@ -16,7 +17,7 @@ import { routes } from './schemas';
 const oidcNotConfigured = () =>
   new AppError('NOT_FOUND', 'Single sign-on (OIDC) is not configured on this service', { feature: 'oidc', configured: false });
 
-const requireOidc = (c: AppContainer): OidcServices => {
+const requireOidc = (c: Pick<AppContainer, 'oidc'>): OidcServices => {
   if (!c.oidc) throw oidcNotConfigured();
   return c.oidc;
 };
@@ -35,7 +36,9 @@ const sessionResponse = (oidc: OidcServices, session: Session): HttpResponse => 
 };
 
 /** POST /api/auth/{register,login,logout,refresh} and GET /api/auth/oidc/{login,callback}. */
-export const createAuthHandler = (c: AppContainer) =>
+export type AuthDeps = HttpGate & Pick<AppContainer, 'authEvents' | 'clock' | 'connections' | 'loginAttempts' | 'oidc' | 'passwords' | 'plans' | 'quotaCounts' | 'refreshGraceSeconds' | 'registrationMode' | 'revokedTokens' | 'tokens' | 'users' | 'workspaces' | 'workspaceStatus'>;
+
+export const createAuthHandler = (c: AuthDeps) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     edge: c.edge,

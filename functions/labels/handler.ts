@@ -1,4 +1,8 @@
-import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
+import type { HttpGate } from '../../shared/container/kit/request-gate';
+import { inWorkspace, type WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
+import type { Clock } from '../../shared/domain/clock';
+import type { LabelRepository } from '../../shared/domain/labels/ports';
+import type { RegexEngine, RuleDocuments, RuleJobQueue, RuleRepository } from '../../shared/domain/rules/ports';
 import { assignLabel } from '../../shared/domain/labels/assign-label';
 import { deleteLabel } from '../../shared/domain/labels/delete-label';
 import { updateLabel } from '../../shared/domain/labels/update-label';
@@ -14,8 +18,16 @@ import { json, noContent } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { routes } from './schemas';
 
+/** What the label and rule endpoints use: each workspace's labels, rules and document count, and the rule-jobs queue. */
+export type LabelsDeps = HttpGate &
+  WorkspaceScoped<{ workspaceId: string; labels: LabelRepository; rules: RuleRepository; ruleDocuments: Pick<RuleDocuments, 'count'> }> & {
+    clock: Clock;
+    regex: RegexEngine;
+    ruleJobs: RuleJobQueue;
+  };
+
 /** The P label endpoints and the labelling rules: viewers list, editors create, change, delete, assign and apply. */
-export const createLabelsHandler = (c: AppContainer) =>
+export const createLabelsHandler = (c: LabelsDeps) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     edge: c.edge,

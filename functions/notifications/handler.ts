@@ -1,4 +1,5 @@
-import type { AppContainer } from '../../shared/container/app-container';
+import type { HttpGate } from '../../shared/container/kit/request-gate';
+import type { NotificationRepository } from '../../shared/domain/notifications/ports';
 import { markAllNotificationsRead } from '../../shared/domain/notifications/mark-all-notifications-read';
 import { markNotificationRead } from '../../shared/domain/notifications/mark-notification-read';
 import { listNotifications } from '../../shared/domain/notifications/list-notifications';
@@ -7,8 +8,11 @@ import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { routes } from './schemas';
 
+/** What the notification endpoints use. */
+export type NotificationsDeps = HttpGate & { notifications: NotificationRepository };
+
 /** The caller's own notifications: list (newest first), mark one read, mark all read. */
-export const createNotificationsHandler = (c: AppContainer) =>
+export const createNotificationsHandler = (c: NotificationsDeps) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     edge: c.edge,

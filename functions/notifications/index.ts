@@ -1,5 +1,8 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
-import { awsAppContainer } from '../../shared/container/aws';
+import { DynamoNotificationRepository } from '../../shared/adapters/aws/dynamodb/notification-repository';
+import { awsHttp } from '../../shared/container/kit/aws-http';
 import { createNotificationsHandler } from './handler';
 
-export const handler = lambdaEntry(createNotificationsHandler(awsAppContainer()));
+const { gate, table } = awsHttp();
+
+export const handler = lambdaEntry(createNotificationsHandler({ ...gate, notifications: new DynamoNotificationRepository(table.db, table.name) }));

@@ -1,13 +1,18 @@
 import { updateSettings } from '../../shared/domain/settings/update-settings';
 import { getSettings } from '../../shared/domain/settings/get-settings';
-import type { AppContainer } from '../../shared/container/app-container';
+import type { Clock } from '../../shared/domain/clock';
+import type { SettingsRepository } from '../../shared/domain/settings/ports';
+import type { HttpGate } from '../../shared/container/kit/request-gate';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { routes } from './schemas';
 
+/** What the settings endpoints use. */
+export type SettingsDeps = HttpGate & { settings: SettingsRepository; clock: Clock };
+
 /** GET and PUT /api/settings: each user's own settings, defaults filled in. */
-export const createSettingsHandler = (c: AppContainer) =>
+export const createSettingsHandler = (c: SettingsDeps) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     edge: c.edge,

@@ -1,5 +1,5 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
-import { awsAppContainer } from '../../shared/container/aws';
+import { awsHttp } from '../../shared/container/kit/aws-http';
 import { createSettingsHandler } from './handler';
 
-export const handler = lambdaEntry(createSettingsHandler(awsAppContainer()));
+export const handler = lambdaEntry(createSettingsHandler(awsHttp().gate));

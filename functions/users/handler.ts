@@ -10,6 +10,7 @@ import { deleteUserApiTokens } from '../../shared/domain/tokens/delete-user-toke
 import { listApiTokens } from '../../shared/domain/tokens/list-tokens';
 import { everyWorkspaceUsage, workspaceUsage } from '../../shared/domain/usage/get-usage';
 import type { AppContainer } from '../../shared/container/app-container';
+import type { HttpGate } from '../../shared/container/kit/request-gate';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json, noContent } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
@@ -21,7 +22,9 @@ import { routes } from './schemas';
  * DELETE /api/tokens/{id}; an admin also every token of the workspace), and the usage for billing: GET /api/usage (an admin: their
  * workspace's) and GET /api/usage/workspaces (the operator: every workspace's).
  */
-export const createUsersHandler = (c: AppContainer) =>
+export type UsersDeps = HttpGate & Pick<AppContainer, 'apiTokenMaxDays' | 'apiTokens' | 'clock' | 'connections' | 'passwords' | 'plans' | 'quotaCounts' | 'tokens' | 'usage' | 'users' | 'workspaceStatus' | 'workspaces'>;
+
+export const createUsersHandler = (c: UsersDeps) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     edge: c.edge,

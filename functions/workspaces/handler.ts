@@ -1,4 +1,7 @@
 import type { AppContainer } from '../../shared/container/app-container';
+import type { HttpGate } from '../../shared/container/kit/request-gate';
+import type { WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
+import type { SourceRepository } from '../../shared/domain/sources/ports';
 import { changeWorkspace, listWorkspaces, renameWorkspace, type ManageWorkspacesDeps } from '../../shared/domain/workspaces/manage-workspaces';
 import { getWorkspace } from '../../shared/domain/workspaces/workspace-overview';
 import { deleteOwnWorkspace, deleteWorkspaceAsOperator } from '../../shared/domain/erasure/request-erasure';
@@ -7,8 +10,13 @@ import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { routes } from './schemas';
 
-/** What the workspace routes read: the container, and how many members, sources and API tokens a workspace holds. */
-export const workspaceDepsOf = (c: AppContainer): ManageWorkspacesDeps => ({
+/** What the workspace routes use; a workspace's sources are counted against its plan. */
+export type WorkspacesDeps = HttpGate &
+  Pick<AppContainer, 'apiTokens' | 'clock' | 'connections' | 'erasureQueue' | 'erasures' | 'plans' | 'usage' | 'users' | 'workspaces'> &
+  WorkspaceScoped<{ sources: Pick<SourceRepository, 'list'> }>;
+
+/** What the workspace routes read: the deps, and how many members, sources and API tokens a workspace holds. */
+export const workspaceDepsOf = (c: WorkspacesDeps): ManageWorkspacesDeps => ({
   ...c,
   held: async (workspaceId) => {
     const [members, sources, tokens] = await Promise.all([
@@ -24,7 +32,7 @@ export const workspaceDepsOf = (c: AppContainer): ManageWorkspacesDeps => ({
  * The caller's workspace (GET /api/workspace: every member; PUT /api/workspace: its admins) and the operator's
  * view of every workspace (GET /api/workspaces, PUT /api/workspaces/{id}: plan, suspend, resume).
  */
-export const createWorkspacesHandler = (c: AppContainer) => {
+export const createWorkspacesHandler = (c: WorkspacesDeps) => {
   const deps = workspaceDepsOf(c);
   return httpHandler({
     corsOrigins: c.corsOrigins,

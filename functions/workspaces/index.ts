@@ -1,8 +1,21 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
-import { awsAppContainer } from '../../shared/container/aws';
-import { awsErasureQueue } from '../../shared/container/aws-queues';
-import { dynamoSourceStores } from '../../shared/container/source-stores';
+import { DynamoErasureRepository } from '../../shared/adapters/aws/dynamodb/erasure-repository';
+import { DynamoSourceRepository } from '../../shared/adapters/aws/dynamodb/source-repository';
+import { dynamoConnections } from '../../shared/container/connection-store';
+import { awsErasureQueue } from '../../shared/container/kit/aws-queues';
+import { awsHttp } from '../../shared/container/kit/aws-http';
 import { createWorkspacesHandler } from './handler';
 
-// The sources' stores: a workspace's overview counts its sources against its plan.
-export const handler = lambdaEntry(createWorkspacesHandler(awsAppContainer(process.env, { sourceStores: dynamoSourceStores, erasureQueue: awsErasureQueue(process.env) })));
+const { gate, table } = awsHttp();
+
+export const handler = lambdaEntry(
+  createWorkspacesHandler({
+    ...gate,
+    // A suspension ends the workspace's WebSocket sessions.
+    connections: dynamoConnections(table.db, table.name, gate.clock),
+    erasures: new DynamoErasureRepository(table.db, table.name),
+    erasureQueue: awsErasureQueue(process.env),
+    // A workspace's overview counts its sources against its plan.
+    forWorkspace: (workspaceId) => ({ sources: new DynamoSourceRepository(table.db, table.name, workspaceId) }),
+  }),
+);

@@ -153,7 +153,13 @@ export interface WorkspaceData {
   ruleDocuments: RuleDocuments;
 }
 
-export { inWorkspace, type InWorkspace } from './kit/workspace-scope';
+import { inWorkspace as scopedTo, type InWorkspace as ScopedTo } from './kit/workspace-scope';
+
+/** The container as a use case acting for a caller gets it: every store scoped to the caller's workspace. */
+export type InWorkspace<C extends AppContainer> = ScopedTo<C>;
+
+/** Scopes the container to the caller's workspace (the principal's, from the token; never one a request names). */
+export const inWorkspace = <C extends AppContainer>(c: C, caller: { workspaceId: string }): InWorkspace<C> => scopedTo(c, caller);
 
 /** The OIDC relying party, its pending logins, how first logins become users, and where the token goes. */
 export interface OidcServices {

@@ -2,7 +2,7 @@ import { lazyS3FileStore } from '../adapters/aws/s3/lazy-file-store';
 import { sha256 } from '../adapters/crypto/sha256';
 import type { AppContainer, DocumentServices } from './app-container';
 import { awsAppContainer, bucketEnvSchema, textractLanguages } from './aws';
-import { ocrQueues } from './aws-queues';
+import { ocrQueues } from './kit/aws-queues';
 import { parseEnv } from './config';
 import { imagingServices } from './imaging';
 

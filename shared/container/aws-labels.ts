@@ -1,6 +1,6 @@
 import type { AppContainer } from './app-container';
 import { awsAppContainer } from './aws';
-import { awsRuleJobQueue } from './aws-queues';
+import { awsRuleJobQueue } from './kit/aws-queues';
 
 /*
  * The labels function's part of the cloud composition root: it starts rules' runs over existing documents, so it

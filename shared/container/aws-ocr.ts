@@ -2,7 +2,7 @@ import * as z from '../zod';
 import type { OcrSweeperDeps } from '../domain/ocr/requeue-stuck-jobs';
 import type { AppContainer, OcrServices } from './app-container';
 import { awsAppContainer, OCR_STALE_AFTER_SECONDS, textractLanguages, tokenlessContainer } from './aws';
-import { ocrQueues } from './aws-queues';
+import { ocrQueues } from './kit/aws-queues';
 import { parseEnv, tableEnvSchema } from './config';
 
 /* The roots of the OCR queue's endpoints and of its sweep; the worker's is aws-ocr-worker.ts. */

@@ -1,7 +1,7 @@
 import { lazyS3FileStore } from '../adapters/aws/s3/lazy-file-store';
 import type { AppContainer } from './app-container';
 import { bucketEnvSchema, tokenlessContainer } from './aws';
-import { awsRuleJobQueue } from './aws-queues';
+import { awsRuleJobQueue } from './kit/aws-queues';
 import { parseEnv, tableEnvSchema } from './config';
 
 /** The rule-jobs worker: the repositories, the rule-jobs queue and the bucket (loaded on first use: texts too large for the table); no JWT key. */

@@ -1,6 +1,6 @@
 import type { AppContainer } from './app-container';
 import { tokenlessContainer } from './aws';
-import { awsSyncQueue } from './aws-queues';
+import { awsSyncQueue } from './kit/aws-queues';
 import { parseEnv, tableEnvSchema } from './config';
 import { dynamoSourceStores } from './source-stores';
 

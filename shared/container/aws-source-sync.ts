@@ -1,7 +1,7 @@
 import { lazyS3FileStore } from '../adapters/aws/s3/lazy-file-store';
 import type { AppContainer } from './app-container';
 import { bucketEnvSchema, tokenlessContainer } from './aws';
-import { ocrQueues } from './aws-queues';
+import { ocrQueues } from './kit/aws-queues';
 import { sourceParts } from './aws-sources';
 import { parseEnv, tableEnvSchema } from './config';
 

@@ -1,7 +1,7 @@
 import { WebDavFolders } from '../adapters/webdav/webdav-client';
 import type { AppContainer } from './app-container';
 import { awsAppContainer, awsCredentialVault, type SourceParts } from './aws';
-import { awsSyncQueue } from './aws-queues';
+import { awsSyncQueue } from './kit/aws-queues';
 import { dynamoSourceStores } from './source-stores';
 
 /*

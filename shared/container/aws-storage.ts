@@ -9,7 +9,7 @@ import { tableProbe } from '../adapters/aws/dynamodb/table-probe';
 import type { HealthProbe } from '../domain/health/ports';
 import type { AppContainer } from './app-container';
 import { bucketEnvSchema, tokenlessContainer, type StorageParts } from './aws';
-import { ocrQueues } from './aws-queues';
+import { ocrQueues } from './kit/aws-queues';
 import { commonEnvSchema, envText, parseEnv, tableEnvSchema } from './config';
 
 /**

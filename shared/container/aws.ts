@@ -5,7 +5,6 @@ import { tableProbe } from '../adapters/aws/dynamodb/table-probe';
 import { readSecretString } from '../adapters/aws/secrets/secret-string';
 import { onFirstUse } from '../adapters/first-use';
 import { TEXTRACT_LANGUAGES } from '../adapters/aws/textract/languages';
-import type { OcrPriority } from '../domain/ocr/jobs';
 import { joseTokens } from '../adapters/jwt/jose-token-service';
 import { KmsCredentialVault } from '../adapters/aws/kms/credential-vault';
 import type { AppContainer } from './app-container';
@@ -118,22 +117,7 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: Sea
   });
 }
 
-const ocrQueuesEnvSchema = z.lazy(() =>
-  z.object({
-    OCR_QUEUE_URL: z.url(),
-    OCR_HIGH_QUEUE_URL: z.url(),
-  }),
-);
-
-/** The OCR queues' URLs (OCR_QUEUE_URL, OCR_HIGH_QUEUE_URL), read at init. */
-export const ocrQueueUrls = (env: NodeJS.ProcessEnv): Record<OcrPriority, string> => {
-  const config = parseEnv(ocrQueuesEnvSchema, env);
-  return { normal: config.OCR_QUEUE_URL, high: config.OCR_HIGH_QUEUE_URL };
-};
-
-
-/** BUCKET_NAME. */
-export const bucketEnvSchema = z.lazy(() => z.object({ BUCKET_NAME: envText }));
+export { bucketEnvSchema, ocrQueueUrls } from './kit/aws-env';
 
 /** Textract's languages: the HTTP functions check requests against them without loading the engine. */
 export const textractLanguages = async () => TEXTRACT_LANGUAGES;

@@ -5,7 +5,6 @@ import { DynamoLabelRepository } from '../adapters/aws/dynamodb/label-repository
 import { DynamoNotificationRepository } from '../adapters/aws/dynamodb/notification-repository';
 import { DynamoOcrJobRepository } from '../adapters/aws/dynamodb/ocr-job-repository';
 import { DynamoPendingUploadRepository } from '../adapters/aws/dynamodb/pending-upload-repository';
-import { DynamoOidcLoginStore } from '../adapters/aws/dynamodb/oidc-login-store';
 import type { TokenSettings } from '../adapters/jwt/jose-token-service';
 import type { OpenIdClientOidcOptions } from '../adapters/oidc/openid-client-oidc';
 import type { TokenService } from '../domain/auth/ports';
@@ -28,6 +27,8 @@ import { oidcSettings, type CommonEnv } from './config';
 import { accountStores, workspaceDirectory } from './kit/accounts';
 import { authenticator, requestMeter } from './kit/request-gate';
 import type { Table } from './kit/table';
+import { oidcServices } from './kit/oidc';
+import { auditLog, authenticationEvents } from './kit/audit';
 import { planOf } from '../domain/quotas/plans';
 import type { NodeHostProbe } from '../adapters/node/host-probe';
 import { noBusinessMetrics, type BusinessMetrics } from '../domain/metrics/ports';
@@ -45,8 +46,6 @@ import { lazyRe2RegexEngine } from '../adapters/re2/lazy-re2-regex-engine';
 import type { RuleJobQueue } from '../domain/rules/ports';
 import type { ErasureQueue } from '../domain/erasure/ports';
 import { DynamoErasureRepository } from '../adapters/aws/dynamodb/erasure-repository';
-import { DynamoAuditLog } from '../adapters/aws/dynamodb/audit-log';
-import { auditedAuthentication } from '../adapters/audited-authentication';
 import { noAuthenticationEvents, type AuditLog } from '../domain/audit/ports';
 
 import type { AppContainer, OidcServices, SourceStores, WorkspaceData } from './app-container';
@@ -194,7 +193,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
   if (parts.connectionSender && !stored) throw new Error('a container that pushes to connections needs their store (connectionStore)');
   const connections = stored ? (parts.decorateConnections?.(stored, clock) ?? stored) : unavailableStore<ConnectionRepository>('connection repository');
   const connectionSender = parts.connectionSender ?? noConnectionSender;
-  const oidc = oidcServices(parts, clock);
+  const oidc = oidcOf(parts, clock);
   const eventHub: EventHub = parts.connectionSender
     ? new ConnectionEventPublisher({
         connections,
@@ -293,27 +292,16 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
 }
 
 /** Reads the OIDC configuration at init (a partial one fails here); nothing talks to the provider yet. */
-function oidcServices(parts: ContainerParts, clock: Clock): OidcServices | null {
-  const settings = oidcSettings(parts.env);
-  if (!settings) return null;
-  if (!parts.oidcClient) throw new Error('Invalid configuration: OIDC_ISSUER: is set, but this function serves no single sign-on');
-  return {
-    client: parts.oidcClient({
-      issuer: settings.issuer,
-      clientId: settings.clientId,
-      clientSecret: parts.oidcClientSecret ?? (async () => settings.clientSecret),
-      redirectUri: settings.redirectUri,
-      scopes: settings.scopes,
-    }),
-    pendingLogins: new DynamoOidcLoginStore(parts.db, parts.tableName, clock),
-    policy: { workspaceId: settings.workspaceId, defaultRole: settings.defaultRole, roleClaim: settings.roleClaim, roleMap: settings.roleMap },
-    frontendUrl: settings.frontendUrl,
-  };
+function oidcOf(parts: ContainerParts, clock: Clock): OidcServices | null {
+  if (!parts.oidcClient) {
+    if (oidcSettings(parts.env)) throw new Error('Invalid configuration: OIDC_ISSUER: is set, but this function serves no single sign-on');
+    return null;
+  }
+  return oidcServices({ table: { db: parts.db, name: parts.tableName }, env: parts.env, clock, client: parts.oidcClient, clientSecret: parts.oidcClientSecret });
 }
 
 /** The audit log and the recording of logins, over the audit table when the function has one. */
 function auditOf(parts: ContainerParts, clock: Clock): Pick<AppContainer, 'audit' | 'authEvents'> {
   if (!parts.auditTableName) return { audit: noAuditLog, authEvents: noAuthenticationEvents };
-  const audit = new DynamoAuditLog(parts.db, parts.auditTableName);
-  return { audit, authEvents: auditedAuthentication(audit, clock) };
+  return { audit: auditLog(parts.db, parts.auditTableName), authEvents: authenticationEvents(parts.db, parts.auditTableName, clock) };
 }

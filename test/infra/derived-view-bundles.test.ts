@@ -14,9 +14,9 @@ import { bundledInputsOf, externalImportsOf } from '../support/lambda-bundle-inp
  * The sources' repositories stay in the three source functions, the two that export and import workspaces and the
  * workspaces function, whose overview counts a workspace's sources against its plan (shared/container/source-stores.ts),
  * and the X-Ray SDK and OpenTelemetry's auto-instrumentation in none (the functions make their spans themselves:
- * shared/adapters/otel/). The password hasher, the rate limits and the host probe stay in the functions that serve
- * requests and the bootstrap (shared/container/request-serving.ts), the adoption of pre-workspace items in the
- * bootstrap. No bundle loads `node:process` (or `process`) as a module, which costs a cold start some 6 ms
+ * shared/adapters/otel/). The rate limits stay in the functions that serve requests, the password hasher in those that
+ * check or set passwords, the host probe in those that report the system metrics, the adoption of pre-workspace
+ * items in the bootstrap. No bundle loads `node:process` (or `process`) as a module, which costs a cold start some 6 ms
  * (shared/adapters/node/process-exports.ts).
  */
 
@@ -45,9 +45,16 @@ const CREDENTIAL_CHAIN_CODE = /node_modules\/@aws-sdk\/(credential-provider-(nod
 /** The sources' stores, which only shared/container/source-stores.ts reaches. */
 const SOURCE_STORES_CODE = /shared\/adapters\/aws\/dynamodb\/(source-repository|sync-state-store|source-schedule)\.ts$/u;
 const SOURCE_STORES_USERS = ['portability', 'portability-worker', 'sources', 'source-sync', 'source-scheduler', 'workspaces'];
-/** What only serving requests needs (shared/container/request-serving.ts), and the adoption of pre-workspace items. */
-const SERVING_CODE = /shared\/adapters\/(crypto\/scrypt-password-hasher|aws\/dynamodb\/rate-limit-store|node\/host-probe)\.ts$/u;
-const SERVING_USERS = ['audit', 'auth', 'bootstrap', 'documents', 'labels', 'notifications', 'ocr', 'portability', 'realtime', 'search', 'settings', 'sources', 'users', 'webhooks', 'workspaces'];
+/**
+ * What only serving requests needs: the rate limits (every HTTP function's gate, shared/container/kit/request-gate.ts),
+ * the password hasher (what checks or sets passwords) and the host probe (what reports the system metrics).
+ */
+const RATE_LIMITS_CODE = /shared\/adapters\/aws\/dynamodb\/rate-limit-store\.ts$/u;
+const RATE_LIMITS_USERS = ['audit', 'auth', 'bootstrap', 'documents', 'labels', 'notifications', 'ocr', 'portability', 'realtime', 'search', 'settings', 'sources', 'users', 'webhooks', 'workspaces'];
+const PASSWORDS_CODE = /shared\/adapters\/crypto\/scrypt-password-hasher\.ts$/u;
+const PASSWORDS_USERS = ['auth', 'bootstrap', 'documents', 'ocr', 'portability', 'realtime', 'search', 'sources', 'users', 'webhooks'];
+const HOST_PROBE_CODE = /shared\/adapters\/node\/host-probe\.ts$/u;
+const HOST_PROBE_USERS = ['bootstrap', 'documents', 'ocr', 'portability', 'realtime', 'search', 'sources', 'webhooks'];
 const LEGACY_ADOPTION_CODE = /shared\/adapters\/aws\/dynamodb\/legacy-item-adoption\.ts$/u;
 /**
  * The X-Ray SDK and what it brings (cls-hooked and its async hook, semver), and OpenTelemetry's auto-instrumentation
@@ -145,15 +152,37 @@ describe('the search, @connections and WebDAV clients in the Lambda bundles', ()
     expect(processModule).toEqual([]);
   });
 
-  it.each(GROUPS)('puts the password hasher, the rate limits and the host probe only where the %s function serves requests', async (group) => {
+  it.each(GROUPS)('puts the rate limits only where the %s function serves requests', async (group) => {
     // Arrange
     const inputs = await bundledInputsOf(group);
 
     // Act
-    const serving = inputs.filter((input) => SERVING_CODE.test(input)).length;
+    const carries = inputs.some((input) => RATE_LIMITS_CODE.test(input));
 
     // Assert
-    expect(serving).toBe(SERVING_USERS.includes(group) ? 3 : 0);
+    expect(carries).toBe(RATE_LIMITS_USERS.includes(group));
+  });
+
+  it.each(GROUPS)('puts the password hasher only where the %s function checks or sets passwords', async (group) => {
+    // Arrange
+    const inputs = await bundledInputsOf(group);
+
+    // Act
+    const carries = inputs.some((input) => PASSWORDS_CODE.test(input));
+
+    // Assert
+    expect(carries).toBe(PASSWORDS_USERS.includes(group));
+  });
+
+  it.each(GROUPS)('puts the host probe only where the %s function reports the system metrics', async (group) => {
+    // Arrange
+    const inputs = await bundledInputsOf(group);
+
+    // Act
+    const carries = inputs.some((input) => HOST_PROBE_CODE.test(input));
+
+    // Assert
+    expect(carries).toBe(HOST_PROBE_USERS.includes(group));
   });
 
   it.each(GROUPS)('puts the adoption of pre-workspace items in the %s function only if it is the bootstrap', async (group) => {

@@ -1,16 +1,15 @@
-import * as z from '../zod';
-import { createSqsClient } from '../adapters/aws/sqs/client';
-import { SqsOcrJobQueue } from '../adapters/aws/sqs/ocr-job-queue';
-import { SqsSyncQueue } from '../adapters/aws/sqs/sync-queue';
-import { SqsRuleJobQueue } from '../adapters/aws/sqs/rule-job-queue';
-import { SqsErasureQueue } from '../adapters/aws/sqs/erasure-queue';
-import { ocrQueueUrls } from './aws';
-import { parseEnv } from './config';
+import * as z from '../../zod';
+import { createSqsClient } from '../../adapters/aws/sqs/client';
+import { SqsOcrJobQueue } from '../../adapters/aws/sqs/ocr-job-queue';
+import { SqsSyncQueue } from '../../adapters/aws/sqs/sync-queue';
+import { SqsRuleJobQueue } from '../../adapters/aws/sqs/rule-job-queue';
+import { SqsErasureQueue } from '../../adapters/aws/sqs/erasure-queue';
+import { ocrQueueUrls } from './aws-env';
+import { parseEnv } from '../config';
 
 /*
- * The SQS client's part of the cloud composition root, apart from aws.ts so that a function may load the client
- * on first use (the OCR worker: aws-ocr-worker.ts), which it could not if its root imported this: a module that
- * anything in a function's graph imports statically stays part of its cold start.
+ * The cloud's queues over one SQS client. The OCR worker loads the client on first use instead
+ * (`lazySqsOcrJobQueues`): a module that anything in a function's graph imports statically stays part of its cold start.
  */
 
 let client: ReturnType<typeof createSqsClient> | undefined;

@@ -126,6 +126,8 @@ export type RequestGate = HttpGate &
   HotReadStores &
   WorkspaceDirectory & {
     clock: Clock;
+    /** Issues and verifies the sessions' JWTs. */
+    tokens: TokenService;
     apiTokens: ApiTokenRepository;
     usage: UsageRepository;
     meter: RequestMeter;
@@ -150,6 +152,7 @@ export function requestGate(options: {
     ...accounts,
     ...directory,
     clock,
+    tokens,
     apiTokens,
     usage,
     meter,

@@ -24,7 +24,10 @@ export interface ApplyRuleJobDeps {
  * Starts a run of the rule over the workspace's existing documents and queues its first step. A rule has one
  * run at a time: 409 while one is queued or running.
  */
-export async function startApplyRule(deps: ApplyRuleJobDeps, id: string): Promise<RuleApplyJob> {
+export async function startApplyRule(
+  deps: Pick<ApplyRuleJobDeps, 'rules' | 'ruleJobs' | 'clock' | 'workspaceId'> & { ruleDocuments: Pick<RuleDocuments, 'count'> },
+  id: string,
+): Promise<RuleApplyJob> {
   if (!(await deps.rules.get(id))) throw notFound('Rule', id);
   const job: RuleApplyJob = {
     job_id: crypto.randomUUID(),

@@ -45,14 +45,8 @@ export class DynamoRuleDocuments implements RuleDocuments {
     return { documents, next: Items.length === limit ? String(Items[Items.length - 1]!['gsi1sk']) : null };
   }
 
-  async count(): Promise<number> {
-    // The counter written before the storage ledger, and the ledger's shards (it starts no pool: no base needed).
-    const ledger = new StorageLedger(this.db, this.tableName, this.keys, async () => ({ documents: 0, bytes: 0 }));
-    const [{ Item }, counted] = await Promise.all([
-      this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.documentCounter })),
-      ledger.documents(),
-    ]);
-    return Number(Item?.['count'] ?? 0) + counted;
+  count(): Promise<number> {
+    return countDocuments(this.db, this.tableName, this.keys);
   }
 
   async text(id: string): Promise<string> {
@@ -61,4 +55,16 @@ export class DynamoRuleDocuments implements RuleDocuments {
     if ('text' in content) return content.text;
     return new TextDecoder().decode((await this.files.get(content.text_object)) ?? new Uint8Array());
   }
+}
+
+/** How many documents a workspace has, for what counts them without reading them (the start of a rule's run). */
+export const dynamoDocumentCount = (db: DynamoDBDocumentClient, tableName: string, workspaceId: string): Pick<RuleDocuments, 'count'> => ({
+  count: () => countDocuments(db, tableName, dataKeys(workspaceId)),
+});
+
+async function countDocuments(db: DynamoDBDocumentClient, tableName: string, keys: DataKeys): Promise<number> {
+  // The counter written before the storage ledger, and the ledger's shards (it starts no pool: no base needed).
+  const ledger = new StorageLedger(db, tableName, keys, async () => ({ documents: 0, bytes: 0 }));
+  const [{ Item }, counted] = await Promise.all([db.send(new GetCommand({ TableName: tableName, Key: keys.documentCounter })), ledger.documents()]);
+  return Number(Item?.['count'] ?? 0) + counted;
 }
