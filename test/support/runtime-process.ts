@@ -47,13 +47,22 @@ export async function removeMadeDataDirs(): Promise<void> {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 }
 
+export interface RuntimeOptions {
+  dataDir?: string;
+  env?: Record<string, string>;
+  /**
+   * Variables that name the runtime's own address (an OIDC redirect URI, a front-end URL), made from its base
+   * URL once its port is chosen; applied after `env`.
+   */
+  envFor?: (baseUrl: string) => Record<string, string>;
+  processGroup?: boolean;
+}
+
 /**
  * Starts `bin/local.ts` as the README's start command does, and waits until /api/health answers 200. With
  * `processGroup` it leads a process group of its own, for a test to signal the group (`stop({ group: true })`).
  */
-export async function startRuntimeProcess(
-  options: { dataDir?: string; env?: Record<string, string>; processGroup?: boolean } = {},
-): Promise<RuntimeProcess> {
+export async function startRuntimeProcess(options: RuntimeOptions = {}): Promise<RuntimeProcess> {
   let dataDir = options.dataDir;
   if (!dataDir) madeDataDirs.add((dataDir = await mkdtemp(join(tmpdir(), 'docservice-e2e-'))));
   // A free port may be taken by another process before the runtime binds it (the suites start emulators
@@ -72,22 +81,27 @@ const unwrap = (started: Start): RuntimeProcess => {
   return started.runtime;
 };
 
-async function startOnPort(
-  dataDir: string,
-  port: number,
-  options: { env?: Record<string, string>; processGroup?: boolean },
-): Promise<Start> {
+async function startOnPort(dataDir: string, port: number, options: RuntimeOptions): Promise<Start> {
   let output = '';
+  const baseUrl = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...RATE_LIMITS_OUT_OF_REACH, ...FAST_PASSWORD_HASHING, ...options.env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ...RATE_LIMITS_OUT_OF_REACH,
+      ...FAST_PASSWORD_HASHING,
+      ...options.env,
+      ...options.envFor?.(baseUrl),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.processGroup ?? false,
   });
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
-  const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) return { ok: false, output, error: new Error(`the local runtime exited early:\n${output}`) };
