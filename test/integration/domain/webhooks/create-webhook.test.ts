@@ -2,13 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createWebhook } from '../../../../shared/domain/webhooks/create-webhook';
 import { secretContext } from '../../../../shared/domain/webhooks/manage-deps';
 import { MAX_WEBHOOKS_PER_WORKSPACE } from '../../../../shared/domain/webhooks/ports';
-import { input, NOW, refusal, webhookAdminStores } from './webhook-admin-setup';
+import { input, NOW, refusal, webhookStores } from './webhook-stores';
 
 describe('createWebhook', () => {
-  let stores: Awaited<ReturnType<typeof webhookAdminStores>>;
+  let stores: Awaited<ReturnType<typeof webhookStores>>;
 
   beforeAll(async () => {
-    stores = await webhookAdminStores();
+    stores = await webhookStores();
   });
 
   it('answers the whsec_ secret once, with the endpoint as the API shows it', async () => {

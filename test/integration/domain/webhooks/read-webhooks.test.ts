@@ -2,13 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createWebhook } from '../../../../shared/domain/webhooks/create-webhook';
 import type { WebhookDelivery } from '../../../../shared/domain/webhooks/ports';
 import { getWebhook, listDeliveries, listWebhooks } from '../../../../shared/domain/webhooks/read-webhooks';
-import { input, refusal, webhookAdminStores } from './webhook-admin-setup';
+import { input, refusal, webhookStores } from './webhook-stores';
 
 describe('reading endpoints', () => {
-  let stores: Awaited<ReturnType<typeof webhookAdminStores>>;
+  let stores: Awaited<ReturnType<typeof webhookStores>>;
 
   beforeAll(async () => {
-    stores = await webhookAdminStores();
+    stores = await webhookStores();
   });
 
   it('lists the endpoints without any secret, sealed or not', async () => {
@@ -103,10 +103,10 @@ describe('reading endpoints', () => {
 });
 
 describe('unknown endpoints', () => {
-  let stores: Awaited<ReturnType<typeof webhookAdminStores>>;
+  let stores: Awaited<ReturnType<typeof webhookStores>>;
 
   beforeAll(async () => {
-    stores = await webhookAdminStores();
+    stores = await webhookStores();
   });
 
   const operations: [string, (deps: ReturnType<typeof stores.setup>['deps']) => Promise<unknown>][] = [

@@ -3,13 +3,13 @@ import { createWebhook } from '../../../../shared/domain/webhooks/create-webhook
 import { secretContext } from '../../../../shared/domain/webhooks/manage-deps';
 import { ROTATED_SECRET_GRACE_MS } from '../../../../shared/domain/webhooks/ports';
 import { rotateWebhookSecret } from '../../../../shared/domain/webhooks/rotate-webhook-secret';
-import { input, LATER, NOW, refusal, webhookAdminStores } from './webhook-admin-setup';
+import { input, LATER, NOW, refusal, webhookStores } from './webhook-stores';
 
 describe('rotateWebhookSecret', () => {
-  let stores: Awaited<ReturnType<typeof webhookAdminStores>>;
+  let stores: Awaited<ReturnType<typeof webhookStores>>;
 
   beforeAll(async () => {
-    stores = await webhookAdminStores();
+    stores = await webhookStores();
   });
 
   it('answers a new secret that signs from now on, and keeps the old one for 24 hours', async () => {

@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createWebhook } from '../../../../shared/domain/webhooks/create-webhook';
 import { testWebhook } from '../../../../shared/domain/webhooks/test-webhook';
-import { input, NOW, refusal, webhookAdminStores } from './webhook-admin-setup';
+import { input, NOW, refusal, webhookStores } from './webhook-stores';
 
 describe('testWebhook', () => {
-  let stores: Awaited<ReturnType<typeof webhookAdminStores>>;
+  let stores: Awaited<ReturnType<typeof webhookStores>>;
 
   beforeAll(async () => {
-    stores = await webhookAdminStores();
+    stores = await webhookStores();
   });
 
   it('stores a pending ping delivery for the endpoint and queues its first attempt', async () => {

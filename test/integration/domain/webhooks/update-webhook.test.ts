@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createWebhook } from '../../../../shared/domain/webhooks/create-webhook';
 import { deleteWebhook, updateWebhook } from '../../../../shared/domain/webhooks/update-webhook';
-import { input, LATER, refusal, webhookAdminStores } from './webhook-admin-setup';
+import { input, LATER, refusal, webhookStores } from './webhook-stores';
 
 describe('updateWebhook', () => {
-  let stores: Awaited<ReturnType<typeof webhookAdminStores>>;
+  let stores: Awaited<ReturnType<typeof webhookStores>>;
 
   beforeAll(async () => {
-    stores = await webhookAdminStores();
+    stores = await webhookStores();
   });
 
   it('turning an endpoint on again forgets why it was turned off and since when it failed', async () => {
@@ -54,10 +54,10 @@ describe('updateWebhook', () => {
 });
 
 describe('deleteWebhook', () => {
-  let stores: Awaited<ReturnType<typeof webhookAdminStores>>;
+  let stores: Awaited<ReturnType<typeof webhookStores>>;
 
   beforeAll(async () => {
-    stores = await webhookAdminStores();
+    stores = await webhookStores();
   });
 
   it('removes the endpoint', async () => {
@@ -88,10 +88,10 @@ describe('deleteWebhook', () => {
 });
 
 describe('unknown endpoints', () => {
-  let stores: Awaited<ReturnType<typeof webhookAdminStores>>;
+  let stores: Awaited<ReturnType<typeof webhookStores>>;
 
   beforeAll(async () => {
-    stores = await webhookAdminStores();
+    stores = await webhookStores();
   });
 
   const operations: [string, (deps: ReturnType<typeof stores.setup>['deps']) => Promise<unknown>][] = [

@@ -3,6 +3,7 @@ import { DeleteMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs
 import { expect } from 'vitest';
 import { DynamoWebhookDeliveryRepository } from '../../../../shared/adapters/aws/dynamodb/webhook-delivery-repository';
 import { DynamoWebhookRepository } from '../../../../shared/adapters/aws/dynamodb/webhook-repository';
+import { DynamoWorkspaceRepository } from '../../../../shared/adapters/aws/dynamodb/workspace-repository';
 import { ensureQueueWithDlq } from '../../../../shared/adapters/aws/provisioning';
 import { SqsWebhookDeliveryQueue } from '../../../../shared/adapters/aws/sqs/webhook-delivery-queue';
 import { AesGcmCredentialVault } from '../../../../shared/adapters/crypto/aes-gcm-credential-vault';
@@ -21,11 +22,11 @@ export const LATER = new Date('2099-03-02T12:00:00.000Z');
 export const input: NewWebhook = { url: 'https://hooks.example.com/in', events: ['document.uploaded', 'ocr.completed', 'document.uploaded'], description: 'CRM sync', active: true };
 
 /**
- * The admin's webhook use cases on their real stores: the endpoints and deliveries in DynamoDB Local, secrets
- * sealed by the local AES-GCM vault, pings queued on the SQS emulator. `setup()` gives one fresh workspace's
- * stores, with a clock set by hand (at {@link NOW}).
+ * The webhook use cases' real stores: the endpoints, deliveries and workspaces in DynamoDB Local, secrets sealed
+ * by the local AES-GCM vault, deliveries queued on the SQS emulator. `setup()` gives one workspace's
+ * stores (a fresh one unless named), with a clock set by hand (at {@link NOW}).
  */
-export async function webhookAdminStores() {
+export async function webhookStores() {
   const { db, tableName } = await freshTable();
   const { sqs } = testClients();
   const { queueUrl } = await ensureQueueWithDlq(sqs, uniqueName('webhook-deliveries'), { visibilityTimeoutSeconds: 30 });
@@ -50,8 +51,7 @@ export async function webhookAdminStores() {
     return mine;
   };
 
-  const setup = () => {
-    const workspaceId = crypto.randomUUID();
+  const setup = (workspaceId: string = crypto.randomUUID()) => {
     const webhooks = new DynamoWebhookRepository(db, tableName, workspaceId);
     const deliveries = new DynamoWebhookDeliveryRepository(db, tableName, workspaceId);
     let date = NOW;
@@ -67,7 +67,7 @@ export async function webhookAdminStores() {
     };
     return { deps, admin, webhooks, deliveries, vault, queued: () => queued(workspaceId), setNow: (next: Date) => (date = next) };
   };
-  return { setup };
+  return { setup, deliveryQueue, workspaces: new DynamoWorkspaceRepository(db, tableName) };
 }
 
 /** The AppError the promise was refused with (the test fails if it resolved or threw anything else). */
