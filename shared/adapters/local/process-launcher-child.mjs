@@ -1,6 +1,6 @@
 // Starts the OCR engine's commands on behalf of the runtime (see process-launcher.ts). A fork copies the page
-// tables of the process that forks: this small process forks in a few milliseconds where the runtime, with its
-// heap and threads, spends 30-40 ms of its main thread a command. Plain JavaScript started by node itself, so it
+// tables of the process that forks: this small process forks quickly where the runtime, with its heap and
+// threads, would block its main thread for each command. Plain JavaScript started by node itself, so it
 // starts the same under tsx, vitest and node.
 //
 // argv: the nice value for the commands (they inherit this process's), and the output kept per stream (its tail).

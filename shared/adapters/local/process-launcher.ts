@@ -17,8 +17,8 @@ const CHILD_SCRIPT = fileURLToPath(new URL('./process-launcher-child.mjs', impor
 
 /**
  * Starts commands from a small helper process (process-launcher-child.mjs) instead of the runtime itself: a
- * fork copies the forking process's page tables, which for the runtime (about 450 MB resident) took 37 ms of
- * its main thread a command, once per page read. The helper runs at the background nice value, which its
+ * fork copies the forking process's page tables, which for a process of the runtime's size blocks its main
+ * thread for a noticeable time, once per page read. The helper runs at the background nice value, which its
  * commands inherit. It is started on first use, does not keep its parent alive, kills its commands and exits
  * when its parent goes, and is started again if it dies (the commands it was running fail). It and its commands
  * run in a process group of their own: a signal to the parent's group (Ctrl-C) must not end a page being read

@@ -14,8 +14,8 @@ export interface FacetEntry {
  * the sequence of its row id in the workspace's range (the adapter keeps one of these per workspace).
  *
  * Why: the total and the facets are counted over the whole match set, which for a common word is most of the
- * index. SQLite reads a row per match for that (about 0.7 µs each, 60 ms at 85,000 matches); counting here
- * takes a tenth of it. The SQLite table stays the source of truth: the adapter loads this copy when it opens
+ * index. SQLite reads a row per match for that; counting here, in memory, is much faster
+ * (bench/search.ts). The SQLite table stays the source of truth: the adapter loads this copy when it opens
  * the file and changes it after each committed write, which is exact because one process (the local runtime)
  * writes the index.
  */

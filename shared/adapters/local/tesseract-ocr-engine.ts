@@ -255,7 +255,7 @@ export class TesseractOcrEngine implements OcrEngine {
         const text: PageText = plan.tooLarge ? { text: '', confidences: [], passes: 1 } : await this.pool.run(async () => {
           const image = await plan.prepare(directory, signal);
           try {
-            // A rendered PDF page that is blank paper (a scanned blank page) is not read: about 10 ms against 0.5 s.
+            // A rendered PDF page that is blank paper (a scanned blank page) is not read: checking costs a fraction of reading.
             // Rasters above BLANK_CHECK_MAX_BYTES are read as before, so the check never holds a huge page in memory.
             if (image.endsWith('.pgm') && (await stat(image)).size <= BLANK_CHECK_MAX_BYTES && blankPgm(await readFile(image))) {
               return { text: '', confidences: [], passes: 0, blank: true };

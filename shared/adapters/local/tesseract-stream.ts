@@ -1,8 +1,8 @@
 /**
  * One long-lived tesseract process that reads page after page: `tesseract - - ... -c stream_filelist=true txt
  * tsv` takes image paths on its standard input, one a line, and writes each page's TSV and text to its standard
- * output as soon as the page is read. A tesseract process spends about 0.2 s of CPU starting (loading its
- * language data) before it reads anything: for a one-page scan that was 40 % of the work. Each page is followed
+ * output as soon as the page is read. A tesseract process spends CPU starting (loading its language data)
+ * before it reads anything, a large share of the work for a one-page scan. Each page is followed
  * by a blank marker page, whose first TSV row says at once that the page before it is complete
  * (tesseract-stream-output.ts).
  */

@@ -75,8 +75,8 @@ const contains = (r: Range, value: bigint, width: 32 | 128): boolean =>
   r.width === width && value >> BigInt(width - r.bits) === r.base >> BigInt(width - r.bits);
 
 /**
- * One of this file's own ranges. Read without `isIP`: node compiles its IPv6 pattern on first use, which took
- * 4-5 ms of each cold start of the functions that carry this module, before any source was synced.
+ * One of this file's own ranges. Read without `isIP`: node compiles its IPv6 pattern on first use, which would
+ * cost each cold start of the functions that carry this module, before any source was synced.
  */
 const known = (cidr: string, kind: AddressClass): Range => range(cidr, kind, expandV6);
 

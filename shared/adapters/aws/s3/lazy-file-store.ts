@@ -6,7 +6,7 @@ import type { ClientOptions } from '../clients';
  * The FileStore port on S3, loaded on first use (a dynamic import of the S3 client and its store). For functions
  * that reach the bucket only on some invocations: the documents function, whose listings, metadata and changes
  * never touch it, and the source sync, whose directory steps do not. A cold start that serves one of those does
- * not evaluate the S3 client (about 10 ms of the documents function's cold import, bench/lambda-bundles.ts); the
+ * not evaluate the S3 client (a good part of the documents function's cold import: bench/lambda-bundles.ts); the
  * first call that needs it loads it. A failed load is tried again on the next call.
  */
 export function lazyS3FileStore(bucket: string, clientOptions: ClientOptions = {}): FileStore {
