@@ -1,8 +1,9 @@
 /**
  * Moves source files or folders and rewrites every relative specifier in the tree that points at them:
- * `import`/`export ... from`, `import()`, `vi.mock()`, `vi.importActual()`, `require()` and
- * `new URL('./x', import.meta.url)`, in the importers and in the moved files themselves. A specifier keeps its
- * style: without extension, with `.js`, or naming a folder's `index`.
+ * `import`/`export ... from`, `import()`, `vi.mock()`, `vi.importActual()`, `require()`,
+ * `new URL('./x', import.meta.url)` and `import.meta.dirname, '../x'` (files or folders), in the importers and in
+ * the moved files themselves. A specifier keeps its style: without extension, with `.js`, or naming a folder's
+ * `index`. Repository paths of the moved files named in code (`shared/logger.ts` in a comment) follow them.
  *
  *   npx tsx scripts/move-module.ts [--commit "<message>"] <old> <new> [<old> <new> ...]
  *
@@ -24,7 +25,7 @@ const RESOLVABLE = ['', '.ts', '.tsx', '.mts', '.d.ts', '.js', '.mjs', '.cjs', '
 
 /** `from '...'`, `import '...'`, `import('...')`, `vi.mock('...')`, `require('...')`, `new URL('...', import.meta.url)`. */
 const SPECIFIER =
-  /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bvi\.(?:mock|doMock|unmock|importActual|importMock)\s*(?:<[^>]*>)?\(\s*|\brequire\s*\(\s*|\bnew URL\(\s*)(['"])(\.{1,2}\/[^'"\n]*|\.{1,2})\2/g;
+  /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+|\bvi\.(?:mock|doMock|unmock|importActual|importMock)\s*(?:<[^>]*>)?\(\s*|\brequire\s*\(\s*|\bnew URL\(\s*|\bimport\.meta\.dirname\s*,\s*)(['"])(\.{1,2}\/[^'"\n]*|\.{1,2})\2/g;
 
 const git = (...args: string[]) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' });
 
@@ -119,6 +120,27 @@ function mentionsRewritten(text: string): string {
   return next;
 }
 
+/** Where a folder (or any path) is after the moves: its own folder move, or the one of a folder above it. */
+function movedPath(target: string): string | undefined {
+  for (const [from, to] of pairs) {
+    if (target === from) return to;
+    if (target.startsWith(from + path.sep)) return path.join(to, path.relative(from, target));
+  }
+  return undefined;
+}
+
+/** A specifier naming a folder (`new URL('../fixtures/', import.meta.url)`, `import.meta.dirname, '../x'`). */
+function folderRewritten(file: string, after: string, whole: string, lead: string, quote: string, specifier: string): string {
+  const target = path.resolve(path.dirname(file), specifier);
+  if (!existsSync(target) || !statSync(target).isDirectory()) return whole;
+  const movedTarget = movedPath(target);
+  if (!movedTarget && after === file) return whole;
+  let relative = path.relative(path.dirname(after), movedTarget ?? target).split(path.sep).join('/') || '.';
+  if (!relative.startsWith('.')) relative = './' + relative;
+  if (specifier.endsWith('/') && !relative.endsWith('/')) relative += '/';
+  return relative === specifier ? whole : `${lead}${quote}${relative}${quote}`;
+}
+
 /** New text per file (keyed by the file's path after the move). */
 const rewritten = new Map<string, string>();
 for (const file of sources) {
@@ -127,7 +149,7 @@ for (const file of sources) {
   const after = selfMoved ?? file;
   const next = text.replace(SPECIFIER, (whole, lead: string, quote: string, specifier: string) => {
     const target = resolve(file, specifier);
-    if (!target) return whole;
+    if (!target) return folderRewritten(file, after, whole, lead, quote, specifier);
     const movedTarget = moves.get(target);
     if (!movedTarget && !selfMoved) return whole;
     const replacement = specifierFor(after, movedTarget ?? target, specifier, target);
@@ -157,6 +179,16 @@ if (message) {
   console.log(`committed: ${message}`);
 }
 if (leftOut.length) console.log(`had other uncommitted changes (rewritten, not committed):\n  ${leftOut.map(rel).join('\n  ')}`);
+
+/** Paths a moved file builds from pieces (`resolve(import.meta.dirname, '..', 'x')`): this script cannot follow those. */
+const byHand = [...moves.values()].flatMap((file) =>
+  (rewritten.get(file) ?? readFileSync(file, 'utf8'))
+    .split('\n')
+    .map((line, index) => ({ line, index }))
+    .filter(({ line }) => /import\.meta\.(dirname|url)|__dirname/.test(line) && /['"]\.\.['"]\s*,/.test(line))
+    .map(({ line, index }) => `${rel(file)}:${index + 1}: ${line.trim()}`),
+);
+if (byHand.length) console.log(`moved files that build paths from pieces (check by hand):\n  ${byHand.join('\n  ')}`);
 
 /** Mentions of the old paths outside import specifiers, for a reader to judge. */
 const needles = pairs.map(([from]) => rel(from).replace(/\.(ts|js|mjs)$/, ''));
