@@ -11,8 +11,9 @@
  * repositories are driven as the services drive them, one request = one `DynamoUsageRepository.add` of
  * `api_requests` (what every authenticated request does; the local runtime's write-behind meter would coalesce
  * them, the cloud's functions do not), one upload = one `DynamoDocumentRepository.create` under a finite storage
- * quota (the document, its hash item, a usage shard and a storage-ledger shard in one transaction, plus the
- * ledger's grants from its pool). Each DynamoDB call passes an SDK middleware that counts, after it succeeded,
+ * quota (the document, its hash item, a usage shard, a storage-ledger shard and, as every upload carries one
+ * popular label, that label's count and membership on one of its shards, in one transaction, plus the ledger's
+ * grants from its pool). Each DynamoDB call passes an SDK middleware that counts, after it succeeded,
  * the writes per partition key per second: a Put, Update or Delete is one, each item of a transaction two (a
  * transaction writes twice), as DynamoDB counts them against a partition's 1,000 writes a second.
  *
@@ -29,6 +30,7 @@ import * as path from 'node:path';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
 import { DynamoDocumentRepository } from '../shared/adapters/aws/dynamodb/document-repository';
+import { DynamoLabelRepository } from '../shared/adapters/aws/dynamodb/label-repository';
 import { COUNTER_SHARDS } from '../shared/adapters/aws/dynamodb/hot-counters';
 import { ensureTable } from '../shared/adapters/aws/provisioning';
 import { DynamoUsageRepository } from '../shared/adapters/aws/dynamodb/usage-repository';
@@ -136,13 +138,16 @@ async function main(): Promise<void> {
     const roomy: StorageLimits = { documents: 10_000_000, bytes: 1e15 };
     const usage = new DynamoUsageRepository(clients.requests, TABLE);
     const documents = new DynamoDocumentRepository(clients.uploads, TABLE, WORKSPACE, undefined, async () => roomy);
+    // Every upload carries one label: the popular label a whole integration tags its documents with.
+    const label = { id: crypto.randomUUID(), name: 'popular', color: '#112233', description: null, document_count: 0, created_by: 'bench', created_at: new Date().toISOString(), updated_at: new Date().toISOString() };
+    await new DynamoLabelRepository(setup, TABLE, WORKSPACE).create(label);
     let bytesSent = 0;
 
     // Warm-up, not counted: the ledger's first grants (a sweep of every shard, then one block a shard) and the JIT.
     const requestOnce = () => usage.add(WORKSPACE, month, { api_requests: 1 });
     const uploadOnce = async () => {
       const size = 1000 + Math.floor(Math.random() * 100_000);
-      await documents.create(aDocumentRecord({ id: crypto.randomUUID(), size, sha256: crypto.randomUUID() }));
+      await documents.create(aDocumentRecord({ id: crypto.randomUUID(), size, sha256: crypto.randomUUID(), labels: [label.id] }));
       bytesSent += size;
     };
     console.error('warming up...');
@@ -189,14 +194,16 @@ async function main(): Promise<void> {
     const seconds = last + 1;
     const expected = [...meanByKey].map(([key, w]) => {
       const rate = (w.requests * scale.requests + w.uploads * scale.uploads) / seconds;
-      // Writes per event on the key: one for a request's ADD, two for a transaction's item.
-      const perEvent = w.uploads > w.requests ? 2 : 1;
+      // Writes per event on the key: one for a request's ADD, two for a transaction's item (a label's shard takes
+      // two items of an upload's transaction: its count and the membership).
+      const perEvent = key.includes('#LABEL#') ? 4 : w.uploads > w.requests ? 2 : 1;
       return { key, rate, busySecond: rate + 3 * Math.sqrt(rate * perEvent) };
     });
     const hottestExpected = expected.reduce((a, b) => (b.busySecond > a.busySecond ? b : a));
     const hottest = rows.reduce((a, b) => (b.atTarget > a.atTarget ? b : a));
     const hottestMeasured = rows.reduce((a, b) => (b.measured > a.measured ? b : a));
-    const byKind = (key: string) => key.replaceAll(WORKSPACE, '<ws>').replace(/#DOC#.*$/, '#DOC#<id>').replace(/#DOCHASH#.*$/, '#DOCHASH#<sha>');
+    const byKind = (key: string) =>
+      key.replaceAll(WORKSPACE, '<ws>').replace(/#DOC#.*$/, '#DOC#<id>').replace(/#DOCHASH#.*$/, '#DOCHASH#<sha>').replace(/#LABEL#[^#]+/, '#LABEL#<id>');
 
     const billed = await new DynamoUsageRepository(setup, TABLE).month(WORKSPACE, month);
     const billing = {
@@ -245,6 +252,11 @@ async function main(): Promise<void> {
           .slice(0, 10)
           .map(([kind, value]) => [kind, round(value)]),
       ),
+      popular_label_at_target: (() => {
+        const shards = expected.filter((e) => e.key.includes('#LABEL#'));
+        const hottestShard = shards.reduce((a, b) => (b.busySecond > a.busySecond ? b : a), { key: '', rate: 0, busySecond: 0 });
+        return { partitions: shards.length, hottest_mean_writes_per_second: round(hottestShard.rate), hottest_busy_second_writes: round(hottestShard.busySecond) };
+      })(),
       billing: { ...billing, exact: Object.values(billing).every((b) => b.sent === b.billed) },
       quota_edge: {
         limit_bytes: edgeLimits.bytes,
@@ -262,6 +274,7 @@ async function main(): Promise<void> {
     console.log(`| reached uploads/s | ${result.reached.uploads_per_second} |`);
     console.log(`| hottest key measured (writes/s) | ${result.hottest_key_measured.writes_per_second} (${result.hottest_key_measured.key}) |`);
     console.log(`| hottest key at 5,000 req/s + 500 uploads/s, mean / busy second | ${result.hottest_key_at_target.mean_writes_per_second} / ${result.hottest_key_at_target.busy_second_writes} (${result.hottest_key_at_target.key}) |`);
+    console.log(`| the popular label: partitions, hottest mean / busy second | ${result.popular_label_at_target.partitions}, ${result.popular_label_at_target.hottest_mean_writes_per_second} / ${result.popular_label_at_target.hottest_busy_second_writes} |`);
     console.log(`| billing exact | ${result.billing.exact} |`);
     console.log(`| quota edge: stored / refused / bytes | ${result.quota_edge.stored} / ${result.quota_edge.refused} / ${result.quota_edge.bytes_stored} of ${edgeLimits.bytes} |`);
     console.log(JSON.stringify(result.mean_by_key_kind_at_target, null, 2));

@@ -33,7 +33,8 @@ export interface AuditedItem {
   relatedId?: string;
 }
 
-const WS_ENTITY = /^WS#([^#]+)#(DOC|LABEL)#([^#]+)$/;
+/** A document's or label's partition; a sharded label's memberships are in its shards (`LABEL#<id>#<n>`). */
+const WS_ENTITY = /^WS#([^#]+)#(DOC|LABEL)#([^#]+)(#\d+)?$/;
 const WS_PARTITION = /^WS#([^#]+)#(RULES|SOURCES|WEBHOOKS)$/;
 const SYNC_JOBS = /^WS#([^#]+)#SOURCE#([^#]+)#JOBS$/;
 const WS_ANY = /^WS#([^#]+)#/;
@@ -42,7 +43,8 @@ const WS_ANY = /^WS#([^#]+)#/;
 export function auditedItem(pk: string, sk: string, image: Item | null = null): AuditedItem | null {
   const entity = WS_ENTITY.exec(pk);
   if (entity) {
-    const [, workspaceId, kind, id] = entity as unknown as [string, string, string, string];
+    const [, workspaceId, kind, id, shard] = entity as unknown as [string, string, string, string, string | undefined];
+    if (shard !== undefined) return kind === 'LABEL' && sk.startsWith('DOC#') ? { kind: 'label_assignment', workspaceId, id: sk.slice(4), relatedId: id } : null;
     if (kind === 'DOC' && sk === 'META') return { kind: 'document', workspaceId, id };
     if (kind === 'DOC' && sk === 'OCRJOB') return { kind: 'ocr_job', workspaceId, id };
     if (kind === 'LABEL' && sk === 'META') return { kind: 'label', workspaceId, id };

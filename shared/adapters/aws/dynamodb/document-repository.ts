@@ -7,9 +7,9 @@ import { unknownLabelsError } from '../../../domain/labels/label';
 import { pageOf, type Page } from '../../../domain/pagination';
 import { failedConditions } from './errors';
 import { dataKeys, type DataKeys, type WorkspaceTable } from './keys';
-import { countedLabel, joinLabel, leaveLabel, type TransactItem } from './label-membership';
+import { countedLabel, currentLabelMembers, joinLabel, labelLayouts, leaveLabel, type TransactItem } from './label-membership';
 import { createJobItems, deleteJobItems, toStoredJob, type StoredOcrJob } from './ocr-job-items';
-import { batchGetAll, indexPartition, labelMembers, queryAll } from './queries';
+import { batchGetAll, indexPartition, queryAll } from './queries';
 import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
 import { systemClock, type Clock } from '../../../domain/clock';
 import { monthOf } from '../../../domain/usage/usage';
@@ -55,6 +55,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
 
   async create(document: DocumentRecord, ocrJob?: OcrJob): Promise<void> {
     const { labels, ...rest } = document;
+    const layouts = await labelLayouts(this.db, this.table, labels);
     const items = (ledgerItem: TransactItem): TransactItem[] => [
       {
         Put: {
@@ -73,7 +74,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
       // The ledger's shard: the document's count and bytes, within the plan (a refusal is 403 quota_exceeded).
       ledgerItem,
       usageMove(this.table, monthOf(this.clock.now()), { documents_uploaded: 1, bytes_uploaded: document.size }),
-      ...labels.flatMap((labelId) => joinLabel(this.table, labelId, document.id)),
+      ...labels.flatMap((labelId) => joinLabel(this.table, labelId, document.id, layouts.get(labelId)!)),
       ...(ocrJob ? createJobItems(this.table, ocrJob) : []),
       ...this.fileItems(document, 1),
     ];
@@ -126,6 +127,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
         const next: DocumentRecord = { ...current, ...dropUndefined(changes), updated_at: updatedAt, version: (current.version ?? 1) + 1 };
         const added = next.labels.filter((label) => !current.labels.includes(label));
         const removed = current.labels.filter((label) => !next.labels.includes(label));
+        const layouts = await labelLayouts(this.db, this.table, [...added, ...removed]);
         const names: Record<string, string> = { '#title': 'title', '#metadata': 'metadata', '#updated': 'updated_at', '#labels': 'labels', '#version': 'version' };
         const values: Record<string, unknown> = { ':title': next.title, ':metadata': next.metadata, ':updated': updatedAt, ':version': item['version'], ':one': 1 };
         let expression = 'SET #title = :title, #metadata = :metadata, #updated = :updated, #version = #version + :one';
@@ -144,8 +146,8 @@ export class DynamoDocumentRepository implements DocumentRepository {
               ExpressionAttributeValues: values,
             },
           },
-          ...added.flatMap((labelId) => joinLabel(this.table, labelId, id)),
-          ...removed.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId))),
+          ...added.flatMap((labelId) => joinLabel(this.table, labelId, id, layouts.get(labelId)!)),
+          ...removed.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId), layouts.get(labelId)!)),
         ];
         try {
           await this.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -179,6 +181,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
         const [item, job] = await Promise.all([this.rawDocument(id), this.rawJob(id)]);
         if (!item) return false;
         const document = toDocumentRecord(item);
+        const layouts = await labelLayouts(this.db, this.table, document.labels);
         const items: TransactItem[] = [
           {
             Delete: {
@@ -192,7 +195,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
           // The searchable PDF goes with the document's prefix: its bytes are released with the original's.
           this.ledger.moveItem(randomShard(), { documents: -1, bytes: -(Number(item['size'] ?? 0) + Number(item['searchable_pdf_size'] ?? 0)) }, NO_STORAGE_LIMITS),
           usageMove(this.table, monthOf(this.clock.now()), { documents_deleted: 1, bytes_deleted: Number(item['size'] ?? 0) + Number(item['searchable_pdf_size'] ?? 0) }),
-          ...document.labels.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId))),
+          ...document.labels.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId), layouts.get(labelId)!)),
           ...(job ? deleteJobItems(this.table, job) : []),
           ...this.fileItems(document, -1),
         ];
@@ -374,7 +377,9 @@ export class DynamoDocumentRepository implements DocumentRepository {
 
   /** Documents carrying every one of the labels: the smallest membership first, intersected with the others. */
   private async withAllLabels(labelIds: string[]): Promise<DocumentRecord[]> {
-    const memberships = await Promise.all([...new Set(labelIds)].map((labelId) => labelMembers(this.db, this.table, labelId)));
+    const unique = [...new Set(labelIds)];
+    const layouts = await labelLayouts(this.db, this.table, unique);
+    const memberships = await Promise.all(unique.map((labelId) => currentLabelMembers(this.db, this.table, labelId, layouts.get(labelId)!, false)));
     memberships.sort((a, b) => a.length - b.length);
     const [smallest = [], ...others] = memberships;
     const otherSets = others.map((ids) => new Set(ids));

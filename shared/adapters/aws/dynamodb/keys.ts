@@ -64,6 +64,12 @@ export function dataKeys(workspaceId: string) {
     labelNameLock: (name: string) => ({ pk: `${ws}LABELNAME#${name.toLowerCase()}`, sk: 'LOCK' }),
     /** One item per document carrying the label: the label's members, and what document_count counts. */
     labelMember: (labelId: string, documentId: string) => ({ pk: `${ws}LABEL#${labelId}`, sk: `DOC#${documentId}` }),
+    /**
+     * One partition of a sharded label (label-membership.ts): its `COUNT` item (the documents of the shard; its
+     * existence is the label's, for the shard's writers) and the memberships of the documents hashed to it.
+     */
+    labelShardCount: (labelId: string, shard: number) => ({ pk: `${ws}LABEL#${labelId}#${shard}`, sk: 'COUNT' }),
+    labelShardMember: (labelId: string, shard: number, documentId: string) => ({ pk: `${ws}LABEL#${labelId}#${shard}`, sk: `DOC#${documentId}` }),
     pendingUpload: (id: string) => ({ pk: `${ws}UPLOAD#${id}`, sk: 'PENDING' }),
     ocrJob: (documentId: string) => ({ pk: `${ws}DOC#${documentId}`, sk: 'OCRJOB' }),
     /** gsi1 partition of the workspace's OCR jobs in one status, high priority first, then oldest first. */

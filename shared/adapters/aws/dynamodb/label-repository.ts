@@ -4,16 +4,36 @@ import type { AssignmentOutcome, Label, LabelChanges } from '../../../domain/lab
 import type { LabelRepository } from '../../../domain/labels/ports';
 import { failedConditions, isConditionFailure } from './errors';
 import { dataKeys, withoutKeys, type DataKeys, type WorkspaceTable } from './keys';
-import { currentLabelMembers, joinLabel } from './label-membership';
+import {
+  currentLabelMembers,
+  joinLabel,
+  LABEL_SHARDS,
+  LABEL_SHARDS_ATTRIBUTE,
+  labelMembership,
+  labelShardDeletes,
+  labelShardItems,
+  layoutOfRecord,
+  shardedCounts,
+  type LabelLayout,
+} from './label-membership';
 import { batchGetAll, indexPartition } from './queries';
 import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
 
 /** How many documents are labelled at once during an assign or a label delete. */
 const CONCURRENCY = 8;
 
+type Item = Record<string, unknown>;
+
+/** A label's record as the domain sees it: its count from its shards when sharded, no keys, no layout. */
+const toLabel = (item: Item, counts: Map<string, number>): Label => {
+  const { [LABEL_SHARDS_ATTRIBUTE]: _shards, ...label } = withoutKeys<Label & Item>(item);
+  return layoutOfRecord(item) === 'sharded' ? { ...(label as Label), document_count: counts.get(label.id) ?? 0 } : (label as Label);
+};
+
 /**
  * Labels in the application table (`LABEL#id / META`, listed by name through gsi1), a lock item per name for
- * case-insensitive uniqueness, and the membership items shared with DynamoDocumentRepository.
+ * case-insensitive uniqueness, and the membership items shared with DynamoDocumentRepository. A label created
+ * now is sharded (label-membership.ts): its record holds no count, which its 16 shards' `COUNT` items hold.
  */
 export class DynamoLabelRepository implements LabelRepository {
   /** The workspace's keys: every item this repository reads or writes is the workspace's. */
@@ -37,7 +57,8 @@ export class DynamoLabelRepository implements LabelRepository {
             {
               Put: {
                 TableName: this.tableName,
-                Item: { ...this.keys.label(label.id), ...this.indexOf(label), ...label },
+                // The count lives in the shards (created with it, at zero: a new label has no documents).
+                Item: { ...this.keys.label(label.id), ...this.indexOf(label), ...withoutCount(label), [LABEL_SHARDS_ATTRIBUTE]: LABEL_SHARDS },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -48,6 +69,7 @@ export class DynamoLabelRepository implements LabelRepository {
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
+            ...labelShardItems(this.table, label.id),
           ],
         }),
       );
@@ -60,11 +82,20 @@ export class DynamoLabelRepository implements LabelRepository {
   async get(id: string): Promise<Label | null> {
     // Strongly consistent: the search indexer reads names here right after a rename.
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.label(id), ConsistentRead: true }));
-    return Item ? withoutKeys<Label>(Item) : null;
+    if (!Item) return null;
+    return toLabel(Item, layoutOfRecord(Item) === 'sharded' ? await shardedCounts(this.db, this.table, [id], true) : new Map());
   }
 
   async list(): Promise<Label[]> {
-    return (await indexPartition(this.db, this.tableName, this.keys.labelsIndex)).map((item) => withoutKeys<Label>(item));
+    const items = await indexPartition(this.db, this.tableName, this.keys.labelsIndex);
+    const counts = await shardedCounts(this.db, this.table, items.filter((item) => layoutOfRecord(item) === 'sharded').map((item) => String(item['id'])));
+    return items.map((item) => toLabel(item, counts));
+  }
+
+  /** The label's record and layout, strongly consistent. */
+  private async record(id: string): Promise<{ label: Label; layout: LabelLayout } | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.label(id), ConsistentRead: true }));
+    return Item ? { label: toLabel(Item, new Map()), layout: layoutOfRecord(Item) } : null;
   }
 
   async missing(ids: string[]): Promise<string[]> {
@@ -75,47 +106,61 @@ export class DynamoLabelRepository implements LabelRepository {
   }
 
   async update(id: string, changes: LabelChanges, updatedAt: string): Promise<Label | null> {
-    const current = await this.get(id);
+    const current = await this.record(id);
     if (!current) return null;
     const written = await this.write(current, changes, updatedAt);
     if (!written) return null;
-    const { previous, next } = written;
+    const { previous } = written;
+    // A sharded label's record holds no count: the answer carries its shards' sum.
+    const next = current.layout === 'sharded' ? { ...written.next, document_count: (await shardedCounts(this.db, this.table, [id], true)).get(id) ?? 0 } : written.next;
     if (next.name === previous.name) return next;
     // The name is part of what the index holds of each carrier, but no version of theirs: move their versions
     // now that the new name is stored, so that an index copy read with the old name can never win over it.
-    const members = await currentLabelMembers(this.db, this.table, id);
+    const members = await currentLabelMembers(this.db, this.table, id, current.layout);
     await inBatches(members, CONCURRENCY, (documentId) => this.touch(id, documentId));
     return next;
   }
 
   /** Writes the changes over `current`, retrying on fresh data; answers the label as replaced and as written. */
   private async write(
-    current: Label,
+    current: { label: Label; layout: LabelLayout },
     changes: LabelChanges,
     updatedAt: string,
   ): Promise<{ previous: Label; next: Label } | null> {
-    const id = current.id;
+    const id = current.label.id;
     let conflict: unknown;
     return retryLostRaces<{ previous: Label; next: Label } | null>(
       async (attempt) => {
-        // A later attempt starts from the label as it is now: assignments moved its count meanwhile.
-        const fresh = attempt === 1 ? current : await this.get(id);
-        if (!fresh) return null;
+        // Each attempt starts from the label as it is now (the first from the one the caller read): assignments
+        // moved an old label's count meanwhile.
+        const read = attempt === 1 ? current : await this.record(id);
+        if (!read) return null;
+        const fresh = read.label;
         const next: Label = {
           ...fresh,
           ...Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined)),
           updated_at: updatedAt,
         };
         const renamed = next.name.toLowerCase() !== fresh.name.toLowerCase();
-        const write = {
-          Put: {
-            TableName: this.tableName,
-            Item: { ...this.keys.label(id), ...this.indexOf(next), ...next },
-            // document_count moves with assignments: write over it only if it is what was read.
-            ConditionExpression: 'attribute_exists(pk) AND document_count = :count',
-            ExpressionAttributeValues: { ':count': fresh.document_count },
-          },
-        };
+        const write =
+          read.layout === 'sharded'
+            ? {
+                // The record holds no count (the shards do): no race with assignments.
+                Put: {
+                  TableName: this.tableName,
+                  Item: { ...this.keys.label(id), ...this.indexOf(next), ...withoutCount(next), [LABEL_SHARDS_ATTRIBUTE]: LABEL_SHARDS },
+                  ConditionExpression: 'attribute_exists(pk)',
+                },
+              }
+            : {
+                Put: {
+                  TableName: this.tableName,
+                  Item: { ...this.keys.label(id), ...this.indexOf(next), ...next, document_count: read.label.document_count },
+                  // document_count moves with assignments: write over it only if it is what was read.
+                  ConditionExpression: 'attribute_exists(pk) AND document_count = :count',
+                  ExpressionAttributeValues: { ':count': read.label.document_count },
+                },
+              };
         try {
           await this.db.send(
             new TransactWriteCommand({
@@ -151,14 +196,17 @@ export class DynamoLabelRepository implements LabelRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    const label = await this.get(id);
-    if (!label) return false;
+    const found = await this.record(id);
+    if (!found) return false;
+    const { label, layout } = found;
     try {
       await this.db.send(
         new TransactWriteCommand({
           TransactItems: [
             { Delete: { TableName: this.tableName, Key: this.keys.label(id), ConditionExpression: 'attribute_exists(pk)' } },
             { Delete: { TableName: this.tableName, Key: this.keys.labelNameLock(label.name) } },
+            // A sharded label's joins are conditioned on its shards' counts: gone with the record, in one step.
+            ...(layout === 'sharded' ? labelShardDeletes(this.table, id) : []),
           ],
         }),
       );
@@ -168,17 +216,18 @@ export class DynamoLabelRepository implements LabelRepository {
     }
     // The label is gone, so no write can add members any more (joinLabel's condition): the memberships read now
     // are every document that carries it, including those an edit or assign racing this delete labelled.
-    const members = await currentLabelMembers(this.db, this.table, id);
-    await inBatches(members, CONCURRENCY, (documentId) => this.unlabel(id, documentId));
+    const members = await currentLabelMembers(this.db, this.table, id, layout);
+    await inBatches(members, CONCURRENCY, (documentId) => this.unlabel(id, documentId, layout));
     return true;
   }
 
   async assign(id: string, documentIds: string[], updatedAt: string): Promise<AssignmentOutcome | null> {
-    if (!(await this.get(id))) return null;
+    const found = await this.record(id);
+    if (!found) return null;
     const outcome: AssignmentOutcome = { assigned: [], already_assigned: [], not_found: [] };
     let labelGone = false;
     await inBatches(documentIds, CONCURRENCY, async (documentId) => {
-      const result = await this.label(id, documentId, updatedAt);
+      const result = await this.label(id, documentId, updatedAt, found.layout);
       if (result === 'label_gone') labelGone = true;
       else outcome[result].push(documentId);
     });
@@ -190,7 +239,7 @@ export class DynamoLabelRepository implements LabelRepository {
   }
 
   /** Adds the label to one document, counting it once. */
-  private async label(labelId: string, documentId: string, updatedAt: string): Promise<keyof AssignmentOutcome | 'label_gone'> {
+  private async label(labelId: string, documentId: string, updatedAt: string, layout: LabelLayout): Promise<keyof AssignmentOutcome | 'label_gone'> {
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -204,7 +253,7 @@ export class DynamoLabelRepository implements LabelRepository {
                 ExpressionAttributeValues: { ':label': new Set([labelId]), ':id': labelId, ':one': 1, ':now': updatedAt },
               },
             },
-            ...joinLabel(this.table, labelId, documentId),
+            ...joinLabel(this.table, labelId, documentId, layout),
           ],
         }),
       );
@@ -240,8 +289,8 @@ export class DynamoLabelRepository implements LabelRepository {
   }
 
   /** Takes a deleted label off one document; a document deleted meanwhile needs nothing more. */
-  private async unlabel(labelId: string, documentId: string): Promise<void> {
-    const membership = { TableName: this.tableName, Key: this.keys.labelMember(labelId, documentId) };
+  private async unlabel(labelId: string, documentId: string, layout: LabelLayout): Promise<void> {
+    const membership = { TableName: this.tableName, Key: labelMembership(this.table, labelId, documentId, layout) };
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -271,3 +320,6 @@ async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise
     await Promise.all(items.slice(start, start + size).map(work));
   }
 }
+
+/** A label without its count, as a sharded label's record holds it. */
+const withoutCount = ({ document_count: _count, ...label }: Label): Omit<Label, 'document_count'> => label;

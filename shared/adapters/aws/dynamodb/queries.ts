@@ -1,5 +1,4 @@
 import { BatchGetCommand, BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { WorkspaceTable } from './keys';
 
 type Item = Record<string, unknown>;
 
@@ -27,6 +26,7 @@ export async function batchGetAll(
   tableName: string,
   itemKeys: { pk: string; sk: string }[],
   projection?: string,
+  consistent = false,
 ): Promise<Item[]> {
   const found: Item[] = [];
   for (let start = 0; start < itemKeys.length; start += 100) {
@@ -34,7 +34,7 @@ export async function batchGetAll(
     while (pending.length) {
       const { Responses, UnprocessedKeys } = await db.send(
         new BatchGetCommand({
-          RequestItems: { [tableName]: { Keys: pending, ...(projection ? { ProjectionExpression: projection } : {}) } },
+          RequestItems: { [tableName]: { Keys: pending, ...(projection ? { ProjectionExpression: projection } : {}), ...(consistent ? { ConsistentRead: true } : {}) } },
         }),
       );
       found.push(...(Responses?.[tableName] ?? []));
@@ -60,16 +60,6 @@ export async function batchWriteAll(
       pending = (UnprocessedItems?.[tableName] as typeof pending | undefined) ?? [];
     }
   }
-}
-
-/** Ids of the documents carrying a label, from its membership items. */
-export async function labelMembers(db: DynamoDBDocumentClient, { tableName, keys }: WorkspaceTable, labelId: string): Promise<string[]> {
-  const items = await queryAll(db, {
-    TableName: tableName,
-    KeyConditionExpression: 'pk = :label AND begins_with(sk, :doc)',
-    ExpressionAttributeValues: { ':label': keys.label(labelId).pk, ':doc': 'DOC#' },
-  });
-  return items.map((item) => item['document_id'] as string);
 }
 
 /** Every item of one gsi1 partition (all users, all labels, all documents), in index order. */
