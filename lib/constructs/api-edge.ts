@@ -6,6 +6,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import * as route53 from 'aws-cdk-lib/aws-route53';
 import * as route53Targets from 'aws-cdk-lib/aws-route53-targets';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { CLOUD_MULTIPART_MAX_BYTES, EDGE_HEADERS, ENV, PRESIGNED_UPLOAD_ROUTE } from '../../shared/manifest';
@@ -39,8 +40,8 @@ export interface ApiEdgeProps {
   readonly corsOrigins: readonly string[];
   /** A name of the operator's for the distribution (context `domainName`, `certificateArn`, `hostedZone*`); none: the `*.cloudfront.net` one. */
   readonly customDomain?: CustomDomain;
-  /** Where the web console PUTs presigned uploads (the documents bucket's regional endpoint), for its CSP. */
-  readonly uploadOrigins?: readonly string[];
+  /** Where the web console PUTs presigned uploads: its CSP names the bucket, the bucket's CORS the console. */
+  readonly uploadsBucket?: s3.IBucket;
 }
 
 /**
@@ -111,7 +112,11 @@ export class ApiEdge extends Construct {
       },
     });
     this.docs = new ApiDocsSite(this, 'Docs', { distribution: this.distribution });
-    this.console = new ConsoleSite(this, 'Console', { distribution: this.distribution, uploadOrigins: props.uploadOrigins ?? [] });
+    this.console = new ConsoleSite(this, 'Console', {
+      distribution: this.distribution,
+      origins: [`https://${this.distribution.distributionDomainName}`, ...(custom ? [`https://${custom.domainName}`] : [])],
+      uploads: props.uploadsBucket ? { bucket: props.uploadsBucket, corsOrigins: props.corsOrigins } : undefined,
+    });
     if (custom?.hostedZone) {
       const zone = route53.HostedZone.fromHostedZoneAttributes(this, 'Zone', { hostedZoneId: custom.hostedZone.id, zoneName: custom.hostedZone.name });
       const target = route53.RecordTarget.fromAlias(new route53Targets.CloudFrontTarget(this.distribution));

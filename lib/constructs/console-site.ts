@@ -7,6 +7,7 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { buildConsole } from '../../web/build';
+import { ConsoleUploadCors } from './console-upload-cors';
 import {
   CONSOLE_ASSET_CACHE_CONTROL,
   CONSOLE_ASSETS_PREFIX,
@@ -23,8 +24,13 @@ export const CONSOLE_PATH_PATTERNS = [`/${CONSOLE_PAGE}`, `${CONSOLE_ASSETS_PREF
 export interface ConsoleSiteProps {
   /** The edge, which gets a behaviour for each of {@link CONSOLE_PATH_PATTERNS}. */
   readonly distribution: cloudfront.Distribution;
-  /** Where the browser PUTs presigned uploads (`https://<bucket>.s3.<region>.amazonaws.com`), for the CSP. */
-  readonly uploadOrigins: readonly string[];
+  /** The console's own origins (the distribution's domain, a custom domain), which the uploads bucket's CORS allows. */
+  readonly origins: readonly string[];
+  /**
+   * Where the browser PUTs presigned uploads, and the deployment's `corsOrigins`: the page's CSP allows the
+   * bucket's regional endpoint, and the bucket's CORS gets the console's origins ({@link ConsoleUploadCors}).
+   */
+  readonly uploads?: { readonly bucket: s3.IBucket; readonly corsOrigins: readonly string[] };
 }
 
 /**
@@ -37,6 +43,8 @@ export class ConsoleSite extends Construct {
   public readonly bucket: s3.Bucket;
   public readonly pageHeaders: cloudfront.ResponseHeadersPolicy;
   public readonly assetHeaders: cloudfront.ResponseHeadersPolicy;
+  /** The uploads bucket's CORS rule with the console's origins; none without an uploads bucket. */
+  public readonly uploadCors?: ConsoleUploadCors;
 
   constructor(scope: Construct, id: string, props: ConsoleSiteProps) {
     super(scope, id);
@@ -57,6 +65,11 @@ export class ConsoleSite extends Construct {
       retainOnDelete: false,
     });
 
+    const uploadOrigins = props.uploads ? [`https://${props.uploads.bucket.bucketRegionalDomainName}`] : [];
+    if (props.uploads) {
+      this.uploadCors = new ConsoleUploadCors(this, 'UploadCors', { bucket: props.uploads.bucket, consoleOrigins: props.origins, corsOrigins: props.uploads.corsOrigins });
+    }
+
     const securityHeaders = (csp: string): cloudfront.ResponseSecurityHeadersBehavior => ({
       contentSecurityPolicy: { contentSecurityPolicy: csp, override: true },
       contentTypeOptions: { override: true },
@@ -66,7 +79,7 @@ export class ConsoleSite extends Construct {
     });
     this.pageHeaders = new cloudfront.ResponseHeadersPolicy(this, 'PageHeaders', {
       comment: 'Web console page: its CSP, no-cache, nosniff, no referrer, no framing',
-      securityHeadersBehavior: securityHeaders(consoleCsp(props.uploadOrigins)),
+      securityHeadersBehavior: securityHeaders(consoleCsp(uploadOrigins)),
       customHeadersBehavior: {
         customHeaders: [
           { header: 'Cache-Control', value: CONSOLE_PAGE_CACHE_CONTROL, override: true },
@@ -76,7 +89,7 @@ export class ConsoleSite extends Construct {
     });
     this.assetHeaders = new cloudfront.ResponseHeadersPolicy(this, 'AssetHeaders', {
       comment: 'Web console assets: immutable, nosniff',
-      securityHeadersBehavior: securityHeaders(consoleCsp(props.uploadOrigins)),
+      securityHeadersBehavior: securityHeaders(consoleCsp(uploadOrigins)),
       customHeadersBehavior: { customHeaders: [{ header: 'Cache-Control', value: CONSOLE_ASSET_CACHE_CONTROL, override: true }] },
     });
     const origin = origins.S3BucketOrigin.withOriginAccessControl(this.bucket);

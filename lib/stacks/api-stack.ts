@@ -287,7 +287,7 @@ export class ApiStack extends Stack {
         httpApi: this.httpApi,
         corsOrigins: props.corsOrigins,
         customDomain: props.customDomain,
-        uploadOrigins: [`https://${props.documentsBucket.bucketRegionalDomainName}`],
+        uploadsBucket: props.documentsBucket,
       });
       // The functions that count requests per client address; health and the 404 fallback reveal nothing.
       for (const group of RATE_LIMITED_GROUPS) this.edge.bindFunction(httpFunctions[group].function);
