@@ -12,6 +12,8 @@ export const imagingEnvSchema = z.lazy(() =>
     IMAGING_WORKERS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(16)), 2),
     /** Cap on one worker's V8 heap (pdf.js) and, apart, on its native memory (canvas pixels, WebAssembly); a file needing more fails. */
     IMAGING_WORKER_MEMORY_MB: z._default(z.coerce.number().check(z.int(), z.gte(128), z.lte(2048)), 512),
+    /** A thumbnail render still running after this many seconds is stopped and the file refused. */
+    THUMBNAIL_TIMEOUT_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(120)), 8),
   }),
 );
 
@@ -27,5 +29,8 @@ export function imagingServices(
 ): { thumbnails: CanvasThumbnailRenderer; textLayer: PdfTextLayerReader; searchablePdf: PoolSearchablePdfWriter } {
   const config = parseEnv(imagingEnvSchema, env);
   const pool = new ImagingPool({ size: config.IMAGING_WORKERS, memoryMb: config.IMAGING_WORKER_MEMORY_MB, prestart });
-  return { thumbnails: new CanvasThumbnailRenderer({ pool }), textLayer: new PdfTextLayerReader({ pool }), searchablePdf: new PoolSearchablePdfWriter({ pool }) };
+  const timeoutMs = config.THUMBNAIL_TIMEOUT_SECONDS * 1000;
+  // A render waiting behind another of its document may wait out that one's limit before it is answered busy.
+  const maxWaitMs = Math.max(10_000, timeoutMs + 2_000);
+  return { thumbnails: new CanvasThumbnailRenderer({ pool, timeoutMs, maxWaitMs }), textLayer: new PdfTextLayerReader({ pool }), searchablePdf: new PoolSearchablePdfWriter({ pool }) };
 }
