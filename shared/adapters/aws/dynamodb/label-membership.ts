@@ -88,12 +88,20 @@ export const labelShardItems = ({ tableName, keys }: WorkspaceTable, labelId: st
 export const labelShardDeletes = ({ tableName, keys }: WorkspaceTable, labelId: string): TransactItem[] =>
   Array.from({ length: LABEL_SHARDS }, (_, shard) => ({ Delete: { TableName: tableName, Key: keys.labelShardCount(labelId, shard) } }));
 
+/** Keys of shard counts read by one chain of BatchGets (several chains run at once). */
+const COUNT_KEYS_AT_ONCE = 400;
+
 /** Each sharded label's document count: the sum of its shards' counts (16 keys a label, read at once). */
 export async function shardedCounts(db: DynamoDBDocumentClient, { tableName, keys }: WorkspaceTable, labelIds: string[], consistent = false): Promise<Map<string, number>> {
   const counts = new Map<string, number>(labelIds.map((id) => [id, 0]));
   if (!labelIds.length) return counts;
-  const items = await batchGetAll(db, tableName, labelIds.flatMap((id) => Array.from({ length: LABEL_SHARDS }, (_, shard) => keys.labelShardCount(id, shard))), 'label_id, document_count', consistent);
-  for (const item of items) counts.set(String(item['label_id']), (counts.get(String(item['label_id'])) ?? 0) + Number(item['document_count'] ?? 0));
+  const shardKeys = labelIds.flatMap((id) => Array.from({ length: LABEL_SHARDS }, (_, shard) => keys.labelShardCount(id, shard)));
+  // A request reads 100 keys (six labels and a part): a list of many labels reads its requests a few at once.
+  const chunks: (typeof shardKeys)[] = [];
+  for (let start = 0; start < shardKeys.length; start += COUNT_KEYS_AT_ONCE) chunks.push(shardKeys.slice(start, start + COUNT_KEYS_AT_ONCE));
+  for (const items of await Promise.all(chunks.map((chunk) => batchGetAll(db, tableName, chunk, 'label_id, document_count', consistent)))) {
+    for (const item of items) counts.set(String(item['label_id']), (counts.get(String(item['label_id'])) ?? 0) + Number(item['document_count'] ?? 0));
+  }
   return counts;
 }
 
