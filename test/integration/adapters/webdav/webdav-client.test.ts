@@ -12,6 +12,8 @@ import { SourceAccessError, type RemoteFile } from '../../../../shared/domain/so
 import { startApacheDav, type RunningDav } from '../../../support/webdav-servers';
 import { writeSourceTree, type SourceTree } from '../../../support/webdav-tree';
 import { rejectionOf } from '../../../support/rejection';
+import { LISTING_LIMITS, ListingTooLarge } from '../../../../shared/adapters/webdav/multistatus';
+import { startHostileListingServer, type HostileListingServer } from '../../../support/attacks/webdav-listing';
 
 const USERNAME = 'alice';
 const PASSWORD = 's3cret-Pa55word';
@@ -344,7 +346,7 @@ describe('WebDavFolders', () => {
 
   it('refuses a server whose certificate no trusted authority signed as untrusted, and sends it nothing', async () => {
     // Arrange: an HTTPS server with a self-signed certificate for 127.0.0.1
-    const tls = (name: string) => readFileSync(new URL(`../../fixtures/tls/${name}`, import.meta.url));
+    const tls = (name: string) => readFileSync(new URL(`../../../fixtures/tls/${name}`, import.meta.url));
     let requests = 0;
     const server = createHttpsServer({ key: tls('self-signed.key'), cert: tls('self-signed.crt') }, (_request, response) => {
       requests += 1;
@@ -476,5 +478,42 @@ describe('WebDavFolders against Apache mod_dav', () => {
 
     // Assert
     expect(error.failure).toBe('not_a_collection');
+  });
+});
+
+describe('WebDavFolders listing a directory near its entry cap', () => {
+  const client = new WebDavFolders({ allowPrivateNetworks: true });
+  let server: HostileListingServer | undefined;
+
+  afterEach(async () => {
+    await server?.stop();
+  });
+
+  afterAll(() => {
+    client.close();
+  });
+
+  it('lists a directory of as many entries as the cap allows, every one of them', async () => {
+    // Arrange
+    server = await startHostileListingServer({ entries: LISTING_LIMITS.maxEntries });
+
+    // Act
+    const { directory, children } = await client.open({ url: server.url, username: 'sync', password: 'pw' }).list('');
+
+    // Assert
+    expect(directory).toMatchObject({ path: '', kind: 'directory', etag: '"dir-1"' });
+    expect(children).toHaveLength(LISTING_LIMITS.maxEntries);
+    expect(children.at(-1)).toEqual({ path: 'scan-049999.pdf', kind: 'file', etag: '"c34f"', size: 48213, lastModified: '2026-11-02T10:15:00.000Z' });
+  });
+
+  it('refuses a directory of one entry more than the cap as too large, naming the URL', async () => {
+    // Arrange
+    server = await startHostileListingServer({ entries: LISTING_LIMITS.maxEntries + 1 });
+
+    // Act
+    const error = await rejectionOf(client.open({ url: server.url, username: 'sync', password: 'pw' }).list(''), ListingTooLarge);
+
+    // Assert
+    expect(error).toMatchObject({ failure: 'listing_too_large', message: `${server.url}: The listing has more than 50000 entries.` });
   });
 });

@@ -3,7 +3,7 @@ import type { RunningEmulator } from '../../../../shared/local/emulators/dynamod
 import { startEmulatorThread } from '../../../../shared/local/emulators/emulator-thread';
 
 const startThrowingEmulator = () =>
-  startEmulatorThread({ name: 'throwing emulator', source: new URL('../../../support/throwing-emulator-thread', import.meta.url), settings: {} });
+  startEmulatorThread({ name: 'throwing emulator', source: new URL('../../../support/throwing-emulator-thread.ts', import.meta.url), settings: {} });
 
 /** Time for `/boom`'s timer to fire and, without the thread's handler, for the thread to end. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 500));

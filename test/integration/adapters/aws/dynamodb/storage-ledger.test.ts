@@ -5,6 +5,7 @@ import type { StorageLimits } from '../../../../../shared/adapters/aws/dynamodb/
 import { AppError } from '../../../../../shared/domain/errors';
 import { freshTable } from '../../../../support/aws-resources';
 import { aDocumentRecord } from '../../../../support/builders';
+import { DynamoOcrJobRepository } from '../../../../../shared/adapters/aws/dynamodb/ocr-job-repository';
 
 const WORKSPACE = '33333333-3333-4333-8333-333333333333';
 const MONTH = new Date().toISOString().slice(0, 7);
@@ -78,6 +79,98 @@ describe('storage quota (DynamoDocumentRepository with its ledger)', () => {
     const fits = await refusal(create(50));
 
     expect(over?.details).toMatchObject({ quota: 'bytes_stored', limit: 150, used: 100 });
+    expect(fits).toBeNull();
+  });
+});
+
+const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => (error instanceof AppError ? error : Promise.reject(error)));
+
+/**
+ * A document's searchable PDF in the workspace's storage ledger (DynamoDB Local): its bytes count against the
+ * plan's `bytes_stored` like the original's, so the quota and the usage agree, and leave with the document or
+ * the file they were made of.
+ */
+describe('searchable PDF bytes in the storage ledger', () => {
+  const workspaceId = crypto.randomUUID();
+  let limits: StorageLimits;
+  let documents: DynamoDocumentRepository;
+  let ocrJobs: DynamoOcrJobRepository;
+  let usage: DynamoUsageRepository;
+
+  beforeEach(async () => {
+    const { db, tableName } = await freshTable();
+    limits = { documents: 'unlimited', bytes: 'unlimited' };
+    documents = new DynamoDocumentRepository(db, tableName, workspaceId, undefined, async () => limits);
+    ocrJobs = new DynamoOcrJobRepository(db, tableName, workspaceId, async () => limits);
+    usage = new DynamoUsageRepository(db, tableName);
+  });
+
+  const create = async (size: number) => {
+    const document = aDocumentRecord({ id: crypto.randomUUID(), size, sha256: crypto.randomUUID() });
+    await documents.create(document);
+    return document;
+  };
+  const recordPdf = (document: { id: string; sha256: string }, size: number) => ocrJobs.recordSearchablePdf(document.id, document.sha256, { size }, new Date().toISOString());
+  const bytesStored = async () => (await usage.month(workspaceId, MONTH)).bytes_stored;
+
+  it('counts the PDF against the plan: the next upload meets its bytes at the edge', async () => {
+    limits = { documents: 'unlimited', bytes: 200 };
+    const document = await create(100);
+    await recordPdf(document, 50);
+
+    const over = await refusal(create(60));
+    const fits = await refusal(create(50));
+
+    expect(over?.details).toMatchObject({ reason: 'quota_exceeded', quota: 'bytes_stored', limit: 200, used: 150 });
+    expect(fits).toBeNull();
+    expect(await bytesStored()).toBe(200);
+  });
+
+  it('refuses a PDF the plan has no room for, recording nothing of it', async () => {
+    limits = { documents: 'unlimited', bytes: 120 };
+    const document = await create(100);
+
+    const refused = await refusal(recordPdf(document, 50));
+
+    expect(refused?.details).toMatchObject({ reason: 'quota_exceeded', quota: 'bytes_stored', limit: 120, used: 100 });
+    expect((await documents.get(document.id))?.searchable_pdf_size).toBeUndefined();
+    expect(await bytesStored()).toBe(100);
+  });
+
+  it("releases the PDF's bytes with its document", async () => {
+    limits = { documents: 'unlimited', bytes: 200 };
+    const document = await create(100);
+    await recordPdf(document, 50);
+
+    await documents.delete(document.id);
+    const fits = await refusal(create(200));
+
+    expect(fits).toBeNull();
+    expect(await bytesStored()).toBe(200);
+  });
+
+  it("releases the old file's PDF when a sync replaces the file", async () => {
+    limits = { documents: 'unlimited', bytes: 200 };
+    const document = await create(100);
+    await recordPdf(document, 50);
+
+    await documents.replaceFile(document.id, { size: 100, sha256: crypto.randomUUID(), mime_type: 'application/pdf' }, new Date().toISOString());
+    const fits = await refusal(create(100));
+
+    expect(fits).toBeNull();
+    expect(await bytesStored()).toBe(200);
+  });
+
+  it('moves only the difference when a retried run replaces the PDF', async () => {
+    limits = { documents: 'unlimited', bytes: 200 };
+    const document = await create(100);
+    await recordPdf(document, 50);
+
+    await recordPdf(document, 80);
+    const over = await refusal(create(21));
+    const fits = await refusal(create(20));
+
+    expect(over?.details).toMatchObject({ quota: 'bytes_stored', used: 180 });
     expect(fits).toBeNull();
   });
 });

@@ -1,15 +1,15 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import type { StreamFailureRecord } from '../../shared/local/event-sources/dynamodb-stream-poller';
-import { dataKeys } from '../../shared/adapters/aws/dynamodb/keys';
-import { changeOf } from '../../shared/adapters/aws/dynamodb/stream-changes';
-import type { DocumentRecord } from '../../shared/domain/documents/document';
-import type { Label } from '../../shared/domain/labels/label';
-import { newOcrJob } from '../../shared/domain/ocr/jobs';
-import { consumers } from '../support/change-consumers';
-import { until } from '../support/until';
-import { aDocumentRecord, aUser } from '../support/builders';
+import type { StreamFailureRecord } from '../../../../shared/local/event-sources/dynamodb-stream-poller';
+import { dataKeys } from '../../../../shared/adapters/aws/dynamodb/keys';
+import { changeOf } from '../../../../shared/adapters/aws/dynamodb/stream-changes';
+import type { DocumentRecord } from '../../../../shared/domain/documents/document';
+import type { Label } from '../../../../shared/domain/labels/label';
+import { newOcrJob } from '../../../../shared/domain/ocr/jobs';
+import { consumers } from '../../../support/change-consumers';
+import { until } from '../../../support/until';
+import { aDocumentRecord } from '../../../support/builders';
 
 const aLabel = (name: string): Label => {
   const now = new Date().toISOString();
@@ -146,81 +146,6 @@ describe('the indexer consumer on the table stream', () => {
     expect(failures).toHaveLength(1);
     expect(failures[0]!.failure.DDBStreamBatchInfo.batchSize).toBe(1);
     expect(changeOf(failures[0]!.records[0]!)).toMatchObject({ entity: 'document', documentId: poison.id });
-  });
-});
-
-describe('the events consumer on the table stream', () => {
-  it('announces a created document to the workspace', async () => {
-    const c = await consumers();
-    const document = aDocumentRecord({ title: 'Welcome pack' });
-
-    await c.documents.create(document);
-
-    await until(() => c.eventsOf('document_created').length === 1, 20_000, 'document_created is published');
-    expect(c.eventsOf('document_created')).toEqual([
-      { workspaceId: c.workspaceId, audience: 'workspace', event: { type: 'document_created', data: { document_id: document.id, title: 'Welcome pack', source: 'upload' } } },
-    ]);
-  });
-
-  it('carries the changed fields in document_updated', async () => {
-    const c = await consumers();
-    const document = aDocumentRecord({ title: 'Notes' });
-    await c.documents.create(document);
-
-    await c.documents.update(document.id, { title: 'Meeting notes', metadata: { room: 'B2' } }, now());
-
-    await until(() => c.eventsOf('document_updated').length === 1, 20_000, 'document_updated is published');
-    expect(c.eventsOf('document_updated')[0]).toEqual({
-      workspaceId: c.workspaceId,
-      audience: 'workspace',
-      event: { type: 'document_updated', data: { document_id: document.id, changes: { title: 'Meeting notes', metadata: { room: 'B2' } } } },
-    });
-  });
-
-  it('follows an OCR job with ocr_progress to its creator and queue_status to the workspace', async () => {
-    const c = await consumers();
-    const document = aDocumentRecord({ title: 'Scan', created_by: 'uploader-1' });
-    await c.documents.create(document, withJob(document));
-    await until(() => c.eventsOf('queue_status').length === 1, 20_000, 'the new job is counted');
-
-    // Each step is awaited: the counter changes of a workspace that share a batch are reported once, at their latest.
-    await c.ocrJobs.claim(claimOf(document.id), now(), now());
-    await until(() => c.eventsOf('queue_status').length === 2, 20_000, 'the job taken is counted');
-    await c.ocrJobs.heartbeat(document.id, 1, 50, 2, now());
-    await c.ocrJobs.complete(document.id, 1, completion('two pages'), now());
-
-    await until(() => c.eventsOf('ocr_progress').length === 3 && c.eventsOf('queue_status').length === 3, 20_000, 'the run is reported to its end');
-    expect(c.eventsOf('ocr_progress').map(({ event, audience }) => ({ data: event.data, audience }))).toEqual([
-      { data: { document_id: document.id, progress: 0, status: 'processing' }, audience: { userId: 'uploader-1' } },
-      { data: { document_id: document.id, progress: 50, status: 'processing' }, audience: { userId: 'uploader-1' } },
-      { data: { document_id: document.id, progress: 100, status: 'completed' }, audience: { userId: 'uploader-1' } },
-    ]);
-    // pending and processing are the counters each change stored; completed is read when the event is published.
-    const statuses = c.eventsOf('queue_status');
-    expect(statuses.map(({ event, audience }) => ({ data: event.data, audience }))).toMatchObject([
-      { data: { pending: 1, processing: 0 }, audience: 'workspace' },
-      { data: { pending: 0, processing: 1 }, audience: 'workspace' },
-      { data: { pending: 0, processing: 0, completed: 1 }, audience: 'workspace' },
-    ]);
-  });
-
-  it('pushes a new notification to its user, in the user workspace', async () => {
-    const c = await consumers();
-    const user = aUser({ workspace_id: c.workspaceId });
-    await c.users.create(user);
-
-    await c.notifications.create({ userId: user.id, workspaceId: c.workspaceId }, {
-      id: crypto.randomUUID(),
-      type: 'ocr_completed',
-      title: 'OCR completed',
-      message: '"Scan" is searchable',
-      read: false,
-      created_at: now(),
-      data: { document_id: crypto.randomUUID() },
-    });
-
-    await until(() => c.eventsOf('notification').length === 1, 20_000, 'the notification is published');
-    expect(c.eventsOf('notification')[0]).toMatchObject({ workspaceId: c.workspaceId, audience: { userId: user.id }, event: { data: { title: 'OCR completed' } } });
   });
 });
 

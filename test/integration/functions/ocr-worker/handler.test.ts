@@ -2,16 +2,16 @@ import { ReceiveMessageCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OCR_CORPUS_DIR } from '../contracts/ocr-engine.contract';
-import { startQueuePoller } from '../../shared/local/event-sources/sqs-poller';
-import { TesseractOcrEngine } from '../../shared/adapters/local/tesseract-ocr-engine';
-import type { OcrEngine } from '../../shared/domain/ocr/ports';
-import { requeueStuckJobs } from '../../shared/domain/ocr/requeue-stuck-jobs';
-import { cancelOcrJob } from '../../shared/domain/ocr/cancel-ocr-job';
-import { setOcrPriority } from '../../shared/domain/ocr/set-ocr-priority';
-import { textPdf } from '../support/text-pdf';
-import { ocrPipeline as pipeline } from '../support/ocr-pipeline';
-import { until } from '../support/until';
+import { OCR_CORPUS_DIR } from '../../../contracts/ocr-engine.contract';
+import { startQueuePoller } from '../../../../shared/local/event-sources/sqs-poller';
+import { TesseractOcrEngine } from '../../../../shared/adapters/local/tesseract-ocr-engine';
+import type { OcrEngine } from '../../../../shared/domain/ocr/ports';
+import { requeueStuckJobs } from '../../../../shared/domain/ocr/requeue-stuck-jobs';
+import { cancelOcrJob } from '../../../../shared/domain/ocr/cancel-ocr-job';
+import { setOcrPriority } from '../../../../shared/domain/ocr/set-ocr-priority';
+import { textPdf } from '../../../support/text-pdf';
+import { ocrPipeline as pipeline } from '../../../support/ocr-pipeline';
+import { until } from '../../../support/until';
 
 describe('OCR queue semantics on the SQS emulator', () => {
   it('does the work once when the same job is delivered twice', async () => {

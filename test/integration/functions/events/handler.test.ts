@@ -1,11 +1,92 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncOutcome } from '../../shared/domain/sources/ports';
-import { endSessions, sessionEndedMessage } from '../../shared/domain/connections/sessions';
-import { consumers } from '../support/change-consumers';
-import { until } from '../support/until';
-import { aSourceRecord, aSyncJob } from '../support/builders';
+import type { DocumentRecord } from '../../../../shared/domain/documents/document';
+import { newOcrJob } from '../../../../shared/domain/ocr/jobs';
+import { consumers } from '../../../support/change-consumers';
+import { until } from '../../../support/until';
+import { aDocumentRecord, aUser, aSourceRecord, aSyncJob } from '../../../support/builders';
+import type { SyncOutcome } from '../../../../shared/domain/sources/ports';
+import { endSessions, sessionEndedMessage } from '../../../../shared/domain/connections/sessions';
 
+const withJob = (document: DocumentRecord) => newOcrJob(document, 'normal', document.created_at);
 const now = () => new Date().toISOString();
+const claimOf = (documentId: string) => ({ documentId, run: 1, priority: 'normal' as const });
+const completion = (text: string) => ({ text, confidence: 0.9, pages: 1, processingTime: 1, pagesByEngine: { tesseract: 1 }, content: { text }, readSha256: aDocumentRecord().sha256 });
+
+describe('the events consumer on the table stream', () => {
+  it('announces a created document to the workspace', async () => {
+    const c = await consumers();
+    const document = aDocumentRecord({ title: 'Welcome pack' });
+
+    await c.documents.create(document);
+
+    await until(() => c.eventsOf('document_created').length === 1, 20_000, 'document_created is published');
+    expect(c.eventsOf('document_created')).toEqual([
+      { workspaceId: c.workspaceId, audience: 'workspace', event: { type: 'document_created', data: { document_id: document.id, title: 'Welcome pack', source: 'upload' } } },
+    ]);
+  });
+
+  it('carries the changed fields in document_updated', async () => {
+    const c = await consumers();
+    const document = aDocumentRecord({ title: 'Notes' });
+    await c.documents.create(document);
+
+    await c.documents.update(document.id, { title: 'Meeting notes', metadata: { room: 'B2' } }, now());
+
+    await until(() => c.eventsOf('document_updated').length === 1, 20_000, 'document_updated is published');
+    expect(c.eventsOf('document_updated')[0]).toEqual({
+      workspaceId: c.workspaceId,
+      audience: 'workspace',
+      event: { type: 'document_updated', data: { document_id: document.id, changes: { title: 'Meeting notes', metadata: { room: 'B2' } } } },
+    });
+  });
+
+  it('follows an OCR job with ocr_progress to its creator and queue_status to the workspace', async () => {
+    const c = await consumers();
+    const document = aDocumentRecord({ title: 'Scan', created_by: 'uploader-1' });
+    await c.documents.create(document, withJob(document));
+    await until(() => c.eventsOf('queue_status').length === 1, 20_000, 'the new job is counted');
+
+    // Each step is awaited: the counter changes of a workspace that share a batch are reported once, at their latest.
+    await c.ocrJobs.claim(claimOf(document.id), now(), now());
+    await until(() => c.eventsOf('queue_status').length === 2, 20_000, 'the job taken is counted');
+    await c.ocrJobs.heartbeat(document.id, 1, 50, 2, now());
+    await c.ocrJobs.complete(document.id, 1, completion('two pages'), now());
+
+    await until(() => c.eventsOf('ocr_progress').length === 3 && c.eventsOf('queue_status').length === 3, 20_000, 'the run is reported to its end');
+    expect(c.eventsOf('ocr_progress').map(({ event, audience }) => ({ data: event.data, audience }))).toEqual([
+      { data: { document_id: document.id, progress: 0, status: 'processing' }, audience: { userId: 'uploader-1' } },
+      { data: { document_id: document.id, progress: 50, status: 'processing' }, audience: { userId: 'uploader-1' } },
+      { data: { document_id: document.id, progress: 100, status: 'completed' }, audience: { userId: 'uploader-1' } },
+    ]);
+    // pending and processing are the counters each change stored; completed is read when the event is published.
+    const statuses = c.eventsOf('queue_status');
+    expect(statuses.map(({ event, audience }) => ({ data: event.data, audience }))).toMatchObject([
+      { data: { pending: 1, processing: 0 }, audience: 'workspace' },
+      { data: { pending: 0, processing: 1 }, audience: 'workspace' },
+      { data: { pending: 0, processing: 0, completed: 1 }, audience: 'workspace' },
+    ]);
+  });
+
+  it('pushes a new notification to its user, in the user workspace', async () => {
+    const c = await consumers();
+    const user = aUser({ workspace_id: c.workspaceId });
+    await c.users.create(user);
+
+    await c.notifications.create({ userId: user.id, workspaceId: c.workspaceId }, {
+      id: crypto.randomUUID(),
+      type: 'ocr_completed',
+      title: 'OCR completed',
+      message: '"Scan" is searchable',
+      read: false,
+      created_at: now(),
+      data: { document_id: crypto.randomUUID() },
+    });
+
+    await until(() => c.eventsOf('notification').length === 1, 20_000, 'the notification is published');
+    expect(c.eventsOf('notification')[0]).toMatchObject({ workspaceId: c.workspaceId, audience: { userId: user.id }, event: { data: { title: 'OCR completed' } } });
+  });
+});
+
 const completed = (): SyncOutcome => ({ state: 'completed', finishedAt: now(), failure: null, source: { error: null, last_sync: now(), next_sync: now() } });
 
 /** A source of the workspace with a sync started and leased, as the sync step leaves it before its first file. */
