@@ -17,7 +17,7 @@ const copy = <T>(value: T): T => structuredClone(value);
 
 /**
  * One workspace's endpoints in memory, as the DynamoDB repository keeps them (its own contract:
- * test/integration/webhooks/webhook-repositories.test.ts).
+ * test/integration/adapters/aws/dynamodb/webhook-repository.test.ts).
  */
 export class MemoryWebhooks implements WebhookRepository {
   readonly byId = new Map<string, WebhookRecord>();
