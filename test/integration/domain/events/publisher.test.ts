@@ -165,13 +165,11 @@ describe('ConnectionEventPublisher', () => {
     const fine = await authenticated(userId);
     sender.behaviour.set(stuck, 'hang');
     const problems: string[] = [];
-    const started = performance.now();
 
-    // Act
+    // Act: the hanging send never settles, so returning at all is the send timeout's doing.
     await publisherWith(sender, problems).publish(notification, { userId });
 
     // Assert
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(sender.to(fine)).toEqual([notification]);
     expect(problems).toContain('event send timed out');
   });
