@@ -54,7 +54,7 @@ describe('the rules page of the web console in Chromium', () => {
     await form.getByLabel('Name').focus();
     await page.keyboard.type('Invoices by filename');
     await form.getByLabel('Look in').selectOption('filename');
-    await form.getByLabel('For').selectOption('regex');
+    await form.getByLabel('For', { exact: true }).selectOption('regex');
     await form.getByLabel('Pattern').focus();
     await page.keyboard.type('(invoice');
     await page.keyboard.press('Enter');
