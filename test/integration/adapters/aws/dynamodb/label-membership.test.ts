@@ -1,14 +1,14 @@
 import { PutCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { auditedItem } from '../../shared/adapters/aws/dynamodb/audited-items';
-import { DynamoDocumentRepository } from '../../shared/adapters/aws/dynamodb/document-repository';
-import { dataKeys } from '../../shared/adapters/aws/dynamodb/keys';
-import { LABEL_SHARDS } from '../../shared/adapters/aws/dynamodb/label-membership';
-import { DynamoLabelRepository } from '../../shared/adapters/aws/dynamodb/label-repository';
-import { AppError } from '../../shared/domain/errors';
-import type { Label } from '../../shared/domain/labels/label';
-import { freshTable } from '../support/aws-resources';
-import { aDocumentRecord } from '../support/builders';
+import { auditedItem } from '../../../../../shared/adapters/aws/dynamodb/audited-items';
+import { DynamoDocumentRepository } from '../../../../../shared/adapters/aws/dynamodb/document-repository';
+import { dataKeys } from '../../../../../shared/adapters/aws/dynamodb/keys';
+import { LABEL_SHARDS } from '../../../../../shared/adapters/aws/dynamodb/label-membership';
+import { DynamoLabelRepository } from '../../../../../shared/adapters/aws/dynamodb/label-repository';
+import { AppError } from '../../../../../shared/domain/errors';
+import type { Label } from '../../../../../shared/domain/labels/label';
+import { freshTable } from '../../../../support/aws-resources';
+import { aDocumentRecord } from '../../../../support/builders';
 
 const aLabel = (name: string): Label => {
   const now = new Date().toISOString();
