@@ -95,7 +95,7 @@ describe('the layout of the unit and integration tests', () => {
     const misplaced = misplacedTests();
 
     // Assert
-    expect(misplaced, `misplaced tests:\n${misplaced.join('\n')}`).toEqual([]);
+    expect(misplaced, `misplaced tests:\n${misplaced.join('\n')}\n`).toEqual([]);
   });
 
   it('allows only spanning suites that exist', () => {
