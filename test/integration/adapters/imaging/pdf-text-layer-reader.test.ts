@@ -12,8 +12,6 @@ const corpus = async (name: string): Promise<Uint8Array> => new Uint8Array(await
 const PAGE_ONE = ['Quarterly report of the allotment society,', 'written by the treasurer (who counts beans).'];
 const PAGE_TWO = ['Second page: the compost heap is doing well.'];
 
-/** Extracting text decodes no image, so even decompression bombs are read in well under this. */
-const QUICK_MS = 2000;
 
 describe('PdfTextLayerReader', () => {
   const reader = new PdfTextLayerReader();
@@ -107,13 +105,12 @@ describe('PdfTextLayerReader', () => {
     expect(result).toBeNull();
   });
 
-  it.each(['hugemono.pdf', 'enormous.pdf'])('finds the image page of %s quickly, without decoding its image', async (name) => {
+  // How fast (without decoding the image: within 2 s) is a target of bench/imaging.ts.
+  it.each(['hugemono.pdf', 'enormous.pdf'])('finds the image page of %s, a page for OCR', async (name) => {
     const pdf = await corpus(name);
-    const started = performance.now();
 
     const result = await reader.read(pdf);
 
     expect(result?.pages.map(decidePage)).toEqual(['ocr']);
-    expect(performance.now() - started).toBeLessThan(QUICK_MS);
   });
 });

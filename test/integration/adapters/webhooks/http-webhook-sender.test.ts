@@ -103,10 +103,9 @@ describe('HttpWebhookSender', () => {
     // Act
     const response = await sender.send(post(`${receiver.origin}/silent`));
 
-    // Assert
+    // Assert: the receiver never answers, so an answer at all is the deadline's.
     expect(response).toMatchObject({ status: null, error: 'timeout', body: '' });
     expect(response.durationMs).toBeGreaterThanOrEqual(250);
-    expect(response.durationMs).toBeLessThan(10_000);
   });
 
   it('returns a 302 as it is and never requests its Location', async () => {
