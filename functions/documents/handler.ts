@@ -1,4 +1,6 @@
-import { inWorkspace, type AppContainer, type DocumentServices } from '../../shared/container/app-container';
+import type { HttpGate } from '../../shared/container/kit/request-gate';
+import { inWorkspace, type WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
+import type { AppContainer, WorkspaceData, DocumentServices } from '../../shared/container/app-container';
 import { deleteDocument } from '../../shared/domain/documents/delete-document';
 import { updateDocument } from '../../shared/domain/documents/update-document';
 import { downloadDocument } from '../../shared/domain/documents/download-document';
@@ -25,12 +27,15 @@ const binary = (bytes: Uint8Array, headers: Record<string, string>): HttpRespons
   isBase64Encoded: true,
 });
 
+/** What the documents endpoints use. */
+export type DocumentsDeps = HttpGate & Pick<AppContainer, 'clock' | 'metrics' | 'regex' | 'ruleLog' | 'settings'> & WorkspaceScoped<Pick<WorkspaceData, 'documents' | 'files' | 'labels' | 'listingIndex' | 'ocrQueue' | 'rules' | 'uploads' | 'workspaceId'>> & DocumentServices;
+
 /**
  * The P document endpoints: upload (single and bulk), list, read, edit, delete, download, searchable PDF, thumbnail.
  * `maxMultipartBytes`: the largest upload body; the default is what fits a Lambda invocation, the local runtime
  * passes its maximum request size.
  */
-export const createDocumentsHandler = (c: AppContainer & DocumentServices, { maxMultipartBytes }: { maxMultipartBytes?: number } = {}) =>
+export const createDocumentsHandler = (c: DocumentsDeps, { maxMultipartBytes }: { maxMultipartBytes?: number } = {}) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     edge: c.edge,

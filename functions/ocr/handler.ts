@@ -1,4 +1,6 @@
-import { inWorkspace, type AppContainer, type OcrServices } from '../../shared/container/app-container';
+import type { HttpGate } from '../../shared/container/kit/request-gate';
+import { inWorkspace, type WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
+import type { AppContainer, WorkspaceData, OcrServices } from '../../shared/container/app-container';
 import { ocrMetrics } from '../../shared/domain/ocr/ocr-metrics';
 import { cancelOcrJob } from '../../shared/domain/ocr/cancel-ocr-job';
 import { setOcrPriority } from '../../shared/domain/ocr/set-ocr-priority';
@@ -11,8 +13,11 @@ import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { routes } from './schemas';
 
+/** What the ocr endpoints use. */
+export type OcrDeps = HttpGate & Pick<AppContainer, 'clock' | 'connections' | 'host' | 'settings'> & WorkspaceScoped<Pick<WorkspaceData, 'ocrJobs' | 'ocrQueue' | 'workspaceId'>> & OcrServices;
+
 /** OCR queue control and the metrics: retry a document, the queue's status and items, priority, cancel, OCR and system metrics. */
-export const createOcrHandler = (c: AppContainer & OcrServices) =>
+export const createOcrHandler = (c: OcrDeps) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     edge: c.edge,

@@ -1,13 +1,16 @@
-import type { AppContainer } from '../../shared/container/app-container';
-import { portabilityDepsOf, type PortabilityServices } from '../../shared/container/portability-services';
+import type { HttpGate } from '../../shared/container/kit/request-gate';
+import { portabilityDepsOf } from '../../shared/container/portability-services';
 import { createImport, getExport, getImport, startExport, startImport } from '../../shared/domain/portability/manage-portability';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { routes } from './schemas';
 
+/** What the export and import endpoints use: each workspace's jobs, archives and data, and the portability queue. */
+export type PortabilityDeps = HttpGate & Parameters<typeof portabilityDepsOf>[0];
+
 /** The export and import endpoints: a workspace's admins export it to an archive, or import one into it when empty. */
-export const createPortabilityHandler = (c: AppContainer & PortabilityServices) => {
+export const createPortabilityHandler = (c: PortabilityDeps) => {
   const deps = (workspaceId: string) => portabilityDepsOf(c, workspaceId);
   return httpHandler({
     corsOrigins: c.corsOrigins,

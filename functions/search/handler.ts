@@ -1,4 +1,6 @@
-import { inWorkspace, type AppContainer, type WorkspaceData } from '../../shared/container/app-container';
+import type { HttpGate } from '../../shared/container/kit/request-gate';
+import { inWorkspace, type WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
+import type { AppContainer, WorkspaceData } from '../../shared/container/app-container';
 import type { SearchResults, SearchDeps } from '../../shared/domain/search/ports';
 import { advancedSearch } from '../../shared/domain/search/advanced-search';
 import { searchDocuments } from '../../shared/domain/search/search-documents';
@@ -18,11 +20,14 @@ async function counted<R>(
   return results;
 }
 
+/** What the search endpoints use. */
+export type SearchHandlerDeps = HttpGate & Pick<AppContainer, 'clock'> & WorkspaceScoped<Pick<WorkspaceData, 'searchIndex' | 'usageMeter' | 'workspaceId'>>;
+
 /**
  * The P search endpoints: the search box (GET) and the advanced form (POST); any role may search, and finds
  * only the documents of their workspace.
  */
-export const createSearchHandler = (c: AppContainer) =>
+export const createSearchHandler = (c: SearchHandlerDeps) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     edge: c.edge,

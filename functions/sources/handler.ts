@@ -1,4 +1,6 @@
-import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
+import type { HttpGate } from '../../shared/container/kit/request-gate';
+import { inWorkspace, type WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
+import type { AppContainer, WorkspaceData } from '../../shared/container/app-container';
 import { createSource } from '../../shared/domain/sources/create-source';
 import { deleteSource } from '../../shared/domain/sources/delete-source';
 import { listSources } from '../../shared/domain/sources/list-sources';
@@ -10,8 +12,11 @@ import { json, noContent } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { routes } from './schemas';
 
+/** What the sources endpoints use. */
+export type SourcesDeps = HttpGate & Pick<AppContainer, 'clock' | 'plans' | 'quotaCounts' | 'remoteFolders' | 'syncQueue' | 'vault' | 'workspaceStatus'> & WorkspaceScoped<Pick<WorkspaceData, 'sources' | 'syncState' | 'workspaceId'>>;
+
 /** The P source endpoints: viewers read sources and their syncs, editors manage them and start syncs. */
-export const createSourcesHandler = (c: AppContainer) =>
+export const createSourcesHandler = (c: SourcesDeps) =>
   httpHandler({
     corsOrigins: c.corsOrigins,
     edge: c.edge,

@@ -1,3 +1,4 @@
+import type { HttpGate } from '../../shared/container/kit/request-gate';
 import type { AppContainer } from '../../shared/container/app-container';
 import { webhookAdminDepsOf, type WebhookServices } from '../../shared/container/webhook-services';
 import { createWebhook } from '../../shared/domain/webhooks/create-webhook';
@@ -10,8 +11,11 @@ import { json, noContent } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { routes } from './schemas';
 
+/** What the webhook endpoints use: each workspace's endpoints and deliveries, the delivery queue, the secrets' vault. */
+export type WebhooksDeps = HttpGate & Pick<AppContainer, 'clock' | 'vault'> & WebhookServices;
+
 /** The webhook endpoints: a workspace's admins register endpoints, rotate their secrets, test them and read their deliveries. */
-export const createWebhooksHandler = (c: AppContainer & WebhookServices) => {
+export const createWebhooksHandler = (c: WebhooksDeps) => {
   const deps = (workspaceId: string) => webhookAdminDepsOf(c, workspaceId);
   return httpHandler({
     corsOrigins: c.corsOrigins,

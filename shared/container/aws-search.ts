@@ -1,5 +1,4 @@
 import * as z from '../zod';
-import { OpenSearchSearchIndex } from '../adapters/aws/opensearch/search-index';
 import { s3FileStore } from '../adapters/aws/s3/file-store';
 import type { FollowChangesDeps } from '../domain/search/follow-changes';
 import type { ReconcileDeps } from '../domain/search/reconcile-index';
@@ -8,31 +7,13 @@ import type { AppContainer } from './app-container';
 import { indexerDepsOf, rebuildDepsOf, reconcileDepsOf } from './consumer-deps';
 import { awsAppContainer, tokenlessContainer } from './aws';
 import { envText, parseEnv } from './config';
+import { openSearch, searchEnvSchema } from './kit/aws-search-index';
 
 /*
  * The OpenSearch part of the cloud composition root, apart from aws.ts so that only the functions that search
  * (search), keep the index in step (indexer, from the table's stream) or set it up (search-index-setup) bundle
  * the OpenSearch client.
  */
-
-const searchEnvSchema = z.object({
-  OPENSEARCH_ENDPOINT: z.optional(envText),
-  AWS_REGION: z._default(envText, 'us-east-1'),
-  BUCKET_NAME: z.optional(envText),
-});
-
-/** One OpenSearch client per function instance. */
-let openSearchIndex: OpenSearchSearchIndex | undefined;
-
-/**
- * The OpenSearch index behind the alias. Functions never create or migrate it: the deploy does, through the
- * search-index-setup custom resource, before it updates any function that reads or writes the index (a
- * function racing to create it would be refused, or would let OpenSearch create one with a default mapping).
- */
-function openSearch(endpoint: string, region: string): OpenSearchSearchIndex {
-  openSearchIndex ??= OpenSearchSearchIndex.forDomain(endpoint, region);
-  return openSearchIndex;
-}
 
 const indexerEnvSchema = z.extend(searchEnvSchema, {
   TABLE_NAME: envText,

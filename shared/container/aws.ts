@@ -1,12 +1,10 @@
 import * as z from '../zod';
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { createDynamoDocumentClient, createKmsClient, createSecretsClient } from '../adapters/aws/clients';
+import { createDynamoDocumentClient, createSecretsClient } from '../adapters/aws/clients';
 import { tableProbe } from '../adapters/aws/dynamodb/table-probe';
 import { readSecretString } from '../adapters/aws/secrets/secret-string';
 import { onFirstUse } from '../adapters/first-use';
-import { TEXTRACT_LANGUAGES } from '../adapters/aws/textract/languages';
 import { joseTokens } from '../adapters/jwt/jose-token-service';
-import { KmsCredentialVault } from '../adapters/aws/kms/credential-vault';
 import type { AppContainer } from './app-container';
 import { buildAppContainer, type ContainerParts } from './build-app-container';
 import { commonEnvSchema, envText, parseEnv } from './config';
@@ -117,10 +115,8 @@ export function awsAppContainer(env: NodeJS.ProcessEnv = process.env, parts: Sea
   });
 }
 
-export { bucketEnvSchema, ocrQueueUrls } from './kit/aws-env';
+export { bucketEnvSchema, ocrQueueUrls, textractLanguages, OCR_STALE_AFTER_SECONDS } from './kit/aws-env';
 
-/** Textract's languages: the HTTP functions check requests against them without loading the engine. */
-export const textractLanguages = async () => TEXTRACT_LANGUAGES;
 
 /**
  * A container for functions that issue no tokens (workers, schedules): the repositories without the JWT key,
@@ -141,16 +137,7 @@ export function tokenlessContainer(
   });
 }
 
-const vaultEnvSchema = z.lazy(() => z.object({ SOURCE_CREDENTIALS_KEY_ARN: envText }));
-
-/** The source credentials key (SOURCE_CREDENTIALS_KEY_ARN). The KMS client is made on first use: most invocations of the sources function seal or open nothing. */
-export const awsCredentialVault = (env: NodeJS.ProcessEnv) => {
-  let client: ReturnType<typeof createKmsClient> | undefined;
-  return new KmsCredentialVault(() => (client ??= createKmsClient()), parseEnv(vaultEnvSchema, env).SOURCE_CREDENTIALS_KEY_ARN);
-};
-
-/** A processing job whose heartbeat is older than the worker's timeout plus a minute lost its worker. */
-export const OCR_STALE_AFTER_SECONDS = 16 * 60;
+export { awsCredentialVault } from './kit/aws-vault';
 
 const bootstrapEnvSchema = z.lazy(() =>
   z.object({

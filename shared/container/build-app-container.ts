@@ -1,9 +1,7 @@
 import { DynamoApiTokenRepository } from '../adapters/aws/dynamodb/api-token-repository';
 import { DynamoQuotaCounts } from '../adapters/aws/dynamodb/quota-counts';
-import { DynamoDocumentRepository } from '../adapters/aws/dynamodb/document-repository';
 import { DynamoLabelRepository } from '../adapters/aws/dynamodb/label-repository';
 import { DynamoNotificationRepository } from '../adapters/aws/dynamodb/notification-repository';
-import { DynamoOcrJobRepository } from '../adapters/aws/dynamodb/ocr-job-repository';
 import { DynamoPendingUploadRepository } from '../adapters/aws/dynamodb/pending-upload-repository';
 import type { TokenSettings } from '../adapters/jwt/jose-token-service';
 import type { OpenIdClientOidcOptions } from '../adapters/oidc/openid-client-oidc';
@@ -27,9 +25,9 @@ import { oidcSettings, type CommonEnv } from './config';
 import { accountStores, workspaceDirectory } from './kit/accounts';
 import { authenticator, requestMeter } from './kit/request-gate';
 import type { Table } from './kit/table';
+import { documentRepository, ocrJobRepository, ruleLog, workspaceUsageMeter } from './kit/workspace-stores';
 import { oidcServices } from './kit/oidc';
 import { auditLog, authenticationEvents } from './kit/audit';
-import { planOf } from '../domain/quotas/plans';
 import type { NodeHostProbe } from '../adapters/node/host-probe';
 import { noBusinessMetrics, type BusinessMetrics } from '../domain/metrics/ports';
 import type { DynamoRateLimitStore } from '../adapters/aws/dynamodb/rate-limit-store';
@@ -217,13 +215,10 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
   const sourceStores = parts.sourceStores?.(parts.db, parts.tableName) ?? noSourceStores;
   const { usage, meter } = requestMeter(table, clock, parts.decorateUsageMeter);
   const { plans, workspaces, workspaceStatus } = workspaceDirectory(table, parts.env, clock);
+  const documentsOf = documentRepository(table, clock, { plans, workspaceStatus });
+  const ocrJobsOf = ocrJobRepository(table, clock, { plans, workspaceStatus });
   const forWorkspace = (workspaceId: string): WorkspaceData => {
-    // The plan's storage limits, read per change through the remembered workspace (a plan change holds within seconds).
-    const storageLimits = async () => {
-      const plan = planOf(plans, (await workspaceStatus.plan(workspaceId)) ?? plans.defaultPlan);
-      return { documents: plan.documents_stored, bytes: plan.bytes_stored };
-    };
-    const documents = new DynamoDocumentRepository(parts.db, parts.tableName, workspaceId, clock, storageLimits);
+    const documents = documentsOf(workspaceId);
     const labels = new DynamoLabelRepository(parts.db, parts.tableName, workspaceId);
     const workspaceFiles = workspaceFileStore(files, workspaceId);
     const searchIndex = parts.search?.forWorkspace(workspaceId);
@@ -233,12 +228,12 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
       documents,
       labels,
       uploads: new DynamoPendingUploadRepository(parts.db, parts.tableName, workspaceId, clock),
-      ocrJobs: new DynamoOcrJobRepository(parts.db, parts.tableName, workspaceId, storageLimits, clock),
+      ocrJobs: ocrJobsOf(workspaceId),
       files: workspaceFiles,
       ocrQueue: ocrQueues.forWorkspace(workspaceId),
       searchIndex: searchIndex ?? noSearchIndexView,
       ...(listingIndex ? { listingIndex } : {}),
-      usageMeter: { count: (counts) => meter(workspaceId, counts) },
+      usageMeter: workspaceUsageMeter(meter, workspaceId),
       ...sourceStores.forWorkspace(workspaceId),
       rules: new DynamoRuleRepository(parts.db, parts.tableName, workspaceId),
       ruleDocuments: new DynamoRuleDocuments(parts.db, parts.tableName, workspaceId, workspaceFiles),
@@ -284,7 +279,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     changeLedger: new DynamoChangeLedger(parts.db, parts.tableName),
     regex: lazyRe2RegexEngine(),
     ruleJobs: parts.ruleJobs ?? noRuleJobs,
-    ruleLog: (message, fields) => logger.warn(message, fields),
+    ruleLog,
     erasures: new DynamoErasureRepository(parts.db, parts.tableName),
     erasureQueue: parts.erasureQueue ?? noErasureQueue,
     ...auditOf(parts, clock),

@@ -15,7 +15,8 @@ import type {
   UnfinishedPortabilityJobs,
 } from '../domain/portability/ports';
 import { logger } from '../observability/logger';
-import { inWorkspace, type AppContainer } from './app-container';
+import { inWorkspace, type AppContainer, type WorkspaceData } from './app-container';
+import type { WorkspaceScoped } from './kit/workspace-scope';
 import type { ContainerParts } from './build-app-container';
 import type { WebhookServices } from './webhook-services';
 
@@ -50,7 +51,11 @@ export function dynamoPortabilityServices(
 }
 
 /** What the routes take, for one workspace. */
-export function portabilityDepsOf(c: AppContainer & PortabilityServices, workspaceId: string): PortabilityDeps & EmptinessDeps {
+export function portabilityDepsOf(
+  c: Pick<AppContainer, 'clock'> &
+    WorkspaceScoped<Pick<WorkspaceData, 'documents' | 'labels' | 'sources' | 'rules'>> & { portability: Pick<PortabilityServices['portability'], 'jobs' | 'archives' | 'queue'> },
+  workspaceId: string,
+): PortabilityDeps & EmptinessDeps {
   const data = c.forWorkspace(workspaceId);
   return {
     workspaceId,

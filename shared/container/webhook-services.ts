@@ -27,7 +27,7 @@ export const dynamoWebhookStores =
   });
 
 /** What the admin's webhook operations take, for one workspace. */
-export const webhookAdminDepsOf = (c: AppContainer & WebhookServices, workspaceId: string): WebhookAdminDeps => ({
+export const webhookAdminDepsOf = (c: Pick<AppContainer, 'vault' | 'clock'> & WebhookServices, workspaceId: string): WebhookAdminDeps => ({
   workspaceId,
   ...c.webhookStores(workspaceId),
   deliveryQueue: c.deliveryQueue,

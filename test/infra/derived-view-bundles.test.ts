@@ -52,9 +52,9 @@ const SOURCE_STORES_USERS = ['portability', 'portability-worker', 'sources', 'so
 const RATE_LIMITS_CODE = /shared\/adapters\/aws\/dynamodb\/rate-limit-store\.ts$/u;
 const RATE_LIMITS_USERS = ['audit', 'auth', 'bootstrap', 'documents', 'labels', 'notifications', 'ocr', 'portability', 'realtime', 'search', 'settings', 'sources', 'users', 'webhooks', 'workspaces'];
 const PASSWORDS_CODE = /shared\/adapters\/crypto\/scrypt-password-hasher\.ts$/u;
-const PASSWORDS_USERS = ['auth', 'bootstrap', 'documents', 'ocr', 'portability', 'realtime', 'search', 'sources', 'users', 'webhooks'];
+const PASSWORDS_USERS = ['auth', 'bootstrap', 'realtime', 'users'];
 const HOST_PROBE_CODE = /shared\/adapters\/node\/host-probe\.ts$/u;
-const HOST_PROBE_USERS = ['bootstrap', 'documents', 'ocr', 'portability', 'realtime', 'search', 'sources', 'webhooks'];
+const HOST_PROBE_USERS = ['bootstrap', 'ocr', 'realtime'];
 const LEGACY_ADOPTION_CODE = /shared\/adapters\/aws\/dynamodb\/legacy-item-adoption\.ts$/u;
 /**
  * The X-Ray SDK and what it brings (cls-hooked and its async hook, semver), and OpenTelemetry's auto-instrumentation

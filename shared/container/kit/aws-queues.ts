@@ -4,7 +4,9 @@ import { SqsOcrJobQueue } from '../../adapters/aws/sqs/ocr-job-queue';
 import { SqsSyncQueue } from '../../adapters/aws/sqs/sync-queue';
 import { SqsRuleJobQueue } from '../../adapters/aws/sqs/rule-job-queue';
 import { SqsErasureQueue } from '../../adapters/aws/sqs/erasure-queue';
-import { ocrQueueUrls } from './aws-env';
+import { SqsWebhookDeliveryQueue } from '../../adapters/aws/sqs/webhook-delivery-queue';
+import { SqsPortabilityQueue } from '../../adapters/aws/sqs/portability-queue';
+import { ocrQueueUrls, portabilityQueueUrl, webhookDeliveryQueueUrl } from './aws-env';
 import { parseEnv } from '../config';
 
 /*
@@ -33,3 +35,9 @@ const erasureEnvSchema = z.lazy(() => z.object({ ERASURE_QUEUE_URL: z.url() }));
 
 /** The erasure queue (ERASURE_QUEUE_URL): the workspaces function queues the erasures it accepts. */
 export const awsErasureQueue = (env: NodeJS.ProcessEnv) => new SqsErasureQueue(sqs(), parseEnv(erasureEnvSchema, env).ERASURE_QUEUE_URL);
+
+/** The webhook delivery queue (WEBHOOK_DELIVERY_QUEUE_URL). */
+export const awsWebhookDeliveryQueue = (env: NodeJS.ProcessEnv) => new SqsWebhookDeliveryQueue(sqs(), webhookDeliveryQueueUrl(env));
+
+/** The queue of exports and imports (PORTABILITY_QUEUE_URL). */
+export const awsPortabilityQueue = (env: NodeJS.ProcessEnv) => new SqsPortabilityQueue(sqs(), portabilityQueueUrl(env));
