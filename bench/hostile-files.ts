@@ -15,7 +15,8 @@
  *   bounded by that plus TREE_EXTRA_MB.
  * Then the attacks of the second security review (issue 42: nested wildcards in file patterns, WebSocket
  * floods, held request bodies, a huge WebDAV listing; bench/support/hostile-attacks.ts), one after another at the
- * review's strength, each with the same health bound.
+ * review's strength, each with the same health bound, and the malformed-frames flood with an RSS growth bound of
+ * 64 MB. The e2e suites run the same attacks and assert what the service does; these bounds are the timed part.
  * Writes `bench/results/hostile-files.json`.
  */
 import { readFile, readdir, mkdir, writeFile } from 'node:fs/promises';
@@ -37,6 +38,8 @@ const TERMINAL_WITHIN_MS = 300_000;
 const THUMBNAIL_WITHIN_MS = 30_000;
 const RSS_BOUND_MB = 400 + IMAGING_WORKERS * 2 * IMAGING_WORKER_MEMORY_MB;
 const TREE_EXTRA_MB = 1024;
+/** What an attack may add to the runtime's RSS (test/e2e/websocket-flood.test.ts asserts the behaviour that bounds it). */
+const ATTACK_RSS_GROWTH_BOUND_MB: Record<string, number> = { "200,000 frames of '{' unread": 64 };
 
 /** RSS in MB of `pid` and of every process below it, from /proc. */
 const treeRssMb = async (pid: number): Promise<{ own: number; tree: number }> => {
@@ -177,6 +180,9 @@ async function main(): Promise<void> {
     if (attack.watch.slowestHealthMs > HEALTH_WITHIN_MS || attack.watch.unhealthy > 0) {
       failures.push(`${attack.name}: /api/health took ${round(attack.watch.slowestHealthMs)} ms, ${attack.watch.unhealthy} unhealthy`);
     }
+    const growthMb = (attack.watch.peakRssBytes - attack.watch.rssBeforeBytes) / 2 ** 20;
+    const boundMb = ATTACK_RSS_GROWTH_BOUND_MB[attack.name];
+    if (boundMb !== undefined && growthMb > boundMb) failures.push(`${attack.name}: runtime RSS grew ${round(growthMb)} MB > ${boundMb} MB`);
   }
   const healthMax = Math.max(...health);
   if (healthMax > HEALTH_WITHIN_MS) failures.push(`/api/health took ${round(healthMax)} ms`);

@@ -9,8 +9,11 @@ import {
 } from '../support/attacks/webdav-listing';
 import { startRuntimeProcess, type RuntimeProcess } from '../support/runtime-process';
 
-/** The product's bound on /api/health while an attack runs. */
-const HEALTH_WITHIN_MS = 2000;
+/*
+ * /api/health is polled during the attack and must answer 200 each time (test/support/health-watch.ts). The
+ * product's bound, within 2 s, is a target of bench/hostile-files.ts, which runs this attack at the review's
+ * strength: a timed assertion here would fail on a loaded machine rather than on a slow service.
+ */
 
 describe('a source on a WebDAV server that answers with a huge listing', () => {
   let runtime: RuntimeProcess;
@@ -30,9 +33,8 @@ describe('a source on a WebDAV server that answers with a huge listing', () => {
     await runtime?.stop();
   });
 
-  it('keeps /api/health answering 200 within 2 s while the listing is read', () => {
+  it('keeps /api/health answering 200 while the listing is read', () => {
     expect(outcome.watch.unhealthy).toBe(0);
-    expect(outcome.watch.slowestHealthMs).toBeLessThan(HEALTH_WITHIN_MS);
   });
 
   it('refuses the source with a 400 on its url, as for any server that does not answer as WebDAV', () => {

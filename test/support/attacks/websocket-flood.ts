@@ -65,13 +65,14 @@ const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * One socket that never authenticates and sends `{"type":"ping"}` at `perSecond` (in batches every 10 ms) for
- * `durationMs`, or until the server closes it. Reading its answers as they come.
+ * `durationMs`, or until the server closes it. Reading its answers as they come, then waiting up to `settleMs`
+ * for the server's close.
  */
 export async function floodUnauthenticatedPings(
   baseUrl: string,
-  options: { perSecond?: number; durationMs?: number } = {},
+  options: { perSecond?: number; durationMs?: number; settleMs?: number } = {},
 ): Promise<FloodOutcome> {
-  const { perSecond = 1000, durationMs = 3000 } = options;
+  const { perSecond = 1000, durationMs = 3000, settleMs = 2000 } = options;
   const client = await openRecording(baseUrl);
   const batch = Math.max(1, Math.round(perSecond / 100));
   let sent = 0;
@@ -83,7 +84,7 @@ export async function floodUnauthenticatedPings(
     }
     await tick(10);
   }
-  const closed = await client.end(2000);
+  const closed = await client.end(settleMs);
   return { sent, received: client.received, closed, elapsedMs: performance.now() - client.started };
 }
 
