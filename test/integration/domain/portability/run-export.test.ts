@@ -134,7 +134,7 @@ describe('runExport', () => {
     const at = '2026-11-01T00:00:00.000Z';
     await workspace.webhooks.create(
       {
-        id: crypto.randomUUID(), workspace_id: workspace.workspaceId, url: 'https://example.com/hook', events: ['document.created'], description: null, active: true,
+        id: crypto.randomUUID(), workspace_id: workspace.workspaceId, url: 'https://example.com/hook', events: ['document.uploaded'], description: null, active: true,
         disabled_reason: null, failing_since: null, secrets: [{ sealed: WEBHOOK_SECRET, created_at: at, expires_at: null }], created_by: 'u', created_at: at, updated_at: at,
       },
       10,
