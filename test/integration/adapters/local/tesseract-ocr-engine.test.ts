@@ -466,8 +466,8 @@ describe('TesseractOcrEngine', () => {
       await engine({ idleProcessMs: 200, commands: { tesseract: command } }).recognize(input(textPdf([PAGE_ONE]), 'application/pdf'));
 
       const [run] = await runsOf(log);
-      await eventually(async () => isAlive(run!.pid), (alive) => !alive, 5_000, 'the idle tesseract process to exit');
-    });
+      await eventually(async () => isAlive(run!.pid), (alive) => !alive, 20_000, 'the idle tesseract process to exit');
+    }, 60_000);
 
     it('reads the same text as a tesseract process started for the page alone', { timeout: OCR_TIMEOUT_MS }, async () => {
       const file = path.join(OCR_CORPUS_DIR, 'typewriter.png');

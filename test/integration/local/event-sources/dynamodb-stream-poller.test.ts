@@ -16,6 +16,9 @@ import { testClients, uniqueName } from '../../../support/aws-resources';
 import { freshStreamTable } from '../../../support/stream-table';
 import { until } from '../../../support/until';
 
+/** Well under the 60 s poll interval of the wake tests, and patient with a loaded machine. */
+const WOKEN_WITHIN_MS = 30_000;
+
 /** Short intervals, so that a test waits milliseconds where the defaults wait seconds. */
 const FAST = { pollIntervalMs: 20, shardDiscoveryIntervalMs: 200, retryDelayMs: () => 10 };
 
@@ -76,14 +79,14 @@ describe('the DynamoDB stream poller on DynamoDB Local', () => {
     const consumer = recorder();
     const poller = start({ streams: table.streams, source: { streamArn: table.streamArn }, handler: consumer.handler, pollIntervalMs: 60_000 });
     await table.put({ pk: 'first' });
-    await until(() => consumer.delivered.length === 1, 10_000, 'the first record (read when the shard is first opened)');
+    await until(() => consumer.delivered.length === 1, WOKEN_WITHIN_MS, 'the first record (read when the shard is first opened)');
 
     await table.put({ pk: 'woken' });
     poller.wake();
 
-    await until(() => consumer.delivered.length === 2, 5_000, 'the record written before the wake, long before the next poll');
+    await until(() => consumer.delivered.length === 2, WOKEN_WITHIN_MS, 'the record written before the wake, long before the next poll');
     expect(consumer.keys()).toEqual(['first', 'woken']);
-  });
+  }, 90_000);
 
   it('reads a drained shard again only when woken or at its next poll, not right after delivering', async () => {
     const table = await freshStreamTable();
@@ -96,16 +99,16 @@ describe('the DynamoDB stream poller on DynamoDB Local', () => {
     const consumer = recorder(() => readsAtDelivery.push(reads));
     const poller = start({ streams: table.streams, source: { streamArn: table.streamArn }, handler: consumer.handler, pollIntervalMs: 60_000 });
     await table.put({ pk: 'first' });
-    await until(() => consumer.delivered.length === 1, 10_000, 'the first record');
+    await until(() => consumer.delivered.length === 1, WOKEN_WITHIN_MS, 'the first record');
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     await table.put({ pk: 'woken' });
     poller.wake();
-    await until(() => consumer.delivered.length === 2, 5_000, 'the record written before the wake');
+    await until(() => consumer.delivered.length === 2, WOKEN_WITHIN_MS, 'the record written before the wake');
 
     expect(readsAtDelivery[1]! - readsAtDelivery[0]!).toBe(1);
     expect(consumer.keys()).toEqual(['first', 'woken']);
-  });
+  }, 90_000);
 
   it('gives a REMOVE event the old image of the deleted item and no new image', async () => {
     const table = await freshStreamTable();
