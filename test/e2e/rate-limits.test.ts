@@ -66,12 +66,14 @@ describe('rate limits', () => {
     const before = Math.floor(Date.now() / 1000);
 
     const responses = await burst(client, 3);
+    const after = Math.ceil(Date.now() / 1000);
 
     expect(responses.map((r) => r.headers.get('x-ratelimit-remaining'))).toEqual(['19', '18', '17']);
     const reset = Number(responses[2]!.headers.get('x-ratelimit-reset'));
-    // Three requests at one a minute: the bucket is full again about three minutes later.
+    // Three requests at one a minute: the bucket is full again about three minutes after they were counted, which
+    // a loaded machine may spread over a few seconds.
     expect(reset).toBeGreaterThanOrEqual(before + 179);
-    expect(reset).toBeLessThanOrEqual(before + 182);
+    expect(reset).toBeLessThanOrEqual(after + 182);
   });
 
   it('refuses an upload burst at its own limit while other requests still pass', async () => {

@@ -122,7 +122,7 @@ describe('webhooks', () => {
     await until(() => target.received.length >= 2, 40_000, 'the retry after a timeout');
 
     expect(target.received[1]!.headers['webhook-id']).toBe(target.received[0]!.headers['webhook-id']);
-    const { body } = await eventually(() => admin.get(`/api/webhooks/${webhookId}/deliveries`), (r) => r.body.data[0]?.state === 'succeeded', 5_000);
+    const { body } = await eventually(() => admin.get(`/api/webhooks/${webhookId}/deliveries`), (r) => r.body.data[0]?.state === 'succeeded', 15_000);
     expect(body.data[0]).toMatchObject({ attempts: 2, state: 'succeeded' });
   }, 60_000);
 
