@@ -9,7 +9,7 @@ import { bindSecret, bindTable } from '../constructs/bindings';
 import type { SearchAccess } from '../constructs/search-access';
 
 /** What the admin bootstrap sets up (see the AdminBootstrap resource); a new value reruns it on deploy. */
-export const BOOTSTRAP_DATA_VERSION = 'workspaces-2';
+export const BOOTSTRAP_DATA_VERSION = 'label-shards-1';
 
 /**
  * The admin bootstrap, run by CloudFormation on every deploy that changes its properties: the `bootstrap`
@@ -28,7 +28,8 @@ export function createAdminBootstrap(
   const bootstrap = new AppFunction(stack, 'Bootstrap', {
     group: 'bootstrap',
     environment: { [ENV.adminUsername]: props.adminUsername, [ENV.adminEmail]: props.adminEmail },
-    timeout: Duration.seconds(30),
+    // Moving old labels' memberships to their shards takes a transaction each (docs/hot-counters.md).
+    timeout: Duration.minutes(15),
     logRemovalPolicy: props.logRemovalPolicy,
   });
   bindTable(bootstrap.function, props.table, 'readWrite');
@@ -45,7 +46,8 @@ export function createAdminBootstrap(
     resourceType: 'Custom::AdminBootstrap',
     // DataVersion moves with each change of what ensureAdmin sets up, so that upgrading a stack runs it again
     // (an unchanged resource is not updated): 'workspaces-1' created the first workspace and moved users into it;
-    // 'workspaces-2' also moves the documents, labels, OCR jobs, uploads and counters written before workspaces.
+    // 'workspaces-2' also moves the documents, labels, OCR jobs, uploads and counters written before workspaces;
+    // 'label-shards-1' also moves every label created before labels were sharded to its shards.
     properties: { AdminUsername: props.adminUsername, AdminEmail: props.adminEmail, DataVersion: BOOTSTRAP_DATA_VERSION },
   });
   return bootstrap;

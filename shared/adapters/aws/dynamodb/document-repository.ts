@@ -4,13 +4,14 @@ import { isPlainListing, type DocumentChanges, type DocumentQuery, type Document
 import type { DocumentContent } from '../../../domain/files/ports';
 import type { OcrJob } from '../../../domain/ocr/jobs';
 import { unknownLabelsError } from '../../../domain/labels/label';
+import type { AppError } from '../../../domain/errors';
 import { pageOf, type Page } from '../../../domain/pagination';
 import { failedConditions } from './errors';
 import { dataKeys, type DataKeys, type WorkspaceTable } from './keys';
-import { countedLabel, currentLabelMembers, joinLabel, labelLayouts, leaveLabel, type TransactItem } from './label-membership';
+import { countedLabel, currentLabelMembers, joinLabel, labelLayouts, layoutsChanged, leaveLabel, leavePlaces, type TransactItem } from './label-membership';
 import { createJobItems, deleteJobItems, toStoredJob, type StoredOcrJob } from './ocr-job-items';
 import { batchGetAll, indexPartition, queryAll } from './queries';
-import { LOST_RACE, retryLostRaces } from '../../../domain/optimistic-retry';
+import { LOST_RACE, MAX_OPTIMISTIC_ATTEMPTS, retryLostRaces } from '../../../domain/optimistic-retry';
 import { systemClock, type Clock } from '../../../domain/clock';
 import { monthOf } from '../../../domain/usage/usage';
 import { usageMove } from './usage-repository';
@@ -54,6 +55,18 @@ export class DynamoDocumentRepository implements DocumentRepository {
   private readonly ledger: StorageLedger;
 
   async create(document: DocumentRecord, ocrJob?: OcrJob): Promise<void> {
+    // A label whose migration started after its layout was read refuses the join: written again in its new one.
+    for (let attempt = 1; ; attempt++) {
+      const stale = await this.createOnce(document, ocrJob);
+      if (!stale || attempt === MAX_OPTIMISTIC_ATTEMPTS) {
+        if (stale) throw stale;
+        return;
+      }
+    }
+  }
+
+  /** One attempt of {@link create}; answers the refusal when a label's layout changed meanwhile (try again). */
+  private async createOnce(document: DocumentRecord, ocrJob?: OcrJob): Promise<AppError | null> {
     const { labels, ...rest } = document;
     const layouts = await labelLayouts(this.db, this.table, labels);
     const items = (ledgerItem: TransactItem): TransactItem[] => [
@@ -84,12 +97,15 @@ export class DynamoDocumentRepository implements DocumentRepository {
         sent = items(ledgerItem);
         return { items: sent, ledgerIndex: 1 };
       });
+      return null;
     } catch (error) {
       const failed = failedConditions(error);
       if (!failed?.length) throw error;
-      // A label deleted between the caller's check and this write; nothing was stored.
+      // A label deleted between the caller's check and this write (nothing was stored), or migrated meanwhile.
       const unknown = failed.flatMap((index) => countedLabel(sent[index]) ?? []);
-      throw unknownLabelsError(unknown.length ? unknown : labels);
+      const refusal = unknownLabelsError(unknown.length ? unknown : labels);
+      if (unknown.length && (await layoutsChanged(this.db, this.table, layouts, unknown)).length) return refusal;
+      throw refusal;
     }
   }
 
@@ -128,6 +144,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
         const added = next.labels.filter((label) => !current.labels.includes(label));
         const removed = current.labels.filter((label) => !next.labels.includes(label));
         const layouts = await labelLayouts(this.db, this.table, [...added, ...removed]);
+        const places = await leavePlaces(this.db, this.table, id, new Map(removed.map((labelId) => [labelId, layouts.get(labelId)!])));
         const names: Record<string, string> = { '#title': 'title', '#metadata': 'metadata', '#updated': 'updated_at', '#labels': 'labels', '#version': 'version' };
         const values: Record<string, unknown> = { ':title': next.title, ':metadata': next.metadata, ':updated': updatedAt, ':version': item['version'], ':one': 1 };
         let expression = 'SET #title = :title, #metadata = :metadata, #updated = :updated, #version = #version + :one';
@@ -147,7 +164,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
             },
           },
           ...added.flatMap((labelId) => joinLabel(this.table, labelId, id, layouts.get(labelId)!)),
-          ...removed.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId), layouts.get(labelId)!)),
+          ...removed.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId), places.get(labelId)!)),
         ];
         try {
           await this.db.send(new TransactWriteCommand({ TransactItems: items }));
@@ -158,10 +175,12 @@ export class DynamoDocumentRepository implements DocumentRepository {
           // The document changed meanwhile (an edit, an assign, a label delete taking a label off): read it again.
           if (!failed.includes(0)) {
             const vanished = failed.flatMap((index) => countedLabel(items[index]) ?? []);
-            // A label added here was deleted after the caller's check: the same answer as that check gives.
+            // A label added here was deleted after the caller's check: the same answer as that check gives; or
+            // its migration started meanwhile: joined again in its new layout.
             const unknown = vanished.filter((labelId) => added.includes(labelId));
-            if (unknown.length) throw unknownLabelsError(unknown);
-            for (const labelId of vanished) goneLabels.add(labelId);
+            const migrated = await layoutsChanged(this.db, this.table, layouts, unknown);
+            if (unknown.length > migrated.length) throw unknownLabelsError(unknown.filter((labelId) => !migrated.includes(labelId)));
+            for (const labelId of vanished) if (!migrated.includes(labelId)) goneLabels.add(labelId);
           }
           conflict = error;
           return LOST_RACE;
@@ -181,7 +200,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
         const [item, job] = await Promise.all([this.rawDocument(id), this.rawJob(id)]);
         if (!item) return false;
         const document = toDocumentRecord(item);
-        const layouts = await labelLayouts(this.db, this.table, document.labels);
+        const places = await leavePlaces(this.db, this.table, id, await labelLayouts(this.db, this.table, document.labels));
         const items: TransactItem[] = [
           {
             Delete: {
@@ -195,7 +214,7 @@ export class DynamoDocumentRepository implements DocumentRepository {
           // The searchable PDF goes with the document's prefix: its bytes are released with the original's.
           this.ledger.moveItem(randomShard(), { documents: -1, bytes: -(Number(item['size'] ?? 0) + Number(item['searchable_pdf_size'] ?? 0)) }, NO_STORAGE_LIMITS),
           usageMove(this.table, monthOf(this.clock.now()), { documents_deleted: 1, bytes_deleted: Number(item['size'] ?? 0) + Number(item['searchable_pdf_size'] ?? 0) }),
-          ...document.labels.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId), layouts.get(labelId)!)),
+          ...document.labels.flatMap((labelId) => leaveLabel(this.table, labelId, id, goneLabels.has(labelId), places.get(labelId)!)),
           ...(job ? deleteJobItems(this.table, job) : []),
           ...this.fileItems(document, -1),
         ];

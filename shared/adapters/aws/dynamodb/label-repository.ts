@@ -7,6 +7,8 @@ import { dataKeys, withoutKeys, type DataKeys, type WorkspaceTable } from './key
 import {
   currentLabelMembers,
   joinLabel,
+  LABEL_MIGRATION_ATTRIBUTE,
+  LABEL_MOVING,
   LABEL_SHARDS,
   LABEL_SHARDS_ATTRIBUTE,
   labelMembership,
@@ -24,10 +26,16 @@ const CONCURRENCY = 8;
 
 type Item = Record<string, unknown>;
 
-/** A label's record as the domain sees it: its count from its shards when sharded, no keys, no layout. */
+/**
+ * A label's record as the domain sees it: its count from its shards when sharded (and, while it moves to them,
+ * those on its record not moved yet), no keys, no layout.
+ */
 const toLabel = (item: Item, counts: Map<string, number>): Label => {
-  const { [LABEL_SHARDS_ATTRIBUTE]: _shards, ...label } = withoutKeys<Label & Item>(item);
-  return layoutOfRecord(item) === 'sharded' ? { ...(label as Label), document_count: counts.get(label.id) ?? 0 } : (label as Label);
+  const { [LABEL_SHARDS_ATTRIBUTE]: _shards, [LABEL_MIGRATION_ATTRIBUTE]: _moving, ...label } = withoutKeys<Label & Item>(item);
+  const layout = layoutOfRecord(item);
+  if (layout === 'single') return label as Label;
+  const onRecord = layout === 'moving' ? Number(item['document_count'] ?? 0) : 0;
+  return { ...(label as Label), document_count: onRecord + (counts.get(label.id) ?? 0) };
 };
 
 /**
@@ -83,12 +91,12 @@ export class DynamoLabelRepository implements LabelRepository {
     // Strongly consistent: the search indexer reads names here right after a rename.
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.label(id), ConsistentRead: true }));
     if (!Item) return null;
-    return toLabel(Item, layoutOfRecord(Item) === 'sharded' ? await shardedCounts(this.db, this.table, [id], true) : new Map());
+    return toLabel(Item, layoutOfRecord(Item) !== 'single' ? await shardedCounts(this.db, this.table, [id], true) : new Map());
   }
 
   async list(): Promise<Label[]> {
     const items = await indexPartition(this.db, this.tableName, this.keys.labelsIndex);
-    const counts = await shardedCounts(this.db, this.table, items.filter((item) => layoutOfRecord(item) === 'sharded').map((item) => String(item['id'])));
+    const counts = await shardedCounts(this.db, this.table, items.filter((item) => layoutOfRecord(item) !== 'single').map((item) => String(item['id'])));
     return items.map((item) => toLabel(item, counts));
   }
 
@@ -112,7 +120,7 @@ export class DynamoLabelRepository implements LabelRepository {
     if (!written) return null;
     const { previous } = written;
     // A sharded label's record holds no count: the answer carries its shards' sum.
-    const next = current.layout === 'sharded' ? { ...written.next, document_count: (await shardedCounts(this.db, this.table, [id], true)).get(id) ?? 0 } : written.next;
+    const next = current.layout !== 'single' ? { ...written.next, document_count: (await shardedCounts(this.db, this.table, [id], true)).get(id) ?? 0 } : written.next;
     if (next.name === previous.name) return next;
     // The name is part of what the index holds of each carrier, but no version of theirs: move their versions
     // now that the new name is stored, so that an index copy read with the old name can never win over it.
@@ -152,15 +160,18 @@ export class DynamoLabelRepository implements LabelRepository {
                   ConditionExpression: 'attribute_exists(pk)',
                 },
               }
-            : {
-                Put: {
-                  TableName: this.tableName,
-                  Item: { ...this.keys.label(id), ...this.indexOf(next), ...next, document_count: read.label.document_count },
-                  // document_count moves with assignments: write over it only if it is what was read.
-                  ConditionExpression: 'attribute_exists(pk) AND document_count = :count',
-                  ExpressionAttributeValues: { ':count': read.label.document_count },
-                },
-              };
+            : read.layout === 'moving'
+              ? this.movingWrite(next)
+              : {
+                  Put: {
+                    TableName: this.tableName,
+                    Item: { ...this.keys.label(id), ...this.indexOf(next), ...next, document_count: read.label.document_count },
+                    // document_count moves with assignments: write over it only if it is what was read, and only
+                    // while the label has the old layout (a migration that started meanwhile marked the record).
+                    ConditionExpression: `attribute_exists(pk) AND document_count = :count AND attribute_not_exists(${LABEL_SHARDS_ATTRIBUTE})`,
+                    ExpressionAttributeValues: { ':count': read.label.document_count },
+                  },
+                };
         try {
           await this.db.send(
             new TransactWriteCommand({
@@ -195,6 +206,24 @@ export class DynamoLabelRepository implements LabelRepository {
     );
   }
 
+  /**
+   * The write of a label whose memberships are moving to its shards: the fields set in place, so that the count the
+   * migration moves is not written over, on condition that it is still moving (else read again: it is sharded).
+   */
+  private movingWrite(next: Label) {
+    const fields = Object.entries({ ...this.indexOf(next), ...withoutCount(next) }).filter(([field]) => field !== 'id');
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: this.keys.label(next.id),
+        UpdateExpression: `SET ${fields.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
+        ConditionExpression: `${LABEL_MIGRATION_ATTRIBUTE} = :moving`,
+        ExpressionAttributeNames: Object.fromEntries(fields.map(([field], i) => [`#f${i}`, field])),
+        ExpressionAttributeValues: { ...Object.fromEntries(fields.map(([, value], i) => [`:f${i}`, value])), ':moving': LABEL_MOVING },
+      },
+    };
+  }
+
   async delete(id: string): Promise<boolean> {
     const found = await this.record(id);
     if (!found) return false;
@@ -205,8 +234,9 @@ export class DynamoLabelRepository implements LabelRepository {
           TransactItems: [
             { Delete: { TableName: this.tableName, Key: this.keys.label(id), ConditionExpression: 'attribute_exists(pk)' } },
             { Delete: { TableName: this.tableName, Key: this.keys.labelNameLock(label.name) } },
-            // A sharded label's joins are conditioned on its shards' counts: gone with the record, in one step.
-            ...(layout === 'sharded' ? labelShardDeletes(this.table, id) : []),
+            // A sharded label's joins are conditioned on its shards' counts: gone with the record, in one step (an
+            // old label's too: a migration may have made them since the record was read).
+            ...labelShardDeletes(this.table, id),
           ],
         }),
       );
@@ -226,8 +256,18 @@ export class DynamoLabelRepository implements LabelRepository {
     if (!found) return null;
     const outcome: AssignmentOutcome = { assigned: [], already_assigned: [], not_found: [] };
     let labelGone = false;
+    let layout = found.layout;
     await inBatches(documentIds, CONCURRENCY, async (documentId) => {
-      const result = await this.label(id, documentId, updatedAt, found.layout);
+      const used = layout;
+      let result = await this.label(id, documentId, updatedAt, used);
+      // An old label's migration started meanwhile (its record refuses joins in the old layout): join its shards.
+      if (result === 'label_gone' && used === 'single') {
+        const now = await this.record(id);
+        if (now && now.layout !== 'single') {
+          layout = now.layout;
+          result = await this.label(id, documentId, updatedAt, layout);
+        }
+      }
       if (result === 'label_gone') labelGone = true;
       else outcome[result].push(documentId);
     });
@@ -288,9 +328,13 @@ export class DynamoLabelRepository implements LabelRepository {
     }
   }
 
-  /** Takes a deleted label off one document; a document deleted meanwhile needs nothing more. */
+  /**
+   * Takes a deleted label off one document; a document deleted meanwhile needs nothing more. An old label's
+   * membership may be in its record's partition or, moved by a migration, in its shard: both places are cleared.
+   */
   private async unlabel(labelId: string, documentId: string, layout: LabelLayout): Promise<void> {
-    const membership = { TableName: this.tableName, Key: labelMembership(this.table, labelId, documentId, layout) };
+    const places: LabelLayout[] = layout === 'sharded' ? ['sharded'] : ['single', 'sharded'];
+    const memberships = places.map((place) => ({ TableName: this.tableName, Key: labelMembership(this.table, labelId, documentId, place) }));
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -304,13 +348,13 @@ export class DynamoLabelRepository implements LabelRepository {
                 ExpressionAttributeValues: { ':label': new Set([labelId]), ':one': 1 },
               },
             },
-            { Delete: membership },
+            ...memberships.map((membership) => ({ Delete: membership })),
           ],
         }),
       );
     } catch (error) {
       if (!failedConditions(error)?.length) throw error;
-      await this.db.send(new DeleteCommand(membership));
+      await Promise.all(memberships.map((membership) => this.db.send(new DeleteCommand(membership))));
     }
   }
 }
