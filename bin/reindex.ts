@@ -8,7 +8,7 @@ import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
 import { createS3Client } from '../shared/adapters/aws/s3/client';
 import { S3FileStore } from '../shared/adapters/aws/s3/file-store';
 import { SqliteSearchIndex } from '../shared/adapters/local/sqlite-search-index';
-import { awsReindexDependencies } from '../shared/container/aws-search';
+import { awsIndexSources } from '../shared/container/kit/aws-search-index';
 import { buildAppContainer } from '../shared/container/build-app-container';
 import { rebuildDepsOf } from '../shared/container/consumer-deps';
 import { rebuildSearchIndex, type RebuildDeps } from '../shared/domain/search/rebuild-search-index';
@@ -45,7 +45,10 @@ const spec = {
 
 await runCommand(spec.name, async () => {
   const target = chooseTarget(parseCommandLine(spec));
-  if (target.kind === 'aws') return rebuild(awsReindexDependencies());
+  if (target.kind === 'aws') {
+    const sources = awsIndexSources();
+    return rebuild(rebuildDepsOf(sources, sources.index));
+  }
   await withLocalData(target.dataDir, { files: true }, async (data) => {
     // DATA_DIR/search may have been deleted, as the runtime's own way to rebuild: the runtime makes it private.
     await mkdir(dirname(data.searchIndexPath), { recursive: true, mode: 0o700 });

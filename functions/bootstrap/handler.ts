@@ -1,10 +1,10 @@
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
-import type { AppContainer } from '../../shared/container/app-container';
-import { ensureAdmin, type AdminAccount } from '../../shared/domain/users/ensure-admin';
+import { ensureAdmin, type AdminAccount, type EnsureAdminDeps } from '../../shared/domain/users/ensure-admin';
 import { logger } from '../../shared/observability/logger';
 
+/** The users and workspaces the admin is ensured in, and the admin's account. */
 export interface BootstrapDeps {
-  container: AppContainer;
+  accounts: EnsureAdminDeps;
   admin: () => Promise<AdminAccount>;
 }
 
@@ -18,7 +18,7 @@ export const createBootstrapHandler =
     const admin = await deps.admin();
     const physicalResourceId = `admin-bootstrap-${admin.username}`;
     if (event.RequestType === 'Delete') return { PhysicalResourceId: physicalResourceId };
-    const created = await ensureAdmin(deps.container, admin);
+    const created = await ensureAdmin(deps.accounts, admin);
     logger.info(created ? 'admin created' : 'admin already exists', { username: admin.username });
     return { PhysicalResourceId: physicalResourceId };
   };

@@ -1,5 +1,5 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
-import { awsBootstrapDependencies } from '../../shared/container/aws';
+import { awsBootstrapDependencies } from '../../shared/container/kit/aws-bootstrap';
 import { createBootstrapHandler } from './handler';
 
 export const handler = lambdaEntry(createBootstrapHandler(awsBootstrapDependencies()));

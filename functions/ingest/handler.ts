@@ -1,5 +1,6 @@
 import * as z from '../../shared/zod';
-import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
+import type { AppContainer, WorkspaceData } from '../../shared/container/app-container';
+import { inWorkspace, type WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
 import { stagedObject } from '../../shared/domain/documents/bucket-layout';
 import { ingestUploadedFile } from '../../shared/domain/documents/ingest-uploaded-file';
 import { logger } from '../../shared/observability/logger';
@@ -12,12 +13,15 @@ const s3Notification = z.object({ Records: z._default(z.array(s3Record), []) });
 /** S3 notifications URL-encode keys, with + for spaces. */
 const objectKey = (encoded: string) => decodeURIComponent(encoded.replace(/\+/g, ' '));
 
+/** What the ingest worker uses. */
+export type IngestDeps = Pick<AppContainer, 'clock' | 'metrics' | 'regex' | 'ruleLog'> & WorkspaceScoped<Pick<WorkspaceData, 'documents' | 'files' | 'labels' | 'ocrQueue' | 'rules' | 'uploads' | 'workspaceId'>>;
+
 /**
  * Finishes presigned uploads: the bucket sends its object-created events for `uploads/` to a queue, and each
  * staged file is checked and turned into a document of the workspace its key names. A malformed message, or a
  * key that is not a staged upload, is logged and dropped (retrying cannot help); a failing ingest is retried.
  */
-export const createIngestHandler = (c: AppContainer) =>
+export const createIngestHandler = (c: IngestDeps) =>
   sqsJsonHandler('ingest', s3Notification, async (notification) => {
     for (const record of notification.Records) {
       if (!record.eventName.startsWith('ObjectCreated:')) continue;

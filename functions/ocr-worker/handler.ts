@@ -2,7 +2,8 @@ import * as z from '../../shared/zod';
 import { OCR_PRIORITIES } from '../../shared/domain/ocr/jobs';
 import { processOcrJob, type OcrWorkerServices } from '../../shared/domain/ocr/process-ocr-job';
 import { MAX_DEFERRALS } from '../../shared/domain/ocr/throttling';
-import { inWorkspace, type AppContainer } from '../../shared/container/app-container';
+import type { AppContainer, WorkspaceData } from '../../shared/container/app-container';
+import { inWorkspace, type WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
 import { BOOTSTRAP_WORKSPACE_ID } from '../../shared/domain/workspaces/workspace';
 import { logger } from '../../shared/observability/logger';
 import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
@@ -17,7 +18,9 @@ const jobMessage = z.object({
 });
 
 /** The worker's dependencies: the container (each job is run in its workspace, named by its message) and the engines. */
-export type OcrWorkerHandlerDeps = AppContainer & OcrWorkerServices;
+export type OcrWorkerHandlerDeps = Pick<AppContainer, 'clock' | 'metrics' | 'notifications' | 'settings' | 'regex' | 'ruleLog' | 'quotaCounts' | 'plans' | 'workspaceStatus' | 'usage'> &
+  WorkspaceScoped<Pick<WorkspaceData, 'workspaceId' | 'ocrJobs' | 'ocrQueue' | 'documents' | 'files' | 'rules' | 'labels'>> &
+  OcrWorkerServices;
 
 /**
  * The OCR worker, fed by both priority queues. Each message is one job delivery; a malformed message is

@@ -1,7 +1,6 @@
 import * as z from '../../shared/zod';
 import type { AppContainer } from '../../shared/container/app-container';
-import { exportDepsOf, importDepsOf, type PortabilityServices } from '../../shared/container/portability-services';
-import type { WebhookServices } from '../../shared/container/webhook-services';
+import { exportDepsOf, importDepsOf, type ExportSources, type ImportTargets } from '../../shared/container/portability-services';
 import { runExport } from '../../shared/domain/portability/run-export';
 import { runImport } from '../../shared/domain/portability/run-import';
 import { refusePortabilityJob } from '../../shared/domain/portability/manage-portability';
@@ -10,12 +9,15 @@ import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 
 const jobMessage = z.object({ kind: z.enum(['export', 'import']), workspace_id: z.uuid(), job_id: z.uuid() });
 
+/** What the portability worker uses: what an export reads and what an import writes. */
+export type PortabilityWorkerDeps = ExportSources & ImportTargets & Pick<AppContainer, 'workspaceStatus'>;
+
 /**
  * The portability worker, fed by the portability queue: each message runs one export (writes the workspace's
  * archive) or one import (validates an uploaded archive whole, then writes it). Both end their job completed or
  * failed themselves; a message of a job that has ended does nothing, so a redelivery is harmless.
  */
-export const createPortabilityWorkerHandler = (c: AppContainer & PortabilityServices & Pick<WebhookServices, 'webhookStores'>) =>
+export const createPortabilityWorkerHandler = (c: PortabilityWorkerDeps) =>
   sqsJsonHandler('portability', jobMessage, async (message) => {
     const status = await c.workspaceStatus.status(message.workspace_id);
     // A workspace being deleted runs nothing more (the eraser removes its jobs and archives); a suspended one

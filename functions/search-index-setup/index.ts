@@ -1,5 +1,5 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
-import { awsSearchIndexSetupDependencies } from '../../shared/container/aws-search';
+import { awsSearchIndexSetupDependencies } from '../../shared/container/kit/aws-search-index';
 import { createSearchIndexSetupHandler } from './handler';
 
 export const handler = lambdaEntry(createSearchIndexSetupHandler(awsSearchIndexSetupDependencies()));

@@ -1,8 +1,12 @@
-import type { AppContainer } from '../../shared/container/app-container';
+import type { AppContainer, WorkspaceData } from '../../shared/container/app-container';
+import type { WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
 import { scheduleSyncs } from '../../shared/domain/sources/schedule-syncs';
 import { workspaceServes } from '../../shared/domain/workspaces/workspace-status';
 import { SOURCE_SYNC_TIMEOUT_SECONDS } from '../../shared/manifest';
 import { logger } from '../../shared/observability/logger';
+
+/** What the source-scheduler worker uses. */
+export type SourceSchedulerDeps = Pick<AppContainer, 'clock' | 'sourceSchedule' | 'syncQueue' | 'workspaceStatus'> & WorkspaceScoped<Pick<WorkspaceData, 'sources' | 'syncState' | 'workspaceId'>>;
 
 /**
  * Runs every minute: starts the syncs that are due and queues again those whose worker vanished. By default a
@@ -10,7 +14,7 @@ import { logger } from '../../shared/observability/logger';
  * runtime's first run takes over every lease: no worker of an earlier process is still running.
  */
 export const createSourceSchedulerHandler =
-  (c: AppContainer, options: { stalledAfterSeconds?: number; takeOverLeases?: boolean } = {}) =>
+  (c: SourceSchedulerDeps, options: { stalledAfterSeconds?: number; takeOverLeases?: boolean } = {}) =>
   async (): Promise<{ started: number; resumed: number }> => {
     const outcome = await scheduleSyncs(
       {

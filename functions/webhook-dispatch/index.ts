@@ -1,5 +1,12 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
-import { awsWebhookDispatchDependencies } from '../../shared/container/aws-webhooks';
+import { awsWebhookDeliveryQueue } from '../../shared/container/kit/aws-queues';
+import { awsTable } from '../../shared/container/kit/aws-table';
+import { dispatchDepsOf, dynamoWebhookStores } from '../../shared/container/webhook-services';
 import { createWebhookDispatchHandler } from './handler';
 
-export const handler = lambdaEntry(createWebhookDispatchHandler(awsWebhookDispatchDependencies()));
+/* The `webhook-dispatch` consumer of the table's stream: the webhook stores and the delivery queue. */
+const table = awsTable();
+
+export const handler = lambdaEntry(
+  createWebhookDispatchHandler(dispatchDepsOf({ webhookStores: dynamoWebhookStores(table.db, table.name), deliveryQueue: awsWebhookDeliveryQueue(process.env) })),
+);

@@ -11,7 +11,6 @@ import type { DocumentListingIndex } from '../domain/documents/ports';
 import type { FileStore } from '../domain/files/ports';
 import { silentEventHub, type EventHub } from '../domain/events/ports';
 import type { ConnectionRepository, ConnectionSender } from '../domain/connections/ports';
-import { ConnectionEventPublisher } from '../domain/events/publisher';
 import { workspaceFileStore } from '../domain/documents/bucket-layout';
 import type { OcrJobQueues } from '../domain/ocr/ports';
 import type { SearchIndex, SearchIndexStore } from '../domain/search/ports';
@@ -20,11 +19,11 @@ import type { HealthProbe } from '../domain/health/ports';
 import type { OidcClient } from '../domain/sso/ports';
 import type { LegacyDataAdopter } from '../domain/workspaces/ports';
 import type { EdgeOrigin } from '../http/edge';
-import { logger } from '../observability/logger';
 import { oidcSettings, type CommonEnv } from './config';
 import { accountStores, workspaceDirectory } from './kit/accounts';
 import { authenticator, requestMeter } from './kit/request-gate';
 import type { Table } from './kit/table';
+import { connectionEventHub } from './kit/event-hub';
 import { documentRepository, ocrJobRepository, ruleLog, workspaceUsageMeter } from './kit/workspace-stores';
 import { oidcServices } from './kit/oidc';
 import { auditLog, authenticationEvents } from './kit/audit';
@@ -132,8 +131,7 @@ export interface ContainerParts {
   auditTableName?: string | undefined;
 }
 
-/** One send to a connection may take this long before the publisher stops waiting for it. */
-export const EVENT_SEND_TIMEOUT_MS = 3000;
+export { EVENT_SEND_TIMEOUT_MS } from './kit/event-hub';
 
 /** What a function that was not given a store answers when a use case reaches for it anyway. */
 const unavailable = (what: string) => (): never => {
@@ -193,21 +191,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
   const connectionSender = parts.connectionSender ?? noConnectionSender;
   const oidc = oidcOf(parts, clock);
   const eventHub: EventHub = parts.connectionSender
-    ? new ConnectionEventPublisher({
-        connections,
-        sender: parts.connectionSender,
-        sendTimeoutMs: EVENT_SEND_TIMEOUT_MS,
-        // The same clock as the tokens: whether a connection's token has expired is judged by it.
-        clock,
-        log: (message, fields) => logger.warn(message, fields),
-        published: ({ event, targets, emittedAt, durationMs }) =>
-          logger.debug('event published', {
-            event,
-            targets,
-            emitted_at: Math.round(emittedAt * 1000) / 1000,
-            duration_ms: Math.round(durationMs * 10) / 10,
-          }),
-      })
+    ? connectionEventHub(connections, parts.connectionSender, clock)
     : silentEventHub;
   const apiTokens = new DynamoApiTokenRepository(parts.db, parts.tableName);
   const files = parts.files ?? noFiles;

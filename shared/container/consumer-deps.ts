@@ -4,7 +4,8 @@ import type { FollowChangesDeps } from '../domain/search/follow-changes';
 import type { ReconcileDeps } from '../domain/search/reconcile-index';
 import type { RebuildDeps } from '../domain/search/rebuild-search-index';
 import type { IndexerDeps } from '../domain/search/document-indexer';
-import type { AppContainer } from './app-container';
+import type { AppContainer, WorkspaceData } from './app-container';
+import type { WorkspaceScoped } from './kit/workspace-scope';
 import { erasedWorkspaces } from '../domain/erasure/erased-workspaces';
 
 /*
@@ -12,30 +13,35 @@ import { erasedWorkspaces } from '../domain/erasure/erased-workspaces';
  * a container: both runtimes' roots hand these to the same use cases.
  */
 
+/** What indexing reads: each workspace's documents, labels, files and view of the index. */
+export type IndexSources = WorkspaceScoped<Pick<WorkspaceData, 'documents' | 'labels' | 'files' | 'searchIndex'>>;
+
 /** One workspace's documents, labels, files and index view, through its scope: what indexing a document reads. */
 const indexedWorkspace =
-  (c: AppContainer) =>
+  (c: IndexSources) =>
   (workspaceId: string): IndexerDeps & { documents: DocumentRepository } => {
     const scoped = c.forWorkspace(workspaceId);
     return { documents: scoped.documents, labels: scoped.labels, files: scoped.files, index: scoped.searchIndex };
   };
 
 /** What the `indexer` stream consumer reads to keep the search index in step. */
-export const indexerDepsOf = (c: AppContainer): FollowChangesDeps => ({
+export const indexerDepsOf = (c: IndexSources & Pick<AppContainer, 'erasures'>): FollowChangesDeps => ({
   inWorkspace: indexedWorkspace(c),
   // A workspace being erased is not followed: its erasure removes its part of the index.
   erased: erasedWorkspaces(c.erasures),
 });
 
 /** What the indexer's scheduled reconciliation reads: every workspace, the table's side and the index's listing. */
-export const reconcileDepsOf = (c: AppContainer, index: ReconcileDeps['index']): ReconcileDeps => ({
+export const reconcileDepsOf = (c: IndexSources & Pick<AppContainer, 'workspaces'>, index: ReconcileDeps['index']): ReconcileDeps => ({
   index,
   workspaces: c.workspaces,
   inWorkspace: indexedWorkspace(c),
 });
 
 /** What the `events` stream consumer needs to push the events a change calls for. */
-export const eventsDepsOf = (c: AppContainer): PublishChangesDeps => ({
+export const eventsDepsOf = (
+  c: Pick<AppContainer, 'eventHub' | 'connectionSender' | 'users' | 'changeLedger'> & WorkspaceScoped<Pick<WorkspaceData, 'ocrJobs'>>,
+): PublishChangesDeps => ({
   hub: c.eventHub,
   connectionSender: c.connectionSender,
   workspaceOfUser: async (userId) => (await c.users.findById(userId))?.workspace_id ?? null,
@@ -44,7 +50,7 @@ export const eventsDepsOf = (c: AppContainer): PublishChangesDeps => ({
 });
 
 /** What rebuilding the search index reads: every workspace's documents, through the container's scopes. */
-export const rebuildDepsOf = (c: AppContainer, index: RebuildDeps['index']): RebuildDeps => ({
+export const rebuildDepsOf = (c: IndexSources & Pick<AppContainer, 'workspaces'>, index: RebuildDeps['index']): RebuildDeps => ({
   index,
   workspaces: c.workspaces,
   inWorkspace: indexedWorkspace(c),

@@ -15,8 +15,8 @@ import type {
   UnfinishedPortabilityJobs,
 } from '../domain/portability/ports';
 import { logger } from '../observability/logger';
-import { inWorkspace, type AppContainer, type WorkspaceData } from './app-container';
-import type { WorkspaceScoped } from './kit/workspace-scope';
+import type { AppContainer, WorkspaceData } from './app-container';
+import { inWorkspace, type WorkspaceScoped } from './kit/workspace-scope';
 import type { ContainerParts } from './build-app-container';
 import type { WebhookServices } from './webhook-services';
 
@@ -71,7 +71,17 @@ export function portabilityDepsOf(
 }
 
 /** What an export reads, for one workspace. */
-export function exportDepsOf(c: AppContainer & PortabilityServices & Pick<WebhookServices, 'webhookStores'>, workspaceId: string): ExportDeps {
+/** What an export reads: the workspace's stores, its webhooks, members and usage, and its audit log. */
+export type ExportSources = Pick<AppContainer, 'clock' | 'workspaces' | 'users' | 'usage' | 'audit'> &
+  WorkspaceScoped<Pick<WorkspaceData, 'workspaceId' | 'documents' | 'files' | 'labels' | 'sources' | 'rules'>> &
+  PortabilityServices & Pick<WebhookServices, 'webhookStores'>;
+
+/** What an import writes: the workspace's stores, the vault that seals imported sources' passwords. */
+export type ImportTargets = Pick<AppContainer, 'clock' | 'vault'> &
+  WorkspaceScoped<Pick<WorkspaceData, 'workspaceId' | 'documents' | 'files' | 'labels' | 'sources' | 'rules'>> &
+  PortabilityServices;
+
+export function exportDepsOf(c: ExportSources, workspaceId: string): ExportDeps {
   const data = inWorkspace(c, { workspaceId });
   return {
     ...data,
@@ -89,7 +99,7 @@ export function exportDepsOf(c: AppContainer & PortabilityServices & Pick<Webhoo
 }
 
 /** What an import writes, for one workspace. */
-export function importDepsOf(c: AppContainer & PortabilityServices, workspaceId: string): ImportDeps {
+export function importDepsOf(c: ImportTargets, workspaceId: string): ImportDeps {
   const data = inWorkspace(c, { workspaceId });
   return {
     ...data,

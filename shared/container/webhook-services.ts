@@ -39,7 +39,10 @@ export const webhookAdminDepsOf = (c: Pick<AppContainer, 'vault' | 'clock'> & We
 export const dispatchDepsOf = (c: WebhookServices): DispatchDeps => ({ inWorkspace: c.webhookStores, deliveryQueue: c.deliveryQueue });
 
 /** What the delivery worker takes: the stores, the sender, the secrets' vault, and the admins to tell. */
-export const deliverDepsOf = (c: AppContainer & WebhookServices, sender: WebhookSender): DeliverDeps => ({
+export const deliverDepsOf = (
+  c: Pick<AppContainer, 'users' | 'notifications' | 'settings' | 'clock' | 'vault' | 'workspaceStatus'> & WebhookServices,
+  sender: WebhookSender,
+): DeliverDeps => ({
   inWorkspace: (workspaceId) => ({
     ...c.webhookStores(workspaceId),
     notifyAdmins: async (notice) => {

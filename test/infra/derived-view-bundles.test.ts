@@ -50,11 +50,11 @@ const SOURCE_STORES_USERS = ['portability', 'portability-worker', 'sources', 'so
  * the password hasher (what checks or sets passwords) and the host probe (what reports the system metrics).
  */
 const RATE_LIMITS_CODE = /shared\/adapters\/aws\/dynamodb\/rate-limit-store\.ts$/u;
-const RATE_LIMITS_USERS = ['audit', 'auth', 'bootstrap', 'documents', 'labels', 'notifications', 'ocr', 'portability', 'realtime', 'search', 'settings', 'sources', 'users', 'webhooks', 'workspaces'];
+const RATE_LIMITS_USERS = ['audit', 'auth', 'documents', 'labels', 'notifications', 'ocr', 'portability', 'realtime', 'search', 'settings', 'sources', 'users', 'webhooks', 'workspaces'];
 const PASSWORDS_CODE = /shared\/adapters\/crypto\/scrypt-password-hasher\.ts$/u;
-const PASSWORDS_USERS = ['auth', 'bootstrap', 'realtime', 'users'];
+const PASSWORDS_USERS = ['auth', 'bootstrap', 'users'];
 const HOST_PROBE_CODE = /shared\/adapters\/node\/host-probe\.ts$/u;
-const HOST_PROBE_USERS = ['bootstrap', 'ocr', 'realtime'];
+const HOST_PROBE_USERS = ['ocr'];
 const LEGACY_ADOPTION_CODE = /shared\/adapters\/aws\/dynamodb\/legacy-item-adoption\.ts$/u;
 /**
  * The X-Ray SDK and what it brings (cls-hooked and its async hook, semver), and OpenTelemetry's auto-instrumentation

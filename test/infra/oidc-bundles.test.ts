@@ -4,7 +4,7 @@ import { bundledInputsOf } from '../support/lambda-bundle-inputs';
 /*
  * openid-client is for the auth function only: every other Lambda bundle must leave it out (issue 15). esbuild
  * puts a dynamically imported module in the bundle of whoever reaches the import, so what keeps it out is that
- * only the auth function's composition root (shared/container/aws-auth.ts) reaches lazy-openid-client.ts.
+ * only the auth function's entry (functions/auth/index.ts) reaches lazy-openid-client.ts.
  */
 
 /**
