@@ -78,8 +78,11 @@ describe('hostile files', () => {
 
     expect(other.status).toBe(200);
     // Not queued behind the stuck render: that one holds its worker until the time limit stops it, and only then
-    // are the stuck document's sizes answered (400, each).
+    // are the stuck document's sizes answered: refused (400), or busy (503) for a size that waited for a worker
+    // longer than the limit plus 2 s, as one may behind a worker still restarting on a loaded machine.
     expect(stuckAnsweredBeforeOther).toBe(0);
-    for (const response of await stuck) expect(response.status).toBe(400);
+    const statuses = (await stuck).map((response) => response.status);
+    expect(statuses).toContain(400);
+    for (const status of statuses) expect([400, 503]).toContain(status);
   }, 120_000);
 });

@@ -324,7 +324,7 @@ const WHITE: Rgb = [255, 255, 255];
 const near = (pixel: number[], colour: Rgb): boolean => pixel.every((value, i) => Math.abs(value - colour[i]!) <= 40);
 
 describe('Thumbnails of scanned pages', () => {
-  const renderer = new CanvasThumbnailRenderer();
+  const renderer = new CanvasThumbnailRenderer({ timeoutMs: PATIENT_MS });
 
   afterAll(() => renderer.close());
 
@@ -418,7 +418,7 @@ describe('Thumbnails of scanned pages', () => {
   });
 
   it('refuses a scan whose image has more pixels than the bound, before decoding it', async () => {
-    const strict = new CanvasThumbnailRenderer({ maxPixels: 1_000_000 });
+    const strict = new CanvasThumbnailRenderer({ maxPixels: 1_000_000, timeoutMs: PATIENT_MS });
     const file = flateScanPdf(2000, 1000, SCAN_RED, BLUE);
 
     const error = await failure(strict.render(file, 'application/pdf', SCAN_BOX).finally(() => strict.close()));
@@ -427,12 +427,12 @@ describe('Thumbnails of scanned pages', () => {
   });
 
   it('reads an image stream that inflates to a gigabyte only as far as its declared rows', async () => {
+    // That the rows after the last are never inflated is measured in CPU time by the reducer's unit test
+    // (test/unit/adapters/imaging/image-reduce.test.ts); the render runs in a worker process, out of this one's sight.
     const file = scanPdf({ width: 1000, height: 1000, entries: '/Filter /FlateDecode /ColorSpace /DeviceGray /BitsPerComponent 8', data: deflateBomb('\x80', 1 << 30) });
-    const started = performance.now();
 
     const thumbnail = await renderer.render(file, 'application/pdf', SCAN_BOX);
 
-    expect(performance.now() - started).toBeLessThan(4000);
     expect((await decode(thumbnail.bytes)).pixelAt(99, 128)).toEqual([128, 128, 128]);
   });
 
