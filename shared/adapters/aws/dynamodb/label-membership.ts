@@ -1,4 +1,4 @@
-import type { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactGetCommand, type DynamoDBDocumentClient, type TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { WorkspaceTable } from './keys';
 import { createHash } from 'node:crypto';
 import { batchGetAll, queryAll } from './queries';
@@ -111,6 +111,23 @@ export async function shardedCounts(db: DynamoDBDocumentClient, { tableName, key
     for (const item of items) counts.set(String(item['label_id']), (counts.get(String(item['label_id'])) ?? 0) + Number(item['document_count'] ?? 0));
   }
   return counts;
+}
+
+/**
+ * Each moving label's document count: its record's (memberships not moved yet) and its shards', read in one
+ * snapshot, since a membership moved between two reads would be counted twice or not at all.
+ */
+export async function movingCounts(db: DynamoDBDocumentClient, { tableName, keys }: WorkspaceTable, labelIds: string[]): Promise<Map<string, number>> {
+  const counts = await Promise.all(
+    labelIds.map(async (id) => {
+      const itemKeys = [keys.label(id), ...Array.from({ length: LABEL_SHARDS }, (_, shard) => keys.labelShardCount(id, shard))];
+      const { Responses } = await db.send(
+        new TransactGetCommand({ TransactItems: itemKeys.map((Key) => ({ Get: { TableName: tableName, Key, ProjectionExpression: 'document_count' } })) }),
+      );
+      return [id, (Responses ?? []).reduce((sum, response) => sum + Number(response.Item?.['document_count'] ?? 0), 0)] as const;
+    }),
+  );
+  return new Map(counts);
 }
 
 /**

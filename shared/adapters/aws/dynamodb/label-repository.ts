@@ -15,6 +15,7 @@ import {
   labelShardDeletes,
   labelShardItems,
   layoutOfRecord,
+  movingCounts,
   shardedCounts,
   type LabelLayout,
 } from './label-membership';
@@ -28,14 +29,11 @@ type Item = Record<string, unknown>;
 
 /**
  * A label's record as the domain sees it: its count from its shards when sharded (and, while it moves to them,
- * those on its record not moved yet), no keys, no layout.
+ * with those on its record not moved yet: `counts` holds the sum), no keys, no layout.
  */
 const toLabel = (item: Item, counts: Map<string, number>): Label => {
   const { [LABEL_SHARDS_ATTRIBUTE]: _shards, [LABEL_MIGRATION_ATTRIBUTE]: _moving, ...label } = withoutKeys<Label & Item>(item);
-  const layout = layoutOfRecord(item);
-  if (layout === 'single') return label as Label;
-  const onRecord = layout === 'moving' ? Number(item['document_count'] ?? 0) : 0;
-  return { ...(label as Label), document_count: onRecord + (counts.get(label.id) ?? 0) };
+  return layoutOfRecord(item) === 'single' ? (label as Label) : { ...(label as Label), document_count: counts.get(label.id) ?? 0 };
 };
 
 /**
@@ -91,12 +89,20 @@ export class DynamoLabelRepository implements LabelRepository {
     // Strongly consistent: the search indexer reads names here right after a rename.
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.keys.label(id), ConsistentRead: true }));
     if (!Item) return null;
-    return toLabel(Item, layoutOfRecord(Item) !== 'single' ? await shardedCounts(this.db, this.table, [id], true) : new Map());
+    return toLabel(Item, await this.counts(id, layoutOfRecord(Item)));
+  }
+
+  /** The count of a label not in the single layout (whose record holds it). */
+  private async counts(id: string, layout: LabelLayout): Promise<Map<string, number>> {
+    if (layout === 'single') return new Map();
+    return layout === 'moving' ? movingCounts(this.db, this.table, [id]) : shardedCounts(this.db, this.table, [id], true);
   }
 
   async list(): Promise<Label[]> {
     const items = await indexPartition(this.db, this.tableName, this.keys.labelsIndex);
-    const counts = await shardedCounts(this.db, this.table, items.filter((item) => layoutOfRecord(item) !== 'single').map((item) => String(item['id'])));
+    const withLayout = (layout: LabelLayout) => items.filter((item) => layoutOfRecord(item) === layout).map((item) => String(item['id']));
+    const [sharded, moving] = await Promise.all([shardedCounts(this.db, this.table, withLayout('sharded')), movingCounts(this.db, this.table, withLayout('moving'))]);
+    const counts = new Map([...sharded, ...moving]);
     return items.map((item) => toLabel(item, counts));
   }
 
@@ -120,7 +126,7 @@ export class DynamoLabelRepository implements LabelRepository {
     if (!written) return null;
     const { previous } = written;
     // A sharded label's record holds no count: the answer carries its shards' sum.
-    const next = current.layout !== 'single' ? { ...written.next, document_count: (await shardedCounts(this.db, this.table, [id], true)).get(id) ?? 0 } : written.next;
+    const next = written.layout !== 'single' ? { ...written.next, document_count: (await this.counts(id, written.layout)).get(id) ?? 0 } : written.next;
     if (next.name === previous.name) return next;
     // The name is part of what the index holds of each carrier, but no version of theirs: move their versions
     // now that the new name is stored, so that an index copy read with the old name can never win over it.
@@ -134,10 +140,10 @@ export class DynamoLabelRepository implements LabelRepository {
     current: { label: Label; layout: LabelLayout },
     changes: LabelChanges,
     updatedAt: string,
-  ): Promise<{ previous: Label; next: Label } | null> {
+  ): Promise<{ previous: Label; next: Label; layout: LabelLayout } | null> {
     const id = current.label.id;
     let conflict: unknown;
-    return retryLostRaces<{ previous: Label; next: Label } | null>(
+    return retryLostRaces<{ previous: Label; next: Label; layout: LabelLayout } | null>(
       async (attempt) => {
         // Each attempt starts from the label as it is now (the first from the one the caller read): assignments
         // moved an old label's count meanwhile.
@@ -190,7 +196,7 @@ export class DynamoLabelRepository implements LabelRepository {
                 : [write],
             }),
           );
-          return { previous: fresh, next };
+          return { previous: fresh, next, layout: read.layout };
         } catch (error) {
           const failed = failedConditions(error);
           if (failed?.includes(2)) throw duplicate('label', 'name');

@@ -143,9 +143,57 @@ describe('label shard migration', () => {
     expect(await inRecordPartition(label.id)).toEqual([]);
   });
 
-  it('changes nothing when run again, and the start-up adoption skips its scan once every label is sharded', async () => {
+  it('answers the exact count while the memberships move', async () => {
+    const label = await anOldLabel('watched');
+    await uploads(30, [label.id]);
+    const seen = new Set<number | undefined>();
+    let moving = true;
+
+    const migrated = migrateLabel(db, table(), label.id).finally(() => (moving = false));
+    while (moving) {
+      const [got, listed] = await Promise.all([labels.get(label.id), labels.list()]);
+      seen.add(got?.document_count).add(listed.find((one) => one.id === label.id)?.document_count);
+    }
+    await migrated;
+
+    expect([...seen]).toEqual([30]);
+  });
+
+  it('stops when the label is deleted during its migration, leaving no count, membership or carrier', async () => {
+    const label = await anOldLabel('doomed');
+    await uploads(20, [label.id]);
+    const pausing = pausedAfter(db, 4, async () => {
+      await labels.delete(label.id);
+    });
+
+    const outcome = await migrateLabel(pausing, table(), label.id);
+
+    expect(outcome).toBe('gone');
+    expect(await itemsUnder(db, tableName, keys().label(label.id).pk)).toEqual([]);
+    expect((await carriers(label.id)).byRecord).toEqual([]);
+  });
+
+  it('renames a label during its migration without losing its count', async () => {
+    const label = await anOldLabel('before');
+    const members = (await uploads(20, [label.id])).sort();
+    let renamed: Label | null = null;
+    const pausing = pausedAfter(db, 4, async () => {
+      renamed = await labels.update(label.id, { name: 'after' }, new Date().toISOString());
+    });
+
+    await migrateLabel(pausing, table(), label.id);
+
+    expect(renamed).toMatchObject({ name: 'after', document_count: 20 });
+    expect(await labels.get(label.id)).toMatchObject({ name: 'after', document_count: 20 });
+    expect(await carriers(label.id)).toEqual({ byRecord: members, byMembership: members, memberships: 20, count: 20 });
+  });
+
+  it("migrates every workspace's old labels at start, then changes nothing when run again", async () => {
     const label = await anOldLabel('twice');
     await uploads(6, [label.id]);
+    const elsewhere = aLabel('elsewhere');
+    const otherKeys = dataKeys(crypto.randomUUID());
+    await db.send(new PutCommand({ TableName: tableName, Item: { ...otherKeys.label(elsewhere.id), gsi1pk: otherKeys.labelsIndex, gsi1sk: `elsewhere#${elsewhere.id}`, ...elsewhere } }));
     const migration = new DynamoLabelShardMigration(db, tableName);
     const first = await migration.adopt();
     const after = await itemsUnder(db, tableName, keys().label(label.id).pk);
@@ -153,7 +201,7 @@ describe('label shard migration', () => {
     const again = await migrateLabel(db, table(), label.id);
     const adoptedAgain = await migration.adopt();
 
-    expect({ first, again, adoptedAgain }).toEqual({ first: 1, again: 'already_sharded', adoptedAgain: 0 });
+    expect({ first, again, adoptedAgain }).toEqual({ first: 2, again: 'already_sharded', adoptedAgain: 0 });
     expect(await itemsUnder(db, tableName, keys().label(label.id).pk)).toEqual(after);
   });
 
