@@ -6,6 +6,8 @@ import { dynamoLegacyItems } from '../../../shared/container/legacy-data';
 import { ensureBucket } from '../../../shared/adapters/aws/provisioning';
 import { S3FileStore } from '../../../shared/adapters/aws/s3/file-store';
 import type { AppContainer } from '../../../shared/container/app-container';
+import { dataKeys } from '../../../shared/adapters/aws/dynamodb/keys';
+import { labelShardOf } from '../../../shared/adapters/aws/dynamodb/label-membership';
 import { fileKeys } from '../../../shared/domain/files/file-keys';
 import { ensureAdmin } from '../../../shared/domain/users/ensure-admin';
 import { BOOTSTRAP_WORKSPACE_ID } from '../../../shared/domain/workspaces/workspace';
@@ -160,6 +162,22 @@ describe('adoption of data written before workspaces', () => {
       }),
     ).rejects.toMatchObject({ code: 'DUPLICATE_RESOURCE' });
     expect(await first.uploads.get(uploadId)).toMatchObject({ state: 'awaiting_file' });
+  });
+
+  it("moves the adopted labels to their shards, so that no popular label's record takes every upload", async () => {
+    await ensureAdmin(c, admin);
+
+    const keys = dataKeys(BOOTSTRAP_WORKSPACE_ID);
+    const read = async (Key: { pk: string; sk: string }) => (await db.send(new GetCommand({ TableName: tableName, Key, ConsistentRead: true }))).Item;
+    const record = await read(keys.label(labelId));
+    const inShard = await read(keys.labelShardMember(labelId, labelShardOf(documentId), documentId));
+    const inRecordPartition = await read(keys.labelMember(labelId, documentId));
+    expect({ shards: record?.['label_shards'], moving: record?.['label_migration'], inShard: inShard?.['document_id'], inRecordPartition }).toEqual({
+      shards: 16,
+      moving: undefined,
+      inShard: documentId,
+      inRecordPartition: undefined,
+    });
   });
 
   it('moves the files under the first workspace, where its file store reads them', async () => {
