@@ -38,6 +38,7 @@ import { startDynamoDbLocal } from '../shared/local/emulators/dynamodb-local';
 import { startS3Emulator } from '../shared/local/emulators/s3-emulator';
 import { aDocumentRecord } from '../test/support/builders';
 import { round } from './support/stats';
+import { absentParts } from '../test/support/absent-parts';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const QUICK = process.argv.includes('--quick');
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
     await ensureBucket(s3, BUCKET);
     const index = new SqliteSearchIndex(path.join(dir, 'index.sqlite'));
     const c = buildAppContainer({
+    ...absentParts(),
       db,
       tableName: TABLE,
       env: parseEnv(commonEnvSchema, {}),

@@ -41,6 +41,7 @@ import { httpEvent, lambdaTestContext } from '../test/support/http-events';
 import { RATE_LIMITS_OUT_OF_REACH, type RuntimeProcess } from '../test/support/runtime-process';
 import { benchAgainstRuntime, dynamoDbEndpoint, latencySummary, QUICK, timed, type Latency } from './support/runtime-bench';
 import { seededRandom } from './support/stats';
+import { absentParts } from '../test/support/absent-parts';
 
 const ADMIN = { username: 'benchadmin', password: 'bench-admin-password' };
 /** shared/local/runtime.ts names its table so and does not export the name. */
@@ -61,6 +62,7 @@ async function containerOver(runtime: RuntimeProcess, params: ScryptParams): Pro
   );
   const jwtKey = new TextEncoder().encode((await readFile(path.join(runtime.dataDir, 'secrets', 'jwt-signing-key'), 'utf8')).trim());
   return buildAppContainer({
+    ...absentParts(),
     db,
     tableName: TABLE_NAME,
     tokens: joseTokens(async () => jwtKey),

@@ -9,7 +9,9 @@ import { createS3Client } from '../shared/adapters/aws/s3/client';
 import { S3FileStore } from '../shared/adapters/aws/s3/file-store';
 import { SqliteSearchIndex } from '../shared/adapters/local/sqlite-search-index';
 import { awsIndexSources } from '../shared/container/kit/aws-search-index';
-import { buildAppContainer } from '../shared/container/build-app-container';
+import { workspaceDirectory } from '../shared/container/kit/accounts';
+import { indexSources } from '../shared/container/kit/workspace-stores';
+import { systemClock } from '../shared/domain/clock';
 import { rebuildDepsOf } from '../shared/container/consumer-deps';
 import { rebuildSearchIndex, type RebuildDeps } from '../shared/domain/search/rebuild-search-index';
 import { parseCommandLine, runCommand, type CommandSpec } from './support/cli';
@@ -54,15 +56,9 @@ await runCommand(spec.name, async () => {
     await mkdir(dirname(data.searchIndexPath), { recursive: true, mode: 0o700 });
     const index = new SqliteSearchIndex(data.searchIndexPath);
     try {
-      const container = buildAppContainer({
-        db: createDynamoDocumentClient(data.dynamodb),
-        tableName: data.tableName,
-        env: commandSettings(),
-        healthProbes: [],
-        search: index,
-        files: new S3FileStore(createS3Client(data.s3!), data.bucketName),
-      });
-      await rebuild(rebuildDepsOf(container, index));
+      const table = { db: createDynamoDocumentClient(data.dynamodb), name: data.tableName };
+      const directory = workspaceDirectory(table, commandSettings(), systemClock);
+      await rebuild(rebuildDepsOf(indexSources(table, systemClock, directory, new S3FileStore(createS3Client(data.s3!), data.bucketName), index), index));
       // As the runtime's own rebuild: one segment per full-text index, the file compacted.
       index.optimize();
     } finally {

@@ -4,9 +4,10 @@
  * printed once, or read from stdin with `--password-stdin`; never from the command line. See `--help`.
  */
 import { createDynamoDocumentClient, type ClientOptions } from '../shared/adapters/aws/clients';
-import { buildAppContainer } from '../shared/container/build-app-container';
+import { accountStores } from '../shared/container/kit/accounts';
+import { passwordHasher } from '../shared/container/kit/serving';
+import { systemClock } from '../shared/domain/clock';
 import { dynamoConnections } from '../shared/container/connection-store';
-import { requestServing } from '../shared/container/request-serving';
 import { resetPassword } from '../shared/domain/auth/reset-password';
 import { AppError } from '../shared/domain/errors';
 import { passwordField } from '../shared/http/fields';
@@ -65,15 +66,16 @@ await runCommand(spec.name, async () => {
   const password = values['password-stdin'] ? checkedPassword(await readPassword(username)) : randomSecret(18);
   const reset = (dynamodb: ClientOptions, tableName: string) =>
     resetPassword(
-      buildAppContainer({
-        db: createDynamoDocumentClient(dynamodb),
-        tableName,
-        env: commandSettings(),
-        healthProbes: [],
-        // The service's password hasher, and the connections' store whose sessions a password change ends.
-        serving: requestServing,
-        connectionStore: dynamoConnections,
-      }),
+      (() => {
+        const table = { db: createDynamoDocumentClient(dynamodb), name: tableName };
+        // The service's password hasher, and the connections whose sessions a password change ends.
+        return {
+          users: accountStores(table).users,
+          passwords: passwordHasher(commandSettings()),
+          connections: dynamoConnections(table.db, table.name, systemClock),
+          clock: systemClock,
+        };
+      })(),
       username,
       password,
     ).catch((error: unknown) => {

@@ -13,7 +13,7 @@ import { silentEventHub, type EventHub } from '../domain/events/ports';
 import type { ConnectionRepository, ConnectionSender } from '../domain/connections/ports';
 import { workspaceFileStore } from '../domain/documents/bucket-layout';
 import type { OcrJobQueues } from '../domain/ocr/ports';
-import type { SearchIndex, SearchIndexStore } from '../domain/search/ports';
+import type { SearchIndexStore } from '../domain/search/ports';
 import { DynamoChangeLedger } from '../adapters/aws/dynamodb/change-ledger';
 import type { HealthProbe } from '../domain/health/ports';
 import type { OidcClient } from '../domain/sso/ports';
@@ -26,13 +26,12 @@ import type { Table } from './kit/table';
 import { connectionEventHub } from './kit/event-hub';
 import { documentRepository, ocrJobRepository, ruleLog, workspaceUsageMeter } from './kit/workspace-stores';
 import { oidcServices } from './kit/oidc';
-import { auditLog, authenticationEvents } from './kit/audit';
 import type { NodeHostProbe } from '../adapters/node/host-probe';
-import { noBusinessMetrics, type BusinessMetrics } from '../domain/metrics/ports';
+import type { BusinessMetrics } from '../domain/metrics/ports';
 import type { DynamoRateLimitStore } from '../adapters/aws/dynamodb/rate-limit-store';
 import type { RateLimitStore } from '../domain/limits/ports';
 import type { UsageMeter } from '../domain/usage/ports';
-import type { RequestServing, requestServing } from './request-serving';
+import type { requestServing } from './request-serving';
 import type { WebDavFoldersOptions } from '../adapters/webdav/options';
 import type { HotReadStores } from '../adapters/local/remembered-reads';
 import type { CredentialVault, SyncQueue } from '../domain/sources/ports';
@@ -43,7 +42,6 @@ import { lazyRe2RegexEngine } from '../adapters/re2/lazy-re2-regex-engine';
 import type { RuleJobQueue } from '../domain/rules/ports';
 import type { ErasureQueue } from '../domain/erasure/ports';
 import { DynamoErasureRepository } from '../adapters/aws/dynamodb/erasure-repository';
-import { noAuthenticationEvents, type AuditLog } from '../domain/audit/ports';
 
 import type { AppContainer, OidcServices, SourceStores, WorkspaceData } from './app-container';
 
@@ -51,27 +49,21 @@ export interface ContainerParts {
   /** The DynamoDB document client, as the repositories take it. */
   db: Table['db'];
   tableName: string;
-  /**
-   * Makes the token service (`joseTokens(key)`). Only the roots of what issues or accepts tokens pass it, so that
-   * no worker's bundle carries jose; a container without it issues none and accepts none.
-   */
-  tokens?: (settings: TokenSettings) => TokenService;
+  /** Makes the token service (`joseTokens(key)`). */
+  tokens: (settings: TokenSettings) => TokenService;
   env: CommonEnv;
   healthProbes: HealthProbe[];
   clock?: Clock;
   /** The WebSocket gateway's @connections API; without it events are not published. */
   connectionSender?: ConnectionSender;
-  /**
-   * Makes the connections' repository (`dynamoConnections`). The roots of the HTTP functions and of what pushes
-   * to connections pass it, so that the other workers' bundles do not carry it; a sender needs it.
-   */
-  connectionStore?: (db: ContainerParts['db'], tableName: string, clock: Clock) => ConnectionRepository;
-  /** The search index of every workspace; without it nothing is indexed (and nothing large-text is read). */
-  search?: SearchIndexStore;
+  /** Makes the connections' repository (`dynamoConnections`). */
+  connectionStore: (db: ContainerParts['db'], tableName: string, clock: Clock) => ConnectionRepository;
+  /** The search index of every workspace. */
+  search: SearchIndexStore;
   /** The bucket, whole; each workspace gets its part of it. */
-  files?: FileStore;
+  files: FileStore;
   /** The OCR queues; each workspace's jobs carry its id. */
-  ocrQueues?: OcrJobQueues;
+  ocrQueues: OcrJobQueues;
   /**
    * Makes the adopters of data written before workspaces (the table's items; locally also the bucket's objects
    * under DATA_DIR). Only the roots that create the operator's account (the bootstrap, the local runtime) pass it,
@@ -82,11 +74,8 @@ export interface ContainerParts {
   listings?: (workspaceId: string) => DocumentListingIndex;
   /** What the system metrics report on: the data path (default: the temp dir, Lambda's /tmp) and a memory bound. */
   host?: ConstructorParameters<typeof NodeHostProbe>[0];
-  /**
-   * Makes the password hasher, the rate limits and the host probe (`requestServing`). The roots of what serves
-   * requests or creates accounts pass it; a worker's container refuses a use case that reaches for them.
-   */
-  serving?: typeof requestServing;
+  /** Makes the password hasher, the rate limits and the host probe (`requestServing`). */
+  serving: typeof requestServing;
   /** The cloud's CloudFront edge in front of the HTTP API (none locally). */
   edge?: EdgeOrigin;
   /** The OIDC client secret when it is not in the environment (Secrets Manager in the cloud). */
@@ -96,11 +85,8 @@ export interface ContainerParts {
    * that no other Lambda bundle carries openid-client; OIDC_* set without it stops the start.
    */
   oidcClient?: (options: OpenIdClientOidcOptions) => OidcClient;
-  /**
-   * Makes the reader of sources' remote folders (`webDavFolders`). Only the roots of what manages and syncs
-   * sources pass it, so that no other Lambda bundle carries the WebDAV client and its XML parser.
-   */
-  remoteFolders?: (options: WebDavFoldersOptions) => RemoteFolders;
+  /** Makes the reader of sources' remote folders (`new WebDavFolders(policy)`). */
+  remoteFolders: (options: WebDavFoldersOptions) => RemoteFolders;
   /** Wraps the DynamoDB rate-limit store (the local runtime, its only writer, keeps the buckets in memory). */
   decorateRateLimits?: (store: DynamoRateLimitStore) => RateLimitStore;
   /**
@@ -112,65 +98,23 @@ export interface ContainerParts {
   decorateConnections?: (connections: ConnectionRepository, clock: Clock) => ConnectionRepository;
   /** Wraps the usage meter of requests (the local runtime counts in memory and writes behind the requests). */
   decorateUsageMeter?: (meter: UsageMeter) => UsageMeter;
-  /**
-   * Makes the sources' stores (`dynamoSourceStores`). Only the roots of what manages, syncs and schedules sources
-   * pass it, so that no other Lambda bundle carries those repositories.
-   */
-  sourceStores?: (db: ContainerParts['db'], tableName: string) => SourceStores;
+  /** Makes the sources' stores (`dynamoSourceStores`). */
+  sourceStores: (db: ContainerParts['db'], tableName: string) => SourceStores;
   /** Seals source passwords (KMS in the cloud, a key under DATA_DIR locally). */
-  vault?: CredentialVault;
+  vault: CredentialVault;
   /** The queue of sync steps. */
-  syncQueue?: SyncQueue;
-  /** Where business metrics go (embedded metrics in Lambda); without it they are not counted. */
-  metrics?: BusinessMetrics;
+  syncQueue: SyncQueue;
+  /** Where business metrics go. */
+  metrics: BusinessMetrics;
   /** The queue of rule runs' steps. */
-  ruleJobs?: RuleJobQueue;
+  ruleJobs: RuleJobQueue;
   /** The queue of workspace erasures. */
-  erasureQueue?: ErasureQueue;
-  /** The audit log's table (its own, append-only); without it the function records and reads no audit. */
-  auditTableName?: string | undefined;
+  erasureQueue: ErasureQueue;
+  /** The audit log (its own, append-only table: `auditOver(name)`) and where logins are recorded. */
+  audit: (db: Table['db'], clock: Clock) => Pick<AppContainer, 'audit' | 'authEvents'>;
 }
 
 export { EVENT_SEND_TIMEOUT_MS } from './kit/event-hub';
-
-/** What a function that was not given a store answers when a use case reaches for it anyway. */
-const unavailable = (what: string) => (): never => {
-  throw new Error(`this function has no ${what}`);
-};
-const noFiles: FileStore = {
-  put: unavailable('bucket'),
-  putStream: unavailable('bucket'),
-  get: unavailable('bucket'),
-  deletePrefix: unavailable('bucket'),
-  downloadUrl: unavailable('bucket'),
-  uploadUrl: unavailable('bucket'),
-  inspect: unavailable('bucket'),
-  move: unavailable('bucket'),
-  bucketKey: unavailable('bucket'),
-};
-const noTokens: TokenService = { issue: unavailable('token key'), verify: unavailable('token key') };
-const noVault: CredentialVault = { seal: unavailable('source credentials key'), open: unavailable('source credentials key') };
-const noSyncQueue: SyncQueue = { enqueue: unavailable('sync queue') };
-const noRuleJobs: RuleJobQueue = { enqueue: unavailable('rule-jobs queue') };
-const noErasureQueue: ErasureQueue = { enqueue: unavailable('erasure queue') };
-const noAuditLog: AuditLog = { append: unavailable('audit table'), list: unavailable('audit table') };
-/** A store of which every method answers `unavailable(what)`. */
-const unavailableStore = <T extends object>(what: string): T =>
-  new Proxy({} as T, { get: (_target, key) => (key === 'then' ? undefined : unavailable(what)) });
-const noSourceStores: SourceStores = {
-  forWorkspace: () => ({ sources: unavailableStore('source repository'), syncState: unavailableStore('sync state store') }),
-  schedule: unavailableStore('source schedule'),
-};
-const noRemoteFolders: RemoteFolders = { open: unavailable('WebDAV client') };
-const noOcrQueues: OcrJobQueues = { forWorkspace: () => ({ enqueue: unavailable('OCR queue') }) };
-/** The container of a function that serves no requests: it hashes no password and limits no caller. */
-const notServing: RequestServing = {
-  passwords: unavailableStore('password hasher'),
-  limits: unavailable('rate limits'),
-  loginAttempts: unavailableStore('failed-login guard'),
-  host: unavailableStore('host probe'),
-};
-const noSearchIndexView: SearchIndex = { upsert: unavailable('search index'), remove: unavailable('search index'), search: unavailable('search index') };
 
 /** The sender of a function that has no WebSocket endpoint: it has no business pushing to connections. */
 const noConnectionSender: ConnectionSender = {
@@ -178,25 +122,28 @@ const noConnectionSender: ConnectionSender = {
   close: () => Promise.reject(new Error('this function has no WebSocket endpoint')),
 };
 
-/** Wires the adapters both runtimes share; the composition roots only differ in where the parts come from. */
+/**
+ * The whole container: every port of every handler, composed from the kit once. The local runtime builds it
+ * (one process serves every route and runs every worker) and so do the tests; a Lambda function's entry composes
+ * only its handler's deps (functions/<group>/index.ts). Every part is required, so a missing one is a compile
+ * error; only the WebSocket sender may be absent (a runtime without a gateway publishes no events).
+ */
 export function buildAppContainer(parts: ContainerParts): AppContainer {
   const clock = parts.clock ?? systemClock;
   const table = { db: parts.db, name: parts.tableName };
   const { users, settings, revokedTokens } = accountStores(table, parts.decorateHotReads);
   const tokens =
-    parts.tokens?.({ issuer: parts.env.JWT_ISSUER, audience: parts.env.JWT_AUDIENCE, ttlSeconds: parts.env.JWT_TTL_SECONDS, clock }) ?? noTokens;
-  const stored = parts.connectionStore?.(parts.db, parts.tableName, clock);
-  if (parts.connectionSender && !stored) throw new Error('a container that pushes to connections needs their store (connectionStore)');
-  const connections = stored ? (parts.decorateConnections?.(stored, clock) ?? stored) : unavailableStore<ConnectionRepository>('connection repository');
+    parts.tokens({ issuer: parts.env.JWT_ISSUER, audience: parts.env.JWT_AUDIENCE, ttlSeconds: parts.env.JWT_TTL_SECONDS, clock });
+  const stored = parts.connectionStore(parts.db, parts.tableName, clock);
+  const connections = parts.decorateConnections?.(stored, clock) ?? stored;
   const connectionSender = parts.connectionSender ?? noConnectionSender;
   const oidc = oidcOf(parts, clock);
   const eventHub: EventHub = parts.connectionSender
     ? connectionEventHub(connections, parts.connectionSender, clock)
     : silentEventHub;
   const apiTokens = new DynamoApiTokenRepository(parts.db, parts.tableName);
-  const files = parts.files ?? noFiles;
-  const ocrQueues = parts.ocrQueues ?? noOcrQueues;
-  const sourceStores = parts.sourceStores?.(parts.db, parts.tableName) ?? noSourceStores;
+  const { files, ocrQueues } = parts;
+  const sourceStores = parts.sourceStores(parts.db, parts.tableName);
   const { usage, meter } = requestMeter(table, clock, parts.decorateUsageMeter);
   const { plans, workspaces, workspaceStatus } = workspaceDirectory(table, parts.env, clock);
   const documentsOf = documentRepository(table, clock, { plans, workspaceStatus });
@@ -205,7 +152,6 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     const documents = documentsOf(workspaceId);
     const labels = new DynamoLabelRepository(parts.db, parts.tableName, workspaceId);
     const workspaceFiles = workspaceFileStore(files, workspaceId);
-    const searchIndex = parts.search?.forWorkspace(workspaceId);
     const listingIndex = parts.listings?.(workspaceId);
     return {
       workspaceId,
@@ -215,7 +161,7 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
       ocrJobs: ocrJobsOf(workspaceId),
       files: workspaceFiles,
       ocrQueue: ocrQueues.forWorkspace(workspaceId),
-      searchIndex: searchIndex ?? noSearchIndexView,
+      searchIndex: parts.search.forWorkspace(workspaceId),
       ...(listingIndex ? { listingIndex } : {}),
       usageMeter: workspaceUsageMeter(meter, workspaceId),
       ...sourceStores.forWorkspace(workspaceId),
@@ -248,25 +194,24 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     corsOrigins: parts.env.CORS_ORIGINS,
     ...(parts.edge ? { edge: parts.edge } : {}),
     healthProbes: parts.healthProbes,
-    metrics: parts.metrics ?? noBusinessMetrics,
+    metrics: parts.metrics,
     authenticate: authenticator({ tokens, users, revokedTokens, apiTokens, workspaceStatus, clock }),
-    ...(parts.serving?.({ table, env: parts.env, host: parts.host, decorateRateLimits: parts.decorateRateLimits }, clock, meter) ?? notServing),
+    ...parts.serving({ table, env: parts.env, host: parts.host, decorateRateLimits: parts.decorateRateLimits }, clock, meter),
     oidc,
-    vault: parts.vault ?? noVault,
-    remoteFolders:
-      parts.remoteFolders?.({
-        allowPrivateNetworks: parts.env.SOURCES_ALLOW_PRIVATE_NETWORKS,
-        requestTimeoutMs: parts.env.SOURCE_REQUEST_TIMEOUT_SECONDS * 1000,
-      }) ?? noRemoteFolders,
-    syncQueue: parts.syncQueue ?? noSyncQueue,
+    vault: parts.vault,
+    remoteFolders: parts.remoteFolders({
+      allowPrivateNetworks: parts.env.SOURCES_ALLOW_PRIVATE_NETWORKS,
+      requestTimeoutMs: parts.env.SOURCE_REQUEST_TIMEOUT_SECONDS * 1000,
+    }),
+    syncQueue: parts.syncQueue,
     sourceSchedule: sourceStores.schedule,
     changeLedger: new DynamoChangeLedger(parts.db, parts.tableName),
     regex: lazyRe2RegexEngine(),
-    ruleJobs: parts.ruleJobs ?? noRuleJobs,
+    ruleJobs: parts.ruleJobs,
     ruleLog,
     erasures: new DynamoErasureRepository(parts.db, parts.tableName),
-    erasureQueue: parts.erasureQueue ?? noErasureQueue,
-    ...auditOf(parts, clock),
+    erasureQueue: parts.erasureQueue,
+    ...parts.audit(parts.db, clock),
   };
 }
 
@@ -277,10 +222,4 @@ function oidcOf(parts: ContainerParts, clock: Clock): OidcServices | null {
     return null;
   }
   return oidcServices({ table: { db: parts.db, name: parts.tableName }, env: parts.env, clock, client: parts.oidcClient, clientSecret: parts.oidcClientSecret });
-}
-
-/** The audit log and the recording of logins, over the audit table when the function has one. */
-function auditOf(parts: ContainerParts, clock: Clock): Pick<AppContainer, 'audit' | 'authEvents'> {
-  if (!parts.auditTableName) return { audit: noAuditLog, authEvents: noAuthenticationEvents };
-  return { audit: auditLog(parts.db, parts.auditTableName), authEvents: authenticationEvents(parts.db, parts.auditTableName, clock) };
 }

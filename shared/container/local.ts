@@ -29,6 +29,7 @@ import type { OcrWorkerServices } from '../domain/ocr/process-ocr-job';
 import { debugLogBusinessMetrics } from '../observability/logged-metrics';
 import type { AppContainer, DocumentServices, OcrServices } from './app-container';
 import { buildAppContainer, EVENT_SEND_TIMEOUT_MS } from './build-app-container';
+import { auditOver } from './kit/audit';
 import type { CommonEnv } from './config';
 import { imagingServices } from './imaging';
 import { WriteBehindRateLimitStore } from '../adapters/local/write-behind-rate-limit-store';
@@ -181,7 +182,7 @@ export function localAppContainer(options: {
     syncQueue: new SqsSyncQueue(sqs, resources.sourceSyncQueueUrl),
     ruleJobs: new SqsRuleJobQueue(sqs, resources.ruleJobsQueueUrl),
     erasureQueue: new SqsErasureQueue(sqs, resources.erasureQueueUrl),
-    auditTableName: resources.auditTableName,
+    audit: auditOver(resources.auditTableName),
     remoteFolders: (policy) => new WebDavFolders(policy),
     sourceStores: dynamoSourceStores,
     serving: requestServing,

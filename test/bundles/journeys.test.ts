@@ -23,6 +23,7 @@ import { startOtlpReceiver } from '../support/otlp-receiver';
 import { answer, httpEvent, receiveBatch, scheduledEvent, type HttpAnswer, type HttpRequest } from './support/events';
 import { DeployedFunction } from './support/lambda';
 import { nativePackages } from './support/native';
+import { absentParts } from '../support/absent-parts';
 
 /**
  * The functions as `cdk synth` bundles them (each asset's index.mjs and the files beside it), run as Lambda
@@ -172,6 +173,7 @@ describe('a user journey through the bundles', () => {
     // The deploy-time bootstrap creates the admin from a Secrets Manager secret; here its use case does.
     const bundles = inject('bundles');
     const container = buildAppContainer({
+    ...absentParts(),
       db: createDynamoDocumentClient(localClientOptions(bundles.endpoints.dynamodb)),
       tableName: bundles.tableName,
       env: parseEnv(commonEnvSchema, {}),

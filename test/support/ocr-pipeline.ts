@@ -16,6 +16,7 @@ import type { OcrEngine } from '../../shared/domain/ocr/ports';
 import type { OcrWorkerServices } from '../../shared/domain/ocr/process-ocr-job';
 import { freshTable, testClients, uniqueName } from './aws-resources';
 import { aDocumentRecord } from './builders';
+import { absentParts } from './absent-parts';
 
 /** Business metrics kept in memory, to see what a use case counted. */
 export class RecordedMetrics implements BusinessMetrics {
@@ -40,6 +41,7 @@ export async function ocrPipeline(
   const normal = await ensureQueueWithDlq(sqs, uniqueName('ocr'), { visibilityTimeoutSeconds: 30 });
   const high = await ensureQueueWithDlq(sqs, uniqueName('ocr-high'), { visibilityTimeoutSeconds: 30 });
   const container = buildAppContainer({
+    ...absentParts(),
     db,
     tableName,
     env: parseEnv(commonEnvSchema, {}),

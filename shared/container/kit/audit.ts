@@ -10,3 +10,11 @@ export const auditLog = (db: Table['db'], auditTableName: string): AuditLog => n
 /** Where logins are recorded: the audit log where the function has its table, nowhere otherwise (a test's runtime). */
 export const authenticationEvents = (db: Table['db'], auditTableName: string | undefined, clock: Clock): AuthenticationEvents =>
   auditTableName ? auditedAuthentication(auditLog(db, auditTableName), clock) : noAuthenticationEvents;
+
+/** The audit log over its table and the recording of logins in it, as the whole container takes them. */
+export const auditOver =
+  (auditTableName: string) =>
+  (db: Table['db'], clock: Clock): { audit: AuditLog; authEvents: AuthenticationEvents } => {
+    const audit = auditLog(db, auditTableName);
+    return { audit, authEvents: auditedAuthentication(audit, clock) };
+  };

@@ -1,16 +1,11 @@
 import * as z from '../../zod';
 import { OpenSearchSearchIndex } from '../../adapters/aws/opensearch/search-index';
-import { DynamoErasureRepository } from '../../adapters/aws/dynamodb/erasure-repository';
-import { DynamoLabelRepository } from '../../adapters/aws/dynamodb/label-repository';
 import { s3FileStore } from '../../adapters/aws/s3/file-store';
 import { systemClock } from '../../domain/clock';
-import { workspaceFileStore } from '../../domain/documents/bucket-layout';
-import type { AppContainer } from '../app-container';
 import { commonEnvSchema, envText, parseEnv } from '../config';
-import type { IndexSources } from '../consumer-deps';
 import { workspaceDirectory } from './accounts';
 import { awsTable } from './aws-table';
-import { documentRepository } from './workspace-stores';
+import { indexSources } from './workspace-stores';
 
 /* The OpenSearch index: only the functions that search, keep the index in step or set it up bundle its client. */
 
@@ -43,25 +38,12 @@ export function awsSearchIndex(env: NodeJS.ProcessEnv = process.env): OpenSearch
  * What indexing reads in the cloud (the indexer, `npm run reindex`): each workspace's documents and labels over
  * the table, its part of the bucket (long texts) and its view of the OpenSearch index, and every workspace.
  */
-export function awsIndexSources(env: NodeJS.ProcessEnv = process.env): IndexSources & Pick<AppContainer, 'workspaces' | 'erasures'> & { index: OpenSearchSearchIndex } {
+export function awsIndexSources(env: NodeJS.ProcessEnv = process.env): ReturnType<typeof indexSources> & { index: OpenSearchSearchIndex } {
   const config = parseEnv(z.extend(searchEnvSchema, { OPENSEARCH_ENDPOINT: envText, BUCKET_NAME: envText }), env);
   const index = openSearch(config.OPENSEARCH_ENDPOINT, config.AWS_REGION);
   const table = awsTable(env);
-  const clock = systemClock;
-  const directory = workspaceDirectory(table, parseEnv(commonEnvSchema, env), clock);
-  const documents = documentRepository(table, clock, directory);
-  const bucket = s3FileStore(config.BUCKET_NAME);
-  return {
-    index,
-    workspaces: directory.workspaces,
-    erasures: new DynamoErasureRepository(table.db, table.name),
-    forWorkspace: (workspaceId) => ({
-      documents: documents(workspaceId),
-      labels: new DynamoLabelRepository(table.db, table.name, workspaceId),
-      files: workspaceFileStore(bucket, workspaceId),
-      searchIndex: index.forWorkspace(workspaceId),
-    }),
-  };
+  const directory = workspaceDirectory(table, parseEnv(commonEnvSchema, env), systemClock);
+  return { ...indexSources(table, systemClock, directory, s3FileStore(config.BUCKET_NAME), index), index };
 }
 
 /** What the deploy-time search-index-setup function needs: the index to migrate and the replicas to set. */

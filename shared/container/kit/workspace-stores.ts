@@ -10,6 +10,13 @@ import { logger } from '../../observability/logger';
 import type { WorkspaceDirectory } from './accounts';
 import type { RequestMeter } from './request-gate';
 import type { Table } from './table';
+import { DynamoErasureRepository } from '../../adapters/aws/dynamodb/erasure-repository';
+import { DynamoLabelRepository } from '../../adapters/aws/dynamodb/label-repository';
+import { workspaceFileStore } from '../../domain/documents/bucket-layout';
+import type { ErasureRepository } from '../../domain/erasure/ports';
+import type { FileStore } from '../../domain/files/ports';
+import type { SearchIndexStore } from '../../domain/search/ports';
+import type { IndexSources } from '../consumer-deps';
 
 /*
  * Builders of one workspace's stores that hold more than a constructor call. An entry's `forWorkspace` puts
@@ -42,3 +49,24 @@ export const workspaceUsageMeter = (meter: RequestMeter, workspaceId: string): W
 
 /** Where a failure to apply rules to a new or newly read document is logged. */
 export const ruleLog = (message: string, fields: Record<string, unknown>): void => logger.warn(message, fields);
+
+/** What indexing reads (the indexer, the reconciliation, a rebuild): each workspace's documents, labels, files and index view. */
+export function indexSources(
+  table: Table,
+  clock: Clock,
+  directory: WorkspaceDirectory,
+  bucket: FileStore,
+  index: SearchIndexStore,
+): IndexSources & Pick<WorkspaceDirectory, 'workspaces'> & { erasures: ErasureRepository } {
+  const documents = documentRepository(table, clock, directory);
+  return {
+    workspaces: directory.workspaces,
+    erasures: new DynamoErasureRepository(table.db, table.name),
+    forWorkspace: (workspaceId) => ({
+      documents: documents(workspaceId),
+      labels: new DynamoLabelRepository(table.db, table.name, workspaceId),
+      files: workspaceFileStore(bucket, workspaceId),
+      searchIndex: index.forWorkspace(workspaceId),
+    }),
+  };
+}

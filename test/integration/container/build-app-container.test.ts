@@ -8,6 +8,7 @@ import type { ConnectionSender, SendResult } from '../../../shared/domain/connec
 import { freshTable } from '../../support/aws-resources';
 import { joseTokens } from '../../../shared/adapters/jwt/jose-token-service';
 import { dynamoConnections } from '../../../shared/container/connection-store';
+import { absentParts } from '../../support/absent-parts';
 
 /** Stands in for API Gateway's @connections API: records what it was asked to send and close. */
 class RecordingSender implements ConnectionSender {
@@ -37,6 +38,7 @@ describe("the container's event publisher", () => {
   beforeAll(async () => {
     const { db, tableName } = await freshTable();
     container = buildAppContainer({
+    ...absentParts(),
       db,
       tableName,
       tokens: joseTokens(async () => new TextEncoder().encode('integration-test-signing-key-of-32-bytes')),

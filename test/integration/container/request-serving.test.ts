@@ -9,6 +9,7 @@ import { registerUser } from '../../../shared/domain/users/register';
 import { freshTable } from '../../support/aws-resources';
 import { httpEvent, lambdaTestContext } from '../../support/http-events';
 import { joseTokens } from '../../../shared/adapters/jwt/jose-token-service';
+import { absentParts } from '../../support/absent-parts';
 
 /**
  * Two handlers built from separate containers over one table, as two Lambda instances of a deployment are: the
@@ -23,8 +24,10 @@ describe('rate limits across handler instances', () => {
   beforeAll(async () => {
     const { db, tableName } = await freshTable();
     const tokens = joseTokens(async () => new TextEncoder().encode('integration-test-signing-key-of-32-bytes'));
-    first = buildAppContainer({ db, tableName, tokens, env, healthProbes: [], serving: requestServing });
-    second = buildAppContainer({ db, tableName, tokens, env, healthProbes: [], serving: requestServing });
+    first = buildAppContainer({
+    ...absentParts(), db, tableName, tokens, env, healthProbes: [], serving: requestServing });
+    second = buildAppContainer({
+    ...absentParts(), db, tableName, tokens, env, healthProbes: [], serving: requestServing });
     const alice = { username: 'alice', email: 'alice@example.com', password: 'alice-password' };
     await registerUser(first, alice);
     token = (await login(first, alice)).token;

@@ -26,26 +26,4 @@ describe("the sources' stores in the container", () => {
     expect(scope.sources).toBeInstanceOf(DynamoSourceRepository);
     expect(container.sourceSchedule).toBeInstanceOf(DynamoSourceSchedule);
   });
-
-  it('answers a use case that reaches for sources in a function without them with an error that says so', () => {
-    // Arrange
-    const container = buildAppContainer(partsWith());
-
-    // Act
-    const listing = () => container.forWorkspace('ws-1').sources.list();
-
-    // Assert
-    expect(listing).toThrow('this function has no source repository');
-  });
-
-  it('answers the schedule of a function without the stores with an error that says so', () => {
-    // Arrange
-    const container = buildAppContainer(partsWith());
-
-    // Act
-    const due = () => container.sourceSchedule.due('2026-11-26T00:00:00.000Z', 10);
-
-    // Assert
-    expect(due).toThrow('this function has no source schedule');
-  });
 });

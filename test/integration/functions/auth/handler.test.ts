@@ -10,6 +10,7 @@ import { freshTable } from '../../../support/aws-resources';
 import { httpEvent, lambdaTestContext } from '../../../support/http-events';
 import { signInAtProvider, startOidcProvider, type TestOidcProvider } from '../../../support/oidc-provider';
 import { joseTokens } from '../../../../shared/adapters/jwt/jose-token-service';
+import { absentParts } from '../../../support/absent-parts';
 
 /** The workspace first logins join (OIDC_WORKSPACE_ID). */
 const SSO_WORKSPACE = crypto.randomUUID();
@@ -38,6 +39,7 @@ describe('OIDC login through the auth handler', () => {
     });
     const { db, tableName } = await freshTable();
     container = buildAppContainer({
+    ...absentParts(),
       db,
       tableName,
       tokens: joseTokens(async () => new TextEncoder().encode('integration-test-signing-key-of-32-bytes')),

@@ -13,6 +13,7 @@ import { freshTable } from '../../../support/aws-resources';
 import { aDocumentRecord, ManualClock } from '../../../support/builders';
 import { httpEvent, lambdaTestContext } from '../../../support/http-events';
 import { joseTokens } from '../../../../shared/adapters/jwt/jose-token-service';
+import { absentParts } from '../../../support/absent-parts';
 
 const SECOND = '22222222-2222-4222-8222-222222222222';
 const operatorAccount = { username: 'operator', email: 'operator@example.com', password: 'operator-password' };
@@ -33,6 +34,7 @@ describe('usage endpoints', () => {
   beforeAll(async () => {
     const { db, tableName } = await freshTable();
     c = buildAppContainer({
+    ...absentParts(),
       db,
       tableName,
       tokens: joseTokens(async () => new TextEncoder().encode('k'.repeat(64))),

@@ -13,6 +13,8 @@ import { aDocumentRecord } from '../../../../support/builders';
 import { freshAppStreamTable } from '../../../../support/app-stream-table';
 import { uniqueName } from '../../../../support/aws-resources';
 import { until } from '../../../../support/until';
+import { absentParts } from '../../../../support/absent-parts';
+import { auditOver } from '../../../../../shared/container/kit/audit';
 
 /**
  * The audit log derived from the table's stream: what a request writes is stamped with its actor by the DynamoDB
@@ -37,7 +39,8 @@ describe('audit trail from the change stream', () => {
     const { db, streams, tableName, streamArn } = await freshAppStreamTable();
     const auditTable = uniqueName('audit');
     await ensureTable(db, auditTable);
-    c = buildAppContainer({ db, tableName, env: parseEnv(commonEnvSchema, {}), healthProbes: [], serving: requestServing, auditTableName: auditTable });
+    c = buildAppContainer({
+    ...absentParts(), db, tableName, env: parseEnv(commonEnvSchema, {}), healthProbes: [], serving: requestServing, audit: auditOver(auditTable) });
     audit = new DynamoAuditLog(db, auditTable);
     poller = startStreamPoller({
       streams,
