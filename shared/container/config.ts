@@ -65,7 +65,7 @@ function oidcEnvShape() {
   };
 }
 
-/** TABLE_NAME alone: what a function built on `tokenlessContainer` needs beside its own parts. */
+/** TABLE_NAME alone. */
 export const tableEnvSchema = z.lazy(() => z.object({ TABLE_NAME: envText }));
 
 /** Settings read by both runtimes, with their defaults. */

@@ -5,19 +5,17 @@ import { bundledInputsOf, externalImportsOf } from '../support/lambda-bundle-inp
 
 /*
  * Issue 17: the search index and the WebSocket events follow the table's stream, so the OpenSearch client is
- * bundled only by the functions that search, keep the index in step or set it up, and the @connections client
- * only by the functions that push to connections. What keeps them out of the others is that only
- * shared/container/aws-search.ts reaches the OpenSearch adapter and only shared/container/aws-events.ts the
- * @connections sender (and shared/container/aws-eraser.ts both: a workspace's erasure deletes its index entries
- * and closes its connections); this reads each bundle's contents, as the CDK bundles it (lib/bundling/lambda-bundle.ts).
- * The WebDAV client likewise stays in the two functions that check and sync sources (shared/container/aws-sources.ts).
- * The sources' repositories stay in the three source functions, the two that export and import workspaces and the
- * workspaces function, whose overview counts a workspace's sources against its plan (shared/container/source-stores.ts),
+ * bundled only by the functions that search, keep the index in step, set it up or erase a workspace, and the
+ * @connections client only by the functions that push to or close connections. What keeps them out of the others
+ * is that each function's entry (functions/<group>/index.ts) builds only what its handler declares, from the kit
+ * of shared/container/kit/ (docs/architecture.md, Composition); this reads each bundle's contents, as the CDK
+ * bundles it (lib/bundling/lambda-bundle.ts). The WebDAV client likewise stays in the two functions that check and
+ * sync sources, the sources' repositories in the functions that manage, sync, schedule, count or carry sources,
  * and the X-Ray SDK and OpenTelemetry's auto-instrumentation in none (the functions make their spans themselves:
- * shared/adapters/otel/). The rate limits stay in the functions that serve requests, the password hasher in those that
- * check or set passwords, the host probe in those that report the system metrics, the adoption of pre-workspace
- * items in the bootstrap. No bundle loads `node:process` (or `process`) as a module, which costs a cold start some 6 ms
- * (shared/adapters/node/process-exports.ts).
+ * shared/adapters/otel/). The rate limits stay in the functions that serve requests, the password hasher in those
+ * that check or set passwords, the host probe in those that report the system metrics, the adoption of
+ * pre-workspace items in the bootstrap. No bundle loads `node:process` (or `process`) as a module, which costs a
+ * cold start some 6 ms (shared/adapters/node/process-exports.ts).
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -27,22 +25,18 @@ const OPENSEARCH_CODE = /node_modules\/@opensearch-project\/opensearch\//u;
 const CONNECTIONS_CODE = /node_modules\/@aws-sdk\/client-apigatewaymanagementapi\//u;
 const OPENSEARCH_USERS = ['eraser', 'indexer', 'search', 'search-index-setup'];
 const CONNECTION_USERS = ['eraser', 'events', 'realtime'];
-/**
- * The S3 client, which the composition roots of the functions that use the bucket reach: aws-storage.ts, aws-search.ts
- * (the indexer reads large texts) and aws-documents.ts, whose import() of it would otherwise put a chunk of it in
- * every bundle whose graph holds aws.ts.
- */
+/** The S3 client: only the entries of the functions that use the bucket build a file store (or load one on first use). */
 const S3_CODE = /node_modules\/@aws-sdk\/client-s3\//u;
 const S3_USERS = ['documents', 'eraser', 'health', 'indexer', 'ingest', 'ocr-worker', 'portability', 'portability-worker', 'rule-jobs', 'source-sync'];
 /**
- * The WebDAV client, which only shared/container/aws-sources.ts reaches. Its address policy (the guard against
+ * The WebDAV client, which only the sources and source-sync entries build. Its address policy (the guard against
  * private, loopback and link-local addresses) is not the client: the webhook sender uses it too (issue 36).
  */
 const WEBDAV_CODE = /shared\/adapters\/webdav\/(?!address-policy\.ts$)/u;
 const WEBDAV_USERS = ['sources', 'source-sync'];
 /** The SDK's default credential chain beyond the environment: profiles, SSO, STS web identity and their clients. */
 const CREDENTIAL_CHAIN_CODE = /node_modules\/@aws-sdk\/(credential-provider-(node|ini|sso|web-identity|process)|nested-clients)\//u;
-/** The sources' stores, which only shared/container/source-stores.ts reaches. */
+/** The sources' stores: only the entries of what manages, syncs, schedules, counts or carries sources build them. */
 const SOURCE_STORES_CODE = /shared\/adapters\/aws\/dynamodb\/(source-repository|sync-state-store|source-schedule)\.ts$/u;
 const SOURCE_STORES_USERS = ['portability', 'portability-worker', 'sources', 'source-sync', 'source-scheduler', 'workspaces'];
 /**

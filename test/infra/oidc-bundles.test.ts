@@ -8,9 +8,9 @@ import { bundledInputsOf } from '../support/lambda-bundle-inputs';
  */
 
 /**
- * One function per way of building the app container (bundling all sixteen takes a minute on two cores):
- * awsAppContainer (users), awsDocumentsContainer (documents), tokenlessContainer (ocr-worker) and
- * awsRealtimeContainer (realtime). bench/lambda-bundles.ts reports every bundle.
+ * One function per kind of entry (bundling them all takes a minute on two cores): an HTTP function over the gate
+ * (users), one with a lazily loaded client (documents), a worker (ocr-worker) and the WebSocket routes
+ * (realtime). bench/lambda-bundles.ts reports every bundle.
  */
 const OTHERS = ['users', 'documents', 'ocr-worker', 'realtime'];
 const OIDC_INPUT = /node_modules\/(openid-client|oauth4webapi)\/|shared\/adapters\/oidc\/openid-client-oidc\.ts$/u;

@@ -314,7 +314,7 @@ describe('single sign-on in the cloud', () => {
 });
 
 describe('variables shared with the runtime', () => {
-  // OIDC_CLIENT_SECRET_ARN is the cloud's own, read by shared/container/aws.ts.
+  // OIDC_CLIENT_SECRET_ARN is the cloud's own, read by the auth function's entry (functions/auth/index.ts).
   const shared = [...RATE_ENV, ...OIDC_ENV].filter((variable) => variable !== ENV.oidcClientSecretArn);
 
   it.each(shared)('sets %s, which the runtime reads', (variable) => {
