@@ -34,7 +34,10 @@ import type { RegexEngine, RuleDocuments, RuleJobQueue, RuleRepository } from '.
 import type { ErasureQueue, ErasureRepository } from '../domain/erasure/ports';
 import type { AuditLog, AuthenticationEvents } from '../domain/audit/ports';
 
-/** Everything a handler may use, whichever runtime built it. Handlers receive it; they never build adapters. */
+/**
+ * The catalogue of ports, by name: each handler's `Deps` picks its own from it, and the whole container of the
+ * local runtime and the tests (`buildAppContainer`) holds them all. Handlers receive them; they never build adapters.
+ */
 export interface AppContainer {
   clock: Clock;
   users: UserRepository;
@@ -59,11 +62,11 @@ export interface AppContainer {
   forWorkspace(workspaceId: string): WorkspaceData;
   /** Moves data written before workspaces into the first workspace (run by the bootstrap). */
   legacyData: LegacyDataAdopter[];
-  /** Real-time events to the WebSocket clients, per workspace; silent in a function given no WebSocket endpoint. */
+  /** Real-time events to the WebSocket clients, per workspace */
   eventHub: EventHub;
   /** The WebSocket connections and their state. */
   connections: ConnectionRepository;
-  /** Pushes to and closes WebSocket connections; throws on use in a function given no WebSocket endpoint. */
+  /** Pushes to and closes WebSocket connections. */
   connectionSender: ConnectionSender;
   /** A WebSocket connection that has not authenticated after this long is closed. */
   wsAuthTimeoutSeconds: number;
@@ -93,14 +96,13 @@ export interface AppContainer {
   loginAttempts: LoginAttemptGuard;
   /** Single sign-on; null when no provider is configured (the OIDC routes answer 404). */
   oidc: OidcServices | null;
-  /** Seals and opens source passwords (throws on use in a function given no key). */
+  /** Seals and opens source passwords. */
   vault: CredentialVault;
   /**
-   * Reads sources' remote folders, refusing private addresses unless SOURCES_ALLOW_PRIVATE_NETWORKS (throws on
-   * use in a function given no WebDAV client).
+   * Reads sources' remote folders, refusing private addresses unless SOURCES_ALLOW_PRIVATE_NETWORKS.
    */
   remoteFolders: RemoteFolders;
-  /** Hands sync steps to the sync workers (throws on use in a function given no sync queue). */
+  /** Hands sync steps to the sync workers. */
   syncQueue: SyncQueue;
   /** Every workspace's due sources and stalled syncs, for the schedule. */
   sourceSchedule: SourceSchedule;
@@ -110,17 +112,17 @@ export interface AppContainer {
   changeLedger: ChangeLedger;
   /** Runs the labelling rules' regular expressions in linear time. */
   regex: RegexEngine;
-  /** Hands steps of rule runs to the rule-jobs workers (throws on use in a function given no rule-jobs queue). */
+  /** Hands steps of rule runs to the rule-jobs workers. */
   ruleJobs: RuleJobQueue;
   /** Where a failure to apply rules to a new or newly read document is logged. */
   ruleLog: (message: string, fields: Record<string, unknown>) => void;
   /** The deletion records of workspaces (erasures), kept after their erasure. */
   erasures: ErasureRepository;
-  /** Hands workspace erasures to the eraser (throws on use in a function given no erasure queue). */
+  /** Hands workspace erasures to the eraser. */
   erasureQueue: ErasureQueue;
-  /** The audit log (throws on use in a function given no audit table). */
+  /** The audit log. */
   audit: AuditLog;
-  /** Where logins are recorded: the audit log, or nowhere in a function given no audit table. */
+  /** Where logins are recorded: the audit log. */
   authEvents: AuthenticationEvents;
 }
 
@@ -137,7 +139,7 @@ export interface WorkspaceData {
   ocrJobs: OcrJobRepository;
   files: FileStore;
   ocrQueue: OcrJobQueue;
-  /** The workspace's view of the search index (throws on use where the function has none). */
+  /** The workspace's view of the search index. */
   searchIndex: SearchIndex;
   /** Serves filtered and sorted listings where the runtime has one (the local search index). */
   listingIndex?: DocumentListingIndex;

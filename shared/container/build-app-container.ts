@@ -9,7 +9,6 @@ import type { TokenService } from '../domain/auth/ports';
 import { systemClock, type Clock } from '../domain/clock';
 import type { DocumentListingIndex } from '../domain/documents/ports';
 import type { FileStore } from '../domain/files/ports';
-import { silentEventHub, type EventHub } from '../domain/events/ports';
 import type { ConnectionRepository, ConnectionSender } from '../domain/connections/ports';
 import { workspaceFileStore } from '../domain/documents/bucket-layout';
 import type { OcrJobQueues } from '../domain/ocr/ports';
@@ -54,8 +53,8 @@ export interface ContainerParts {
   env: CommonEnv;
   healthProbes: HealthProbe[];
   clock?: Clock;
-  /** The WebSocket gateway's @connections API; without it events are not published. */
-  connectionSender?: ConnectionSender;
+  /** The WebSocket gateway's @connections API. */
+  connectionSender: ConnectionSender;
   /** Makes the connections' repository (`dynamoConnections`). */
   connectionStore: (db: ContainerParts['db'], tableName: string, clock: Clock) => ConnectionRepository;
   /** The search index of every workspace. */
@@ -116,17 +115,11 @@ export interface ContainerParts {
 
 export { EVENT_SEND_TIMEOUT_MS } from './kit/event-hub';
 
-/** The sender of a function that has no WebSocket endpoint: it has no business pushing to connections. */
-const noConnectionSender: ConnectionSender = {
-  send: () => Promise.reject(new Error('this function has no WebSocket endpoint')),
-  close: () => Promise.reject(new Error('this function has no WebSocket endpoint')),
-};
-
 /**
  * The whole container: every port of every handler, composed from the kit once. The local runtime builds it
  * (one process serves every route and runs every worker) and so do the tests; a Lambda function's entry composes
  * only its handler's deps (functions/<group>/index.ts). Every part is required, so a missing one is a compile
- * error; only the WebSocket sender may be absent (a runtime without a gateway publishes no events).
+ * error.
  */
 export function buildAppContainer(parts: ContainerParts): AppContainer {
   const clock = parts.clock ?? systemClock;
@@ -136,11 +129,9 @@ export function buildAppContainer(parts: ContainerParts): AppContainer {
     parts.tokens({ issuer: parts.env.JWT_ISSUER, audience: parts.env.JWT_AUDIENCE, ttlSeconds: parts.env.JWT_TTL_SECONDS, clock });
   const stored = parts.connectionStore(parts.db, parts.tableName, clock);
   const connections = parts.decorateConnections?.(stored, clock) ?? stored;
-  const connectionSender = parts.connectionSender ?? noConnectionSender;
+  const { connectionSender } = parts;
   const oidc = oidcOf(parts, clock);
-  const eventHub: EventHub = parts.connectionSender
-    ? connectionEventHub(connections, parts.connectionSender, clock)
-    : silentEventHub;
+  const eventHub = connectionEventHub(connections, connectionSender, clock);
   const apiTokens = new DynamoApiTokenRepository(parts.db, parts.tableName);
   const { files, ocrQueues } = parts;
   const sourceStores = parts.sourceStores(parts.db, parts.tableName);

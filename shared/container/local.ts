@@ -136,10 +136,9 @@ export function localAppContainer(options: {
   /**
    * How events reach the local gateway's sockets (LOCAL_EVENT_DELIVERY). 'sdk': through the cloud's
    * @connections adapter and SDK client, to the gateway's URL. 'direct': handed to the gateway in this process.
-   * Asked on the first event, since the gateway exists only after the container is built. Without it events
-   * are not published.
+   * Asked on the first event, since the gateway exists only after the container is built.
    */
-  events?: LocalEventDelivery;
+  events: LocalEventDelivery;
   /** The SQLite file of the search index (under DATA_DIR), or ':memory:'. */
   searchIndexPath: string;
   /** The 32-byte key that seals source passwords (kept under DATA_DIR). */
@@ -173,7 +172,7 @@ export function localAppContainer(options: {
     tokens: joseTokens(async () => options.jwtKey),
     env: options.env,
     ...(options.clock ? { clock: options.clock } : {}),
-    ...(options.events ? { connectionSender: localConnectionSender(options.events) } : {}),
+    connectionSender: localConnectionSender(options.events),
     search: searchIndex,
     files,
     ocrQueues: new SqsOcrJobQueue(sqs, { normal: resources.ocrQueueUrl, high: resources.ocrHighQueueUrl }),

@@ -17,7 +17,8 @@ const absentPart = <T extends object>(what: string): T =>
  * container requires every part (a missing one is a compile error in the runtimes), a test gives only those its
  * behaviour reaches and spreads these first.
  */
-export const absentParts = (): Omit<ContainerParts, 'db' | 'tableName' | 'env' | 'healthProbes' | 'connectionSender'> => ({
+export const absentParts = (): Omit<ContainerParts, 'db' | 'tableName' | 'env' | 'healthProbes'> => ({
+  connectionSender: absentPart('WebSocket endpoint'),
   tokens: () => absentPart('token key'),
   connectionStore: () => absentPart('connection repository'),
   // Each workspace's view is made with its other stores: only a use of it is refused.
