@@ -305,11 +305,12 @@ const hold = (worker: ChildProcess, held: boolean): void => {
   }
 };
 
-/** Kills a worker and waits for it to be gone. */
+/** Kills a worker and waits for it to be gone (held meanwhile: a caller awaiting the close must not see the process exit first). */
 const stop = (worker: ChildProcess): Promise<void> =>
   worker.exitCode !== null || worker.signalCode !== null
     ? Promise.resolve()
     : new Promise((resolve) => {
+        hold(worker, true);
         worker.once('exit', () => resolve());
         worker.kill('SIGKILL');
       });

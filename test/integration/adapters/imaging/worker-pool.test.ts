@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PdfTextLayerReader } from '../../../../shared/adapters/imaging/pdf-text-layer-reader';
@@ -83,6 +85,14 @@ describe('ImagingPool', () => {
     expect(error).toMatchObject({ reason: 'too_large', message: expect.stringContaining('more memory than allowed') });
     await expect(reader.read(TEXT)).resolves.toMatchObject({ pages: [expect.objectContaining({ drawsImages: false })] });
   }, 60_000);
+
+  it('lets a script that awaits its close go on: stopping the workers holds the process until they are gone', () => {
+    const script = fileURLToPath(new URL('../../../support/imaging/close-pool-script.ts', import.meta.url));
+
+    const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 60_000 });
+
+    expect({ status: run.status, stdout: run.stdout.trim() }).toEqual({ status: 0, stdout: 'closed' });
+  }, 90_000);
 
   it('fails the one job whose worker process aborts past its heap limit, and keeps serving', async () => {
     const heapAborting = new URL('../../../support/imaging/heap-aborting-worker.mjs', import.meta.url);
