@@ -292,8 +292,4 @@ async function main(): Promise<void> {
   }
 }
 
-
-// The pool's close waits for its workers' exit while they no longer hold the event loop open (they are unref'd
-// when idle): without a handle of its own, this script would end there, its work unfinished.
-const keepAlive = setInterval(() => undefined, 60_000);
-await main().finally(() => clearInterval(keepAlive));
+await main();
