@@ -84,6 +84,8 @@ const BENCH_ENV: Record<string, string> = {
   AUDIT_TABLE_NAME: 'bench-audit',
   /** workspaces (queues erasures). */
   ERASURE_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-erasures',
+  /** webhooks, webhook-dispatch, webhook-delivery (the delivery queue: a ping, a dispatched change, a retry). */
+  WEBHOOK_DELIVERY_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-webhook-deliveries',
   /** portability, portability-worker (lib/stacks/portability.ts). */
   PORTABILITY_QUEUE_URL: 'https://sqs.us-east-1.amazonaws.com/000000000000/bench-portability',
   /** sources, source-sync (bindCredentialsKey in lib/constructs/bindings.ts sets the KMS key's ARN). */
