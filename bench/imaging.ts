@@ -277,7 +277,7 @@ async function main(): Promise<void> {
   console.log('\nHostile files (thumbnail 256x256, then text layer; the pool replaces a worker after each failure):\n');
   console.log(['| file | KB | thumbnail | ms | text layer | ms |', '| --- | ---: | --- | ---: | --- | ---: |', ...hostileRows].join('\n'));
   const peak = await peakRssMb();
-  console.log(`\nPeak RSS of this process (main thread + 2 workers): ${peak} MB. ${os.cpus().length} cores, node ${process.version}.`);
+  console.log(`\nPeak RSS of this process (its 2 imaging workers are processes of their own, not counted): ${peak} MB. ${os.cpus().length} cores, node ${process.version}.`);
 
   await Promise.all([thumbnails.close(), textLayer.close()]);
   await mkdir(path.dirname(RESULTS_FILE), { recursive: true });
