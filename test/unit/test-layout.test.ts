@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
  * A unit's test is found from its path: `shared/<path>/<file>.ts` is tested in `test/<kind>/<path>/<file>.test.ts`
  * (the `shared/` prefix dropped), `functions/<group>/handler.ts` in `test/<kind>/functions/<group>/handler.test.ts`,
  * and so on for `lib/`, `api-contract/`, `client/`, `web/` and `scripts/`. `<kind>` is unit (no I/O) or integration
- * (DynamoDB Local, the emulators). `<file>.contract.test.ts` beside it runs a shared contract suite against the unit.
+ * (DynamoDB Local, the emulators). A unit's suite may be split by aspect into `<file>.<aspect>.test.ts` beside it
+ * (`process-ocr-job.per-page.test.ts`; `<file>.contract.test.ts` runs a shared contract suite against the unit).
  * Suites of the whole system (test/e2e, test/bundles, test/infra, test/contracts) are not about one unit.
  */
 
@@ -27,6 +28,8 @@ const SPANNING: Record<string, string> = {
   'test/integration/webdav-servers.test.ts': 'the test WebDAV servers of test/support/ (Apache, rclone, the recording proxy), a harness',
   'test/integration/label-index-consistency.test.ts':
     'label use cases, the document and label repositories and the indexer raced together: the three views agree',
+  'test/integration/workspaces/suspended-workers.test.ts':
+    'the workers of a suspended workspace (OCR, syncs and their schedule, webhook deliveries) holding their work: one rule through many modules',
   'test/integration/request-id-through-sqs.test.ts': 'the request id from the HTTP pipeline through SQS send, the poller and the batch handler',
 };
 
@@ -75,7 +78,7 @@ function misplacedTests(): string[] {
     const base = join(ROOT, 'test', kind);
     for (const file of walk(base).filter((path) => path.endsWith('.test.ts'))) {
       const test = relative(ROOT, file);
-      const rest = relative(base, file).replace(/(\.contract)?\.test\.ts$/u, '');
+      const rest = relative(base, file).replace(/(\.[a-z][a-z0-9-]*)?\.test\.ts$/u, '');
       if (mirroredSource(rest) || test in SPANNING) continue;
       const name = basename(rest);
       const modules = AMBIGUOUS.has(name) ? [] : (byName.get(name) ?? []);

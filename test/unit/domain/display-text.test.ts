@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayTextProblem, withoutControls } from '../../shared/domain/display-text';
+import { displayTextProblem, withoutControls } from '../../../shared/domain/display-text';
 
 describe('withoutControls', () => {
   it('keeps letters, marks and emoji of every script', () => {

@@ -1,19 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBucket } from '../../../shared/adapters/aws/provisioning';
-import { S3FileStore } from '../../../shared/adapters/aws/s3/file-store';
-import { AesGcmCredentialVault } from '../../../shared/adapters/crypto/aes-gcm-credential-vault';
-import { inWorkspace, type AppContainer } from '../../../shared/container/app-container';
-import { dynamoPortabilityServices, exportDepsOf, importDepsOf, type PortabilityServices } from '../../../shared/container/portability-services';
-import { dynamoWebhookStores } from '../../../shared/container/webhook-services';
-import { fileKeys } from '../../../shared/domain/files/file-keys';
-import { archiveKeys, type ImportJob } from '../../../shared/domain/portability/jobs';
-import { runExport } from '../../../shared/domain/portability/run-export';
-import { runImport } from '../../../shared/domain/portability/run-import';
-import { aDocumentRecord } from '../../support/builders';
-import { freshTable, testClients, uniqueName } from '../../support/aws-resources';
-import { testContainer } from '../../support/test-container';
-import { dynamoSourceStores } from '../../../shared/container/source-stores';
+import { ensureBucket } from '../../../../shared/adapters/aws/provisioning';
+import { S3FileStore } from '../../../../shared/adapters/aws/s3/file-store';
+import { AesGcmCredentialVault } from '../../../../shared/adapters/crypto/aes-gcm-credential-vault';
+import { inWorkspace, type AppContainer } from '../../../../shared/container/app-container';
+import { dynamoPortabilityServices, exportDepsOf, importDepsOf, type PortabilityServices } from '../../../../shared/container/portability-services';
+import { dynamoWebhookStores } from '../../../../shared/container/webhook-services';
+import { fileKeys } from '../../../../shared/domain/files/file-keys';
+import { archiveKeys, type ImportJob } from '../../../../shared/domain/portability/jobs';
+import { runExport } from '../../../../shared/domain/portability/run-export';
+import { runImport } from '../../../../shared/domain/portability/run-import';
+import { aDocumentRecord } from '../../../support/builders';
+import { freshTable, testClients, uniqueName } from '../../../support/aws-resources';
+import { testContainer } from '../../../support/test-container';
+import { dynamoSourceStores } from '../../../../shared/container/source-stores';
 
 /** An import on DynamoDB Local and the S3 emulator: what a failure while writing leaves behind. */
 describe('an import that fails while writing', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOST_RACE, MAX_OPTIMISTIC_ATTEMPTS, retryLostRaces } from '../../shared/domain/optimistic-retry';
+import { LOST_RACE, MAX_OPTIMISTIC_ATTEMPTS, retryLostRaces } from '../../../shared/domain/optimistic-retry';
 
 describe('retryLostRaces', () => {
   it('answers what the first attempt that does not lose the race answers', async () => {

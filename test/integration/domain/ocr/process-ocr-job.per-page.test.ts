@@ -4,17 +4,17 @@ import { type Block, DetectDocumentTextCommand, StartDocumentTextDetectionComman
 import { createCanvas } from '@napi-rs/canvas';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countPdfPages } from '../../shared/adapters/aws/textract/file-inspection';
-import { TextractOcrEngine } from '../../shared/adapters/aws/textract/ocr-engine';
-import { PdfTextLayerReader } from '../../shared/adapters/imaging/pdf-text-layer-reader';
-import { TesseractOcrEngine } from '../../shared/adapters/local/tesseract-ocr-engine';
-import { PAGE_SEPARATOR } from '../../shared/domain/ocr/page-texts';
-import type { OcrEngine, OcrInput } from '../../shared/domain/ocr/ports';
-import { processOcrJob } from '../../shared/domain/ocr/process-ocr-job';
-import { OCR_CORPUS_DIR } from '../contracts/ocr-engine.contract';
-import { mixedPdf } from '../support/mixed-pdf';
-import { ocrPipeline, RecordedMetrics } from '../support/ocr-pipeline';
-import { textPdf } from '../support/text-pdf';
+import { countPdfPages } from '../../../../shared/adapters/aws/textract/file-inspection';
+import { TextractOcrEngine } from '../../../../shared/adapters/aws/textract/ocr-engine';
+import { PdfTextLayerReader } from '../../../../shared/adapters/imaging/pdf-text-layer-reader';
+import { TesseractOcrEngine } from '../../../../shared/adapters/local/tesseract-ocr-engine';
+import { PAGE_SEPARATOR } from '../../../../shared/domain/ocr/page-texts';
+import type { OcrEngine, OcrInput } from '../../../../shared/domain/ocr/ports';
+import { processOcrJob } from '../../../../shared/domain/ocr/process-ocr-job';
+import { OCR_CORPUS_DIR } from '../../../contracts/ocr-engine.contract';
+import { mixedPdf } from '../../../support/mixed-pdf';
+import { ocrPipeline, RecordedMetrics } from '../../../support/ocr-pipeline';
+import { textPdf } from '../../../support/text-pdf';
 
 const LINN = new Uint8Array(readFileSync(path.join(OCR_CORPUS_DIR, 'linn.png')));
 

@@ -3,24 +3,24 @@ import * as path from 'node:path';
 import { type DetectDocumentTextCommandOutput, DetectDocumentTextCommand, TextractClient } from '@aws-sdk/client-textract';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { TextractOcrEngine } from '../../shared/adapters/aws/textract/ocr-engine';
-import { TesseractOcrEngine } from '../../shared/adapters/local/tesseract-ocr-engine';
-import { PoolSearchablePdfWriter } from '../../shared/adapters/pdf/pool-searchable-pdf-writer';
-import { writeSearchablePdf } from '../../shared/adapters/pdf/searchable-pdf';
-import { deleteDocument } from '../../shared/domain/documents/delete-document';
-import { downloadSearchablePdf } from '../../shared/domain/documents/searchable-pdf-download';
-import { AppError } from '../../shared/domain/errors';
-import { fileKeys } from '../../shared/domain/files/file-keys';
-import { processOcrJob } from '../../shared/domain/ocr/process-ocr-job';
-import { retryOcr } from '../../shared/domain/ocr/retry-ocr';
-import { monthOf } from '../../shared/domain/usage/usage';
-import { OCR_CORPUS_DIR } from '../contracts/ocr-engine.contract';
-import { mixedPdf } from '../support/mixed-pdf';
-import { ocrPipeline } from '../support/ocr-pipeline';
-import { fileInput } from '../support/ocr-input';
-import { extractWords, placementErrors, wordRecall } from '../support/pdf-words';
-import { rejectionOf } from '../support/rejection';
-import { textPdf } from '../support/text-pdf';
+import { TextractOcrEngine } from '../../../../shared/adapters/aws/textract/ocr-engine';
+import { TesseractOcrEngine } from '../../../../shared/adapters/local/tesseract-ocr-engine';
+import { PoolSearchablePdfWriter } from '../../../../shared/adapters/pdf/pool-searchable-pdf-writer';
+import { writeSearchablePdf } from '../../../../shared/adapters/pdf/searchable-pdf';
+import { deleteDocument } from '../../../../shared/domain/documents/delete-document';
+import { downloadSearchablePdf } from '../../../../shared/domain/documents/searchable-pdf-download';
+import { AppError } from '../../../../shared/domain/errors';
+import { fileKeys } from '../../../../shared/domain/files/file-keys';
+import { processOcrJob } from '../../../../shared/domain/ocr/process-ocr-job';
+import { retryOcr } from '../../../../shared/domain/ocr/retry-ocr';
+import { monthOf } from '../../../../shared/domain/usage/usage';
+import { OCR_CORPUS_DIR } from '../../../contracts/ocr-engine.contract';
+import { mixedPdf } from '../../../support/mixed-pdf';
+import { ocrPipeline } from '../../../support/ocr-pipeline';
+import { fileInput } from '../../../support/ocr-input';
+import { extractWords, placementErrors, wordRecall } from '../../../support/pdf-words';
+import { rejectionOf } from '../../../support/rejection';
+import { textPdf } from '../../../support/text-pdf';
 
 const LINN = new Uint8Array(readFileSync(path.join(OCR_CORPUS_DIR, 'linn.png')));
 
@@ -119,7 +119,7 @@ describe('OCR worker: the searchable PDF in the cloud (Textract\'s recorded answ
   afterEach(() => textract.reset());
 
   it('lays every WORD Textract returned at its geometry, within 2 % of the page', async () => {
-    const recorded = JSON.parse(readFileSync(path.join(import.meta.dirname, '../fixtures/textract/linn.png.json'), 'utf8')) as { DetectDocumentText: DetectDocumentTextCommandOutput };
+    const recorded = JSON.parse(readFileSync(path.join(import.meta.dirname, '../../../fixtures/textract/linn.png.json'), 'utf8')) as { DetectDocumentText: DetectDocumentTextCommandOutput };
     textract.on(DetectDocumentTextCommand).resolves(recorded.DetectDocumentText);
     const engine = new TextractOcrEngine({ client: new TextractClient({ region: 'eu-west-1' }), bucket: 'documents' });
 
