@@ -411,7 +411,7 @@ async function seedTo(ctx: BenchContext, target: number, method: SeedPhase['meth
   return { upTo: target, method, documents: count, seconds: round(seconds), documentsPerSecond: round(count / seconds), indexAndRestartSeconds };
 }
 
-/** The listings of the issue, with the store that serves each (README, API notes on documents). */
+/** The listings of the issue, with the store that serves each (docs/api-notes.md, documents). */
 function scenarios(labelId: string, now: number): Scenario[] {
   const day = (daysAgo: number) => new Date(now - daysAgo * 86_400_000).toISOString().slice(0, 10);
   return [

@@ -21,7 +21,7 @@ parseCommandLine({
   usage: 'npx cdk synth | npx cdk deploy --all [-c stage=<name>] [-c key=value ...]   (cdk.json runs this file as the CDK app)',
   summary: [
     'The CDK app of both stacks, DocService-Stateful and DocService-Api. It takes no options: cdk runs it, and it is',
-    'configured by CDK context, checked at synth (a bad value stops it naming the key). Deploying: README.md.',
+    'configured by CDK context, checked at synth (a bad value stops it naming the key). Deploying: docs/operating.md.',
     '',
     'With -c stage=<name> every key below is read from deploy/stages/<name>.json as well (an unknown key there is an',
     'error at synth), and the stacks are DocService-<Name>-Stateful and DocService-<Name>-Api. A -c key=value given',

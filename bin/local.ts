@@ -15,7 +15,7 @@ const spec = {
   options: {},
   settings: [
     {
-      heading: 'Environment (the main ones; all of them: README.md, Configuration)',
+      heading: 'Environment (the main ones; all of them: docs/configuration.md)',
       entries: [
         { name: 'PORT', description: 'HTTP and /ws port', default: '8080' },
         { name: 'HOST', description: 'interface to listen on (0.0.0.0 to serve the network)', default: '127.0.0.1' },
