@@ -1,17 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoConnectionRepository } from '../../../../../shared/adapters/aws/dynamodb/connection-repository';
 import type { Clock } from '../../../../../shared/domain/clock';
+import { movableClock } from '../../../../support/movable-clock';
 import { freshTable } from '../../../../support/aws-resources';
-
-/** A clock the test moves forward. */
-const movableClock = () => {
-  let now = Date.now();
-  const clock: Clock & { advance(seconds: number): void } = {
-    now: () => new Date(now),
-    advance: (seconds) => (now += seconds * 1000),
-  };
-  return clock;
-};
 
 /** One workspace for the tests that are not about workspaces. */
 const workspaceId = crypto.randomUUID();
