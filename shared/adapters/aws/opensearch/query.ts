@@ -18,10 +18,11 @@ import { BOOTSTRAP_WORKSPACE_ID } from '../../../domain/workspaces/workspace';
  */
 
 /**
- * Bump when the settings or mapping change: a migration builds `documents-v<N>` and swaps the alias to it.
- * v2: entries carry `workspace_id` and are keyed by workspace and document id (see entryIdOf).
+ * Bump when the settings, the mapping or where entries live change: a migration builds `documents-v<N>` and
+ * swaps the alias to it. v2: entries carry `workspace_id` and are keyed by workspace and document id (see
+ * entryIdOf). v3: entries are routed by their workspace (see routingOf).
  */
-export const INDEX_VERSION = 2;
+export const INDEX_VERSION = 3;
 export const DEFAULT_ALIAS = 'documents';
 export const indexNameOf = (alias: string, version = INDEX_VERSION) => `${alias}-v${version}`;
 
@@ -50,6 +51,10 @@ const fieldsOf = (field: SearchField, subfield: '' | '.prefix' | '.trigram'): st
  * same words as SQLite's porter unicode61), `prefix` is edge n-grams of words for `prefix*`, `trigram` is every
  * three characters of the text (spaces and punctuation included) for substrings such as "4711" in
  * "INV-2024-004711", and `exact` is a lower-cased keyword for whole-value comparison and sorting.
+ * Primary shards are sized by data, not by workspaces (routing keeps each workspace on one shard whatever
+ * their number); more of them is a new INDEX_VERSION, whose migration copies and routes every entry again.
+ * No `routing_partition_size`: it is index-wide, so every workspace's search would ask that many shards
+ * (docs/search-performance.md, "OpenSearch (the cloud side) at 10,000 workspaces").
  */
 export const INDEX_SETTINGS = {
   number_of_shards: 1,
@@ -116,12 +121,21 @@ export const createIndexBody = (alias: string) => ({ settings: INDEX_SETTINGS, m
 export const entryIdOf = (workspaceId: string, documentId: string) => `${workspaceId}:${documentId}`;
 
 /**
+ * The routing value of a workspace's entries, on every write and every read: OpenSearch places an entry on the
+ * shard its routing value hashes to, so all of a workspace's entries share one shard and its searches, listings
+ * and multi-gets ask that shard only, however many shards the index has.
+ */
+export const routingOf = (workspaceId: string) => workspaceId;
+
+/**
  * The script a migration copies entries of an older index with: entries written before workspaces existed
- * become the bootstrap workspace's and take their keyed `_id`; entries that have a workspace keep theirs.
+ * become the bootstrap workspace's and take their keyed `_id`; entries that have a workspace keep theirs; every
+ * copy is routed by its workspace (as routingOf), whatever routing it had.
  */
 export const ADOPT_SCRIPT = {
   lang: 'painless',
-  source: "if (ctx._source.workspace_id == null) { ctx._source.workspace_id = params.bootstrap; } ctx._id = ctx._source.workspace_id + ':' + ctx._source.id;",
+  source:
+    "if (ctx._source.workspace_id == null) { ctx._source.workspace_id = params.bootstrap; } ctx._id = ctx._source.workspace_id + ':' + ctx._source.id; ctx._routing = ctx._source.workspace_id;",
   params: { bootstrap: BOOTSTRAP_WORKSPACE_ID },
 } as const;
 
@@ -233,7 +247,7 @@ export const buildHighlight = () => ({
   ),
 });
 
-/** Facet counts over the whole match set (one shard: the counts are exact). */
+/** Facet counts over the whole match set (a workspace's entries are on one shard: the counts are exact). */
 export const buildAggregations = () => ({
   mime_types: { terms: { field: 'mime_type', size: 100 } },
   labels: { terms: { field: 'labels', size: 1000 } },

@@ -6,6 +6,7 @@ import { buildEntriesOfBody, buildListingBody, parseEntriesOfResponse, parseList
 import {
   ADOPT_SCRIPT,
   createIndexBody,
+  routingOf,
   entryIdOf,
   DEFAULT_ALIAS,
   INDEX_VERSION,
@@ -34,7 +35,8 @@ const statusOf = (error: unknown): number | undefined => (error as { meta?: { st
 /**
  * The cloud SearchIndexStore: an Amazon OpenSearch Service domain, reached with SigV4-signed requests, one
  * index for every workspace. A workspace's view keys its entries by workspace and document id and stamps
- * `workspace_id` on them; every search filters on it (hits, total, facets).
+ * `workspace_id` on them; every search filters on it (hits, total, facets). Every write and read of a
+ * workspace carries its routing (routingOf), so its entries live on one shard and only that shard is asked.
  * Writes use external versioning (`version_type: external_gte`, the document's version), so OpenSearch itself
  * refuses a write older than what it holds (409, taken as "stale, nothing to do"), and an equal version replaces
  * (a label rename changes no document's version). A removal writes a tombstone one version above, which no
@@ -71,7 +73,9 @@ export class OpenSearchSearchIndex implements SearchIndexStore {
    * none; when the alias points at an older version, builds the new index, copies the documents with their
    * versions (_reindex, external versioning), swaps the alias in one atomic call, then copies again what
    * changed meanwhile (older copies lose to newer versions). The old index is kept for a rollback. Entries of
-   * an index from before workspaces are copied into the bootstrap workspace (ADOPT_SCRIPT).
+   * an index from before workspaces are copied into the bootstrap workspace, and every copy is routed by its
+   * workspace (ADOPT_SCRIPT). Functions of the previous version may still write unrouted entries between the
+   * swap and their own update: on one primary shard (INDEX_SETTINGS) those are where a routed read looks.
    */
   async migrate(): Promise<MigrationOutcome> {
     const target = indexNameOf(this.alias, INDEX_VERSION);
@@ -87,7 +91,8 @@ export class OpenSearchSearchIndex implements SearchIndexStore {
     }
     const source = current[0]!;
     const { aliases: _aliases, ...body } = createIndexBody(this.alias);
-    await this.client.indices.create({ index: target, body: body as never });
+    // A migration cut short (the deploy's timeout) left the target without the alias: it is copied into again.
+    if (!(await this.client.indices.exists({ index: target })).body) await this.client.indices.create({ index: target, body: body as never });
     const copy = () =>
       this.client.reindex({
         wait_for_completion: true,
@@ -114,10 +119,15 @@ export class OpenSearchSearchIndex implements SearchIndexStore {
   forWorkspace(workspaceId: string): SearchIndex {
     if (!workspaceId) throw new Error('a search index view needs a workspace id');
     return {
-      upsert: (document) => this.write(entryIdOf(workspaceId, document.id), toSource(workspaceId, document), document.version),
-      remove: (documentId, version) => this.write(entryIdOf(workspaceId, documentId), tombstoneSource(workspaceId, documentId), version + 1),
+      upsert: (document) => this.write(workspaceId, entryIdOf(workspaceId, document.id), toSource(workspaceId, document), document.version),
+      remove: (documentId, version) =>
+        this.write(workspaceId, entryIdOf(workspaceId, documentId), tombstoneSource(workspaceId, documentId), version + 1),
       search: async (request) => {
-        const response = await this.client.search({ index: this.alias, body: buildSearchBody(workspaceId, request) as never });
+        const response = await this.client.search({
+          index: this.alias,
+          routing: routingOf(workspaceId),
+          body: buildSearchBody(workspaceId, request) as never,
+        });
         return parseSearchResponse(response.body as never);
       },
     };
@@ -131,14 +141,22 @@ export class OpenSearchSearchIndex implements SearchIndexStore {
     if (!workspaceId) throw new Error('a search index listing needs a workspace id');
     return {
       entries: async ({ cursor, limit }) => {
-        const response = await this.client.search({ index: this.alias, body: buildListingBody(workspaceId, cursor, limit) as never });
+        const response = await this.client.search({
+          index: this.alias,
+          routing: routingOf(workspaceId),
+          body: buildListingBody(workspaceId, cursor, limit) as never,
+        });
         return parseListingResponse(response.body as never, limit);
       },
       entriesOf: async (ids) => {
         const found: IndexEntry[] = [];
         for (let start = 0; start < ids.length; start += 500) {
           const chunk = ids.slice(start, start + 500);
-          const response = await this.client.mget({ index: this.alias, body: buildEntriesOfBody(workspaceId, chunk) as never });
+          const response = await this.client.mget({
+            index: this.alias,
+            routing: routingOf(workspaceId),
+            body: buildEntriesOfBody(workspaceId, chunk) as never,
+          });
           found.push(...parseEntriesOfResponse(response.body as never, chunk));
         }
         return found;
@@ -146,7 +164,6 @@ export class OpenSearchSearchIndex implements SearchIndexStore {
     };
   }
 
-  /** Drops every document (tombstones too), for a rebuild. */
   /**
    * Erases a workspace's entries and tombstones (a workspace's erasure), refreshed so that a search after it
    * finds none; returns how many. Idempotent.
@@ -154,6 +171,7 @@ export class OpenSearchSearchIndex implements SearchIndexStore {
   async eraseWorkspace(workspaceId: string): Promise<number> {
     const { body } = await this.client.deleteByQuery({
       index: this.alias,
+      routing: routingOf(workspaceId),
       refresh: true,
       conflicts: 'proceed',
       body: { query: { term: { workspace_id: workspaceId } } },
@@ -161,6 +179,7 @@ export class OpenSearchSearchIndex implements SearchIndexStore {
     return Number((body as { deleted?: number }).deleted ?? 0);
   }
 
+  /** Drops every workspace's entries (tombstones too), for a rebuild: the one request without routing. */
   async clear(): Promise<void> {
     await this.client.deleteByQuery({ index: this.alias, refresh: true, conflicts: 'proceed', body: { query: { match_all: {} } } });
   }
@@ -174,11 +193,12 @@ export class OpenSearchSearchIndex implements SearchIndexStore {
     await this.client.indices.refresh({ index: this.alias });
   }
 
-  private async write(id: string, body: Record<string, unknown>, version: number): Promise<void> {
+  private async write(workspaceId: string, id: string, body: Record<string, unknown>, version: number): Promise<void> {
     try {
       await this.client.index({
         index: this.alias,
         id,
+        routing: routingOf(workspaceId),
         body,
         version,
         version_type: 'external_gte',

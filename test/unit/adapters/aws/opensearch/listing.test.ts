@@ -1,35 +1,9 @@
-import { Readable } from 'node:stream';
-import { Client, Connection } from '@opensearch-project/opensearch';
 import { describe, expect, it } from 'vitest';
 import { OpenSearchSearchIndex } from '../../../../../shared/adapters/aws/opensearch/search-index';
+import { fakeOpenSearch } from '../../../../support/opensearch-transport';
 
-interface Call {
-  method: string;
-  path: string;
-  body: Record<string, unknown>;
-}
-
-/**
- * A client whose transport answers from `reply` instead of the network, as in opensearch-search-index.test.ts
- * (the real engine runs the listing's contract cases when OPENSEARCH_URL is set).
- */
-function fakeClient(reply: (call: Call) => unknown): { client: Client; calls: Call[] } {
-  const calls: Call[] = [];
-  class FakeConnection extends Connection {
-    override request(...[params, callback]: Parameters<Connection['request']>): ReturnType<Connection['request']> {
-      const raw = params as unknown as { method: string; path: string; body?: string };
-      const call: Call = { method: raw.method, path: raw.path, body: raw.body ? JSON.parse(raw.body) : {} };
-      calls.push(call);
-      const response = Object.assign(Readable.from([Buffer.from(JSON.stringify(reply(call)))]), {
-        statusCode: 200,
-        headers: { 'content-type': 'application/json; charset=utf-8' },
-      });
-      process.nextTick(callback, null, response as never);
-      return { abort: () => undefined } as never;
-    }
-  }
-  return { client: new Client({ node: 'http://opensearch.test:9200', Connection: FakeConnection, maxRetries: 0 }), calls };
-}
+/** The transport answers every request with `body` (the real engine runs the listing's contract cases when OPENSEARCH_URL is set). */
+const fakeClient = (body: () => unknown) => fakeOpenSearch(() => ({ status: 200, body: body() }));
 
 const WORKSPACE = '3a3a0000-0000-4000-8000-000000000001';
 const hit = (id: string, version: number) => ({ _id: `${WORKSPACE}:${id}`, _version: version, sort: [id] });

@@ -277,6 +277,21 @@ describe('OpenSearch query DSL', () => {
     expect(keyed).toBe(true);
   });
 
+  it("routes every copy of a migration by its entry's workspace, adopted or not", () => {
+    // Arrange: the script's statements mean the same in JavaScript as in Painless, so it runs here as written.
+    const run = new Function('ctx', 'params', ADOPT_SCRIPT.source) as (ctx: unknown, params: unknown) => void;
+    const adopted = { _id: 'd1', _routing: null, _source: { id: 'd1' } as { id: string; workspace_id?: string } };
+    const kept = { _id: 'w2:d2', _routing: null, _source: { id: 'd2', workspace_id: 'w2' } };
+
+    // Act
+    run(adopted, ADOPT_SCRIPT.params);
+    run(kept, ADOPT_SCRIPT.params);
+
+    // Assert
+    expect(adopted).toEqual({ _id: `${BOOTSTRAP_WORKSPACE_ID}:d1`, _routing: BOOTSTRAP_WORKSPACE_ID, _source: { id: 'd1', workspace_id: BOOTSTRAP_WORKSPACE_ID } });
+    expect(kept).toEqual({ _id: 'w2:d2', _routing: 'w2', _source: { id: 'd2', workspace_id: 'w2' } });
+  });
+
   it('reads hits, total, facets and escaped highlights from a response', () => {
     // Arrange
     const body = {
@@ -326,7 +341,7 @@ describe('OpenSearch query DSL', () => {
     const body = createIndexBody(alias);
 
     // Assert
-    expect(indexNameOf(alias)).toBe('documents-v2');
+    expect(indexNameOf(alias)).toBe('documents-v3');
     expect(body.aliases).toEqual({ documents: {} });
     expect(body.mappings.dynamic).toBe('strict');
     expect(Object.keys(body.settings.analysis.analyzer)).toEqual(['text', 'prefix_index', 'prefix_search', 'trigram']);

@@ -1,42 +1,9 @@
-import { Readable } from 'node:stream';
-import { Client, Connection } from '@opensearch-project/opensearch';
 import { describe, expect, it } from 'vitest';
 import { ADOPT_SCRIPT } from '../../../../../shared/adapters/aws/opensearch/query';
 import { OpenSearchSearchIndex } from '../../../../../shared/adapters/aws/opensearch/search-index';
 import { aSearchRequest } from '../../../../support/builders';
 import type { IndexedDocument } from '../../../../../shared/domain/search/ports';
-
-interface Call {
-  method: string;
-  path: string;
-  querystring: string;
-  body: unknown;
-}
-
-type Reply = { status: number; body: unknown };
-
-/**
- * A client whose transport answers from `reply` instead of the network (the only mock of the adapter tests:
- * the real engine runs in the contract suite when OPENSEARCH_URL is set).
- */
-function fakeClient(reply: (call: Call) => Reply): { client: Client; calls: Call[] } {
-  const calls: Call[] = [];
-  class FakeConnection extends Connection {
-    override request(...[params, callback]: Parameters<Connection['request']>): ReturnType<Connection['request']> {
-      const raw = params as unknown as { method: string; path: string; querystring?: string; body?: string };
-      const call: Call = { method: raw.method, path: raw.path, querystring: raw.querystring ?? '', body: raw.body ? JSON.parse(raw.body) : undefined };
-      calls.push(call);
-      const { status, body } = reply(call);
-      const response = Object.assign(Readable.from([Buffer.from(JSON.stringify(body))]), {
-        statusCode: status,
-        headers: { 'content-type': 'application/json; charset=utf-8' },
-      });
-      process.nextTick(callback, null, response as never);
-      return { abort: () => undefined } as never;
-    }
-  }
-  return { client: new Client({ node: 'http://opensearch.test:9200', Connection: FakeConnection, maxRetries: 0 }), calls };
-}
+import { fakeOpenSearch as fakeClient, paramOf } from '../../../../support/opensearch-transport';
 
 const document: IndexedDocument = {
   id: 'd1',
@@ -72,8 +39,8 @@ describe('OpenSearchSearchIndex', () => {
     // Assert
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ method: 'PUT', path: D1, body: { id: 'd1', workspace_id: WORKSPACE, title: 'Invoice', deleted: false } });
-    expect(new URLSearchParams(calls[0]!.querystring).get('version')).toBe('4');
-    expect(new URLSearchParams(calls[0]!.querystring).get('version_type')).toBe('external_gte');
+    expect(paramOf(calls[0], 'version')).toBe('4');
+    expect(paramOf(calls[0], 'version_type')).toBe('external_gte');
   });
 
   it('takes a version conflict as a stale write, done', async () => {
@@ -110,7 +77,7 @@ describe('OpenSearchSearchIndex', () => {
 
     // Assert
     expect(calls[0]).toMatchObject({ method: 'PUT', path: D1, body: { id: 'd1', workspace_id: WORKSPACE, deleted: true } });
-    expect(new URLSearchParams(calls[0]!.querystring).get('version')).toBe('8');
+    expect(paramOf(calls[0], 'version')).toBe('8');
   });
 
   it('searches the alias, filtered by the workspace, and reads the results', async () => {
@@ -193,12 +160,12 @@ describe('OpenSearchSearchIndex', () => {
 
     // Assert
     expect(outcome).toBe('created');
-    expect(calls.at(-1)).toMatchObject({ method: 'PUT', path: '/documents-v2', body: { aliases: { documents: {} } } });
+    expect(calls.at(-1)).toMatchObject({ method: 'PUT', path: '/documents-v3', body: { aliases: { documents: {} } } });
   });
 
   it('does nothing when the alias already points at the current version', async () => {
     // Arrange
-    const { client, calls } = fakeClient(() => ({ status: 200, body: { 'documents-v2': { aliases: { documents: {} } } } }));
+    const { client, calls } = fakeClient(() => ({ status: 200, body: { 'documents-v3': { aliases: { documents: {} } } } }));
     const index = new OpenSearchSearchIndex(client);
 
     // Act
@@ -211,8 +178,36 @@ describe('OpenSearchSearchIndex', () => {
 
   it('migrates from an older version: create, copy with versions into workspaces, swap the alias atomically, copy again', async () => {
     // Arrange
+    const { client, calls } = fakeClient((call) => {
+      if (call.path.startsWith('/_alias')) return { status: 200, body: { 'documents-v2': { aliases: { documents: {} } } } };
+      if (call.method === 'HEAD') return { status: 404, body: {} };
+      return ok;
+    });
+    const index = new OpenSearchSearchIndex(client);
+
+    // Act
+    const outcome = await index.migrate();
+
+    // Assert
+    expect(outcome).toEqual({ migratedFrom: 'documents-v2' });
+    expect(calls.slice(1).map((call) => `${call.method} ${call.path}`)).toEqual([
+      'HEAD /documents-v3',
+      'PUT /documents-v3',
+      'POST /_reindex',
+      'POST /_aliases',
+      'POST /_reindex',
+    ]);
+    expect(calls[3]!.body).toMatchObject({ source: { index: 'documents-v2' }, dest: { index: 'documents-v3', version_type: 'external_gte' }, script: ADOPT_SCRIPT });
+    expect(calls[5]!.body).toMatchObject({ script: ADOPT_SCRIPT });
+    expect(calls[4]!.body).toEqual({
+      actions: [{ remove: { index: 'documents-v2', alias: 'documents' } }, { add: { index: 'documents-v3', alias: 'documents' } }],
+    });
+  });
+
+  it('resumes a migration cut short: the new index left without the alias is copied into again, not created', async () => {
+    // Arrange
     const { client, calls } = fakeClient((call) =>
-      call.path.startsWith('/_alias') ? { status: 200, body: { 'documents-v1': { aliases: { documents: {} } } } } : ok,
+      call.path.startsWith('/_alias') ? { status: 200, body: { 'documents-v2': { aliases: { documents: {} } } } } : ok,
     );
     const index = new OpenSearchSearchIndex(client);
 
@@ -220,17 +215,7 @@ describe('OpenSearchSearchIndex', () => {
     const outcome = await index.migrate();
 
     // Assert
-    expect(outcome).toEqual({ migratedFrom: 'documents-v1' });
-    expect(calls.slice(1).map((call) => `${call.method} ${call.path}`)).toEqual([
-      'PUT /documents-v2',
-      'POST /_reindex',
-      'POST /_aliases',
-      'POST /_reindex',
-    ]);
-    expect(calls[2]!.body).toMatchObject({ dest: { index: 'documents-v2', version_type: 'external_gte' }, script: ADOPT_SCRIPT });
-    expect(calls[4]!.body).toMatchObject({ script: ADOPT_SCRIPT });
-    expect(calls[3]!.body).toEqual({
-      actions: [{ remove: { index: 'documents-v1', alias: 'documents' } }, { add: { index: 'documents-v2', alias: 'documents' } }],
-    });
+    expect(outcome).toEqual({ migratedFrom: 'documents-v2' });
+    expect(calls.slice(1).map((call) => `${call.method} ${call.path}`)).toEqual(['HEAD /documents-v3', 'POST /_reindex', 'POST /_aliases', 'POST /_reindex']);
   });
 });
