@@ -20,7 +20,7 @@ export const ESM_REQUIRE_BANNER =
  * Modules the Lambda bundles replace (esbuild `alias`): the SDK's default credential chain by the environment
  * provider, since a Lambda's credentials are in its environment (see shared/adapters/aws/lambda-credentials.ts), and
  * `node:process` (the SDK's user agent) and `process` (OpenTelemetry's machine-id detectors) by the global's members,
- * since Node's module view of it costs a cold start some 6 ms (see shared/adapters/node/process-exports.ts).
+ * since building Node's module view of it is a measurable part of a cold start (see shared/adapters/node/process-exports.ts).
  */
 export const LAMBDA_ESBUILD_ALIASES: Readonly<Record<string, string>> = {
   '@aws-sdk/credential-provider-node': path.join(REPO_ROOT, 'shared', 'adapters', 'aws', 'lambda-credentials.ts'),

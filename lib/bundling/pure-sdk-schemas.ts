@@ -14,8 +14,8 @@ const COMPUTED_KEY = /\[(_\w+)\]:/g;
  * A schema module with each computed key that names one of its string constants written as that string:
  * `{ [_hH]: _xaebo }` becomes `{ "httpHeader": _xaebo }`. The module means the same; what changes is that esbuild,
  * which cannot tell that a computed key has no side effect (it might call a `toString`), now sees every schema as
- * a pure value and drops those of the operations a function never sends: 46 of the S3 client's 66 KB in the
- * documents function. A computed key that names no string constant is left as it is.
+ * a pure value and drops those of the operations a function never sends, most of a client's schemas in a
+ * function that sends a few of its operations. A computed key that names no string constant is left as it is.
  */
 export function inlineSchemaKeys(source: string): string {
   const constants = new Map<string, string>();

@@ -13,8 +13,8 @@ export interface SourceMapV3 {
 /**
  * The map without what it says about the sources `keep` refuses: each run of their code becomes code from no
  * source, so a stack frame in it shows the bundle's position rather than a wrong file's. Node parses a map at
- * every cold start with `--enable-source-maps`; without the dependencies' 540 sources a function's map is about
- * a fifth of the size. Sources and names nothing points at any more go too.
+ * every cold start with `--enable-source-maps`; without the dependencies' sources a function's map is a fraction
+ * of the size. Sources and names nothing points at any more go too.
  */
 export function pruneSourceMap(map: SourceMapV3, keep: (source: string) => boolean): SourceMapV3 {
   const lines = decodeMappings(map.mappings);

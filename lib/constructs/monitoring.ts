@@ -30,7 +30,7 @@ export const SEARCH_JVM_PRESSURE_PERCENT = 80;
 export const SEARCH_FREE_STORAGE_PERCENT = 20;
 /**
  * A rate limiter that fails lets requests through and logs `rate limit: ... failed` (shared/container/kit/request-gate.ts):
- * the limits are then off without anyone seeing it (a missing grant did that to search). Counted from the logs,
+ * the limits are then off without anyone seeing it (a missing grant, say). Counted from the logs,
  * the alarm fires when it happened in each of three 5-minute periods in a row, not on one blip.
  */
 export const RATE_LIMITER_FAILURE_LOG = '"rate limit:"';

@@ -51,7 +51,7 @@ export const createTextractClient = (options: ClientOptions = {}): TextractClien
  * API Gateway's management API (`@connections`) of one WebSocket stage: `endpoint` is the stage's callback URL
  * in the cloud, the local gateway's URL locally. Events go to many connections at once, so the client keeps
  * more sockets open than the SDK's default 50, and reuses its resolved middleware across calls
- * (`cacheMiddleware`), which takes about a third off the SDK's own work per call. The cache only applies to
+ * (`cacheMiddleware`) instead of building its handler chain again for every call. The cache only applies to
  * calls made without options, so a send is bounded by the handler's `requestTimeout`, not an abort signal.
  */
 export const createConnectionsClient = (

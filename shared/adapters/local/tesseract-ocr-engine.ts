@@ -28,7 +28,7 @@ export interface TesseractOcrEngineOptions {
   readonly maxInputBytes?: number;
   /** Every child process (pdfinfo, pdftoppm, tesseract) is killed with SIGKILL after this long: an OcrFailure `timeout`. @default 180000 */
   readonly processTimeoutMs?: number;
-  /** A tesseract process left without a page to read for this long exits (about 40 MB resident with English after a scan). @default 30000 */
+  /** A tesseract process left without a page to read for this long exits, giving back the memory its language data holds. @default 30000 */
   readonly idleProcessMs?: number;
   /** Address-space cap of every child process (`ulimit -v`), in bytes; 0 for none. @default 2 GiB */
   readonly memoryLimitBytes?: number;

@@ -141,7 +141,7 @@ export class PagePlanner {
 
   private async rasterise(file: string, page: number, dpi: number, directory: string, signal: AbortSignal): Promise<string> {
     const root = path.join(directory, `page-${page}`);
-    // PGM rather than PNG: pdftoppm writes it four times faster, and it is removed right after reading.
+    // PGM rather than PNG: pdftoppm writes it without compressing, and it is removed right after reading.
     const args = ['-r', String(dpi), '-gray', '-f', String(page), '-l', String(page), '-singlefile', file, root];
     const result = await runProcess(this.settings.pdftoppm, args, this.settings.limits(signal));
     if (result.code !== 0) {

@@ -15,9 +15,9 @@ export interface RaisableRateLimitStore extends RateLimitStore {
 /**
  * The rate-limit store of the local runtime, the only writer of its buckets: the buckets live in memory, read
  * once from DynamoDB Local (after a restart), and each change is written behind the request, the latest value
- * of a bucket only, gathered over WRITE_BEHIND_DELAY_MS. A DynamoDB Local write costs tens of milliseconds on a busy disk; awaited on every request
- * it would be most of a request's time (bench/README.md, rate limiter). What is lost to a crash is at most the
- * writes in flight. The cloud, where many instances write, compares and sets in DynamoDB instead.
+ * of a bucket only, gathered over WRITE_BEHIND_DELAY_MS. A DynamoDB Local write goes to disk; awaited on every
+ * request it would be most of a request's time (docs/performance.md, rate limiter). What is lost to a crash is at
+ * most the writes in flight. The cloud, where many instances write, compares and sets in DynamoDB instead.
  */
 export class WriteBehindRateLimitStore implements RateLimitStore {
   private readonly tats = new Map<string, number>();

@@ -226,7 +226,7 @@ export async function readMultistatus(
   const maxBytes = options.maxBytes ?? LISTING_LIMITS.maxBytes;
   const maxEntries = options.maxEntries ?? LISTING_LIMITS.maxEntries;
   const reader = multistatusReader(options, maxEntries);
-  // Not fatal: a stray byte becomes U+FFFD, as Buffer.toString did, and an href with it is refused on its own.
+  // Not fatal: a stray byte becomes U+FFFD, as Buffer.toString makes it, and an href with it is refused on its own.
   const decoder = new TextDecoder('utf-8');
   let bytes = 0;
   for await (const chunk of body) {

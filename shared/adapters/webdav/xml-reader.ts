@@ -35,7 +35,7 @@ const LONGEST_OPENER = 9;
 export interface XmlLimits {
   /** A multistatus is about 6 levels deep; extension properties add a few. @default 64 */
   maxDepth?: number;
-  /** Elements in the whole document; a tree of 2,000,000 takes about 250 MB when all is kept. @default 2,000,000 */
+  /** Elements in the whole document: bounds the memory of a tree when all of it is kept. @default 2,000,000 */
   maxElements?: number;
   /**
    * The longest tag, text run, comment or CDATA section of a document given in pieces, in characters: one that

@@ -25,8 +25,7 @@ export const needsCompletedToday = (change: ItemChange): boolean =>
   change.entity === 'ocr_queue_counters' && queueMoved(change.old, change.new);
 
 /**
- * The P events a table change calls for, as the use cases emit them directly today (same types, data fields
- * and audiences):
+ * The P events a table change calls for, with their data fields and audiences:
  * - a document inserted: `document_created {document_id, title, source}` (`source` its source id, or
  *   `upload`) to the workspace;
  * - a document modified: `document_updated {document_id, changes}` to the workspace, `changes` holding each of
@@ -115,7 +114,7 @@ function progressEvent(old: OcrJob | null, next: OcrJob | null): ServerEvent | n
     if (taken) return data(0, 'processing');
     return old.progress !== next.progress ? data(next.progress, 'processing') : null;
   }
-  // A queued job cancelled or restarted, or a finished one rewritten, reports nothing, as today.
+  // A queued job cancelled or restarted, or a finished one rewritten, reports nothing.
   if (FINISHED.has(next.status) && old?.status === 'processing' && old.run === next.run) return data(100, next.status);
   return null;
 }
