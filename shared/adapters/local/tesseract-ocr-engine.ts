@@ -86,9 +86,10 @@ const definedOnly = <T extends object>(options: T): Partial<T> =>
  *   a time into a temporary directory; PNG, JPEG, TIFF and WebP go to tesseract as they are, a multi-page TIFF
  *   split into one file per page. The directory is removed when the document is done, whatever the outcome.
  * - Pages are read by single-thread tesseract processes (`OMP_THREAD_LIMIT=1`) that stay up between pages
- *   (tesseract-streams.ts: starting one costs 0.2 s of CPU); a pool of `concurrency` slots (one per core by
- *   default), shared by all documents of this engine, runs them, so the pages of one document are read in
- *   parallel across cores without OpenMP threads fighting over them. Rasterising a page takes a slot too.
+ *   (tesseract-streams.ts: starting one, mostly loading its language data, costs a large share of a small
+ *   page's OCR); a pool of `concurrency` slots (one per core by default), shared by all documents of this
+ *   engine, runs them, so the pages of one document are read in parallel across cores without OpenMP threads
+ *   fighting over them. Rasterising a page takes a slot too.
  *   Workspaces take turns for the slots, then the documents within one (tesseract-page-pool.ts): a short
  *   document is not held behind every page of a long one, nor one workspace behind another's backlog.
  * - Orientation: detected only where it pays (tesseract-page-reader.ts). A page is read with the default page

@@ -11,7 +11,7 @@ import { launchFailure, type ProcessLimits } from './tesseract-processes';
 
 /**
  * A stream is closed after this many pages and the next page starts a new one: whatever a process keeps from
- * page to page (heap fragments after a very large page) is bounded, for 0.2 s of CPU per this many pages.
+ * page to page (heap fragments after a very large page) is bounded, for one process start per this many pages.
  */
 const PAGES_PER_PROCESS = 200;
 
