@@ -54,6 +54,19 @@ export interface PagePdfJob {
   page: number;
 }
 
+/** Draw some pages of a PDF small and tell which are blank paper (the blank rule of the per-page decision). */
+export interface BlankPagesJob {
+  bytes: Uint8Array;
+  /** 1-based, each checked in turn. */
+  pages: readonly number[];
+  /** The resolution the pages are drawn at, in dots per inch. */
+  dpi: number;
+  /** A page whose images hold more pixels than this, all together, is not drawn (answered not blank). */
+  maxPixels: number;
+  /** A page whose content (streams the interpreter reads, inflated) is larger than this is not drawn either. */
+  maxContentBytes: number;
+}
+
 /** One word to lay on a page of a searchable PDF, its box as fractions of the upright page (origin top left). */
 export interface PlacedWord {
   text: string;
@@ -80,6 +93,7 @@ export interface ImagingJobs {
   'text-layer': { input: TextLayerJob; output: TextLayerOutput };
   'page-pdf': { input: PagePdfJob; output: Uint8Array };
   'searchable-pdf': { input: SearchablePdfJob; output: Uint8Array };
+  'blank-pages': { input: BlankPagesJob; output: boolean[] };
 }
 
 export type ImagingJobKind = keyof ImagingJobs;

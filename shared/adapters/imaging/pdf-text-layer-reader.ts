@@ -1,5 +1,5 @@
 import type { PageLayer } from '../../domain/ocr/page-texts';
-import { OcrFailure, type TextLayerReader } from '../../domain/ocr/ports';
+import { type BlankPageDetector, OcrFailure, type TextLayerReader } from '../../domain/ocr/ports';
 import { sniffFormat } from './formats';
 import { FileFault, PoolBusy } from './imaging-faults';
 import { ImagingPool, type ImagingPoolOptions } from './worker-pool';
@@ -22,6 +22,12 @@ export interface PdfTextLayerReaderOptions {
   readonly timeoutMs?: number;
   /** A read that could not start within this (every worker busy) is a transient error: the job is retried. @default 60000 */
   readonly maxWaitMs?: number;
+  /** The resolution pages are drawn at to tell blank paper (`blankPages`). @default 72 */
+  readonly blankCheckDpi?: number;
+  /** More pages than this to check are not drawn (`blankPages` answers each not blank). @default 20 */
+  readonly maxBlankCheckPages?: number;
+  /** A page whose images hold more pixels than this, all together, is not drawn for the blank check. @default 100e6 */
+  readonly maxBlankCheckPixels?: number;
 }
 
 const MiB = 1024 * 1024;
@@ -33,6 +39,9 @@ const DEFAULTS = {
   maxContentBytes: 32 * MiB,
   timeoutMs: 60_000,
   maxWaitMs: 60_000,
+  blankCheckDpi: 72,
+  maxBlankCheckPages: 20,
+  maxBlankCheckPixels: 100_000_000,
 } as const satisfies Omit<Required<PdfTextLayerReaderOptions>, 'pool' | 'poolOptions'>;
 
 /**
@@ -56,7 +65,7 @@ export const TEXT_LAYER_LANE = 'text-layer';
  * the OCR engine next, so its job ends failed with the reason. Every worker being busy for `maxWaitMs` is a plain
  * Error, i.e. transient: the job is retried.
  */
-export class PdfTextLayerReader implements TextLayerReader {
+export class PdfTextLayerReader implements TextLayerReader, BlankPageDetector {
   private readonly options: Omit<Required<PdfTextLayerReaderOptions>, 'pool' | 'poolOptions'>;
   private readonly pool: ImagingPool;
   private readonly ownsPool: boolean;
@@ -100,6 +109,26 @@ export class PdfTextLayerReader implements TextLayerReader {
     } catch (error) {
       if (error instanceof FileFault) throw failureOf(error);
       if (error instanceof PoolBusy) throw new Error(`The PDF page could not be copied: ${error.message}`, { cause: error });
+      throw error;
+    }
+  }
+
+  /**
+   * Whether each of `pages` (1-based) of a PDF is blank paper (`blankPixels`), drawn at `blankCheckDpi`: a scan is
+   * drawn from its images reduced as they are read. Same lane and bounds as a read. More pages than
+   * `maxBlankCheckPages` are not drawn, and a file or page a bound keeps from being drawn is not blank: all are
+   * answered false, and OCR reads them. Every worker busy for `maxWaitMs` is thrown, as for a read.
+   */
+  async blankPages(bytes: Uint8Array, pages: readonly number[]): Promise<boolean[]> {
+    const { timeoutMs, maxWaitMs, blankCheckDpi, maxBlankCheckPages, maxBlankCheckPixels, maxContentBytes } = this.options;
+    const none = pages.map(() => false);
+    if (pages.length === 0 || pages.length > maxBlankCheckPages || bytes.length > this.options.maxInputBytes) return none;
+    try {
+      const job = { bytes, pages, dpi: blankCheckDpi, maxPixels: maxBlankCheckPixels, maxContentBytes };
+      return await this.pool.run('blank-pages', job, { timeoutMs, maxWaitMs, lane: TEXT_LAYER_LANE });
+    } catch (error) {
+      if (error instanceof FileFault) return none;
+      if (error instanceof PoolBusy) throw new Error(`The PDF's pages could not be checked for blanks: ${error.message}`, { cause: error });
       throw error;
     }
   }

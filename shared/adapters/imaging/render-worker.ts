@@ -12,6 +12,7 @@ import { FileRefusal, WORKER_MEMORY_BYTES_ENV, withPlainBytes, type ImagingJobKi
 import { setCanvasPixelCap } from './pdf-engine';
 import { renderThumbnail } from './render-page';
 import { pagePdf } from './page-pdf';
+import { blankPages } from './blank-pages';
 import { writeSearchablePdf } from '../pdf/searchable-pdf';
 import { readTextLayer } from './text-layer';
 import { capWasmMemory, isAllocationFailure } from './wasm-memory-cap';
@@ -47,6 +48,7 @@ const handlers: { [K in ImagingJobKind]: (input: ImagingJobs[K]['input']) => Pro
   'text-layer': (job) => readTextLayer(job),
   'page-pdf': (job) => pagePdf(job),
   'searchable-pdf': (job) => writeSearchablePdf(job),
+  'blank-pages': (job) => blankPages(job),
 };
 
 process.on('message', async ({ id, kind, input }: WorkerRequest) => {

@@ -75,6 +75,30 @@ export const decidePage = (page: PageLayer): PageDecision => {
 };
 
 /**
+ * Share of a drawn page's pixels that may stand apart from its paper for the page to be blank: about 170 pixels of
+ * a 300-dpi Letter page, where one 12-pt word draws about a thousand.
+ */
+export const BLANK_MAX_INK_SHARE = 0.00002;
+
+/**
+ * Whether a drawn page is blank paper, from its grey pixels (0..`maxval`): the check a scanned blank page needs,
+ * since it draws an image and only the pixels tell that the image is empty paper. Blank when at most
+ * {@link BLANK_MAX_INK_SHARE} of the pixels differ by more than 1/8 of the grey range from the page's most common
+ * value (its paper, whatever its shade). Light grey text on white differs by more and counts as ink; scanner
+ * speckle above the share makes the page read (and give no text).
+ */
+export const blankPixels = (pixels: ArrayLike<number>, maxval: number): boolean => {
+  const histogram = new Uint32Array(Math.max(256, maxval + 1));
+  for (let i = 0; i < pixels.length; i++) histogram[pixels[i]!]!++;
+  let paper = 0;
+  for (let value = 1; value <= maxval; value++) if (histogram[value]! > histogram[paper]!) paper = value;
+  const tolerance = maxval / 8;
+  let ink = 0;
+  for (let value = 0; value <= maxval; value++) if (Math.abs(value - paper) > tolerance) ink += histogram[value]!;
+  return ink <= pixels.length * BLANK_MAX_INK_SHARE;
+};
+
+/**
  * Where an engine saw one word: its box as fractions (0..1) of the upright page it read (origin top left), as a
  * searchable PDF places the word's invisible text.
  */

@@ -100,6 +100,19 @@ export interface TextLayerReader {
 }
 
 /**
+ * Tells which pages of a PDF are blank paper from their pixels, drawn small (`blankPixels` in page-texts.ts): a
+ * scanned blank page draws an image, and only its pixels tell that the image is empty. For an engine that is paid
+ * for every page it is sent and does not draw them itself (Textract); the local engine checks the pages it draws.
+ */
+export interface BlankPageDetector {
+  /**
+   * For each of `pages` (1-based), whether it is blank. A page it does not draw (over a bound, more pages than it
+   * checks) is answered false: the engine reads it.
+   */
+  blankPages(bytes: Uint8Array, pages: readonly number[]): Promise<boolean[]>;
+}
+
+/**
  * Writes a document's searchable PDF: its original pages with the words OCR read laid on them as invisible text.
  * Implementations bound the work (pages, pixels, time, memory) as for every file.
  */

@@ -7,8 +7,8 @@ import { notifyUser } from '../notifications/notify-user';
 import type { SettingsRepository } from '../settings/ports';
 import type { BusinessMetrics } from '../metrics/ports';
 import type { OcrJob, OcrJobMessage } from './jobs';
-import { type OcrJobQueue, type OcrJobRepository, OcrEngineBusy, OcrFailure, type OcrDocument, type OcrDocuments, type OcrEngine, type OcrOutput, type TextLayerReader } from './ports';
-import { combinePages, decidePage, type CombinedText, type ReadPage } from './page-texts';
+import { type BlankPageDetector, type OcrJobQueue, type OcrJobRepository, OcrEngineBusy, OcrFailure, type OcrDocument, type OcrDocuments, type OcrEngine, type OcrOutput, type TextLayerReader } from './ports';
+import { combinePages, decidePage, type CombinedText, type PageDecision, type PageLayer, type ReadPage } from './page-texts';
 import { storeSearchablePdf, type PageWords, type ReadFile, type SearchablePdfDeps } from './searchable-pdf';
 import type { OcrPageText } from './page-texts';
 import { deferralDelaySeconds, MAX_DEFERRALS } from './throttling';
@@ -29,6 +29,11 @@ export interface OcrWorkerServices {
   staleAfterSeconds: number;
   /** Writes the searchable PDF of a document with OCRed pages once its run completed; none without it. */
   searchablePdf?: SearchablePdfDeps['searchablePdf'];
+  /**
+   * Finds the scanned blank pages of a PDF before the engine is asked, so that none is sent: the cloud's (Textract
+   * bills every page it reads). Without it the engine is sent them; the local one finds them in the pages it draws.
+   */
+  blankPages?: BlankPageDetector;
 }
 
 /** The worker applies the workspace's rules on content to each text it reads (RuleApplyDeps). */
@@ -138,7 +143,7 @@ async function read(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument, fil
   // A PDF above the reader's bound goes to the engine unread: in the cloud Textract reads it from the bucket.
   const layer =
     document.mime_type === 'application/pdf' && document.size <= deps.textLayer.maxInputBytes ? await deps.textLayer.read(await file.readBytes()) : null;
-  const decisions = layer?.pages.map(decidePage);
+  const decisions = layer && (await withScannedBlanks(deps, file, layer.pages, layer.pages.map(decidePage)));
   if (layer && decisions && !decisions.includes('ocr')) {
     const combined = combinePages(
       layer.pages.map((page, i): ReadPage => (decisions[i] === 'blank' ? { by: 'blank' } : { by: 'text_layer', text: page.text })),
@@ -172,6 +177,18 @@ async function read(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument, fil
     engineName,
   );
   return { ...combined, pageWords };
+}
+
+/**
+ * The decisions with the scanned blank pages found (`deps.blankPages`): a page without text that draws images is
+ * a scan, and its pixels tell whether it is blank paper. Best effort: when the check fails, the pages are read.
+ */
+async function withScannedBlanks(deps: OcrWorkerDeps, file: ReadFile, pages: readonly PageLayer[], decisions: PageDecision[]): Promise<PageDecision[]> {
+  const scans = decisions.flatMap((decision, i) => (decision === 'ocr' && pages[i]!.text === '' && pages[i]!.drawsImages ? [i] : []));
+  if (!deps.blankPages || scans.length === 0) return decisions;
+  const blank = await deps.blankPages.blankPages(await file.readBytes(), scans.map((i) => i + 1)).catch(() => scans.map(() => false));
+  const found = new Set(scans.filter((_, k) => blank[k] === true));
+  return decisions.map((decision, i) => (found.has(i) ? 'blank' : decision));
 }
 
 async function recognize(

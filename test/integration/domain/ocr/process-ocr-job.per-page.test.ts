@@ -13,6 +13,7 @@ import type { OcrEngine, OcrInput } from '../../../../shared/domain/ocr/ports';
 import { processOcrJob } from '../../../../shared/domain/ocr/process-ocr-job';
 import { OCR_CORPUS_DIR } from '../../../contracts/ocr-engine.contract';
 import { mixedPdf } from '../../../support/mixed-pdf';
+import { paperPng } from '../../../support/paper-scan';
 import { ocrPipeline, RecordedMetrics } from '../../../support/ocr-pipeline';
 import { textPdf } from '../../../support/text-pdf';
 
@@ -207,4 +208,78 @@ describe('OCR worker: per page, in the cloud (Textract mocked)', () => {
     expect(await documents.get(document.id)).toMatchObject({ ocr_confidence: 0.96, pages_ocred_by_engine: { text_layer: 2, textract: 1 } });
     await reader.close();
   });
+
+  /** Textract with pages sent one by one, and the worker's blank check on the same imaging workers, as the cloud's entry composes them. */
+  const cloud = () => {
+    const reader = new PdfTextLayerReader({ poolOptions: { size: 1 } });
+    const engine = new TextractOcrEngine({
+      client: new TextractClient({ region: 'eu-west-1' }),
+      bucket: 'documents',
+      pagePdf: (bytes, page) => reader.pagePdf(bytes, page),
+    });
+    return { reader, engine };
+  };
+
+  it('sends Textract no call for a scanned blank page, and counts it under no engine: 1 text_layer + 1 textract', async () => {
+    textract.on(DetectDocumentTextCommand).resolves({ Blocks: blocks('The LinnSequencer', 96), DocumentMetadata: { Pages: 1 } });
+    const { reader, engine } = cloud();
+    const metrics = new RecordedMetrics();
+    const { deps, documents, upload } = await ocrPipeline(engine, { metrics });
+    const paper = await paperPng(1275, 1650, 246);
+    const document = await upload(await mixedPdf([{ text: ['Cover letter with an exact text layer'] }, { png: LINN }, { png: paper, dpi: 150 }]));
+
+    expect(await run({ ...deps, blankPages: reader }, document.id)).toBe('completed');
+
+    expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(1);
+    expect(textract.commandCalls(StartDocumentTextDetectionCommand)).toHaveLength(0);
+    expect(metrics.counts.get('PagesOcred')).toBe(1);
+    expect(await documents.getContent(document.id)).toEqual({ text: ['Cover letter with an exact text layer', 'The LinnSequencer', ''].join(PAGE_SEPARATOR) });
+    expect(await documents.get(document.id)).toMatchObject({ pages_ocred_by_engine: { text_layer: 1, textract: 1 } });
+    await reader.close();
+  }, 60_000);
+
+  it('sends Textract only the scanned page with text of a two-page scan whose other page is blank paper, alone', async () => {
+    textract.on(DetectDocumentTextCommand).resolves({ Blocks: blocks('The LinnSequencer', 96), DocumentMetadata: { Pages: 1 } });
+    const { reader, engine } = cloud();
+    const { deps, documents, upload } = await ocrPipeline(engine);
+    const document = await upload(await mixedPdf([{ png: await paperPng(1275, 1650, 240), dpi: 150 }, { png: LINN }]));
+
+    expect(await run({ ...deps, blankPages: reader }, document.id)).toBe('completed');
+
+    const calls = textract.commandCalls(DetectDocumentTextCommand);
+    expect(calls).toHaveLength(1);
+    expect(countPdfPages(calls[0]!.args[0].input.Document!.Bytes!)).toBe(1);
+    expect(textract.commandCalls(StartDocumentTextDetectionCommand)).toHaveLength(0);
+    expect(await documents.getContent(document.id)).toEqual({ text: ['', 'The LinnSequencer'].join(PAGE_SEPARATOR) });
+    expect(await documents.get(document.id)).toMatchObject({ ocr_confidence: 0.96, pages_ocred_by_engine: { textract: 1 } });
+    await reader.close();
+  }, 60_000);
+
+  it('completes a scan of blank paper alone without any call to Textract, with confidence 1 and no page counted', async () => {
+    const { reader, engine } = cloud();
+    const { deps, documents, upload } = await ocrPipeline(engine);
+    const document = await upload(await mixedPdf([{ png: await paperPng(1275, 1650, 246), dpi: 150 }]));
+
+    expect(await run({ ...deps, blankPages: reader }, document.id)).toBe('completed');
+
+    expect(textract.calls()).toHaveLength(0);
+    const record = await documents.get(document.id);
+    expect(record?.ocr_confidence).toBe(1);
+    expect(record?.pages_ocred_by_engine).toEqual({});
+    await reader.close();
+  }, 60_000);
+
+  it('still sends the scanned blank page when the blank check fails: the check never fails the run', async () => {
+    textract.on(DetectDocumentTextCommand).resolves({ Blocks: [], DocumentMetadata: { Pages: 1 } });
+    const { reader, engine } = cloud();
+    const { deps, documents, upload } = await ocrPipeline(engine);
+    const document = await upload(await mixedPdf([{ text: ['Cover letter with an exact text layer'] }, { png: await paperPng(1275, 1650, 246), dpi: 150 }]));
+    const failing = { blankPages: async () => Promise.reject(new Error('every imaging worker is busy')) };
+
+    expect(await run({ ...deps, blankPages: failing }, document.id)).toBe('completed');
+
+    expect(textract.commandCalls(DetectDocumentTextCommand)).toHaveLength(1);
+    expect(await documents.get(document.id)).toMatchObject({ status: 'completed' });
+    await reader.close();
+  }, 60_000);
 });
