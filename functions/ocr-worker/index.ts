@@ -49,6 +49,8 @@ export const handler = lambdaEntry(
     // Pages that need OCR beside pages with a text layer go to Textract one by one, as one-page PDFs.
     engine: new TextractOcrEngine({ client: createTextractClient(), bucket, metrics, pagePdf: (bytes, page) => textLayer.pagePdf(bytes, page) }),
     textLayer,
+    // Scanned blank pages are found from their pixels drawn small, and never sent to Textract.
+    blankPages: textLayer,
     searchablePdf,
     staleAfterSeconds: OCR_STALE_AFTER_SECONDS,
     forWorkspace: (workspaceId) => ({
