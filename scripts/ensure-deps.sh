@@ -10,6 +10,8 @@ APT_NEEDS=(
   "tesseract:tesseract-ocr"
   "pdftoppm:poppler-utils"
   "pdfinfo:poppler-utils"
+  # OpenJPEG's encoder: the tests make scanned pages in JPEG 2000 (test/support/jpx-scan-pdf.ts).
+  "opj_compress:libopenjp2-tools"
   # better-sqlite3 (the local search index) compiles its native module at npm ci when no prebuilt one can be fetched.
   "g++:g++"
   "make:make"

@@ -9,6 +9,7 @@ import { rejectionOf } from '../../../support/rejection';
 import { deflateSync } from 'node:zlib';
 import { deflateBomb } from '../../../support/hostile-files';
 import { bilevelPalettePng, flateScanPdf, jpegScanPdf, scanPdf, type Rgb } from '../../../support/scan-pdf';
+import { jpxScanPdf } from '../../../support/jpx-scan-pdf';
 
 const CORPUS = new URL('../../../../../shared/corpus/ocrmypdf/', import.meta.url);
 const corpus = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(name, CORPUS)));
@@ -391,6 +392,17 @@ describe('Thumbnails of scanned pages', () => {
     const thumbnail = await renderer.render(file, 'application/pdf', SCAN_BOX);
 
     expect((await decode(thumbnail.bytes)).darkPixels()).toBeGreaterThan(1000);
+  });
+
+  it('draws a JPEG 2000 scan page (pdf.js\'s JPX decoder): its text shows dark on the paper', async () => {
+    const { pdf } = await jpxScanPdf(['Minutes of the allotment society', 'held in the shed on the ninth of May']);
+
+    const thumbnail = await renderer.render(pdf, 'application/pdf', SCAN_BOX);
+
+    const decoded = await decode(thumbnail.bytes);
+    expect({ width: decoded.width, height: decoded.height }).toEqual({ width: 198, height: 256 });
+    expect(decoded.darkPixels()).toBeGreaterThan(100);
+    expect(near(decoded.pixelAt(99, 200), WHITE)).toBe(true);
   });
 
   it('draws a 1-bit Flate scan in black and white', async () => {

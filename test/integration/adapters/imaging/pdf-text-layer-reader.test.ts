@@ -5,6 +5,7 @@ import { PdfTextLayerReader } from '../../../../shared/adapters/imaging/pdf-text
 import { decidePage } from '../../../../shared/domain/ocr/page-texts';
 import { OCR_CORPUS_DIR } from '../../../contracts/ocr-engine.contract';
 import { pngImage } from '../../../support/fixtures';
+import { jpxScanPdf } from '../../../support/jpx-scan-pdf';
 import { emptyPdf, encryptedPdf, textPdf } from '../../../support/text-pdf';
 
 const corpus = async (name: string): Promise<Uint8Array> => new Uint8Array(await readFile(path.join(OCR_CORPUS_DIR, name)));
@@ -31,6 +32,15 @@ describe('PdfTextLayerReader', () => {
 
   it('tells a scanned page (an image, no text) apart: it is OCRed', async () => {
     const pdf = await corpus('skew.pdf');
+
+    const result = await reader.read(pdf);
+
+    expect(result?.pages).toEqual([{ text: '', drawsImages: true, drawsOther: false }]);
+    expect(result?.pages.map(decidePage)).toEqual(['ocr']);
+  });
+
+  it('tells a page scanned as JPEG 2000 (JPXDecode) apart: it is OCRed', async () => {
+    const { pdf } = await jpxScanPdf(['Minutes of the allotment society']);
 
     const result = await reader.read(pdf);
 
