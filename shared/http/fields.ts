@@ -18,7 +18,7 @@ export const usernameField = () =>
 
 export const emailField = () => z.email('must be a valid email address').check(z.maxLength(254));
 
-/** Bounded above because scrypt's cost grows with the input. */
+/** Bounded above because hashing it costs more the longer it is. */
 export const passwordField = () =>
   z.string().check(z.minLength(8, 'must be at least 8 characters'), z.maxLength(256, 'must be at most 256 characters'));
 

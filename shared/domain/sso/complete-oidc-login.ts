@@ -80,7 +80,7 @@ async function createSsoUser(deps: CompleteOidcLoginDeps, identity: VerifiedIden
       email: identity.email,
       role,
       display_name: identity.name,
-      // No password signs in as this user: it is not a scrypt hash, so it never verifies.
+      // No password signs in as this user: it is not a password hash, so it never verifies.
       password_hash: `sso!${crypto.randomUUID()}`,
       token_version: 0,
       created_at: now,

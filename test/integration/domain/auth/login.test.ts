@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ScryptPasswordHasher } from '../../../../shared/adapters/crypto/scrypt-password-hasher';
+import { Argon2idPasswordHasher } from '../../../../shared/adapters/crypto/argon2id-password-hasher';
 import { login } from '../../../../shared/domain/auth/login';
 import { LOGIN_FAILURES } from '../../../../shared/domain/limits/login-failures';
 import { registerUser } from '../../../../shared/domain/users/register';
-import { formerPasswordHash } from '../../../support/former-password-hash';
+import { FORMER_SCRYPT_COSTS, formerPasswordHash } from '../../../support/former-password-hash';
 import { accountStores, TTL_SECONDS, type AccountStores } from '../users/account-stores';
 
 const alice = { username: 'alice', email: 'alice@example.com', password: 'alice-password' };
@@ -61,23 +61,35 @@ describe('login', () => {
     expect(session.user.username).toBe('alice');
   });
 
-  describe('with a password hash of the former cost (N = 2^14)', () => {
+  describe.each(FORMER_SCRYPT_COSTS)('with a former scrypt password hash (N = %i)', (N) => {
     let userId: string;
 
     beforeEach(async () => {
-      // The hasher at its default cost, the one such hashes are replaced with.
-      stores = { ...stores, passwords: new ScryptPasswordHasher() };
+      // The hasher at its default parameters, the ones such hashes are replaced with.
+      stores = { ...stores, passwords: new Argon2idPasswordHasher() };
       userId = (await stores.users.findByUsername(alice.username))!.id;
       // Stored as a password change would, before any session exists, so that no session depends on it.
-      await stores.users.updatePassword(userId, formerPasswordHash(alice.password), stores.clock.now().toISOString());
+      await stores.users.updatePassword(userId, formerPasswordHash(alice.password, N), stores.clock.now().toISOString());
     });
 
-    it('stores a hash of the current cost (N = 2^17) at the next login', async () => {
+    it('stores an Argon2id hash of the default parameters at the next login', async () => {
       // Act
       await login(stores, alice);
 
       // Assert
-      expect((await stores.users.findById(userId))!.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+      expect((await stores.users.findById(userId))!.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    });
+
+    it('keeps the former hash when the password is wrong', async () => {
+      // Arrange
+      const former = (await stores.users.findById(userId))!.password_hash;
+
+      // Act
+      const attempt = await login(stores, { username: alice.username, password: 'not-alice-password' }).catch((e: unknown) => e);
+
+      // Assert
+      expect(attempt).toMatchObject({ code: 'UNAUTHORIZED', message: 'Invalid username or password' });
+      expect((await stores.users.findById(userId))!.password_hash).toBe(former);
     });
 
     it("keeps the user's other sessions valid when it replaces the hash", async () => {
@@ -93,15 +105,17 @@ describe('login', () => {
       expect((await stores.authenticate(other.token)).userId).toBe(userId);
     });
 
-    it('lets the same password in again once the hash was replaced', async () => {
+    it('lets the same password in again against the Argon2id hash, and leaves that hash as it is', async () => {
       // Arrange
       await login(stores, alice);
+      const replaced = (await stores.users.findById(userId))!.password_hash;
 
       // Act
-      const again = login(stores, alice);
+      const again = await login(stores, alice);
 
       // Assert
-      await expect(again).resolves.toMatchObject({ user: { username: alice.username } });
+      expect(again.user.username).toBe(alice.username);
+      expect((await stores.users.findById(userId))!.password_hash).toBe(replaced);
     });
   });
 });

@@ -8,7 +8,7 @@ import { DynamoRevokedTokenStore } from '../../../../shared/adapters/aws/dynamod
 import { DynamoSettingsRepository } from '../../../../shared/adapters/aws/dynamodb/settings-repository';
 import { DynamoUserRepository } from '../../../../shared/adapters/aws/dynamodb/user-repository';
 import { DynamoWorkspaceRepository } from '../../../../shared/adapters/aws/dynamodb/workspace-repository';
-import { ScryptPasswordHasher } from '../../../../shared/adapters/crypto/scrypt-password-hasher';
+import { Argon2idPasswordHasher } from '../../../../shared/adapters/crypto/argon2id-password-hasher';
 import { JoseTokenService } from '../../../../shared/adapters/jwt/jose-token-service';
 import { authenticate } from '../../../../shared/domain/auth/authenticate';
 import { login } from '../../../../shared/domain/auth/login';
@@ -25,11 +25,8 @@ import { TEST_JWT_KEY } from '../../../support/test-container';
 export const TTL_SECONDS = 3600;
 export const GRACE_SECONDS = 86_400;
 
-/**
- * A cheap scrypt cost (N = 2^10): the hasher's rules are the same at any cost, and the default one takes 128 MiB
- * and a noticeable time per hash.
- */
-const TEST_SCRYPT = { N: 1024, r: 8, p: 1 };
+/** A cheap Argon2id cost (1 MiB, 1 pass): the hasher's rules are the same at any cost. */
+const TEST_ARGON2ID = { m: 1024, t: 1, p: 1 };
 
 /**
  * The account stores over a fresh table of DynamoDB Local, each built from its adapter as a function's entry
@@ -52,7 +49,7 @@ export async function accountStores(options: { plans?: PlanCatalog } = {}) {
     clock,
     users,
     workspaces,
-    passwords: new ScryptPasswordHasher(TEST_SCRYPT),
+    passwords: new Argon2idPasswordHasher(TEST_ARGON2ID),
     tokens,
     revokedTokens,
     connections: new DynamoConnectionRepository(db, tableName, clock),
