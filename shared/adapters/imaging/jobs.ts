@@ -47,11 +47,11 @@ export interface TextLayerPage {
 /** What every page holds, or null when the PDF cannot be read here (OCR then reads it whole). */
 export type TextLayerOutput = { pages: TextLayerPage[] } | null;
 
-/** Copy one page of a PDF into a PDF of its own (for an OCR engine that reads only the pages needing it). */
+/** Copy some pages of a PDF each into a PDF of its own (for an OCR engine that reads only the pages needing it). */
 export interface PagePdfJob {
   bytes: Uint8Array;
   /** 1-based. */
-  page: number;
+  pages: readonly number[];
 }
 
 /** Draw some pages of a PDF small and tell which are blank paper (the blank rule of the per-page decision). */
@@ -91,7 +91,7 @@ export interface SearchablePdfJob {
 export interface ImagingJobs {
   thumbnail: { input: RenderJob; output: RenderOutput };
   'text-layer': { input: TextLayerJob; output: TextLayerOutput };
-  'page-pdf': { input: PagePdfJob; output: Uint8Array };
+  'page-pdf': { input: PagePdfJob; output: Uint8Array[] };
   'searchable-pdf': { input: SearchablePdfJob; output: Uint8Array };
   'blank-pages': { input: BlankPagesJob; output: boolean[] };
 }

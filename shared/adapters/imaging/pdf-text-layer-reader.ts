@@ -26,7 +26,10 @@ export interface PdfTextLayerReaderOptions {
   readonly blankCheckDpi?: number;
   /** More pages than this to check are not drawn (`blankPages` answers each not blank). @default 20 */
   readonly maxBlankCheckPages?: number;
-  /** A page whose images hold more pixels than this, all together, is not drawn for the blank check. @default 100e6 */
+  /**
+   * A page whose images hold more pixels than this, all together, is not drawn for the blank check (it is read):
+   * its decoding alone would take seconds. @default 40e6 (a Letter page scanned at 600 dpi is 34 megapixels)
+   */
   readonly maxBlankCheckPixels?: number;
 }
 
@@ -41,7 +44,7 @@ const DEFAULTS = {
   maxWaitMs: 60_000,
   blankCheckDpi: 72,
   maxBlankCheckPages: 20,
-  maxBlankCheckPixels: 100_000_000,
+  maxBlankCheckPixels: 40_000_000,
 } as const satisfies Omit<Required<PdfTextLayerReaderOptions>, 'pool' | 'poolOptions'>;
 
 /**
@@ -99,16 +102,19 @@ export class PdfTextLayerReader implements TextLayerReader, BlankPageDetector {
   }
 
   /**
-   * Page `page` (1-based) of a PDF as a PDF of its own, for an engine that reads only the pages needing OCR
-   * (Textract's synchronous API takes one-page PDFs). Same lane and bounds as a read; a fault is an OcrFailure.
+   * Pages `pages` (1-based) of a PDF each as a PDF of its own, from one parse of the file, for an engine that reads
+   * only the pages needing OCR (Textract's synchronous API takes one-page PDFs). Same lane and bounds as a read; a
+   * fault is an OcrFailure.
    */
-  async pagePdf(bytes: Uint8Array, page: number): Promise<Uint8Array> {
+  async pagePdfs(bytes: Uint8Array, pages: readonly number[]): Promise<Uint8Array[]> {
     const { timeoutMs, maxWaitMs } = this.options;
     try {
-      return await this.pool.run('page-pdf', { bytes, page }, { timeoutMs, maxWaitMs, lane: TEXT_LAYER_LANE });
+      const copies = await this.pool.run('page-pdf', { bytes, pages }, { timeoutMs, maxWaitMs, lane: TEXT_LAYER_LANE });
+      // The IPC channel hands each copy over as a Buffer.
+      return copies.map((copy) => new Uint8Array(copy.buffer, copy.byteOffset, copy.byteLength));
     } catch (error) {
       if (error instanceof FileFault) throw failureOf(error);
-      if (error instanceof PoolBusy) throw new Error(`The PDF page could not be copied: ${error.message}`, { cause: error });
+      if (error instanceof PoolBusy) throw new Error(`The PDF's pages could not be copied: ${error.message}`, { cause: error });
       throw error;
     }
   }

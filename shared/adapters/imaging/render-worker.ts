@@ -11,7 +11,7 @@ import { runInBackground } from '../node/background-priority';
 import { FileRefusal, WORKER_MEMORY_BYTES_ENV, withPlainBytes, type ImagingJobKind, type ImagingJobs, type WorkerReady, type WorkerRequest, type WorkerResponse } from './jobs';
 import { setCanvasPixelCap } from './pdf-engine';
 import { renderThumbnail } from './render-page';
-import { pagePdf } from './page-pdf';
+import { pagePdfs } from './page-pdf';
 import { blankPages } from './blank-pages';
 import { writeSearchablePdf } from '../pdf/searchable-pdf';
 import { readTextLayer } from './text-layer';
@@ -46,7 +46,7 @@ const reasonOf = (error: unknown): string => {
 const handlers: { [K in ImagingJobKind]: (input: ImagingJobs[K]['input']) => Promise<ImagingJobs[K]['output']> } = {
   thumbnail: (job) => renderThumbnail(job),
   'text-layer': (job) => readTextLayer(job),
-  'page-pdf': (job) => pagePdf(job),
+  'page-pdf': (job) => pagePdfs(job),
   'searchable-pdf': (job) => writeSearchablePdf(job),
   'blank-pages': (job) => blankPages(job),
 };

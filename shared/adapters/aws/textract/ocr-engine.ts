@@ -70,11 +70,12 @@ export interface TextractOcrEngineOptions {
   /** Counts each throttled call (`TextractThrottles`). */
   metrics?: BusinessMetrics | undefined;
   /**
-   * A one-page PDF of page `page` (1-based) of a PDF, made in the imaging workers: when only some pages need OCR
-   * (`OcrInput.pages`), each is sent alone to `DetectDocumentText`, so Textract reads and bills those pages only.
-   * Without it (or for a page above the synchronous limit) the document is read whole and the pages picked.
+   * Pages `pages` (1-based) of a PDF each as a one-page PDF, made in the imaging workers from one parse of the file:
+   * when only some pages need OCR (`OcrInput.pages`), each is sent alone to `DetectDocumentText`, so Textract reads
+   * and bills those pages only. Without it (or for a page above the synchronous limit) the document is read whole
+   * and the pages picked.
    */
-  pagePdf?: ((bytes: Uint8Array, page: number) => Promise<Uint8Array>) | undefined;
+  pagePdfs?: ((bytes: Uint8Array, pages: readonly number[]) => Promise<Uint8Array[]>) | undefined;
   /**
    * More pages than this to OCR beside pages with text are read by one asynchronous job on the whole document
    * (every page billed), not one by one: each page alone is a synchronous call of a second or more and a copy of
@@ -115,7 +116,7 @@ export class TextractOcrEngine implements OcrEngine {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly metrics: BusinessMetrics | undefined;
-  private readonly pagePdf: TextractOcrEngineOptions['pagePdf'];
+  private readonly pagePdfs: TextractOcrEngineOptions['pagePdfs'];
   private readonly maxPagesOneByOne: number;
 
   constructor(options: TextractOcrEngineOptions) {
@@ -128,7 +129,7 @@ export class TextractOcrEngine implements OcrEngine {
     this.now = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.metrics = options.metrics;
-    this.pagePdf = options.pagePdf;
+    this.pagePdfs = options.pagePdfs;
     this.maxPagesOneByOne = options.maxPagesOneByOne ?? 20;
   }
 
@@ -168,7 +169,7 @@ export class TextractOcrEngine implements OcrEngine {
   /**
    * Only `pages` of a PDF: each page as a one-page PDF through `DetectDocumentText` (one call, one page billed).
    * A page whose one-page PDF is above the synchronous limit, more pages than `maxPagesOneByOne`, or an engine
-   * without `pagePdf`, reads the document whole (asynchronously, every page billed) and keeps the pages asked for.
+   * without `pagePdfs`, reads the document whole (asynchronously, every page billed) and keeps the pages asked for.
    */
   private async readSomePages(input: OcrInput, pages: readonly number[]): Promise<OcrOutput> {
     const bytes = await input.readBytes();
@@ -176,8 +177,10 @@ export class TextractOcrEngine implements OcrEngine {
     let whole: Map<number, OcrPageText> | undefined;
     const oneByOne = pages.length <= this.maxPagesOneByOne;
     try {
-      for (const page of pages) {
-        const single = this.pagePdf && oneByOne ? await this.pagePdf(bytes, page) : undefined;
+      // All copied from one parse of the file: at most `maxPagesOneByOne` pages, each smaller than the file.
+      const singles = this.pagePdfs && oneByOne ? await this.pagePdfs(bytes, pages) : undefined;
+      for (const [k, page] of pages.entries()) {
+        const single = singles?.[k];
         if (single && single.byteLength <= SYNC_MAX_BYTES) {
           const response = await this.send(() => this.client.send(new DetectDocumentTextCommand({ Document: { Bytes: single } })));
           read.push(textractPages(response.Blocks ?? []).get(1) ?? { text: '', confidence: 0, words: 0 });

@@ -6,6 +6,7 @@ import { OCR_CORPUS_DIR } from '../../../contracts/ocr-engine.contract';
 import { jpxScanPdf } from '../../../support/jpx-scan-pdf';
 import { mixedPdf } from '../../../support/mixed-pdf';
 import { paperPng } from '../../../support/paper-scan';
+import { scanPdf } from '../../../support/scan-pdf';
 
 const corpus = async (name: string): Promise<Uint8Array> => new Uint8Array(await readFile(path.join(OCR_CORPUS_DIR, name)));
 
@@ -38,6 +39,20 @@ describe('PdfTextLayerReader: blank pages', () => {
     const { pdf } = await jpxScanPdf(['Minutes of the allotment society']);
 
     expect(await reader.blankPages(pdf, [1])).toEqual([false]);
+  }, 60_000);
+
+  it('does not call blank a page whose image cannot be decoded, which would show as white paper', async () => {
+    const pdf = scanPdf({ width: 1275, height: 1650, entries: '/Filter /JPXDecode', data: Buffer.alloc(4000, 0x5a) });
+
+    expect(await reader.blankPages(pdf, [1])).toEqual([false]);
+  }, 60_000);
+
+  it('does not call blank a page that draws more than its scan, whatever it shows: the engine reads it', async () => {
+    // Paper-grey pixels, and a white rectangle filled over them: blank to the eye, but not a page of images alone.
+    const paper = { width: 8, height: 8, entries: '/ColorSpace /DeviceGray /BitsPerComponent 8', data: Buffer.alloc(64, 246) };
+
+    expect(await reader.blankPages(scanPdf(paper), [1])).toEqual([true]);
+    expect(await reader.blankPages(scanPdf(paper, { extraContent: '1 g 72 72 144 144 re f' }), [1])).toEqual([false]);
   }, 60_000);
 
   it('answers not blank for every page, undrawn, when asked about more pages than it checks', async () => {

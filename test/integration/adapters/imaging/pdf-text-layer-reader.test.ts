@@ -107,6 +107,19 @@ describe('PdfTextLayerReader', () => {
     expect(result).toBeNull();
   });
 
+  it('copies the pages asked for each into a PDF of its own, in the order asked', async () => {
+    const pdf = textPdf([PAGE_ONE, PAGE_TWO, ['Third page: the shed roof needs mending.']]);
+
+    const copies = await reader.pagePdfs(pdf, [3, 1]);
+
+    const read = await Promise.all(copies.map((copy) => reader.read(copy)));
+    expect(read.map((layer) => layer?.pages.map((page) => page.text))).toEqual([['Third page: the shed roof needs mending.'], [PAGE_ONE.join('\n')]]);
+  });
+
+  it('refuses to copy a page the PDF does not have', async () => {
+    await expect(reader.pagePdfs(textPdf([PAGE_ONE]), [2])).rejects.toThrow(/no page 2/);
+  });
+
   it('returns null for a file above the size bound without reading it', async () => {
     const small = new PdfTextLayerReader({ maxInputBytes: 100 });
 

@@ -189,7 +189,7 @@ describe('OCR worker: per page, in the cloud (Textract mocked)', () => {
     const engine = new TextractOcrEngine({
       client: new TextractClient({ region: 'eu-west-1' }),
       bucket: 'documents',
-      pagePdf: (bytes, page) => reader.pagePdf(bytes, page),
+      pagePdfs: (bytes, pages) => reader.pagePdfs(bytes, pages),
     });
     const { deps, documents, upload } = await ocrPipeline(engine);
     const pdf = await mixedPdf([{ text: ['First page with its own text layer'] }, { png: LINN }, { blank: true }, { text: ['Last page, also text'] }]);
@@ -215,7 +215,7 @@ describe('OCR worker: per page, in the cloud (Textract mocked)', () => {
     const engine = new TextractOcrEngine({
       client: new TextractClient({ region: 'eu-west-1' }),
       bucket: 'documents',
-      pagePdf: (bytes, page) => reader.pagePdf(bytes, page),
+      pagePdfs: (bytes, pages) => reader.pagePdfs(bytes, pages),
     });
     return { reader, engine };
   };

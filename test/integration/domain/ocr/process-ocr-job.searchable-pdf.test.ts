@@ -86,7 +86,9 @@ describe('OCR worker: the searchable PDF', () => {
 
     expect(await run(deps, document.id)).toBe('completed');
 
-    expect(await documents.get(document.id)).toMatchObject({ status: 'completed', searchable_pdf_reason: 'not_written' });
+    const record = await documents.get(document.id);
+    expect(record).toMatchObject({ status: 'completed', searchable_pdf_reason: 'not_written' });
+    expect(record?.searchable_pdf_message).toMatch(/megapixels/);
     const details = await missing(deps, document.id);
     expect(details).toMatchObject({ reason: 'not_written' });
     await small.close();

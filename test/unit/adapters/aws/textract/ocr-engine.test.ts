@@ -513,7 +513,7 @@ describe('TextractOcrEngine: only some pages of a PDF (per page, issue 39)', () 
       .resolvesOnce(answer(page(1, [[['second', 90]]])))
       .resolvesOnce(answer(page(1, [[['third', 70], ['page', 80]]])));
     const copied: number[] = [];
-    const { engine: instance } = engine({ pagePdf: async (_bytes, n) => (copied.push(n), onePage(n)) });
+    const { engine: instance } = engine({ pagePdfs: async (_bytes, pages) => (copied.push(...pages), pages.map(onePage)) });
     const progress: OcrPageProgress[] = [];
 
     const output = await instance.recognize(input({ bytes: pdf, mimeType: 'application/pdf', pages: [2, 3], onProgress: (p) => void progress.push(p) }));
@@ -536,7 +536,7 @@ describe('TextractOcrEngine: only some pages of a PDF (per page, issue 39)', () 
     textract
       .on(GetDocumentTextDetectionCommand)
       .resolves(answer([...page(1, [[['one', 99]]]), ...page(2, [[['two', 80]]]), ...page(3, [[['three', 60]]])], 3, 'SUCCEEDED'));
-    const { engine: instance } = engine({ pagePdf: async (_bytes, n) => onePage(n), maxPagesOneByOne: 1 });
+    const { engine: instance } = engine({ pagePdfs: async (_bytes, pages) => pages.map(onePage), maxPagesOneByOne: 1 });
 
     const output = await instance.recognize(input({ bytes: pdf, mimeType: 'application/pdf', pages: [1, 3] }));
 
@@ -548,7 +548,7 @@ describe('TextractOcrEngine: only some pages of a PDF (per page, issue 39)', () 
   it('reads the document whole when a page alone is above the synchronous limit', async () => {
     textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: 'job-2' });
     textract.on(GetDocumentTextDetectionCommand).resolves(answer([...page(1, [[['one', 99]]]), ...page(2, [[['two', 80]]])], 2, 'SUCCEEDED'));
-    const { engine: instance } = engine({ pagePdf: async () => new Uint8Array(10_000_001) });
+    const { engine: instance } = engine({ pagePdfs: async (_bytes, pages) => pages.map(() => new Uint8Array(10_000_001)) });
 
     const output = await instance.recognize(input({ bytes: minimalPdf(2), mimeType: 'application/pdf', pages: [2] }));
 
