@@ -47,7 +47,7 @@ export const handler = lambdaEntry(
     plans: directory.plans,
     workspaceStatus: directory.workspaceStatus,
     // Pages that need OCR beside pages with a text layer go to Textract one by one, as one-page PDFs.
-    engine: new TextractOcrEngine({ client: createTextractClient(), bucket, metrics, pagePdf: (bytes, page) => textLayer.pagePdf(bytes, page) }),
+    engine: new TextractOcrEngine({ client: createTextractClient(), bucket, metrics, pagePdfs: (bytes, pages) => textLayer.pagePdfs(bytes, pages) }),
     textLayer,
     // Scanned blank pages are found from their pixels drawn small, and never sent to Textract.
     blankPages: textLayer,
