@@ -1,16 +1,14 @@
 import { compareSequences, type ChangeOutcome, type ItemChange } from '../changes/ports';
-import type { DocumentRepository } from '../documents/ports';
 import type { DocumentContent } from '../files/ports';
-import { createDocumentIndexer, type IndexerDeps } from './document-indexer';
+import { batchScope, READ_CONCURRENCY, type BatchScope, type FollowedWorkspace } from './batch-scope';
+import { createDocumentIndexer } from './document-indexer';
 
-/** How many documents are reindexed at once within a batch. */
-const CONCURRENCY = 8;
 /** Page size when the documents carrying a label are listed. */
 const LABEL_PAGE = 100;
 
 export interface FollowChangesDeps {
   /** One workspace's documents, labels, files and index view (what `createDocumentIndexer` reads). */
-  inWorkspace(workspaceId: string): IndexerDeps & { documents: Pick<DocumentRepository, 'get' | 'getContent' | 'list'> };
+  inWorkspace(workspaceId: string): FollowedWorkspace;
   /**
    * Whether the workspace's deletion was requested: its changes are not followed (its erasure removes its part of
    * the index, and a removal followed after that would leave a tombstone naming it).
@@ -35,7 +33,8 @@ interface Work {
  * Keeps the search index in step with a batch of table changes (the `indexer` stream consumer):
  * - a document inserted or modified is indexed from the change's new image, so the index takes each version in
  *   turn and keeps the newest whatever order or how often changes arrive. Its text is the batch's latest image
- *   of it when the batch wrote it (see {@link textsOf}), else read as it is now; its label names are read;
+ *   of it when the batch wrote it, or known empty (see {@link textsOf}), else read as it is now; its label names
+ *   are read (once per batch and label, see batchScope);
  * - a document's text written alone in a batch reindexes it from its current state (a document found gone is
  *   removed); with a change of the document in the same batch, that change's image serves;
  * - a document removed is removed for ever (a tombstone no later upsert passes), so a document deleted while
@@ -43,41 +42,35 @@ interface Work {
  * - a label renamed or deleted reindexes every document its memberships still name. The label repository
  *   also moves each carrier's version (their document changes follow), so this is the repair for a rename or
  *   delete whose walk over the carriers was cut short.
- * Changes of one document in a batch make one write (see {@link Work}). Applying a change twice has one
- * effect. Returns the sequence of the earliest change whose work failed (the batch is retried from it).
+ * Changes of one document in a batch make one write (see {@link Work}); the documents of a batch are worked on
+ * together, their reads bounded and shared and the workspace's erasure read beside them (see batchScope).
+ * Applying a change twice has one effect. Returns the sequence of the earliest change whose work failed (the
+ * batch is retried from it).
  */
 export async function followChanges(deps: FollowChangesDeps, changes: ItemChange[]): Promise<ChangeOutcome> {
+  const batch = batchScope(deps);
   const work = new Map<string, Work>();
-  changes = await withoutErased(deps, changes);
   const texts = textsOf(changes);
   for (const change of changes) {
-    const planned = plan(deps, change, texts);
+    const planned = plan(batch, change, texts);
     if (!planned) continue;
+    // Read now, beside the documents' reads: each write of the workspace waits for it (see batchScope).
+    void batch.erased(planned.workspaceId).catch(() => undefined);
     const existing = work.get(planned.key);
     if (!existing || planned.rank >= existing.rank) work.set(planned.key, { ...planned, first: existing?.first ?? change });
   }
   const failed: string[] = [];
-  const queue = [...work.values()];
-  const runNext = async (): Promise<void> => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
+  await Promise.all(
+    [...work.values()].map(async (next) => {
       try {
         await next.run();
       } catch {
-        failed.push(next.first.sequence);
+        // A workspace whose deletion was requested is not followed: what failed there needs no retry.
+        if (!(await batch.erased(next.workspaceId).catch(() => false))) failed.push(next.first.sequence);
       }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, queue.length) }, runNext));
+    }),
+  );
   return failed.length ? { failedAt: failed.sort(compareSequences)[0]! } : {};
-}
-
-/** The changes of workspaces whose deletion was not requested. */
-async function withoutErased(deps: FollowChangesDeps, changes: ItemChange[]): Promise<ItemChange[]> {
-  const { erased } = deps;
-  if (!erased) return changes;
-  const ids = [...new Set(changes.flatMap((change) => ('workspaceId' in change && change.workspaceId ? [change.workspaceId] : [])))];
-  const gone = new Set((await Promise.all(ids.map(async (id) => ((await erased(id)) ? [id] : [])))).flat());
-  return gone.size ? changes.filter((change) => !('workspaceId' in change && change.workspaceId && gone.has(change.workspaceId))) : changes;
 }
 
 /**
@@ -87,13 +80,17 @@ async function withoutErased(deps: FollowChangesDeps, changes: ItemChange[]): Pr
  *   a batch ends between the two records of one transaction, the text's own change in the next batch reindexes
  *   the document at the same version, which the index takes (it keeps versions equal or newer);
  * - none for a document inserted pending OCR whose text the batch does not write: its text comes with the OCR
- *   run's completion, a later change with a newer version.
+ *   run's completion, a later change with a newer version;
+ * - none for a document inserted with OCR off whose text the batch does not write: an upload with OCR off has
+ *   no text. Only an import gives such a document one, and it writes the text just before the record, so
+ *   the text's change comes first in the stream and, in the same batch, serves (an insert never replaces a
+ *   text the batch wrote).
  */
 function textsOf(changes: ItemChange[]): Map<string, DocumentContent> {
   const texts = new Map<string, DocumentContent>();
   for (const change of changes) {
-    if (change.entity === 'document' && change.old === null && change.new?.status === 'pending' && !texts.has(documentKey(change))) {
-      texts.set(documentKey(change), { text: '' });
+    if (change.entity === 'document' && change.old === null && change.new && !texts.has(documentKey(change))) {
+      if (change.new.status === 'pending' || !change.new.ocr_enabled) texts.set(documentKey(change), { text: '' });
     }
     if (change.entity === 'document_content' && change.new !== null) texts.set(documentKey(change), change.new);
   }
@@ -102,7 +99,7 @@ function textsOf(changes: ItemChange[]): Map<string, DocumentContent> {
 
 const documentKey = (change: { workspaceId: string; documentId: string }): string => `${change.workspaceId}/${change.documentId}`;
 
-function plan(deps: FollowChangesDeps, change: ItemChange, texts: Map<string, DocumentContent>): (Omit<Work, 'first'> & { key: string }) | null {
+function plan(deps: BatchScope, change: ItemChange, texts: Map<string, DocumentContent>): (Omit<Work, 'first'> & { key: string }) | null {
   switch (change.entity) {
     case 'document':
     case 'document_content': {
@@ -130,7 +127,7 @@ function plan(deps: FollowChangesDeps, change: ItemChange, texts: Map<string, Do
 }
 
 /** Reindexes every document the label's memberships name (each reads its current labels and their names). */
-async function reindexCarriers(deps: FollowChangesDeps, workspaceId: string, labelId: string): Promise<void> {
+async function reindexCarriers(deps: BatchScope, workspaceId: string, labelId: string): Promise<void> {
   const scoped = deps.inWorkspace(workspaceId);
   const indexer = createDocumentIndexer(scoped);
   const ids: string[] = [];
@@ -139,7 +136,7 @@ async function reindexCarriers(deps: FollowChangesDeps, workspaceId: string, lab
     ids.push(...listed.data.map((document) => document.id));
     if (listed.data.length < LABEL_PAGE) break;
   }
-  for (let start = 0; start < ids.length; start += CONCURRENCY) {
-    await Promise.all(ids.slice(start, start + CONCURRENCY).map((id) => indexer.reindex(id)));
+  for (let start = 0; start < ids.length; start += READ_CONCURRENCY) {
+    await Promise.all(ids.slice(start, start + READ_CONCURRENCY).map((id) => indexer.reindex(id)));
   }
 }

@@ -155,11 +155,41 @@ describe('the indexer following a batch of changes', () => {
     expect(textReads).toEqual(['doc-1']);
   });
 
-  it('reads the text of a document inserted already completed', async () => {
-    const inserted = aDocumentRecord({ id: 'doc-1', version: 1, status: 'completed' });
+  it('reads the text of a document inserted already completed with OCR on, as an import writes it', async () => {
+    const inserted = aDocumentRecord({ id: 'doc-1', version: 1, status: 'completed', ocr_enabled: true });
     const { all, textReads } = deps([inserted]);
 
     await followChanges(all, [change('1', null, inserted)]);
+
+    expect(textReads).toEqual(['doc-1']);
+  });
+
+  it('indexes a document uploaded with OCR off without reading its text, which it does not have', async () => {
+    const inserted = aDocumentRecord({ id: 'doc-1', version: 1, status: 'completed', ocr_enabled: false });
+    const { all, writes, textReads, indexedText } = deps([inserted]);
+
+    await followChanges(all, [change('1', null, inserted)]);
+
+    expect(writes).toEqual(['upsert doc-1 v1']);
+    expect(indexedText.get('doc-1')).toBe('');
+    expect(textReads).toEqual([]);
+  });
+
+  it('indexes a document inserted with OCR off with the text the batch wrote for it just before, as an import does', async () => {
+    const inserted = aDocumentRecord({ id: 'doc-1', version: 1, status: 'completed', ocr_enabled: false });
+    const { all, textReads, indexedText } = deps([inserted]);
+
+    await followChanges(all, [textChange('1', 'doc-1', { text: 'imported words' }), change('2', null, inserted)]);
+
+    expect(indexedText.get('doc-1')).toBe('imported words');
+    expect(textReads).toEqual([]);
+  });
+
+  it('reads the text of a document with OCR off changed after its insert', async () => {
+    const edited = aDocumentRecord({ id: 'doc-1', version: 2, status: 'completed', ocr_enabled: false });
+    const { all, textReads } = deps([edited]);
+
+    await followChanges(all, [change('1', { ...edited, version: 1 }, edited)]);
 
     expect(textReads).toEqual(['doc-1']);
   });
