@@ -40,7 +40,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSearchHandler } from '../functions/search/handler';
 import { SqliteSearchIndex } from '../shared/adapters/local/sqlite-search-index';
-import type { AppContainer } from '../shared/container/app-container';
+import type { SearchHandlerDeps } from '../functions/search/handler';
 import type { IndexedDocument } from '../shared/domain/search/ports';
 import { httpEvent, lambdaTestContext } from '../test/support/http-events';
 import { watchNoise } from './support/machine';
@@ -321,7 +321,7 @@ async function compare(dir: string, file: string, store: SqliteSearchIndex, clus
     }),
     // The handler counts each search in the workspace's usage: a table write in the runtimes, none here.
     forWorkspace: (workspaceId: string) => ({ searchIndex: store.forWorkspace(workspaceId), usageMeter: { count: async () => undefined } }),
-  } as unknown as AppContainer;
+  } as unknown as SearchHandlerDeps;
   const handler = createSearchHandler(container);
   const searched = documents.filter((_, i) => workspaceOf(i) === 0);
   console.log(
@@ -421,6 +421,7 @@ async function compare(dir: string, file: string, store: SqliteSearchIndex, clus
       sqlite_fts_bytes: sizes.fts,
       sqlite_unstemmed_bytes: sizes.raw,
       sqlite_token_trigram_bytes: sizes.trigram,
+      sqlite_phrase_pairs_bytes: sizes.pairs,
       sqlite_vocabulary_bytes: sizes.words,
       postgres_bytes: cluster ? pgBytes : null,
       ratio_sqlite_over_postgres: cluster ? round(fileBytes / pgBytes, 2) : null,

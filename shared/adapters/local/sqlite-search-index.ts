@@ -15,6 +15,7 @@ import { listIndexedDocuments } from './sqlite-document-listing';
 import { highlightsOf } from './sqlite-search-highlights';
 import { sqliteIndexListing } from './sqlite-search-listing';
 import { parseRowids, QueryPlan, type SqlValue, type WorkspaceRange } from './sqlite-search-query';
+import { adoptPairTables, PairText } from './sqlite-search-pairs';
 import { SqliteRanking, type PageRow } from './sqlite-search-ranking';
 import {
   adoptSharedTables,
@@ -94,6 +95,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
   /** Each workspace's write statements, by slot (its tables exist once these are prepared). */
   private readonly workspaceStatements = new Map<number, ReturnType<typeof workspaceWriteStatements>>();
   private readonly substrings: SqliteSubstrings;
+  private readonly pairText: PairText;
   private readonly readersFromDocuments: number;
   /** Writes waiting for the next commit (see enqueue). */
   private readonly queued: { workspaceId: string; run: () => FacetChange | null; resolve: () => void; reject: (error: unknown) => void }[] = [];
@@ -108,6 +110,8 @@ export class SqliteSearchIndex implements SearchIndexStore {
     this.db.exec(SCHEMA);
     adoptUnrangedFile(this.db);
     adoptSharedTables(this.db);
+    this.pairText = new PairText(this.db);
+    adoptPairTables(this.db, this.pairText);
     this.db.exec(INDEXES);
     this.statements = writeStatements(this.db);
     const live = this.db.prepare<
@@ -329,7 +333,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
   }
 
   /** Bytes in the file, with the text, each kind of full-text table and the vocabulary counted apart (bench/search.ts). */
-  sizeOnDisk(): { total: number; docs: number; fts: number; raw: number; trigram: number; words: number } {
+  sizeOnDisk(): { total: number; docs: number; fts: number; raw: number; trigram: number; pairs: number; words: number } {
     const rows = this.db.prepare<[], { name: string; bytes: number }>('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name').all();
     const sum = (match: (name: string) => boolean) => rows.filter((row) => match(row.name)).reduce((total, row) => total + row.bytes, 0);
     return {
@@ -338,6 +342,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
       fts: sum((name) => name.startsWith('fts_')),
       raw: sum((name) => name.startsWith('raw_')),
       trigram: sum((name) => name.startsWith('tok_')),
+      pairs: sum((name) => name.startsWith('pairs_')),
       words: sum((name) => name === 'words'),
     };
   }
@@ -353,6 +358,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
     const values = COLUMNS.map((column) => old[column]);
     statements.deleteFts.run(rid, ...values);
     statements.deleteRaw.run(rid, ...values);
+    statements.deletePairs.run(rid, ...this.pairText.columns(values));
   }
 
   /** Applies a committed write to the in-memory facet columns (never before the commit, which may roll back). */
@@ -401,6 +407,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
     const statements = this.statementsOf(slot);
     statements.insertFts.run(rid, ...values);
     statements.insertRaw.run(rid, ...values);
+    statements.insertPairs.run(rid, ...this.pairText.columns(values));
     for (const token of this.vocabulary.add(slot, values.join(' '))) statements.insertToken.run(token);
     return { slot, sequence: rid - rowidRange(slot).base, entry: facetEntry(row) };
   }
@@ -423,6 +430,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
       alternatives: (word) => this.vocabulary.alternatives(slot, word),
       prefixTerms: (prefix) => this.vocabulary.prefixTerms(slot, prefix),
       contains: (field, value) => this.substrings.resolve({ tables, first: range.first, last: range.last }, field, value),
+      pairTerms: (phrase) => this.pairText.phraseTerms(phrase),
     });
     const offset = (request.page - 1) * request.perPage;
     // A large workspace is ranked by the reader threads, one part of its range each.

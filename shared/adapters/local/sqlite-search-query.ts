@@ -70,6 +70,14 @@ export interface WorkspaceVocabulary {
   alternatives(word: string): string[];
   prefixTerms(prefix: string): { prefix: string | null; words: string[] } | null;
   contains(field: SearchField, value: string): ContainsMatch;
+  /** The pair table's terms of a phrase of common words (see PairText.phraseTerms), else null. */
+  pairTerms(phrase: string): string[] | null;
+}
+
+/** A full-text table and the expression to match in it. */
+export interface FtsSource {
+  table: string;
+  expression: string;
 }
 
 /**
@@ -100,8 +108,8 @@ export class QueryPlan {
     const { query } = this.request;
     const { base, first, last } = this.range;
     if (isWords(query)) {
-      const { fts } = this.range.tables;
-      return { sql: `SELECT group_concat(rowid - CAST(? AS INTEGER)) FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?`, params: [base, this.words(query), first, last] };
+      const { table, expression } = this.wordsSource();
+      return { sql: `SELECT group_concat(rowid - CAST(? AS INTEGER)) FROM ${table} WHERE ${table} MATCH ? AND rowid BETWEEN ? AND ?`, params: [base, expression, first, last] };
     }
     const condition = this.condition(query);
     return {
@@ -117,9 +125,16 @@ export class QueryPlan {
     return bySort && isWords(query) && !filterSql(filters).sql;
   }
 
-  /** The FTS5 expression of a words-only query. */
-  wordsExpression(): string {
-    return this.words(this.request.query);
+  /**
+   * Where FTS5 matches and scores a words-only query: a phrase of common words in the workspace's pair table
+   * (one term per adjacent pair; the same matches and the same BM25 scores, see sqlite-search-pairs.ts), any
+   * other query in `fts_N`.
+   */
+  wordsSource(): FtsSource {
+    const { query } = this.request;
+    const terms = query.kind === 'phrase' ? this.vocabulary.pairTerms(query.value) : null;
+    if (terms && query.kind === 'phrase') return { table: this.range.tables.pairs, expression: `${columnFilter(query.field)}${quote(terms.join(' '))}` };
+    return { table: this.range.tables.fts, expression: this.words(query) };
   }
 
   /**
@@ -134,10 +149,11 @@ export class QueryPlan {
     const { first, last } = this.range;
     const { fts } = this.range.tables;
     if (isWords(query)) {
+      const { table, expression } = this.wordsSource();
       return {
-        sql: `SELECT ${columns}, -bm25(${fts}, ${WEIGHTS}) AS score FROM ${fts} JOIN docs AS d ON d.rid = ${fts}.rowid
-              WHERE ${fts} MATCH ? AND ${fts}.rowid BETWEEN ? AND ? AND d.deleted = 0${filters.sql}`,
-        params: [this.words(query), first, last, ...filters.params],
+        sql: `SELECT ${columns}, -bm25(${table}, ${WEIGHTS}) AS score FROM ${table} JOIN docs AS d ON d.rid = ${table}.rowid
+              WHERE ${table} MATCH ? AND ${table}.rowid BETWEEN ? AND ? AND d.deleted = 0${filters.sql}`,
+        params: [expression, first, last, ...filters.params],
       };
     }
     const condition = this.condition(query);

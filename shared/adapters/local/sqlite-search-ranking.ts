@@ -56,13 +56,13 @@ export class SqliteRanking {
    * is null (the caller then takes {@link page}) when such a run reaches past what is ranked, or for a page too deep.
    */
   pageAndMatches(plan: QueryPlan, range: WorkspaceRange, offset: number, perPage: number): { page: PageRow[] | null; sequences: Uint32Array } {
-    const { fts } = range.tables;
+    const { table, expression } = plan.wordsSource();
     const rows = this.db
       .prepare<[string, number, number], [number, number]>(
-        `SELECT rowid, -bm25(${fts}, ${WEIGHTS}) FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?`,
+        `SELECT rowid, -bm25(${table}, ${WEIGHTS}) FROM ${table} WHERE ${table} MATCH ? AND rowid BETWEEN ? AND ?`,
       )
       .raw()
-      .all(plan.wordsExpression(), range.first, range.last);
+      .all(expression, range.first, range.last);
     const sequences = new Uint32Array(rows.length);
     for (let i = 0; i < rows.length; i++) sequences[i] = rows[i]![0] - range.base;
     const end = offset + perPage;
@@ -89,12 +89,11 @@ export class SqliteRanking {
   ): Promise<{ page: PageRow[] | null; sequences: Uint32Array } | null> {
     const pool = this.readers();
     if (!pool) return null;
-    const { fts } = range.tables;
+    const { table, expression } = plan.wordsSource();
     const end = offset + perPage;
     const limit = end + TIE_MARGIN;
     const span = Math.ceil((range.last - range.first + 1) / pool.size);
-    const sql = `SELECT rowid, -bm25(${fts}, ${WEIGHTS}) FROM ${fts} WHERE ${fts} MATCH ? AND rowid BETWEEN ? AND ?`;
-    const expression = plan.wordsExpression();
+    const sql = `SELECT rowid, -bm25(${table}, ${WEIGHTS}) FROM ${table} WHERE ${table} MATCH ? AND rowid BETWEEN ? AND ?`;
     let parts;
     try {
       parts = await pool.rankOnEach(

@@ -73,6 +73,8 @@ export interface WorkspaceTables {
   raw: string;
   /** Trigrams of the workspace's distinct tokens (not of its text): the tokens holding a substring. */
   tok: string;
+  /** Adjacent common words as one token each (see sqlite-search-pairs.ts): phrases of common words. */
+  pairs: string;
 }
 
 /**
@@ -81,10 +83,26 @@ export interface WorkspaceTables {
  */
 export function workspaceTables(slot: number): WorkspaceTables {
   rowidRange(slot);
-  return { fts: `fts_${slot}`, raw: `raw_${slot}`, tok: `tok_${slot}` };
+  return { fts: `fts_${slot}`, raw: `raw_${slot}`, tok: `tok_${slot}`, pairs: `pairs_${slot}` };
 }
 
-export function workspaceTablesSql(slot: number): string {
+/** Every full-text table of a workspace. */
+export const workspaceTablesSql = (slot: number): string => textTablesSql(slot) + pairsTableSql(slot);
+
+/**
+ * The pair table (see sqlite-search-pairs.ts): contentless (its rows are written by the index, never read back as
+ * text; a row is taken out by being told its pair text again, which the text in `docs` gives), with positions,
+ * and the same five columns as `fts_N`. Not `contentless_delete`: its deletes leave the table's total length as
+ * it was, and BM25's average length must stay the one `fts_N` has.
+ */
+export const pairsTableSql = (slot: number): string => `
+CREATE VIRTUAL TABLE IF NOT EXISTS ${workspaceTables(slot).pairs} USING fts5(
+  title, filename, content, labels, metadata,
+  content = '', tokenize = 'ascii'
+);`;
+
+/** The tables of a workspace's text: by stem, unstemmed, and the trigrams of its tokens. */
+function textTablesSql(slot: number): string {
   const { fts, raw, tok } = workspaceTables(slot);
   return `
 CREATE VIRTUAL TABLE IF NOT EXISTS ${fts} USING fts5(
@@ -123,7 +141,7 @@ const DOC_COLUMNS = `id, version, deleted, title, filename, content_z, labels_te
   created_at, updated_at, label_ids, label_names, metadata_values`;
 
 /** The live rows of a row id range, as the full-text tables index them. */
-const LIVE_TEXT = `SELECT rid, title, filename, inflate_text(content_z) AS content, labels_text AS labels, metadata_text AS metadata
+export const LIVE_TEXT = `SELECT rid, title, filename, inflate_text(content_z) AS content, labels_text AS labels, metadata_text AS metadata
   FROM docs WHERE rid BETWEEN ? AND ? AND deleted = 0 ORDER BY rid`;
 
 const tableExists = (db: Database.Database, name: string): boolean =>
@@ -180,7 +198,8 @@ export function adoptSharedTables(db: Database.Database): void {
   for (const slot of missing) {
     db.transaction(() => {
       const { fts, raw, tok } = workspaceTables(slot);
-      db.exec(workspaceTablesSql(slot));
+      // The pair table is built by adoptPairTables, which runs next.
+      db.exec(textTablesSql(slot));
       const { first, last } = rowidRange(slot);
       for (const table of [fts, raw]) {
         db.prepare(`INSERT INTO ${table} (rowid, title, filename, content, labels, metadata) ${LIVE_TEXT}`).run(first, last);
@@ -307,7 +326,7 @@ return {
 
 /** The statements that write one workspace's full-text tables, prepared once per connection and workspace. */
 export function workspaceWriteStatements(db: Database.Database, slot: number) {
-  const { fts, raw, tok } = workspaceTables(slot);
+  const { fts, raw, tok, pairs } = workspaceTables(slot);
   const insert = (table: string) => db.prepare(`INSERT INTO ${table} (rowid, title, filename, content, labels, metadata) VALUES (?, ?, ?, ?, ?, ?)`);
   const remove = (table: string) =>
     db.prepare(`INSERT INTO ${table} (${table}, rowid, title, filename, content, labels, metadata) VALUES ('delete', ?, ?, ?, ?, ?, ?)`);
@@ -317,5 +336,7 @@ export function workspaceWriteStatements(db: Database.Database, slot: number) {
     insertRaw: insert(raw),
     deleteRaw: remove(raw),
     insertToken: db.prepare<[string]>(`INSERT INTO ${tok} (token) VALUES (?)`),
+    insertPairs: insert(pairs),
+    deletePairs: remove(pairs),
   };
 }

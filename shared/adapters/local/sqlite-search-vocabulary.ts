@@ -196,7 +196,7 @@ class WordsByLength {
  * Words stemmed by FTS5's own porter tokenizer (the one `fts_N` uses), through a temporary FTS5 table of this
  * connection and its `fts5vocab` view: JavaScript has no stemmer that is sure to agree with it.
  */
-class SqliteStemmer {
+export class SqliteStemmer {
   private readonly statements;
 
   constructor(private readonly db: Database.Database) {

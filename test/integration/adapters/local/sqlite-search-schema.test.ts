@@ -296,7 +296,7 @@ describe('SQLite FTS5 index: full-text tables per workspace', () => {
 
     // Assert
     expect(ids(mine)).toEqual([document(1).id]);
-    expect(tablesOf(file)).toEqual(['fts_1', 'fts_2', 'raw_1', 'raw_2', 'tok_1', 'tok_2']);
+    expect(tablesOf(file)).toEqual(['fts_1', 'fts_2', 'pairs_1', 'pairs_2', 'raw_1', 'raw_2', 'tok_1', 'tok_2']);
   });
 
   describe('adopting a file whose workspaces share one pair of full-text tables (the previous layout)', () => {
@@ -368,7 +368,7 @@ describe('SQLite FTS5 index: full-text tables per workspace', () => {
       store.close();
 
       // Assert
-      expect(adopted).toEqual(['fts_1', 'fts_2', 'raw_1', 'raw_2', 'tok_1', 'tok_2']);
+      expect(adopted).toEqual(['fts_1', 'fts_2', 'pairs_1', 'pairs_2', 'raw_1', 'raw_2', 'tok_1', 'tok_2']);
       expect(tablesOf(file)).toEqual(adopted);
       expect(found.total).toBe(2);
     });
