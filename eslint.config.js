@@ -65,7 +65,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['functions/**/*.ts', 'shared/http/**/*.ts', 'shared/local/**/*.ts', 'shared/container/local.ts', 'shared/container/app-container.ts', 'shared/container/config.ts', 'lib/**/*.ts', 'bin/**/*.ts'],
+    files: ['functions/**/*.ts', 'shared/http/**/*.ts', 'shared/local/**/*.ts', 'shared/container/kit/config.ts', 'lib/**/*.ts', 'bin/**/*.ts'],
     ignores: ['shared/local/event-sources/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [...awsSdkOnlyInAdapters.patterns, zodThroughSharedZod] }] },
   },

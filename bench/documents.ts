@@ -38,7 +38,7 @@ import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
 import { DynamoDocumentRepository } from '../shared/adapters/aws/dynamodb/document-repository';
 import { SqliteSearchIndex } from '../shared/adapters/local/sqlite-search-index';
 import { BOOTSTRAP_WORKSPACE_ID } from '../shared/domain/workspaces/workspace';
-import { localClientOptions } from '../shared/container/local';
+import { localClientOptions } from '../shared/local/local-clients';
 import { dynamoDbCredentials } from '../shared/local/local-resources';
 import type { DocumentRecord, DocumentStatus } from '../shared/domain/documents/document';
 import type { IndexedDocument } from '../shared/domain/search/ports';

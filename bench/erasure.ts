@@ -23,12 +23,17 @@ import { createS3Client } from '../shared/adapters/aws/s3/client';
 import { S3FileStore } from '../shared/adapters/aws/s3/file-store';
 import { S3WorkspaceEraser } from '../shared/adapters/aws/s3/workspace-eraser';
 import { SqliteSearchIndex } from '../shared/adapters/local/sqlite-search-index';
-import { buildAppContainer } from '../shared/container/build-app-container';
-import { commonEnvSchema, parseEnv } from '../shared/container/config';
-import { eraserDepsOf } from '../shared/container/eraser';
-import { localClientOptions } from '../shared/container/local';
-import { requestServing } from '../shared/container/request-serving';
-import { dynamoConnections } from '../shared/container/connection-store';
+import { requestGate } from '../shared/container/kit/request-gate';
+import { passwordHasher } from '../shared/container/kit/serving';
+import { workspaceTableStores } from '../shared/container/kit/workspace-data';
+import { joseTokens } from '../shared/adapters/jwt/jose-token-service';
+import { DynamoErasureRepository } from '../shared/adapters/aws/dynamodb/erasure-repository';
+import { systemClock } from '../shared/domain/clock';
+import { workspaceFileStore } from '../shared/domain/documents/bucket-layout';
+import { commonEnvSchema, parseEnv } from '../shared/container/kit/config';
+import { eraserDepsOf } from '../shared/container/kit/eraser';
+import { localClientOptions } from '../shared/local/local-clients';
+import { DynamoConnectionRepository } from '../shared/adapters/aws/dynamodb/connection-repository';
 import { eraseWorkspace, type EraseWorkspaceDeps } from '../shared/domain/erasure/erase-workspace';
 import { deleteOwnWorkspace } from '../shared/domain/erasure/request-erasure';
 import type { Principal } from '../shared/domain/principal';
@@ -38,7 +43,6 @@ import { startDynamoDbLocal } from '../shared/local/emulators/dynamodb-local';
 import { startS3Emulator } from '../shared/local/emulators/s3-emulator';
 import { aDocumentRecord } from '../test/support/builders';
 import { round } from './support/stats';
-import { absentParts } from '../test/support/absent-parts';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const QUICK = process.argv.includes('--quick');
@@ -80,18 +84,22 @@ async function main(): Promise<void> {
     await ensureTable(db, TABLE);
     await ensureBucket(s3, BUCKET);
     const index = new SqliteSearchIndex(path.join(dir, 'index.sqlite'));
-    const c = buildAppContainer({
-    ...absentParts(),
-      db,
-      tableName: TABLE,
-      env: parseEnv(commonEnvSchema, {}),
-      healthProbes: [],
-      serving: requestServing,
-      connectionStore: dynamoConnections,
-      files: new S3FileStore(s3, BUCKET),
-      search: index,
+    const table = { db, name: TABLE };
+    const env = parseEnv(commonEnvSchema, {});
+    const gate = requestGate({ table, env, clock: systemClock, tokens: joseTokens(async () => new Uint8Array(64))({ issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, ttlSeconds: env.JWT_TTL_SECONDS, clock: systemClock }) });
+    const stores = workspaceTableStores(table, systemClock, gate);
+    const bucket = new S3FileStore(s3, BUCKET);
+    const c = {
+      ...gate,
+      passwords: passwordHasher(env),
+      registrationMode: env.REGISTRATION_MODE,
+      connections: new DynamoConnectionRepository(db, TABLE, systemClock),
+      // No WebSocket is open in the bench: nothing is sent or closed.
+      connectionSender: { send: async () => 'gone' as const, close: async () => undefined },
+      erasures: new DynamoErasureRepository(db, TABLE),
       erasureQueue: { enqueue: async () => {} },
-    });
+      forWorkspace: (workspaceId: string) => ({ ...stores('documents')(workspaceId), files: workspaceFileStore(bucket, workspaceId) }),
+    };
 
     const seed = async (tag: string, documents: number) => {
       const user = await registerUser(c, { username: `${tag}_${Date.now()}`, email: `${tag}-${Date.now()}@example.com`, password: 'bench-password-1' });

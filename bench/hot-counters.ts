@@ -37,7 +37,7 @@ import { DynamoUsageRepository } from '../shared/adapters/aws/dynamodb/usage-rep
 import type { StorageLimits } from '../shared/adapters/aws/dynamodb/storage-ledger';
 import { AppError } from '../shared/domain/errors';
 import { monthOf } from '../shared/domain/usage/usage';
-import { localClientOptions } from '../shared/container/local';
+import { localClientOptions } from '../shared/local/local-clients';
 import { startDynamoDbLocal } from '../shared/local/emulators/dynamodb-local';
 import { aDocumentRecord } from '../test/support/builders';
 import { QUICK } from './support/runtime-bench';

@@ -1,6 +1,6 @@
 /**
  * Imaging before and after an engine change (issue 18): the text layers, thumbnails and hostile files through
- * the same adapters the service wires (`shared/container/imaging.ts`), in this process, on the pool's workers.
+ * the same adapters the service wires (`shared/container/kit/imaging.ts`), in this process, on the pool's workers.
  *
  *   npx tsx bench/imaging.ts
  *   npx tsx bench/imaging.ts --record             also writes the text layers as the baseline to compare with
@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { PdfTextLayerReader as TextLayerReaderImpl } from '../shared/adapters/imaging/pdf-text-layer-reader';
 import { ImagingPool } from '../shared/adapters/imaging/worker-pool';
 import { decidePage } from '../shared/domain/ocr/page-texts';
-import { imagingServices } from '../shared/container/imaging';
+import { imagingServices } from '../shared/container/kit/imaging';
 import { hostileFiles } from '../test/support/hostile-files';
 import { textPdf } from '../test/support/text-pdf';
 import { percentile, round } from './support/stats';

@@ -24,15 +24,17 @@
  */
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { createAuthHandler } from '../functions/auth/handler';
+import { createAuthHandler, type AuthDeps } from '../functions/auth/handler';
+import { DynamoConnectionRepository } from '../shared/adapters/aws/dynamodb/connection-repository';
+import { DynamoQuotaCounts } from '../shared/adapters/aws/dynamodb/quota-counts';
 import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
 import { DEFAULT_SCRYPT_PARAMS, ScryptPasswordHasher, type ScryptParams } from '../shared/adapters/crypto/scrypt-password-hasher';
 import { joseTokens } from '../shared/adapters/jwt/jose-token-service';
-import type { AppContainer } from '../shared/container/app-container';
-import { buildAppContainer } from '../shared/container/build-app-container';
-import { commonEnvSchema, parseEnv } from '../shared/container/config';
-import { localClientOptions } from '../shared/container/local';
-import { requestServing } from '../shared/container/request-serving';
+import { commonEnvSchema, parseEnv } from '../shared/container/kit/config';
+import { requestGate } from '../shared/container/kit/request-gate';
+import { noAuthenticationEvents } from '../shared/domain/audit/ports';
+import { systemClock } from '../shared/domain/clock';
+import { localClientOptions } from '../shared/local/local-clients';
 import { registerUser } from '../shared/domain/users/register';
 import { dynamoDbCredentials } from '../shared/local/local-resources';
 import { ApiClient } from '../test/support/api-client';
@@ -41,7 +43,6 @@ import { httpEvent, lambdaTestContext } from '../test/support/http-events';
 import { RATE_LIMITS_OUT_OF_REACH, type RuntimeProcess } from '../test/support/runtime-process';
 import { benchAgainstRuntime, dynamoDbEndpoint, latencySummary, QUICK, timed, type Latency } from './support/runtime-bench';
 import { seededRandom } from './support/stats';
-import { absentParts } from '../test/support/absent-parts';
 
 const ADMIN = { username: 'benchadmin', password: 'bench-admin-password' };
 /** shared/local/runtime.ts names its table so and does not export the name. */
@@ -55,21 +56,25 @@ const FORMER_PARAMS: ScryptParams = { N: 2 ** 14, r: 8, p: 1 };
 
 const summary = (values: readonly number[]) => latencySummary(values, 1);
 
-/** A container over the runtime's table and key whose hasher uses `params`. */
-async function containerOver(runtime: RuntimeProcess, params: ScryptParams): Promise<AppContainer> {
+/** The auth handler's deps over the runtime's table and key, from the kit, with a hasher that uses `params`. */
+async function containerOver(runtime: RuntimeProcess, params: ScryptParams): Promise<AuthDeps> {
   const db = createDynamoDocumentClient(
     localClientOptions(await dynamoDbEndpoint(runtime.child.pid!), await dynamoDbCredentials(runtime.dataDir)),
   );
   const jwtKey = new TextEncoder().encode((await readFile(path.join(runtime.dataDir, 'secrets', 'jwt-signing-key'), 'utf8')).trim());
-  return buildAppContainer({
-    ...absentParts(),
-    db,
-    tableName: TABLE_NAME,
-    tokens: joseTokens(async () => jwtKey),
-    env: parseEnv(commonEnvSchema, RATE_LIMITS_OUT_OF_REACH),
-    healthProbes: [],
-    serving: (...args) => ({ ...requestServing(...args), passwords: new ScryptPasswordHasher(params) }),
-  });
+  const table = { db, name: TABLE_NAME };
+  const env = parseEnv(commonEnvSchema, RATE_LIMITS_OUT_OF_REACH);
+  const tokens = joseTokens(async () => jwtKey)({ issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, ttlSeconds: env.JWT_TTL_SECONDS, clock: systemClock });
+  return {
+    ...requestGate({ table, env, clock: systemClock, tokens }),
+    passwords: new ScryptPasswordHasher(params),
+    connections: new DynamoConnectionRepository(db, TABLE_NAME, systemClock),
+    quotaCounts: new DynamoQuotaCounts(db, TABLE_NAME),
+    registrationMode: env.REGISTRATION_MODE,
+    refreshGraceSeconds: env.JWT_REFRESH_GRACE_SECONDS,
+    authEvents: noAuthenticationEvents,
+    oidc: null,
+  };
 }
 
 async function run(runtime: RuntimeProcess) {

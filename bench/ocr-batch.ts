@@ -29,7 +29,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as mupdf from 'mupdf';
 import { TesseractOcrEngine } from '../shared/adapters/local/tesseract-ocr-engine';
-import { LOCAL_OCR_LIMITS } from '../shared/container/local';
+import { LOCAL_OCR_LIMITS } from '../shared/local/composition';
 import { ApiClient } from '../test/support/api-client';
 import { startRuntimeProcess, type RuntimeProcess } from '../test/support/runtime-process';
 import { characterErrorRate } from '../test/support/text-metrics';

@@ -32,21 +32,21 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { createDynamoDocumentClient } from '../shared/adapters/aws/clients';
 import { WriteBehindRateLimitStore } from '../shared/adapters/local/write-behind-rate-limit-store';
 import { WriteBehindUsageMeter } from '../shared/adapters/local/write-behind-usage-meter';
-import type { AppContainer, DocumentServices } from '../shared/container/app-container';
-import { buildAppContainer, type ContainerParts } from '../shared/container/build-app-container';
-import { requestServing } from '../shared/container/request-serving';
+import { requestGate, type RequestGate } from '../shared/container/kit/request-gate';
+import { workspaceTableStores } from '../shared/container/kit/workspace-data';
+import { systemClock } from '../shared/domain/clock';
+import { noBusinessMetrics } from '../shared/domain/metrics/ports';
 import { joseTokens } from '../shared/adapters/jwt/jose-token-service';
-import { commonEnvSchema, parseEnv } from '../shared/container/config';
-import { localClientOptions } from '../shared/container/local';
+import { commonEnvSchema, parseEnv } from '../shared/container/kit/config';
+import { localClientOptions } from '../shared/local/local-clients';
 import { dynamoDbCredentials } from '../shared/local/local-resources';
-import { createDocumentsHandler } from '../functions/documents/handler';
+import { createDocumentsHandler, type DocumentsDeps } from '../functions/documents/handler';
 import { ApiClient } from '../test/support/api-client';
 import { pngImage } from '../test/support/fixtures';
 import { httpEvent, lambdaTestContext } from '../test/support/http-events';
 import { RATE_LIMITS_OUT_OF_REACH, type RuntimeProcess } from '../test/support/runtime-process';
 import { benchAgainstRuntime, dynamoDbEndpoint, latencySummary, QUICK, timed, type Latency } from './support/runtime-bench';
 import { round, seededRandom } from './support/stats';
-import { absentParts } from '../test/support/absent-parts';
 
 const ADMIN = { username: 'benchadmin', password: 'bench-admin-password' };
 /** shared/local/runtime.ts names its table so and does not export the name. */
@@ -58,47 +58,51 @@ const TARGET_ADDED_P95_MS = 3;
 
 const summary = (values: readonly number[]) => latencySummary(values, 2);
 
-/** GET /api/documents answers only from the table: the services of the other document routes are never reached. */
-const unreached = <T>(name: keyof DocumentServices): T => {
+/** GET /api/documents answers only from the table: the ports of the other document routes are never reached. */
+const unreached = <T>(name: string): T => {
   const fail = (): never => {
-    throw new Error(`GET /api/documents reached DocumentServices.${name}`);
+    throw new Error(`GET /api/documents reached ${name}`);
   };
   return new Proxy(fail, { get: fail, apply: fail }) as T;
 };
-const unreachedServices = (): DocumentServices => ({
-  thumbnails: unreached('thumbnails'),
-  sha256: unreached('sha256'),
-  ocrLanguages: unreached('ocrLanguages'),
-});
 
 /**
- * The containers over the runtime's table and key, with the limits the runtime was started with: `container`
- * counts as the local runtime does (limits decided and usage counted in memory, both written behind), `cloud` as a
- * Lambda does (one conditional write per request, and the usage's ADD beside it).
+ * The documents handler's deps over the runtime's table and key, with the limits the runtime was started with:
+ * `container` counts as the local runtime does (limits decided and usage counted in memory, both written behind),
+ * `cloud` as a Lambda does (one conditional write per request, and the usage's ADD beside it).
  */
-async function containerOver(
-  runtime: RuntimeProcess,
-): Promise<{ container: AppContainer; cloud: AppContainer; db: ReturnType<typeof createDynamoDocumentClient> }> {
+async function containerOver(runtime: RuntimeProcess): Promise<{ container: DocumentsDeps & RequestGate; cloud: RequestGate; db: ReturnType<typeof createDynamoDocumentClient> }> {
   const db = createDynamoDocumentClient(
     localClientOptions(await dynamoDbEndpoint(runtime.child.pid!), await dynamoDbCredentials(runtime.dataDir)),
   );
   const jwtKey = new TextEncoder().encode((await readFile(path.join(runtime.dataDir, 'secrets', 'jwt-signing-key'), 'utf8')).trim());
-  const parts: ContainerParts = {
-    ...absentParts(),
-    db,
-    tableName: TABLE_NAME,
-    tokens: joseTokens(async () => jwtKey),
-    env: parseEnv(commonEnvSchema, RATE_LIMITS_OUT_OF_REACH),
-    healthProbes: [],
-    serving: requestServing,
-  };
-  const container = buildAppContainer({
-    ...parts,
-    decorateRateLimits: (store) => new WriteBehindRateLimitStore(store),
+  const table = { db, name: TABLE_NAME };
+  const env = parseEnv(commonEnvSchema, RATE_LIMITS_OUT_OF_REACH);
+  const tokens = joseTokens(async () => jwtKey)({ issuer: env.JWT_ISSUER, audience: env.JWT_AUDIENCE, ttlSeconds: env.JWT_TTL_SECONDS, clock: systemClock });
+  const gate = requestGate({
+    table,
+    env,
+    clock: systemClock,
+    tokens,
     // The runtime counts a request's usage in memory too; without this each limited request waited for a write.
-    decorateUsageMeter: (meter) => new WriteBehindUsageMeter(meter),
+    decorate: { rateLimits: (store) => new WriteBehindRateLimitStore(store), usageMeter: (meter) => new WriteBehindUsageMeter(meter) },
   });
-  return { container, cloud: buildAppContainer(parts), db };
+  const stores = workspaceTableStores(table, systemClock, gate);
+  const container: DocumentsDeps & RequestGate = {
+    ...gate,
+    metrics: noBusinessMetrics,
+    regex: unreached('regex'),
+    ruleLog: unreached('ruleLog'),
+    thumbnails: unreached('thumbnails'),
+    sha256: unreached('sha256'),
+    ocrLanguages: unreached('ocrLanguages'),
+    forWorkspace: (workspaceId) => ({
+      ...stores('workspaceId', 'documents', 'uploads', 'labels', 'rules')(workspaceId),
+      files: unreached('files'),
+      ocrQueue: unreached('ocrQueue'),
+    }),
+  };
+  return { container, cloud: requestGate({ table, env, clock: systemClock, tokens }), db };
 }
 
 async function run(runtime: RuntimeProcess) {
@@ -118,8 +122,8 @@ async function run(runtime: RuntimeProcess) {
 
   // 2. In process, the same handler with and without the limiter, in pairs of random order.
   const { container, cloud, db } = await containerOver(runtime);
-  const withLimiter = createDocumentsHandler({ ...container, ...unreachedServices() });
-  const withoutLimiter = createDocumentsHandler({ ...container, ...unreachedServices(), limits: async () => null });
+  const withLimiter = createDocumentsHandler(container);
+  const withoutLimiter = createDocumentsHandler({ ...container, limits: async () => null });
   const event = () => httpEvent('GET /api/documents', { headers: { authorization: `Bearer ${admin.token}` } });
   const call = (handler: typeof withLimiter, counted: boolean) => async () => {
     const result = (await handler(event(), lambdaTestContext)) as { statusCode: number; headers?: Record<string, unknown> };

@@ -26,7 +26,7 @@ import { Readable } from 'node:stream';
 import WebSocket from 'ws';
 import { ApiGatewayConnectionSender } from '../shared/adapters/aws/apigateway/connection-sender';
 import { createConnectionsClient } from '../shared/adapters/aws/clients';
-import { EVENT_SEND_TIMEOUT_MS } from '../shared/container/build-app-container';
+import { EVENT_SEND_TIMEOUT_MS } from '../shared/container/kit/event-hub';
 import { ApiClient } from '../test/support/api-client';
 import { startRuntimeProcess } from '../test/support/runtime-process';
 import { watchNoise } from './support/machine';

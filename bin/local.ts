@@ -1,4 +1,4 @@
-import { parseEnv } from '../shared/container/config';
+import { parseEnv } from '../shared/container/kit/config';
 import { localEnvSchema, type LocalEnv } from '../shared/local/local-env';
 import { startLocalRuntime } from '../shared/local/runtime';
 import { logger } from '../shared/observability/logger';

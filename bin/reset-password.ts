@@ -7,7 +7,7 @@ import { createDynamoDocumentClient, type ClientOptions } from '../shared/adapte
 import { accountStores } from '../shared/container/kit/accounts';
 import { passwordHasher } from '../shared/container/kit/serving';
 import { systemClock } from '../shared/domain/clock';
-import { dynamoConnections } from '../shared/container/connection-store';
+import { DynamoConnectionRepository } from '../shared/adapters/aws/dynamodb/connection-repository';
 import { resetPassword } from '../shared/domain/auth/reset-password';
 import { AppError } from '../shared/domain/errors';
 import { passwordField } from '../shared/http/fields';
@@ -72,7 +72,7 @@ await runCommand(spec.name, async () => {
         return {
           users: accountStores(table).users,
           passwords: passwordHasher(commandSettings()),
-          connections: dynamoConnections(table.db, table.name, systemClock),
+          connections: new DynamoConnectionRepository(table.db, table.name, systemClock),
           clock: systemClock,
         };
       })(),

@@ -80,7 +80,7 @@ function httpsUrlProblem(value: string): string | null {
   return value.includes('#') ? 'must not have a fragment (the token goes there)' : null;
 }
 
-/** What is wrong with each value the runtime parses in its own way (shared/container/config.ts oidcEnvShape). */
+/** What is wrong with each value the runtime parses in its own way (shared/container/kit/config.ts oidcEnvShape). */
 const OIDC_CHECKS: Partial<Record<keyof typeof OIDC_CONTEXT, (value: string) => string | null>> = {
   oidcIssuer: httpsUrlProblem,
   oidcRedirectUri: httpsUrlProblem,

@@ -1,6 +1,6 @@
 import * as z from '../../shared/zod';
 import { CHANNEL_ERROR_MESSAGES, CLIENT_MESSAGE_TYPES, MAX_CLIENT_MESSAGE_BYTES } from '../../functions/realtime/schemas';
-import { commonEnvSchema } from '../../shared/container/config';
+import { commonEnvSchema } from '../../shared/container/kit/config';
 import { MESSAGE_BUDGET, MessageBudget, type ChannelError } from '../../shared/domain/connections/message-budget';
 import {
   CONNECTION_LIFETIME_SECONDS,

@@ -4,7 +4,7 @@
  * command line, 1 for a command that could not do its work).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigurationError } from '../../shared/container/config';
+import { ConfigurationError } from '../../shared/container/kit/config';
 
 /** One option: what `util.parseArgs` takes, and what `--help` says about it. */
 export interface CliOption {

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClientOptions } from '../../shared/adapters/aws/clients';
-import { LOCAL_REGION, localClientOptions, type LocalCredentials } from '../../shared/container/local';
+import { LOCAL_REGION, localClientOptions, type LocalCredentials } from '../../shared/local/local-clients';
 import { databaseFileName, startDynamoDbLocal, type RunningEmulator } from '../../shared/local/emulators/dynamodb-local';
 import { startS3Emulator } from '../../shared/local/emulators/s3-emulator';
 import { processArgs } from '../../shared/local/emulators/processes';

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import * as z from '../../shared/zod';
-import { commonEnvSchema, envText, parseEnv, type CommonEnv } from '../../shared/container/config';
+import { commonEnvSchema, envText, parseEnv, type CommonEnv } from '../../shared/container/kit/config';
 import { localEnvSchema } from '../../shared/local/local-env';
 import { usageError, type CliOption, type CliSetting, type CliValues } from './cli';
 

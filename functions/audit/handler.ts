@@ -1,4 +1,4 @@
-import type { AppContainer } from '../../shared/container/app-container';
+import type { AuditLog } from '../../shared/domain/audit/ports';
 import type { HttpGate } from '../../shared/container/kit/request-gate';
 import { listAudit } from '../../shared/domain/audit/list-audit';
 import { httpHandler } from '../../shared/http/pipeline';
@@ -10,7 +10,7 @@ import { routes } from './schemas';
 const utc = (instant: string | undefined) => (instant === undefined ? undefined : new Date(instant).toISOString());
 
 /** GET /api/audit: the workspace's audit log (its admins), or any workspace's (the operator). No route changes it. */
-export type AuditDeps = HttpGate & Pick<AppContainer, 'audit'>;
+export type AuditDeps = HttpGate & { audit: AuditLog };
 
 export const createAuditHandler = (c: AuditDeps) =>
   httpHandler({

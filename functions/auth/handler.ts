@@ -6,8 +6,13 @@ import type { Session } from '../../shared/domain/auth/session';
 import { completeOidcLogin } from '../../shared/domain/sso/complete-oidc-login';
 import { startOidcLogin } from '../../shared/domain/sso/start-oidc-login';
 import { registerUser } from '../../shared/domain/users/register';
-import type { AppContainer, OidcServices } from '../../shared/container/app-container';
-import type { HttpGate } from '../../shared/container/kit/request-gate';
+import type { OidcServices } from '../../shared/container/kit/oidc';
+import type { HttpGate, RequestGate } from '../../shared/container/kit/request-gate';
+import type { AuthenticationEvents } from '../../shared/domain/audit/ports';
+import type { ConnectionRepository } from '../../shared/domain/connections/ports';
+import type { QuotaCounts } from '../../shared/domain/quotas/ports';
+import type { PasswordHasher } from '../../shared/domain/users/ports';
+import type { RegistrationMode } from '../../shared/manifest';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json, type HttpResponse } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
@@ -17,7 +22,7 @@ import { routes } from './schemas';
 const oidcNotConfigured = () =>
   new AppError('NOT_FOUND', 'Single sign-on (OIDC) is not configured on this service', { feature: 'oidc', configured: false });
 
-const requireOidc = (c: Pick<AppContainer, 'oidc'>): OidcServices => {
+const requireOidc = (c: Pick<AuthDeps, 'oidc'>): OidcServices => {
   if (!c.oidc) throw oidcNotConfigured();
   return c.oidc;
 };
@@ -36,7 +41,18 @@ const sessionResponse = (oidc: OidcServices, session: Session): HttpResponse => 
 };
 
 /** POST /api/auth/{register,login,logout,refresh} and GET /api/auth/oidc/{login,callback}. */
-export type AuthDeps = HttpGate & Pick<AppContainer, 'authEvents' | 'clock' | 'connections' | 'loginAttempts' | 'oidc' | 'passwords' | 'plans' | 'quotaCounts' | 'refreshGraceSeconds' | 'registrationMode' | 'revokedTokens' | 'tokens' | 'users' | 'workspaces' | 'workspaceStatus'>;
+export type AuthDeps = HttpGate &
+  Pick<RequestGate, 'clock' | 'loginAttempts' | 'plans' | 'revokedTokens' | 'tokens' | 'users' | 'workspaces' | 'workspaceStatus'> & {
+    /** Where logins are recorded: the audit log. */
+    authEvents: AuthenticationEvents;
+    connections: ConnectionRepository;
+    /** Single sign-on; null when no provider is configured (the OIDC routes answer 404). */
+    oidc: OidcServices | null;
+    passwords: PasswordHasher;
+    quotaCounts: QuotaCounts;
+    refreshGraceSeconds: number;
+    registrationMode: RegistrationMode;
+  };
 
 export const createAuthHandler = (c: AuthDeps) =>
   httpHandler({

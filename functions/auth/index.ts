@@ -2,7 +2,7 @@ import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { DynamoQuotaCounts } from '../../shared/adapters/aws/dynamodb/quota-counts';
 import { readSecretString } from '../../shared/adapters/aws/secrets/secret-string';
 import { lazyOpenIdClient } from '../../shared/adapters/oidc/lazy-openid-client';
-import { dynamoConnections } from '../../shared/container/connection-store';
+import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
 import { authenticationEvents } from '../../shared/container/kit/audit';
 import { optionalAuditTableName } from '../../shared/container/kit/aws-env';
 import { awsHttp } from '../../shared/container/kit/aws-http';
@@ -18,7 +18,7 @@ export const handler = lambdaEntry(
     ...gate,
     passwords: passwordHasher(config),
     // A logout, a refresh or a password change ends or moves the caller's WebSocket sessions.
-    connections: dynamoConnections(table.db, table.name, gate.clock),
+    connections: new DynamoConnectionRepository(table.db, table.name, gate.clock),
     quotaCounts: new DynamoQuotaCounts(table.db, table.name),
     registrationMode: config.REGISTRATION_MODE,
     refreshGraceSeconds: config.JWT_REFRESH_GRACE_SECONDS,

@@ -1,6 +1,12 @@
-import type { HttpGate } from '../../shared/container/kit/request-gate';
+import type { HttpGate, RequestGate } from '../../shared/container/kit/request-gate';
 import { inWorkspace, type WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
-import type { AppContainer, WorkspaceData, DocumentServices } from '../../shared/container/app-container';
+import type { DocumentListingIndex, DocumentRepository, PendingUploadRepository } from '../../shared/domain/documents/ports';
+import type { ThumbnailRenderer } from '../../shared/domain/documents/thumbnails';
+import type { FileStore } from '../../shared/domain/files/ports';
+import type { LabelRepository } from '../../shared/domain/labels/ports';
+import type { BusinessMetrics } from '../../shared/domain/metrics/ports';
+import type { OcrEngine, OcrJobQueue } from '../../shared/domain/ocr/ports';
+import type { RuleApplyDeps, RuleRepository } from '../../shared/domain/rules/ports';
 import { deleteDocument } from '../../shared/domain/documents/delete-document';
 import { updateDocument } from '../../shared/domain/documents/update-document';
 import { downloadDocument } from '../../shared/domain/documents/download-document';
@@ -28,7 +34,25 @@ const binary = (bytes: Uint8Array, headers: Record<string, string>): HttpRespons
 });
 
 /** What the documents endpoints use. */
-export type DocumentsDeps = HttpGate & Pick<AppContainer, 'clock' | 'metrics' | 'regex' | 'ruleLog' | 'settings'> & WorkspaceScoped<Pick<WorkspaceData, 'documents' | 'files' | 'labels' | 'listingIndex' | 'ocrQueue' | 'rules' | 'uploads' | 'workspaceId'>> & DocumentServices;
+export type DocumentsDeps = HttpGate &
+  Pick<RequestGate, 'clock' | 'settings'> &
+  Pick<RuleApplyDeps, 'regex' | 'ruleLog'> & {
+    metrics: BusinessMetrics;
+    thumbnails: ThumbnailRenderer;
+    sha256(bytes: Uint8Array): string;
+    /** The OCR languages the engine reads, to refuse others at upload. */
+    ocrLanguages: OcrEngine['languages'];
+  } & WorkspaceScoped<{
+    workspaceId: string;
+    documents: DocumentRepository;
+    uploads: PendingUploadRepository;
+    labels: LabelRepository;
+    rules: RuleRepository;
+    files: FileStore;
+    ocrQueue: OcrJobQueue;
+    /** Serves filtered and sorted listings where the runtime has one (the local search index). */
+    listingIndex?: DocumentListingIndex;
+  }>;
 
 /**
  * The P document endpoints: upload (single and bulk), list, read, edit, delete, download, searchable PDF, thumbnail.

@@ -7,7 +7,7 @@ import { sha256 } from '../../shared/adapters/crypto/sha256';
 import { lambdaBusinessMetrics } from '../../shared/adapters/powertools/powertools-metrics';
 import { lazyRe2RegexEngine } from '../../shared/adapters/re2/lazy-re2-regex-engine';
 import { workspaceFileStore } from '../../shared/domain/documents/bucket-layout';
-import { imagingServices } from '../../shared/container/imaging';
+import { imagingServices } from '../../shared/container/kit/imaging';
 import { bucketName, textractLanguages } from '../../shared/container/kit/aws-env';
 import { awsHttp } from '../../shared/container/kit/aws-http';
 import { ocrQueues } from '../../shared/container/kit/aws-queues';

@@ -4,9 +4,9 @@ import { OpenSearchSearchIndex } from '../../shared/adapters/aws/opensearch/sear
 import { createS3Client } from '../../shared/adapters/aws/s3/client';
 import { S3WorkspaceEraser } from '../../shared/adapters/aws/s3/workspace-eraser';
 import { systemClock } from '../../shared/domain/clock';
-import { envText, parseEnv } from '../../shared/container/config';
-import { dynamoConnections } from '../../shared/container/connection-store';
-import { eraserDepsOf } from '../../shared/container/eraser';
+import { envText, parseEnv } from '../../shared/container/kit/config';
+import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
+import { eraserDepsOf } from '../../shared/container/kit/eraser';
 import { awsConnectionSender } from '../../shared/container/kit/aws-connections';
 import { awsTable } from '../../shared/container/kit/aws-table';
 import { createEraserHandler } from './handler';
@@ -22,7 +22,7 @@ const index = OpenSearchSearchIndex.forDomain(config.OPENSEARCH_ENDPOINT, config
 export const handler = lambdaEntry(
   createEraserHandler(
     eraserDepsOf(
-      { clock: systemClock, connections: dynamoConnections(table.db, table.name, systemClock), connectionSender: awsConnectionSender(process.env) },
+      { clock: systemClock, connections: new DynamoConnectionRepository(table.db, table.name, systemClock), connectionSender: awsConnectionSender(process.env) },
       {
         db: table.db,
         tableName: table.name,

@@ -3,8 +3,8 @@ import { DynamoChangeLedger } from '../../shared/adapters/aws/dynamodb/change-le
 import { DynamoOcrJobRepository } from '../../shared/adapters/aws/dynamodb/ocr-job-repository';
 import { DynamoUserRepository } from '../../shared/adapters/aws/dynamodb/user-repository';
 import { systemClock } from '../../shared/domain/clock';
-import { dynamoConnections } from '../../shared/container/connection-store';
-import { eventsDepsOf } from '../../shared/container/consumer-deps';
+import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
+import { eventsDepsOf } from '../../shared/container/kit/consumer-deps';
 import { auditLog } from '../../shared/container/kit/audit';
 import { awsConnectionSender } from '../../shared/container/kit/aws-connections';
 import { auditTableName } from '../../shared/container/kit/aws-env';
@@ -18,7 +18,7 @@ import { createEventsHandler } from './handler';
  * counts (queue_status), the ledger of published changes, and the audit log it appends what it derives to.
  */
 const table = awsTable();
-const connections = dynamoConnections(table.db, table.name, systemClock);
+const connections = new DynamoConnectionRepository(table.db, table.name, systemClock);
 const connectionSender = awsConnectionSender(process.env);
 
 export const handler = lambdaEntry(

@@ -6,7 +6,7 @@ import { bucketProbe } from '../../shared/adapters/aws/s3/bucket-probe';
 import { createS3Client } from '../../shared/adapters/aws/s3/client';
 import { createSqsClient } from '../../shared/adapters/aws/sqs/client';
 import { queueProbe } from '../../shared/adapters/aws/sqs/queue-probe';
-import { commonEnvSchema, envText, parseEnv } from '../../shared/container/config';
+import { commonEnvSchema, envText, parseEnv } from '../../shared/container/kit/config';
 import { createHealthHandler } from './handler';
 
 /* The probes of the health endpoint: the table, the bucket and the OCR queue. */

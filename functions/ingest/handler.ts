@@ -1,5 +1,10 @@
 import * as z from '../../shared/zod';
-import type { AppContainer, WorkspaceData } from '../../shared/container/app-container';
+import type { DocumentRepository, PendingUploadRepository } from '../../shared/domain/documents/ports';
+import type { FileStore } from '../../shared/domain/files/ports';
+import type { LabelRepository } from '../../shared/domain/labels/ports';
+import type { BusinessMetrics } from '../../shared/domain/metrics/ports';
+import type { OcrJobQueue } from '../../shared/domain/ocr/ports';
+import type { RuleApplyDeps, RuleRepository } from '../../shared/domain/rules/ports';
 import { inWorkspace, type WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
 import { stagedObject } from '../../shared/domain/documents/bucket-layout';
 import { ingestUploadedFile } from '../../shared/domain/documents/ingest-uploaded-file';
@@ -14,7 +19,15 @@ const s3Notification = z.object({ Records: z._default(z.array(s3Record), []) });
 const objectKey = (encoded: string) => decodeURIComponent(encoded.replace(/\+/g, ' '));
 
 /** What the ingest worker uses. */
-export type IngestDeps = Pick<AppContainer, 'clock' | 'metrics' | 'regex' | 'ruleLog'> & WorkspaceScoped<Pick<WorkspaceData, 'documents' | 'files' | 'labels' | 'ocrQueue' | 'rules' | 'uploads' | 'workspaceId'>>;
+export type IngestDeps = Pick<RuleApplyDeps, 'clock' | 'regex' | 'ruleLog'> & { metrics: BusinessMetrics } & WorkspaceScoped<{
+    workspaceId: string;
+    documents: DocumentRepository;
+    uploads: PendingUploadRepository;
+    labels: LabelRepository;
+    rules: RuleRepository;
+    files: FileStore;
+    ocrQueue: OcrJobQueue;
+  }>;
 
 /**
  * Finishes presigned uploads: the bucket sends its object-created events for `uploads/` to a queue, and each

@@ -2,7 +2,15 @@ import * as z from '../../shared/zod';
 import { OCR_PRIORITIES } from '../../shared/domain/ocr/jobs';
 import { processOcrJob, type OcrWorkerServices } from '../../shared/domain/ocr/process-ocr-job';
 import { MAX_DEFERRALS } from '../../shared/domain/ocr/throttling';
-import type { AppContainer, WorkspaceData } from '../../shared/container/app-container';
+import type { RequestGate } from '../../shared/container/kit/request-gate';
+import type { DocumentRepository } from '../../shared/domain/documents/ports';
+import type { FileStore } from '../../shared/domain/files/ports';
+import type { LabelRepository } from '../../shared/domain/labels/ports';
+import type { BusinessMetrics } from '../../shared/domain/metrics/ports';
+import type { NotificationRepository } from '../../shared/domain/notifications/ports';
+import type { OcrJobQueue, OcrJobRepository } from '../../shared/domain/ocr/ports';
+import type { QuotaCounts } from '../../shared/domain/quotas/ports';
+import type { RuleApplyDeps, RuleRepository } from '../../shared/domain/rules/ports';
 import { inWorkspace, type WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
 import { BOOTSTRAP_WORKSPACE_ID } from '../../shared/domain/workspaces/workspace';
 import { logger } from '../../shared/observability/logger';
@@ -18,8 +26,17 @@ const jobMessage = z.object({
 });
 
 /** The worker's dependencies: the container (each job is run in its workspace, named by its message) and the engines. */
-export type OcrWorkerHandlerDeps = Pick<AppContainer, 'clock' | 'metrics' | 'notifications' | 'settings' | 'regex' | 'ruleLog' | 'quotaCounts' | 'plans' | 'workspaceStatus' | 'usage'> &
-  WorkspaceScoped<Pick<WorkspaceData, 'workspaceId' | 'ocrJobs' | 'ocrQueue' | 'documents' | 'files' | 'rules' | 'labels'>> &
+export type OcrWorkerHandlerDeps = Pick<RequestGate, 'clock' | 'settings' | 'plans' | 'workspaceStatus' | 'usage'> &
+  Pick<RuleApplyDeps, 'regex' | 'ruleLog'> & { metrics: BusinessMetrics; notifications: NotificationRepository; quotaCounts: QuotaCounts } &
+  WorkspaceScoped<{
+    workspaceId: string;
+    ocrJobs: OcrJobRepository;
+    ocrQueue: OcrJobQueue;
+    documents: DocumentRepository;
+    files: FileStore;
+    rules: RuleRepository;
+    labels: LabelRepository;
+  }> &
   OcrWorkerServices;
 
 /**

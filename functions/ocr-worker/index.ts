@@ -12,7 +12,7 @@ import { TextractOcrEngine } from '../../shared/adapters/aws/textract/ocr-engine
 import { lambdaBusinessMetrics } from '../../shared/adapters/powertools/powertools-metrics';
 import { lazyRe2RegexEngine } from '../../shared/adapters/re2/lazy-re2-regex-engine';
 import { workspaceFileStore } from '../../shared/domain/documents/bucket-layout';
-import { imagingServices } from '../../shared/container/imaging';
+import { imagingServices } from '../../shared/container/kit/imaging';
 import { workspaceDirectory } from '../../shared/container/kit/accounts';
 import { bucketName, OCR_STALE_AFTER_SECONDS, ocrQueueUrls } from '../../shared/container/kit/aws-env';
 import { awsWorker } from '../../shared/container/kit/aws-worker';

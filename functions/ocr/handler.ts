@@ -1,6 +1,8 @@
-import type { HttpGate } from '../../shared/container/kit/request-gate';
+import type { HttpGate, RequestGate } from '../../shared/container/kit/request-gate';
 import { inWorkspace, type WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
-import type { AppContainer, WorkspaceData, OcrServices } from '../../shared/container/app-container';
+import type { ConnectionRepository } from '../../shared/domain/connections/ports';
+import type { OcrEngine, OcrJobQueue, OcrJobRepository } from '../../shared/domain/ocr/ports';
+import type { HostProbe } from '../../shared/domain/system/ports';
 import { ocrMetrics } from '../../shared/domain/ocr/ocr-metrics';
 import { cancelOcrJob } from '../../shared/domain/ocr/cancel-ocr-job';
 import { setOcrPriority } from '../../shared/domain/ocr/set-ocr-priority';
@@ -14,7 +16,15 @@ import { route } from '../../shared/http/route';
 import { routes } from './schemas';
 
 /** What the ocr endpoints use. */
-export type OcrDeps = HttpGate & Pick<AppContainer, 'clock' | 'connections' | 'host' | 'settings'> & WorkspaceScoped<Pick<WorkspaceData, 'ocrJobs' | 'ocrQueue' | 'workspaceId'>> & OcrServices;
+export type OcrDeps = HttpGate &
+  Pick<RequestGate, 'clock' | 'settings'> & {
+    connections: ConnectionRepository;
+    /** The answering instance, for the system metrics. */
+    host: HostProbe;
+    ocrLanguages: OcrEngine['languages'];
+    /** OCR jobs that run side by side, for the queue's completion estimate. */
+    ocrWorkers: number;
+  } & WorkspaceScoped<{ workspaceId: string; ocrJobs: OcrJobRepository; ocrQueue: OcrJobQueue }>;
 
 /** OCR queue control and the metrics: retry a document, the queue's status and items, priority, cancel, OCR and system metrics. */
 export const createOcrHandler = (c: OcrDeps) =>

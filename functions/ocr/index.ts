@@ -1,5 +1,5 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
-import { dynamoConnections } from '../../shared/container/connection-store';
+import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
 import { ocrWorkers, textractLanguages } from '../../shared/container/kit/aws-env';
 import { awsHttp } from '../../shared/container/kit/aws-http';
 import { ocrQueues } from '../../shared/container/kit/aws-queues';
@@ -15,7 +15,7 @@ export const handler = lambdaEntry(
   createOcrHandler({
     ...gate,
     // The system metrics count the open WebSocket connections and measure the instance against its memory.
-    connections: dynamoConnections(table.db, table.name, gate.clock),
+    connections: new DynamoConnectionRepository(table.db, table.name, gate.clock),
     host: hostProbe({
       dataPath: '/tmp',
       ...(config.AWS_LAMBDA_FUNCTION_MEMORY_SIZE ? { memoryLimitBytes: config.AWS_LAMBDA_FUNCTION_MEMORY_SIZE * 1024 * 1024 } : {}),

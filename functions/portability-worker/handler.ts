@@ -1,6 +1,6 @@
 import * as z from '../../shared/zod';
-import type { AppContainer } from '../../shared/container/app-container';
-import { exportDepsOf, importDepsOf, type ExportSources, type ImportTargets } from '../../shared/container/portability-services';
+import type { WorkspaceStatusReader } from '../../shared/domain/workspaces/ports';
+import { exportDepsOf, importDepsOf, type ExportSources, type ImportTargets } from '../../shared/container/kit/portability';
 import { runExport } from '../../shared/domain/portability/run-export';
 import { runImport } from '../../shared/domain/portability/run-import';
 import { refusePortabilityJob } from '../../shared/domain/portability/manage-portability';
@@ -10,7 +10,7 @@ import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 const jobMessage = z.object({ kind: z.enum(['export', 'import']), workspace_id: z.uuid(), job_id: z.uuid() });
 
 /** What the portability worker uses: what an export reads and what an import writes. */
-export type PortabilityWorkerDeps = ExportSources & ImportTargets & Pick<AppContainer, 'workspaceStatus'>;
+export type PortabilityWorkerDeps = ExportSources & ImportTargets & { workspaceStatus: WorkspaceStatusReader };
 
 /**
  * The portability worker, fed by the portability queue: each message runs one export (writes the workspace's

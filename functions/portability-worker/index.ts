@@ -14,8 +14,8 @@ import { awsPortabilityQueue } from '../../shared/container/kit/aws-queues';
 import { awsCredentialVault } from '../../shared/container/kit/aws-vault';
 import { awsWorker } from '../../shared/container/kit/aws-worker';
 import { documentRepository } from '../../shared/container/kit/workspace-stores';
-import { dynamoPortabilityServices } from '../../shared/container/portability-services';
-import { dynamoWebhookStores } from '../../shared/container/webhook-services';
+import { dynamoPortabilityServices } from '../../shared/container/kit/portability';
+import { dynamoWebhookStores } from '../../shared/container/kit/webhooks';
 import { createPortabilityWorkerHandler } from './handler';
 
 /*

@@ -1,5 +1,5 @@
 import type { HttpGate } from '../../shared/container/kit/request-gate';
-import { portabilityDepsOf } from '../../shared/container/portability-services';
+import { portabilityDepsOf } from '../../shared/container/kit/portability';
 import { createImport, getExport, getImport, startExport, startImport } from '../../shared/domain/portability/manage-portability';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json } from '../../shared/http/responses';

@@ -7,7 +7,7 @@ import { bucketName } from '../../shared/container/kit/aws-env';
 import { awsHttp } from '../../shared/container/kit/aws-http';
 import { awsPortabilityQueue } from '../../shared/container/kit/aws-queues';
 import { documentRepository } from '../../shared/container/kit/workspace-stores';
-import { dynamoPortabilityServices } from '../../shared/container/portability-services';
+import { dynamoPortabilityServices } from '../../shared/container/kit/portability';
 import { createPortabilityHandler } from './handler';
 
 const { gate, table } = awsHttp();

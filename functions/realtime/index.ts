@@ -1,5 +1,5 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
-import { dynamoConnections } from '../../shared/container/connection-store';
+import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
 import { awsConnectionSender } from '../../shared/container/kit/aws-connections';
 import { awsHttp } from '../../shared/container/kit/aws-http';
 import { createRealtimeHandler } from './handler';
@@ -11,7 +11,7 @@ export const handler = lambdaEntry(
     authenticate: gate.authenticate,
     clock: gate.clock,
     wsAuthTimeoutSeconds: config.WS_AUTH_TIMEOUT_SECONDS,
-    connections: dynamoConnections(table.db, table.name, gate.clock),
+    connections: new DynamoConnectionRepository(table.db, table.name, gate.clock),
     connectionSender: awsConnectionSender(process.env),
   }),
 );

@@ -1,5 +1,7 @@
 import * as z from '../../shared/zod';
-import type { AppContainer, WorkspaceData } from '../../shared/container/app-container';
+import type { Clock } from '../../shared/domain/clock';
+import type { LabelRepository } from '../../shared/domain/labels/ports';
+import type { RegexEngine, RuleDocuments, RuleJobQueue, RuleRepository } from '../../shared/domain/rules/ports';
 import { inWorkspace, type WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
 import { failApplyRule, runApplyRuleStep } from '../../shared/domain/rules/apply-rule-job';
 import { MAX_RECEIVES } from '../../shared/manifest';
@@ -9,7 +11,8 @@ import { sqsJsonHandler } from '../../shared/queue/sqs-batch';
 const stepMessage = z.object({ workspace_id: z.uuid(), rule_id: z.uuid(), job_id: z.uuid() });
 
 /** What the rule-jobs worker uses. */
-export type RuleJobsDeps = Pick<AppContainer, 'clock' | 'regex' | 'ruleJobs'> & WorkspaceScoped<Pick<WorkspaceData, 'labels' | 'ruleDocuments' | 'rules' | 'workspaceId'>>;
+export type RuleJobsDeps = { clock: Clock; regex: RegexEngine; ruleJobs: RuleJobQueue } &
+  WorkspaceScoped<{ workspaceId: string; labels: LabelRepository; rules: RuleRepository; ruleDocuments: RuleDocuments }>;
 
 /**
  * The rule-jobs worker, fed by the rule-jobs queue: each message is one step of a rule's run over existing

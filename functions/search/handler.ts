@@ -1,6 +1,7 @@
 import type { HttpGate } from '../../shared/container/kit/request-gate';
 import { inWorkspace, type WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
-import type { AppContainer, WorkspaceData } from '../../shared/container/app-container';
+import type { Clock } from '../../shared/domain/clock';
+import type { WorkspaceUsageMeter } from '../../shared/domain/usage/ports';
 import type { SearchResults, SearchDeps } from '../../shared/domain/search/ports';
 import { advancedSearch } from '../../shared/domain/search/advanced-search';
 import { searchDocuments } from '../../shared/domain/search/search-documents';
@@ -11,7 +12,7 @@ import { routes } from './schemas';
 
 /** Runs a search and counts it in the workspace's usage (`search_requests`): one that ran, not one refused. */
 async function counted<R>(
-  scoped: SearchDeps & Pick<WorkspaceData, 'usageMeter'>,
+  scoped: SearchDeps & { usageMeter: WorkspaceUsageMeter },
   search: (deps: SearchDeps, request: R) => Promise<SearchResults>,
   request: R,
 ): Promise<SearchResults> {
@@ -21,7 +22,7 @@ async function counted<R>(
 }
 
 /** What the search endpoints use. */
-export type SearchHandlerDeps = HttpGate & Pick<AppContainer, 'clock'> & WorkspaceScoped<Pick<WorkspaceData, 'searchIndex' | 'usageMeter' | 'workspaceId'>>;
+export type SearchHandlerDeps = HttpGate & { clock: Clock } & WorkspaceScoped<SearchDeps & { workspaceId: string; usageMeter: WorkspaceUsageMeter }>;
 
 /**
  * The P search endpoints: the search box (GET) and the advanced form (POST); any role may search, and finds

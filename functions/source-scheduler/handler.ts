@@ -1,4 +1,6 @@
-import type { AppContainer, WorkspaceData } from '../../shared/container/app-container';
+import type { Clock } from '../../shared/domain/clock';
+import type { SourceRepository, SourceSchedule, SyncQueue, SyncStateStore } from '../../shared/domain/sources/ports';
+import type { WorkspaceStatusReader } from '../../shared/domain/workspaces/ports';
 import type { WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
 import { scheduleSyncs } from '../../shared/domain/sources/schedule-syncs';
 import { workspaceServes } from '../../shared/domain/workspaces/workspace-status';
@@ -6,7 +8,8 @@ import { SOURCE_SYNC_TIMEOUT_SECONDS } from '../../shared/manifest';
 import { logger } from '../../shared/observability/logger';
 
 /** What the source-scheduler worker uses. */
-export type SourceSchedulerDeps = Pick<AppContainer, 'clock' | 'sourceSchedule' | 'syncQueue' | 'workspaceStatus'> & WorkspaceScoped<Pick<WorkspaceData, 'sources' | 'syncState' | 'workspaceId'>>;
+export type SourceSchedulerDeps = { clock: Clock; sourceSchedule: SourceSchedule; syncQueue: SyncQueue; workspaceStatus: WorkspaceStatusReader } &
+  WorkspaceScoped<{ workspaceId: string; sources: SourceRepository; syncState: SyncStateStore }>;
 
 /**
  * Runs every minute: starts the syncs that are due and queues again those whose worker vanished. By default a

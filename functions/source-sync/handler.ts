@@ -1,5 +1,15 @@
 import * as z from '../../shared/zod';
-import type { AppContainer, WorkspaceData } from '../../shared/container/app-container';
+import type { DocumentRepository } from '../../shared/domain/documents/ports';
+import type { FileStore } from '../../shared/domain/files/ports';
+import type { LabelRepository } from '../../shared/domain/labels/ports';
+import type { BusinessMetrics } from '../../shared/domain/metrics/ports';
+import type { NotificationRepository } from '../../shared/domain/notifications/ports';
+import type { OcrJobQueue, OcrJobRepository } from '../../shared/domain/ocr/ports';
+import type { RuleApplyDeps, RuleRepository } from '../../shared/domain/rules/ports';
+import type { SettingsRepository } from '../../shared/domain/settings/ports';
+import type { CredentialVault, SourceRepository, SyncQueue, SyncStateStore } from '../../shared/domain/sources/ports';
+import type { RemoteFolders } from '../../shared/domain/sources/remote-folder';
+import type { WorkspaceStatusReader } from '../../shared/domain/workspaces/ports';
 import { inWorkspace, type WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
 import { runSyncStep } from '../../shared/domain/sources/run-sync-step';
 import { workspaceServes } from '../../shared/domain/workspaces/workspace-status';
@@ -10,7 +20,25 @@ import { SOURCE_SYNC_STEP_SECONDS } from '../../shared/manifest';
 const stepMessage = z.object({ workspace_id: z.uuid(), source_id: z.uuid(), job_id: z.uuid() });
 
 /** What the source-sync worker uses. */
-export type SourceSyncDeps = Pick<AppContainer, 'clock' | 'metrics' | 'notifications' | 'regex' | 'remoteFolders' | 'ruleLog' | 'settings' | 'syncQueue' | 'vault' | 'workspaceStatus'> & WorkspaceScoped<Pick<WorkspaceData, 'documents' | 'files' | 'labels' | 'ocrJobs' | 'ocrQueue' | 'rules' | 'sources' | 'syncState' | 'workspaceId'>>;
+export type SourceSyncDeps = Pick<RuleApplyDeps, 'clock' | 'regex' | 'ruleLog'> & {
+  metrics: BusinessMetrics;
+  notifications: NotificationRepository;
+  settings: SettingsRepository;
+  remoteFolders: RemoteFolders;
+  syncQueue: SyncQueue;
+  vault: CredentialVault;
+  workspaceStatus: WorkspaceStatusReader;
+} & WorkspaceScoped<{
+    workspaceId: string;
+    sources: SourceRepository;
+    syncState: SyncStateStore;
+    documents: DocumentRepository;
+    ocrJobs: OcrJobRepository;
+    labels: LabelRepository;
+    rules: RuleRepository;
+    files: FileStore;
+    ocrQueue: OcrJobQueue;
+  }>;
 
 /**
  * The sync worker, fed by the sync queue: each message is one step of a sync (the first, or the rest of one

@@ -1,6 +1,8 @@
-import type { HttpGate } from '../../shared/container/kit/request-gate';
+import type { HttpGate, RequestGate } from '../../shared/container/kit/request-gate';
 import { inWorkspace, type WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
-import type { AppContainer, WorkspaceData } from '../../shared/container/app-container';
+import type { QuotaCounts } from '../../shared/domain/quotas/ports';
+import type { CredentialVault, SourceRepository, SyncQueue, SyncStateStore } from '../../shared/domain/sources/ports';
+import type { RemoteFolders } from '../../shared/domain/sources/remote-folder';
 import { createSource } from '../../shared/domain/sources/create-source';
 import { deleteSource } from '../../shared/domain/sources/delete-source';
 import { listSources } from '../../shared/domain/sources/list-sources';
@@ -13,7 +15,9 @@ import { route } from '../../shared/http/route';
 import { routes } from './schemas';
 
 /** What the sources endpoints use. */
-export type SourcesDeps = HttpGate & Pick<AppContainer, 'clock' | 'plans' | 'quotaCounts' | 'remoteFolders' | 'syncQueue' | 'vault' | 'workspaceStatus'> & WorkspaceScoped<Pick<WorkspaceData, 'sources' | 'syncState' | 'workspaceId'>>;
+export type SourcesDeps = HttpGate &
+  Pick<RequestGate, 'clock' | 'plans' | 'workspaceStatus'> & { quotaCounts: QuotaCounts; remoteFolders: RemoteFolders; syncQueue: SyncQueue; vault: CredentialVault } &
+  WorkspaceScoped<{ workspaceId: string; sources: SourceRepository; syncState: SyncStateStore }>;
 
 /** The P source endpoints: viewers read sources and their syncs, editors manage them and start syncs. */
 export const createSourcesHandler = (c: SourcesDeps) =>

@@ -9,8 +9,10 @@ import { deleteApiToken } from '../../shared/domain/tokens/delete-token';
 import { deleteUserApiTokens } from '../../shared/domain/tokens/delete-user-tokens';
 import { listApiTokens } from '../../shared/domain/tokens/list-tokens';
 import { everyWorkspaceUsage, workspaceUsage } from '../../shared/domain/usage/get-usage';
-import type { AppContainer } from '../../shared/container/app-container';
-import type { HttpGate } from '../../shared/container/kit/request-gate';
+import type { HttpGate, RequestGate } from '../../shared/container/kit/request-gate';
+import type { ConnectionRepository } from '../../shared/domain/connections/ports';
+import type { QuotaCounts } from '../../shared/domain/quotas/ports';
+import type { PasswordHasher } from '../../shared/domain/users/ports';
 import { httpHandler } from '../../shared/http/pipeline';
 import { json, noContent } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
@@ -22,7 +24,14 @@ import { routes } from './schemas';
  * DELETE /api/tokens/{id}; an admin also every token of the workspace), and the usage for billing: GET /api/usage (an admin: their
  * workspace's) and GET /api/usage/workspaces (the operator: every workspace's).
  */
-export type UsersDeps = HttpGate & Pick<AppContainer, 'apiTokenMaxDays' | 'apiTokens' | 'clock' | 'connections' | 'passwords' | 'plans' | 'quotaCounts' | 'tokens' | 'usage' | 'users' | 'workspaceStatus' | 'workspaces'>;
+export type UsersDeps = HttpGate &
+  Pick<RequestGate, 'apiTokens' | 'clock' | 'plans' | 'tokens' | 'usage' | 'users' | 'workspaceStatus' | 'workspaces'> & {
+    /** API_TOKEN_MAX_DAYS: the longest an API token may live. */
+    apiTokenMaxDays: number;
+    connections: ConnectionRepository;
+    passwords: PasswordHasher;
+    quotaCounts: QuotaCounts;
+  };
 
 export const createUsersHandler = (c: UsersDeps) =>
   httpHandler({

@@ -1,6 +1,6 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { DynamoQuotaCounts } from '../../shared/adapters/aws/dynamodb/quota-counts';
-import { dynamoConnections } from '../../shared/container/connection-store';
+import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
 import { awsHttp } from '../../shared/container/kit/aws-http';
 import { passwordHasher } from '../../shared/container/kit/serving';
 import { createUsersHandler } from './handler';
@@ -12,7 +12,7 @@ export const handler = lambdaEntry(
     ...gate,
     passwords: passwordHasher(config),
     // A password change or a member's removal ends their WebSocket sessions.
-    connections: dynamoConnections(table.db, table.name, gate.clock),
+    connections: new DynamoConnectionRepository(table.db, table.name, gate.clock),
     quotaCounts: new DynamoQuotaCounts(table.db, table.name),
     apiTokenMaxDays: config.API_TOKEN_MAX_DAYS,
   }),

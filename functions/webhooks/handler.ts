@@ -1,6 +1,7 @@
 import type { HttpGate } from '../../shared/container/kit/request-gate';
-import type { AppContainer } from '../../shared/container/app-container';
-import { webhookAdminDepsOf, type WebhookServices } from '../../shared/container/webhook-services';
+import type { Clock } from '../../shared/domain/clock';
+import type { CredentialVault } from '../../shared/domain/sources/ports';
+import { webhookAdminDepsOf, type WebhookServices } from '../../shared/container/kit/webhooks';
 import { createWebhook } from '../../shared/domain/webhooks/create-webhook';
 import { getWebhook, listDeliveries, listWebhooks } from '../../shared/domain/webhooks/read-webhooks';
 import { rotateWebhookSecret } from '../../shared/domain/webhooks/rotate-webhook-secret';
@@ -12,7 +13,7 @@ import { route } from '../../shared/http/route';
 import { routes } from './schemas';
 
 /** What the webhook endpoints use: each workspace's endpoints and deliveries, the delivery queue, the secrets' vault. */
-export type WebhooksDeps = HttpGate & Pick<AppContainer, 'clock' | 'vault'> & WebhookServices;
+export type WebhooksDeps = HttpGate & { clock: Clock; vault: CredentialVault } & WebhookServices;
 
 /** The webhook endpoints: a workspace's admins register endpoints, rotate their secrets, test them and read their deliveries. */
 export const createWebhooksHandler = (c: WebhooksDeps) => {

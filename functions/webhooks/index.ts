@@ -2,7 +2,7 @@ import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { awsHttp } from '../../shared/container/kit/aws-http';
 import { awsWebhookDeliveryQueue } from '../../shared/container/kit/aws-queues';
 import { awsCredentialVault } from '../../shared/container/kit/aws-vault';
-import { dynamoWebhookStores } from '../../shared/container/webhook-services';
+import { dynamoWebhookStores } from '../../shared/container/kit/webhooks';
 import { createWebhooksHandler } from './handler';
 
 const { gate, table } = awsHttp();

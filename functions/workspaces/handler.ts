@@ -1,5 +1,6 @@
-import type { AppContainer } from '../../shared/container/app-container';
-import type { HttpGate } from '../../shared/container/kit/request-gate';
+import type { HttpGate, RequestGate } from '../../shared/container/kit/request-gate';
+import type { ConnectionRepository } from '../../shared/domain/connections/ports';
+import type { ErasureQueue, ErasureRepository } from '../../shared/domain/erasure/ports';
 import type { WorkspaceScoped } from '../../shared/container/kit/workspace-scope';
 import type { SourceRepository } from '../../shared/domain/sources/ports';
 import { changeWorkspace, listWorkspaces, renameWorkspace, type ManageWorkspacesDeps } from '../../shared/domain/workspaces/manage-workspaces';
@@ -12,7 +13,7 @@ import { routes } from './schemas';
 
 /** What the workspace routes use; a workspace's sources are counted against its plan. */
 export type WorkspacesDeps = HttpGate &
-  Pick<AppContainer, 'apiTokens' | 'clock' | 'connections' | 'erasureQueue' | 'erasures' | 'plans' | 'usage' | 'users' | 'workspaces'> &
+  Pick<RequestGate, 'apiTokens' | 'clock' | 'plans' | 'usage' | 'users' | 'workspaces'> & { connections: ConnectionRepository; erasureQueue: ErasureQueue; erasures: ErasureRepository } &
   WorkspaceScoped<{ sources: Pick<SourceRepository, 'list'> }>;
 
 /** What the workspace routes read: the deps, and how many members, sources and API tokens a workspace holds. */

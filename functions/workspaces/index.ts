@@ -1,7 +1,7 @@
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
 import { DynamoErasureRepository } from '../../shared/adapters/aws/dynamodb/erasure-repository';
 import { DynamoSourceRepository } from '../../shared/adapters/aws/dynamodb/source-repository';
-import { dynamoConnections } from '../../shared/container/connection-store';
+import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
 import { awsErasureQueue } from '../../shared/container/kit/aws-queues';
 import { awsHttp } from '../../shared/container/kit/aws-http';
 import { createWorkspacesHandler } from './handler';
@@ -12,7 +12,7 @@ export const handler = lambdaEntry(
   createWorkspacesHandler({
     ...gate,
     // A suspension ends the workspace's WebSocket sessions.
-    connections: dynamoConnections(table.db, table.name, gate.clock),
+    connections: new DynamoConnectionRepository(table.db, table.name, gate.clock),
     erasures: new DynamoErasureRepository(table.db, table.name),
     erasureQueue: awsErasureQueue(process.env),
     // A workspace's overview counts its sources against its plan.

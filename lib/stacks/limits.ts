@@ -47,7 +47,7 @@ export interface RateLimitSettings {
   readonly ipBurst: number;
 }
 
-/** The runtime's defaults (shared/container/config.ts). */
+/** The runtime's defaults (shared/container/kit/config.ts). */
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = { perMinute: 100, burst: 20, uploadPerMinute: 10, ipPerMinute: 60, ipBurst: 20 };
 
 /** Routes whose requests also draw from the caller's upload bucket (`route.rateLimit === 'upload'` in the handlers). */

@@ -142,7 +142,7 @@ export function httpHandler(options: HttpHandlerOptions): HttpHandler {
 
   /**
    * After authorisation, so that 401 and 403 come first; a caller without a user is counted by client IP. An
-   * authenticated request is also counted in its workspace's usage (see AppContainer.limits).
+   * authenticated request is also counted in its workspace's usage (see `HttpGate.limits`).
    */
   const limit = async (event: APIGatewayProxyEventV2, route: Route, principal: Principal | null, sourceIp: string): Promise<void> => {
     if (!options.limits) return;

@@ -1,13 +1,14 @@
 import { FileStreamCheckpointStore } from './event-sources/dynamodb-stream-checkpoints';
 import { createStreamsClient, startStreamPoller, type StreamPoller, type StreamPollerOptions } from './event-sources/dynamodb-stream-poller';
 import { createDynamoDocumentClient } from '../adapters/aws/clients';
-import type { AppContainer } from '../container/app-container';
-import { eventsDepsOf, indexerDepsOf } from '../container/consumer-deps';
-import { localClientOptions, type LocalCredentials } from '../container/local';
+import { localClientOptions, type LocalCredentials } from './local-clients';
+import type { FollowChangesDeps } from '../domain/search/follow-changes';
+import type { PublishChangesDeps } from '../domain/events/publish-changes';
+import type { DispatchDeps } from '../domain/webhooks/dispatch-webhook-events';
+import type { AuditLog } from '../domain/audit/ports';
 import { createEventsHandler } from '../../functions/events/handler';
 import { createIndexerHandler } from '../../functions/indexer/handler';
 import { createWebhookDispatchHandler } from '../../functions/webhook-dispatch/handler';
-import { dispatchDepsOf, type WebhookServices } from '../container/webhook-services';
 import { CHANGE_CONSUMER_DELIVERY } from '../manifest';
 import { withoutActor } from '../adapters/actor-context';
 
@@ -35,7 +36,8 @@ export interface ChangeConsumers {
  * event is best effort; a webhook event lost that way is not sent (as in the cloud, whose failure queue names it).
  */
 export function startChangeConsumers(options: {
-  container: AppContainer & WebhookServices;
+  /** The consumers' deps, as their Lambda entries compose them. */
+  deps: { indexer: FollowChangesDeps; events: PublishChangesDeps; dispatch: DispatchDeps; audit: Pick<AuditLog, 'append'> };
   tableName: string;
   endpoint: string;
   credentials: LocalCredentials;
@@ -55,20 +57,20 @@ export function startChangeConsumers(options: {
     startStreamPoller({
       ...common,
       functionName: 'indexer',
-      handler: createIndexerHandler(indexerDepsOf(options.container)),
+      handler: createIndexerHandler(options.deps.indexer),
       checkpoints: new FileStreamCheckpointStore(options.checkpointDir, 'indexer'),
     }),
     startStreamPoller({
       ...common,
       functionName: 'events',
       // The audit log is derived here too, as the cloud's `events` function does.
-      handler: createEventsHandler(eventsDepsOf(options.container), options.container.audit),
+      handler: createEventsHandler(options.deps.events, options.deps.audit),
       checkpoints: new FileStreamCheckpointStore(options.checkpointDir, 'events'),
     }),
     startStreamPoller({
       ...common,
       functionName: 'webhook-dispatch',
-      handler: createWebhookDispatchHandler(dispatchDepsOf(options.container)),
+      handler: createWebhookDispatchHandler(options.deps.dispatch),
       checkpoints: new FileStreamCheckpointStore(options.checkpointDir, 'webhook-dispatch'),
     }),
   ];

@@ -1,6 +1,6 @@
 import { createReconcileHandler } from '../../functions/indexer/reconcile';
-import type { AppContainer } from '../container/app-container';
-import { reconcileDepsOf } from '../container/consumer-deps';
+import { reconcileDepsOf, type IndexSources } from '../container/kit/consumer-deps';
+import type { WorkspaceRepository } from '../domain/workspaces/ports';
 import type { SearchIndexStore } from '../domain/search/ports';
 import { logger } from '../observability/logger';
 import { INDEX_RECONCILE_HOURS } from '../manifest';
@@ -13,8 +13,11 @@ const FIRST_RUN_AFTER_MS = 60_000;
  * rebuild of the index is done), then every INDEX_RECONCILE_HOURS. A run that fails is logged and tried again
  * at the next. `stop` waits for a run in progress, which must end before the index closes.
  */
-export function scheduleIndexReconciliation(container: AppContainer, index: SearchIndexStore, after: Promise<unknown> = Promise.resolve()): { stop(): Promise<void> } {
-  const reconcile = createReconcileHandler(reconcileDepsOf(container, index));
+export function scheduleIndexReconciliation(
+  sources: IndexSources & { workspaces: WorkspaceRepository },
+  index: SearchIndexStore,
+  after: Promise<unknown> = Promise.resolve()): { stop(): Promise<void> } {
+  const reconcile = createReconcileHandler(reconcileDepsOf(sources, index));
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();

@@ -1,5 +1,5 @@
 import * as z from '../zod';
-import { commonEnvSchema, envText } from '../container/config';
+import { commonEnvSchema, envText } from '../container/kit/config';
 
 /** The local runtime contract (PORT, DATA_DIR, ADMIN_USERNAME, ADMIN_PASSWORD) plus the shared settings. */
 export const localEnvSchema = z.extend(commonEnvSchema, {

@@ -7,7 +7,7 @@ import { createDynamoDocumentClient } from '../adapters/aws/clients';
 import { createSqsClient } from '../adapters/aws/sqs/client';
 import { createS3Client } from '../adapters/aws/s3/client';
 import { ensureBucket, ensureQueueWithDlq, ensureTable } from '../adapters/aws/provisioning';
-import { localClientOptions, type LocalCredentials, type LocalResources } from '../container/local';
+import { localClientOptions, type LocalCredentials, type LocalResources } from './local-clients';
 import { fileSecret } from './secrets';
 
 /** Fixed resource names: one local deployment per DATA_DIR. */

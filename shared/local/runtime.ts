@@ -33,17 +33,18 @@ import { createWorkspacesHandler } from '../../functions/workspaces/handler';
 import { createAuditHandler } from '../../functions/audit/handler';
 import { createWebhookDeliveryHandler } from '../../functions/webhook-delivery/handler';
 import { HttpWebhookSender } from '../adapters/webhooks/http-webhook-sender';
-import { deliverDepsOf, resumeDepsOf } from '../container/webhook-services';
 import { resumePendingDeliveries } from '../domain/webhooks/resume-deliveries';
 import { createSqsClient } from '../adapters/aws/sqs/client';
 import { LOCAL_OCR_POLLING } from './event-sources/ocr-polling';
 import { startQueuePoller, type QueuePoller } from './event-sources/sqs-poller';
 import { jsonMessageSender } from '../adapters/aws/sqs/send';
-import { rebuildDepsOf } from '../container/consumer-deps';
-import { LOCAL_OCR_JOBS, LOCAL_REGION, localAppContainer, localClientOptions } from '../container/local';
+import { rebuildDepsOf } from '../container/kit/consumer-deps';
+import { LOCAL_OCR_JOBS, localParts } from './composition';
+import { localHandlerDeps } from './handler-deps';
+import { LOCAL_REGION, localClientOptions } from './local-clients';
 import { forgetAllConnections } from '../domain/connections/forget-all-connections';
 import type { EventHub } from '../domain/events/ports';
-import { ensureAdmin } from '../domain/users/ensure-admin';
+import { ensureAdmin, type EnsureAdminDeps } from '../domain/users/ensure-admin';
 import type { HttpHandler } from '../http/pipeline';
 import { adoptSharedDatabase, startDynamoDbLocal, type RunningEmulator } from './emulators/dynamodb-local';
 import { startS3Emulator } from './emulators/s3-emulator';
@@ -153,7 +154,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     const jwtKey = await fileSecret(join(dataDir, 'secrets', 'jwt-signing-key'), () => randomSecret(64));
     const sourceCredentialsKey = await fileSecret(join(dataDir, 'secrets', 'source-credentials-key'), () => randomSecret(32));
     let url = '';
-    const container = localAppContainer({
+    const parts = localParts({
       resources,
       jwtKey: new TextEncoder().encode(jwtKey.value),
       env,
@@ -167,34 +168,35 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       ocr: { tempDir: scratchDirOf(dataDir) },
       onTableWrite: () => changeConsumers?.wake(),
     });
-    searchIndex = container.searchIndex;
-    rateLimits = container.rateLimits;
-    usageMeter = container.usageMeter;
+    searchIndex = parts.searchIndex;
+    rateLimits = parts.rateLimits;
+    usageMeter = parts.usageMeter;
+    const deps = localHandlerDeps(parts);
     // The search index and the events follow the table's stream, as the cloud's `indexer` and `events` do.
     changeConsumers = startChangeConsumers({
-      container,
+      deps: { indexer: deps.indexer, events: deps.events, dispatch: deps.dispatch, audit: parts.audit },
       tableName: resources.tableName,
       endpoint: dynamodb.endpoint,
       credentials: dynamodbCredentials,
       checkpointDir: join(dataDir, 'streams'),
     });
-    const admin = await bootstrapAdmin(env, dataDir, container);
+    const admin = await bootstrapAdmin(env, dataDir, deps.admin);
 
     const handlers: Record<HttpGroup, HttpHandler> = {
-      auth: createAuthHandler(container),
-      users: createUsersHandler(container),
-      settings: createSettingsHandler(container),
-      documents: createDocumentsHandler(container, { maxMultipartBytes: env.MAX_REQUEST_SIZE_MB * MIB }),
-      labels: createLabelsHandler(container),
-      search: createSearchHandler(container),
-      ocr: createOcrHandler(container),
-      sources: createSourcesHandler(container),
-      notifications: createNotificationsHandler(container),
-      webhooks: createWebhooksHandler(container),
-      portability: createPortabilityHandler(container),
-      audit: createAuditHandler(container),
-      workspaces: createWorkspacesHandler(container),
-      health: createHealthHandler(container),
+      auth: createAuthHandler(deps.http.auth),
+      users: createUsersHandler(deps.http.users),
+      settings: createSettingsHandler(deps.http.settings),
+      documents: createDocumentsHandler(deps.http.documents, { maxMultipartBytes: env.MAX_REQUEST_SIZE_MB * MIB }),
+      labels: createLabelsHandler(deps.http.labels),
+      search: createSearchHandler(deps.http.search),
+      ocr: createOcrHandler(deps.http.ocr),
+      sources: createSourcesHandler(deps.http.sources),
+      notifications: createNotificationsHandler(deps.http.notifications),
+      webhooks: createWebhooksHandler(deps.http.webhooks),
+      portability: createPortabilityHandler(deps.http.portability),
+      audit: createAuditHandler(deps.http.audit),
+      workspaces: createWorkspacesHandler(deps.http.workspaces),
+      health: createHealthHandler(deps.http.health),
     };
     const routes = new RouteTable(
       (Object.keys(HTTP_ROUTES) as HttpGroup[]).flatMap((group) =>
@@ -202,28 +204,28 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       ),
     );
     pollers.push(
-      startQueuePoller({ sqs: sqsClient, queueUrl: resources.ingestQueueUrl, handler: createIngestHandler(container), ...LONG_POLLING }),
+      startQueuePoller({ sqs: sqsClient, queueUrl: resources.ingestQueueUrl, handler: createIngestHandler(deps.ingest), ...LONG_POLLING }),
     );
     // The queues live in memory, so on start every unfinished job is queued again; then a periodic sweep
     // does what the cloud's schedule does.
-    const sweep = createOcrSweeperHandler({ ...container, queuedForSeconds: 0, silentForSeconds: 0, orphaned: true });
+    const sweep = createOcrSweeperHandler({ ...deps.ocrSweeper, queuedForSeconds: 0, silentForSeconds: 0, orphaned: true });
     await sweep();
     if (searchIndexIsNew) {
       // A DATA_DIR from before the index existed (or whose index was deleted): rebuild it in the background.
-      const index = container.searchIndex;
-      rebuilding = rebuildSearchIndex(rebuildDepsOf(container, index))
+      const index = parts.searchIndex;
+      rebuilding = rebuildSearchIndex(rebuildDepsOf(deps.indexSources, index))
         .then(() => index.optimize())
         .catch((error: unknown) => logger.error('search: rebuilding the index failed', { error }));
     }
-    reconciliation = scheduleIndexReconciliation(container, container.searchIndex, Promise.resolve(rebuilding));
+    reconciliation = scheduleIndexReconciliation(deps.indexSources, parts.searchIndex, Promise.resolve(rebuilding));
     const periodicSweep = createOcrSweeperHandler({
-      ...container,
+      ...deps.ocrSweeper,
       queuedForSeconds: SWEEP_QUEUED_FOR_SECONDS,
-      silentForSeconds: container.staleAfterSeconds,
+      silentForSeconds: deps.ocrWorker.staleAfterSeconds,
     });
     sweepTimer = setInterval(() => timerRun(() => periodicSweep().catch(() => undefined)), SWEEP_INTERVAL_MS);
     // Several jobs per queue at once (LOCAL_OCR_JOBS); the engine's pool runs their pages, one process per core.
-    const worker = timeOcrWorker(container, createOcrWorkerHandler);
+    const worker = timeOcrWorker(deps.ocrWorker, createOcrWorkerHandler);
     for (const [queueUrl, concurrency] of [
       [resources.ocrQueueUrl, LOCAL_OCR_JOBS.normal],
       [resources.ocrHighQueueUrl, LOCAL_OCR_JOBS.high],
@@ -238,7 +240,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       startQueuePoller({
         sqs: sqsClient,
         queueUrl: resources.sourceSyncQueueUrl,
-        handler: createSourceSyncHandler(container, { stepSeconds: LOCAL_SYNC_STEP_SECONDS }),
+        handler: createSourceSyncHandler(deps.sourceSync, { stepSeconds: LOCAL_SYNC_STEP_SECONDS }),
         batchSize: 1,
         concurrency: LOCAL_SYNC_WORKERS,
         ...LONG_POLLING,
@@ -246,19 +248,19 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     );
     // Rule runs over existing documents: one step at a time, each queueing the next.
     pollers.push(
-      startQueuePoller({ sqs: sqsClient, queueUrl: resources.ruleJobsQueueUrl, handler: createRuleJobsHandler(container), batchSize: 1, ...LONG_POLLING }),
+      startQueuePoller({ sqs: sqsClient, queueUrl: resources.ruleJobsQueueUrl, handler: createRuleJobsHandler(deps.ruleJobs), batchSize: 1, ...LONG_POLLING }),
     );
     // The queue lives in memory: the runs an earlier process left unfinished go back on it.
-    timerRun(() => resumeRuleRuns(container).catch((error: unknown) => logger.error('rules: resuming the unfinished runs failed', { error })));
+    timerRun(() => resumeRuleRuns(deps.resumeRuleRuns).catch((error: unknown) => logger.error('rules: resuming the unfinished runs failed', { error })));
     // Exports and imports: one at a time (each streams a whole archive); unfinished ones go back on the queue.
     pollers.push(
-      startQueuePoller({ sqs: sqsClient, queueUrl: resources.portabilityQueueUrl, handler: createPortabilityWorkerHandler(container), batchSize: 1, ...LONG_POLLING }),
+      startQueuePoller({ sqs: sqsClient, queueUrl: resources.portabilityQueueUrl, handler: createPortabilityWorkerHandler(deps.portabilityWorker), batchSize: 1, ...LONG_POLLING }),
     );
     timerRun(() =>
-      resumePortabilityJobs(container.portability).catch((error: unknown) => logger.error('portability: resuming the unfinished jobs failed', { error })),
+      resumePortabilityJobs(parts.portability).catch((error: unknown) => logger.error('portability: resuming the unfinished jobs failed', { error })),
     );
     // Workspace erasures, one at a time; those an earlier process left unfinished go back on the queue.
-    const eraser = startLocalEraser({ container, resources, searchIndex: container.searchIndex, sqs: sqsClient, polling: LONG_POLLING });
+    const eraser = startLocalEraser({ deps: deps.eraser, resume: deps.resumeErasures, queueUrl: resources.erasureQueueUrl, sqs: sqsClient, polling: LONG_POLLING });
     pollers.push(eraser.poller);
     timerRun(() => eraser.resume().catch((error: unknown) => logger.error('erasure: resuming the unfinished erasures failed', { error })));
     // Webhook deliveries: the attempts wait on endpoints, so several run side by side.
@@ -266,35 +268,35 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
       startQueuePoller({
         sqs: sqsClient,
         queueUrl: resources.webhookDeliveryQueueUrl,
-        handler: createWebhookDeliveryHandler(deliverDepsOf(container, new HttpWebhookSender({ allowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS }))),
+        handler: createWebhookDeliveryHandler(deps.webhookDelivery(new HttpWebhookSender({ allowPrivateNetworks: env.WEBHOOKS_ALLOW_PRIVATE_NETWORKS }))),
         batchSize: 1,
         concurrency: LOCAL_WEBHOOK_WORKERS,
         ...LONG_POLLING,
       }),
     );
     // The queue lives in memory: the deliveries an earlier process left waiting for a retry go back on it.
-    timerRun(() => resumePendingDeliveries(resumeDepsOf(container)).catch((error: unknown) => logger.error('webhooks: resuming the pending deliveries failed', { error })));
-    await createSourceSchedulerHandler(container, { takeOverLeases: true })();
-    const schedule = createSourceSchedulerHandler(container);
+    timerRun(() => resumePendingDeliveries(deps.resumeDeliveries).catch((error: unknown) => logger.error('webhooks: resuming the pending deliveries failed', { error })));
+    await createSourceSchedulerHandler(deps.sourceScheduler, { takeOverLeases: true })();
+    const schedule = createSourceSchedulerHandler(deps.sourceScheduler);
     scheduleTimer = setInterval(
       () => timerRun(() => schedule().catch((error: unknown) => logger.error('sources: the schedule failed', { error }))),
       SOURCE_SCHEDULE_MINUTES * 60_000,
     );
     // No socket is open yet, so every connection on record is left over from an earlier run.
-    await forgetAllConnections(container);
+    await forgetAllConnections(parts);
     sockets = new LocalWebSocketGateway({
-      handler: createRealtimeHandler(container),
-      authDeadline: { ms: container.wsAuthTimeoutSeconds * 1000, onExpired: createAuthDeadlineHandler(container) },
+      handler: createRealtimeHandler(deps.realtime),
+      authDeadline: { ms: deps.realtime.wsAuthTimeoutSeconds * 1000, onExpired: createAuthDeadlineHandler(deps.realtime) },
     });
     server = createGateway({
       routes,
-      fallback: createFallbackHandler(container),
+      fallback: createFallbackHandler(deps.http.fallback),
       connections: sockets,
       apiDocs: createApiDocs(),
       consoleSite: createConsoleSite({ directory: CONSOLE_DIST, uploadOrigins: [new URL(s3.endpoint).origin] }),
       maxBodyBytes: env.MAX_REQUEST_SIZE_MB * MIB,
       // The handlers' own token check, so that a body sent with a token they would refuse is never read.
-      authenticate: (token) => container.authenticate(token),
+      authenticate: (token) => parts.gate.authenticate(token),
       spoolDir: scratchDirOf(dataDir),
       bodyTimeouts: { idleMs: env.REQUEST_BODY_IDLE_TIMEOUT_SECONDS * 1000 },
     });
@@ -308,7 +310,7 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
     // The @connections API is the gateway itself, called by this process only: loopback where it listens there.
     const host = ['0.0.0.0', '::'].includes(env.HOST) ? '127.0.0.1' : env.HOST;
     url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-    return { url: `http://${env.HOST}:${port}`, admin, events: container.eventHub, stop };
+    return { url: `http://${env.HOST}:${port}`, admin, events: parts.eventHub, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -321,12 +323,12 @@ export async function startLocalRuntime(env: LocalEnv): Promise<LocalRuntime> {
 }
 
 /** The first admin: ADMIN_PASSWORD when given, else a generated one kept under DATA_DIR (printed once). */
-async function bootstrapAdmin(env: LocalEnv, dataDir: string, container: Parameters<typeof ensureAdmin>[0]) {
+async function bootstrapAdmin(env: LocalEnv, dataDir: string, accounts: EnsureAdminDeps) {
   const passwordFile = join(dataDir, 'secrets', 'admin-password');
   const password = env.ADMIN_PASSWORD
     ? { value: env.ADMIN_PASSWORD, created: false }
     : await fileSecret(passwordFile, () => randomSecret(18));
-  await ensureAdmin(container, {
+  await ensureAdmin(accounts, {
     username: env.ADMIN_USERNAME,
     email: env.ADMIN_EMAIL ?? `${env.ADMIN_USERNAME}@docservice.local`,
     password: password.value,

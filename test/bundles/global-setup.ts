@@ -11,7 +11,7 @@ import { createSqsClient } from '../../shared/adapters/aws/sqs/client';
 import { createS3Client } from '../../shared/adapters/aws/s3/client';
 import { ensureBucket, ensureTable } from '../../shared/adapters/aws/provisioning';
 import { jsonMessageSender } from '../../shared/adapters/aws/sqs/send';
-import { localClientOptions } from '../../shared/container/local';
+import { localClientOptions } from '../../shared/local/local-clients';
 import { startDynamoDbLocal, type RunningEmulator } from '../../shared/local/emulators/dynamodb-local';
 import { freePort } from '../../shared/local/emulators/ports';
 import { startS3Emulator } from '../../shared/local/emulators/s3-emulator';

@@ -10,11 +10,12 @@ import { inject } from 'vitest';
 import { createDynamoDocumentClient } from '../../shared/adapters/aws/clients';
 import { createSqsClient } from '../../shared/adapters/aws/sqs/client';
 import { createStreamsClient, startStreamPoller } from '../../shared/local/event-sources/dynamodb-stream-poller';
-import { buildAppContainer } from '../../shared/container/build-app-container';
-import { commonEnvSchema, parseEnv } from '../../shared/container/config';
-import { requestServing } from '../../shared/container/request-serving';
-import { dynamoLegacyItems } from '../../shared/container/legacy-data';
-import { localClientOptions } from '../../shared/container/local';
+import { accountStores, workspaceDirectory } from '../../shared/container/kit/accounts';
+import { commonEnvSchema, parseEnv } from '../../shared/container/kit/config';
+import { passwordHasher } from '../../shared/container/kit/serving';
+import { systemClock } from '../../shared/domain/clock';
+import { dynamoLegacyItems } from '../../shared/container/kit/legacy-data';
+import { localClientOptions } from '../../shared/local/local-clients';
 import { ensureAdmin } from '../../shared/domain/users/ensure-admin';
 import { pdfDocument, pngSize } from '../support/fixtures';
 import { LAMBDA_CHUNKS_DIR } from '../../lib/bundling/lambda-bundle';
@@ -23,7 +24,6 @@ import { startOtlpReceiver } from '../support/otlp-receiver';
 import { answer, httpEvent, receiveBatch, scheduledEvent, type HttpAnswer, type HttpRequest } from './support/events';
 import { DeployedFunction } from './support/lambda';
 import { nativePackages } from './support/native';
-import { absentParts } from '../support/absent-parts';
 
 /**
  * The functions as `cdk synth` bundles them (each asset's index.mjs and the files beside it), run as Lambda
@@ -172,16 +172,18 @@ describe('a user journey through the bundles', () => {
   beforeAll(async () => {
     // The deploy-time bootstrap creates the admin from a Secrets Manager secret; here its use case does.
     const bundles = inject('bundles');
-    const container = buildAppContainer({
-    ...absentParts(),
-      db: createDynamoDocumentClient(localClientOptions(bundles.endpoints.dynamodb)),
-      tableName: bundles.tableName,
-      env: parseEnv(commonEnvSchema, {}),
-      healthProbes: [],
-      serving: requestServing,
-      legacyData: dynamoLegacyItems,
-    });
-    await ensureAdmin(container, ADMIN);
+    const table = { db: createDynamoDocumentClient(localClientOptions(bundles.endpoints.dynamodb)), name: bundles.tableName };
+    const env = parseEnv(commonEnvSchema, {});
+    await ensureAdmin(
+      {
+        users: accountStores(table).users,
+        workspaces: workspaceDirectory(table, env, systemClock).workspaces,
+        passwords: passwordHasher(env),
+        clock: systemClock,
+        legacyData: dynamoLegacyItems(table.db, table.name),
+      },
+      ADMIN,
+    );
   });
 
   it('registers a user with a workspace of their own and logs them in through the auth bundle', async () => {

@@ -7,7 +7,7 @@ import { characterErrorRate } from '../support/text-metrics';
 import { mixedPdf } from '../support/mixed-pdf';
 import { emptyPdf, encryptedPdf, textPdf } from '../support/text-pdf';
 import { E2E_ADMIN } from './global-setup';
-import { LOCAL_OCR_JOBS } from '../../shared/container/local';
+import { LOCAL_OCR_JOBS } from '../../shared/local/composition';
 
 const CORPUS = resolve(import.meta.dirname, '../../../shared/corpus/ocrmypdf');
 const corpus = (name: string) => readFileSync(join(CORPUS, name));

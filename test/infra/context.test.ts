@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ENV } from '../../shared/manifest';
 import { OIDC_CONTEXT, OIDC_ROLES, oidcFromContext, rateLimitsFromContext, type ContextReader } from '../../lib/context';
 import { DEFAULT_RATE_LIMITS } from '../../lib/stacks/limits';
-import { commonEnvSchema, oidcSettings, parseEnv } from '../../shared/container/config';
+import { commonEnvSchema, oidcSettings, parseEnv } from '../../shared/container/kit/config';
 import { ROLES } from '../../shared/domain/principal';
 
 /** Context as `cdk -c key=value` gives it: strings (cdk.json may give numbers). */
@@ -186,7 +186,7 @@ describe('single sign-on from context', () => {
 });
 
 describe('synth-time checks and the runtime agree', () => {
-  /** Whether the runtime starts with SSO plus this variable (shared/container/config.ts). */
+  /** Whether the runtime starts with SSO plus this variable (shared/container/kit/config.ts). */
   const runtimeAccepts = (envName: string, value: string): boolean => {
     try {
       const env = { OIDC_ISSUER: SSO.oidcIssuer, OIDC_CLIENT_ID: SSO.oidcClientId, OIDC_REDIRECT_URI: SSO.oidcRedirectUri, OIDC_ROLE_CLAIM: 'groups', [envName]: value };

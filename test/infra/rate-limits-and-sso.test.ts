@@ -7,7 +7,7 @@ import { RATE_LIMITER_FAILURE_LOG, rateLimiterFailureMetric } from '../../lib/co
 import type { OidcDeployment } from '../../lib/context';
 import { RATE_LIMITED_GROUPS, type ApiFunctionName } from '../../lib/stacks/api-stack';
 import { checkThrottlesAdmit, DEFAULT_RATE_LIMITS } from '../../lib/stacks/limits';
-import { commonEnvSchema } from '../../shared/container/config';
+import { commonEnvSchema } from '../../shared/container/kit/config';
 import { buildStacks, environmentOf, grantsOf, logicalIdOf, statementsOf } from './build-stacks';
 
 const stacks = buildStacks();

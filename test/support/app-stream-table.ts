@@ -2,7 +2,7 @@ import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { inject } from 'vitest';
 import { ensureTable } from '../../shared/adapters/aws/provisioning';
-import { localClientOptions } from '../../shared/container/local';
+import { localClientOptions } from '../../shared/local/local-clients';
 import { testClients, uniqueName } from './aws-resources';
 
 /**

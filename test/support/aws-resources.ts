@@ -3,7 +3,7 @@ import { createDynamoDocumentClient } from '../../shared/adapters/aws/clients';
 import { createSqsClient } from '../../shared/adapters/aws/sqs/client';
 import { createS3Client } from '../../shared/adapters/aws/s3/client';
 import { ensureTable } from '../../shared/adapters/aws/provisioning';
-import { localClientOptions } from '../../shared/container/local';
+import { localClientOptions } from '../../shared/local/local-clients';
 
 /** SDK clients pointed at the engines the integration global setup started (or LocalStack). */
 export const testClients = () => {

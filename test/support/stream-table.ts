@@ -2,7 +2,7 @@ import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
-import { localClientOptions } from '../../shared/container/local';
+import { localClientOptions } from '../../shared/local/local-clients';
 import { testClients, uniqueName } from './aws-resources';
 
 /**

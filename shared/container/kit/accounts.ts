@@ -7,7 +7,7 @@ import type { Clock } from '../../domain/clock';
 import type { PlanCatalog } from '../../domain/quotas/plans';
 import { rememberedWorkspaceStatus } from '../../domain/workspaces/workspace-status';
 import type { WorkspaceRepository, WorkspaceStatusReader } from '../../domain/workspaces/ports';
-import { planCatalog, type CommonEnv } from '../config';
+import { planCatalog, type CommonEnv } from './config';
 import type { Table } from './table';
 
 /**

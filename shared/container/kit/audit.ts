@@ -11,7 +11,7 @@ export const auditLog = (db: Table['db'], auditTableName: string): AuditLog => n
 export const authenticationEvents = (db: Table['db'], auditTableName: string | undefined, clock: Clock): AuthenticationEvents =>
   auditTableName ? auditedAuthentication(auditLog(db, auditTableName), clock) : noAuthenticationEvents;
 
-/** The audit log over its table and the recording of logins in it, as the whole container takes them. */
+/** The audit log over its table and the recording of logins in it, as the local runtime takes them. */
 export const auditOver =
   (auditTableName: string) =>
   (db: Table['db'], clock: Clock): { audit: AuditLog; authEvents: AuthenticationEvents } => {

@@ -2,7 +2,7 @@ import * as z from '../../zod';
 import { ApiGatewayConnectionSender } from '../../adapters/aws/apigateway/connection-sender';
 import { createConnectionsClient } from '../../adapters/aws/clients';
 import type { ConnectionSender } from '../../domain/connections/ports';
-import { parseEnv } from '../config';
+import { parseEnv } from './config';
 import { EVENT_SEND_TIMEOUT_MS } from './event-hub';
 
 const websocketEnvSchema = z.lazy(() => z.object({ WEBSOCKET_ENDPOINT: z.url() }));

@@ -1,7 +1,7 @@
 import * as z from '../../zod';
 import type { OcrPriority } from '../../domain/ocr/jobs';
 import { TEXTRACT_LANGUAGES } from '../../adapters/aws/textract/languages';
-import { envText, parseEnv, tableEnvSchema } from '../config';
+import { envText, parseEnv, tableEnvSchema } from './config';
 import type { Table } from './table';
 
 /*

@@ -6,7 +6,7 @@ import { onFirstUse } from '../../adapters/first-use';
 import { joseTokens } from '../../adapters/jwt/jose-token-service';
 import { systemClock } from '../../domain/clock';
 import type { EdgeOrigin } from '../../http/edge';
-import { commonEnvSchema, envText, parseEnv } from '../config';
+import { commonEnvSchema, envText, parseEnv } from './config';
 import { requestGate, type RequestGate } from './request-gate';
 import type { Table } from './table';
 

@@ -7,7 +7,7 @@ import { SqsErasureQueue } from '../../adapters/aws/sqs/erasure-queue';
 import { SqsWebhookDeliveryQueue } from '../../adapters/aws/sqs/webhook-delivery-queue';
 import { SqsPortabilityQueue } from '../../adapters/aws/sqs/portability-queue';
 import { ocrQueueUrls, portabilityQueueUrl, webhookDeliveryQueueUrl } from './aws-env';
-import { parseEnv } from '../config';
+import { parseEnv } from './config';
 
 /*
  * The cloud's queues over one SQS client. The OCR worker loads the client on first use instead

@@ -2,7 +2,7 @@ import * as z from '../../zod';
 import { OpenSearchSearchIndex } from '../../adapters/aws/opensearch/search-index';
 import { s3FileStore } from '../../adapters/aws/s3/file-store';
 import { systemClock } from '../../domain/clock';
-import { commonEnvSchema, envText, parseEnv } from '../config';
+import { commonEnvSchema, envText, parseEnv } from './config';
 import { workspaceDirectory } from './accounts';
 import { awsTable } from './aws-table';
 import { indexSources } from './workspace-stores';

@@ -1,5 +1,5 @@
 import { createDynamoDocumentClient } from '../../adapters/aws/clients';
-import { parseEnv, tableEnvSchema } from '../config';
+import { parseEnv, tableEnvSchema } from './config';
 import type { Table } from './table';
 
 /** The application's table (TABLE_NAME) over one DynamoDB client per function instance. */

@@ -1,7 +1,7 @@
 import * as z from '../../zod';
 import { createKmsClient } from '../../adapters/aws/clients';
 import { KmsCredentialVault } from '../../adapters/aws/kms/credential-vault';
-import { envText, parseEnv } from '../config';
+import { envText, parseEnv } from './config';
 
 const vaultEnvSchema = z.lazy(() => z.object({ SOURCE_CREDENTIALS_KEY_ARN: envText }));
 

@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from '../../domain/clock';
-import { commonEnvSchema, parseEnv, type CommonEnv } from '../config';
+import { commonEnvSchema, parseEnv, type CommonEnv } from './config';
 import { awsTable } from './aws-table';
 import type { Table } from './table';
 

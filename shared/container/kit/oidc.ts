@@ -2,9 +2,18 @@ import { DynamoOidcLoginStore } from '../../adapters/aws/dynamodb/oidc-login-sto
 import type { OpenIdClientOidcOptions } from '../../adapters/oidc/openid-client-oidc';
 import type { Clock } from '../../domain/clock';
 import type { OidcClient } from '../../domain/sso/ports';
-import type { OidcServices } from '../app-container';
-import { oidcSettings, type CommonEnv } from '../config';
+import type { PendingLoginStore, SsoUserPolicy } from '../../domain/sso/ports';
+import { oidcSettings, type CommonEnv } from './config';
 import type { Table } from './table';
+
+/** The OIDC relying party, its pending logins, how first logins become users, and where the token goes. */
+export interface OidcServices {
+  client: OidcClient;
+  pendingLogins: PendingLoginStore;
+  policy: SsoUserPolicy;
+  /** The callback redirects here with the token in the fragment; null: it answers JSON. */
+  frontendUrl: string | null;
+}
 
 /**
  * Single sign-on as configured (OIDC_*), or null when it is not (the OIDC routes answer 404). Reads the

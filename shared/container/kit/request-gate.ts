@@ -21,7 +21,7 @@ import { requireServingWorkspace } from '../../domain/workspaces/workspace-statu
 import type { CorsOrigins } from '../../http/cors';
 import type { EdgeOrigin } from '../../http/edge';
 import { logger } from '../../observability/logger';
-import type { CommonEnv } from '../config';
+import type { CommonEnv } from './config';
 import { accountStores, workspaceDirectory, type WorkspaceDirectory } from './accounts';
 import type { Table } from './table';
 

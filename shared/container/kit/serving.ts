@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { DEFAULT_SCRYPT_PARAMS, ScryptPasswordHasher } from '../../adapters/crypto/scrypt-password-hasher';
 import { NodeHostProbe } from '../../adapters/node/host-probe';
-import type { CommonEnv } from '../config';
+import type { CommonEnv } from './config';
 
 /** scrypt at PASSWORD_HASH_COST: for what checks or sets passwords (auth, users, workspaces, the bootstrap). */
 export const passwordHasher = (env: Pick<CommonEnv, 'PASSWORD_HASH_COST'>) => new ScryptPasswordHasher({ ...DEFAULT_SCRYPT_PARAMS, N: 2 ** env.PASSWORD_HASH_COST });

@@ -16,7 +16,7 @@ import { workspaceFileStore } from '../../domain/documents/bucket-layout';
 import type { ErasureRepository } from '../../domain/erasure/ports';
 import type { FileStore } from '../../domain/files/ports';
 import type { SearchIndexStore } from '../../domain/search/ports';
-import type { IndexSources } from '../consumer-deps';
+import type { IndexSources } from './consumer-deps';
 
 /*
  * Builders of one workspace's stores that hold more than a constructor call. An entry's `forWorkspace` puts

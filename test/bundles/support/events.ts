@@ -2,7 +2,7 @@ import { ReceiveMessageCommand, type Message } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, EventBridgeEvent, SQSEvent } from 'aws-lambda';
 import { inject } from 'vitest';
 import { createSqsClient } from '../../../shared/adapters/aws/sqs/client';
-import { localClientOptions } from '../../../shared/container/local';
+import { localClientOptions } from '../../../shared/local/local-clients';
 import { EDGE_HEADERS } from '../../../shared/manifest';
 
 /** A request as API Gateway's HTTP API hands it to the route's integration (payload format 2.0). */

@@ -11,7 +11,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqsClient } from '../../../shared/adapters/aws/sqs/client';
 import { createS3Client } from '../../../shared/adapters/aws/s3/client';
-import { localClientOptions } from '../../../shared/container/local';
+import { localClientOptions } from '../../../shared/local/local-clients';
 import type { RunningEmulator } from '../../../shared/local/emulators/dynamodb-local';
 import { startS3Emulator } from '../../../shared/local/emulators/s3-emulator';
 import { startSqsEmulator } from '../../../shared/local/emulators/sqs-emulator';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ApiGatewayConnectionSender } from '../../../shared/adapters/aws/apigateway/connection-sender';
 import { createConnectionsClient } from '../../../shared/adapters/aws/clients';
-import { localClientOptions } from '../../../shared/container/local';
+import { localClientOptions } from '../../../shared/local/local-clients';
 import type { ConnectionSender } from '../../../shared/domain/connections/ports';
 import { LocalWebSocketGateway, type WebSocketHandler } from '../../../shared/local/websocket-gateway';
 

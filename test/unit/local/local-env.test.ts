@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEnv } from '../../../shared/container/config';
+import { parseEnv } from '../../../shared/container/kit/config';
 import { localEnvSchema } from '../../../shared/local/local-env';
 
 describe('the local runtime configuration', () => {

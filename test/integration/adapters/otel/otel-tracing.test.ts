@@ -11,7 +11,7 @@ import { withMessageTrace } from '../../../../shared/adapters/otel/message-traci
 import { OtelTracing } from '../../../../shared/adapters/otel/otel-tracing';
 import { traceSdkClient } from '../../../../shared/adapters/otel/sdk-client-tracing';
 import { contextOfTraceHeader } from '../../../../shared/adapters/otel/trace-header';
-import { localClientOptions } from '../../../../shared/container/local';
+import { localClientOptions } from '../../../../shared/local/local-clients';
 import { freshTable, uniqueName } from '../../../support/aws-resources';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../../../support/otlp-receiver';
 

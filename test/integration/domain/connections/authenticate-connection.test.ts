@@ -9,7 +9,7 @@ import { MAX_CONNECTIONS_PER_USER, type ConnectionRepository } from '../../../..
 import type { User } from '../../../../shared/domain/users/user';
 import { freshTable } from '../../../support/aws-resources';
 import { aUser, ManualClock } from '../../../support/builders';
-import { TEST_JWT_KEY } from '../../../support/test-container';
+import { TEST_JWT_KEY } from '../../../support/test-kit';
 
 /**
  * Connections authenticated with real tokens: signed by the token service, checked against the stored users and

@@ -10,16 +10,19 @@ import { S3WorkspaceEraser } from '../../../../shared/adapters/aws/s3/workspace-
 import { ensureBucket } from '../../../../shared/adapters/aws/provisioning';
 import { dataKeys } from '../../../../shared/adapters/aws/dynamodb/keys';
 import { SqliteSearchIndex } from '../../../../shared/adapters/local/sqlite-search-index';
-import type { AppContainer } from '../../../../shared/container/app-container';
-import { eraserDepsOf } from '../../../../shared/container/eraser';
-import { dynamoSourceStores } from '../../../../shared/container/source-stores';
+import { DynamoErasureRepository } from '../../../../shared/adapters/aws/dynamodb/erasure-repository';
+import { DynamoNotificationRepository } from '../../../../shared/adapters/aws/dynamodb/notification-repository';
+import type { ConnectionSender } from '../../../../shared/domain/connections/ports';
+import { workspaceFileStore } from '../../../../shared/domain/documents/bucket-layout';
+import type { FileStore } from '../../../../shared/domain/files/ports';
+import { eraserDepsOf } from '../../../../shared/container/kit/eraser';
 import { eraseWorkspace, type EraseWorkspaceDeps } from '../../../../shared/domain/erasure/erase-workspace';
 import { deleteOwnWorkspace } from '../../../../shared/domain/erasure/request-erasure';
 import type { Principal } from '../../../../shared/domain/principal';
 import { registerUser } from '../../../../shared/domain/users/register';
 import { aDocumentRecord, aSourceRecord } from '../../../support/builders';
 import { testClients, uniqueName } from '../../../support/aws-resources';
-import { testContainer } from '../../../support/test-container';
+import { testKit, type TestKit } from '../../../support/test-kit';
 
 /** A word only one workspace's documents hold, to find in the index file. */
 const SECRET_WORD = (tag: string) => `zebraword${tag}`;
@@ -29,9 +32,33 @@ const SECRET_WORD = (tag: string) => `zebraword${tag}`;
  * table, a listing of the bucket and a read of every table of the index file find nothing of it (but its usage
  * rows, its deletion record and its workspace record marked deleting), and the other workspace is as it was.
  */
+/** No WebSocket is open in these tests: nothing is ever sent or closed. */
+const noSockets: ConnectionSender = {
+  send: () => Promise.reject(new Error('no WebSocket is open in this test')),
+  close: () => Promise.reject(new Error('no WebSocket is open in this test')),
+};
+
+/** The kit's stores an erasure reads and writes, and what requesting one takes. */
+async function erasureKit(bucket: FileStore, index: SqliteSearchIndex) {
+  const kit = await testKit();
+  return {
+    ...kit,
+    ...kit.gate,
+    registrationMode: kit.env.REGISTRATION_MODE,
+    notifications: new DynamoNotificationRepository(kit.db, kit.tableName),
+    erasures: new DynamoErasureRepository(kit.db, kit.tableName),
+    erasureQueue: { enqueue: async () => undefined },
+    forWorkspace: (workspaceId: string) => ({
+      ...kit.stores('documents', 'labels', 'sources')(workspaceId),
+      files: workspaceFileStore(bucket, workspaceId),
+      searchIndex: index.forWorkspace(workspaceId),
+    }),
+  };
+}
+
 describe('erasing a workspace', () => {
-  let c: AppContainer;
-  let db: Awaited<ReturnType<typeof testContainer>>['db'];
+  let c: Awaited<ReturnType<typeof erasureKit>>;
+  let db: TestKit['db'];
   let tableName: string;
   let bucket: string;
   let dir: string;
@@ -44,13 +71,9 @@ describe('erasing a workspace', () => {
     await ensureBucket(s3, bucket);
     dir = mkdtempSync(join(tmpdir(), 'erasure-'));
     index = new SqliteSearchIndex(join(dir, 'index.sqlite'), { readers: 0 });
-    ({ c, db, tableName } = await testContainer({
-      files: new S3FileStore(s3, bucket),
-      search: index,
-      sourceStores: dynamoSourceStores,
-      erasureQueue: { enqueue: async () => undefined },
-    }));
-    deps = eraserDepsOf(c, { db, tableName, objects: new S3WorkspaceEraser(s3, bucket, false), index: { erase: async (id) => index.eraseWorkspace(id) } });
+    c = await erasureKit(new S3FileStore(s3, bucket), index);
+    ({ db, tableName } = c);
+    deps = eraserDepsOf({ ...c, connectionSender: noSockets }, { db, tableName, objects: new S3WorkspaceEraser(s3, bucket, false), index: { erase: async (id) => index.eraseWorkspace(id) } });
   });
 
   afterAll(() => {

@@ -2,21 +2,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBucket } from '../../../../shared/adapters/aws/provisioning';
 import { S3FileStore } from '../../../../shared/adapters/aws/s3/file-store';
 import { PoolSearchablePdfWriter } from '../../../../shared/adapters/pdf/pool-searchable-pdf-writer';
-import { inWorkspace, type AppContainer } from '../../../../shared/container/app-container';
+import type { WorkspaceTableStores } from '../../../../shared/container/kit/workspace-data';
+import { workspaceFileStore } from '../../../../shared/domain/documents/bucket-layout';
+import type { Clock } from '../../../../shared/domain/clock';
+import type { FileStore } from '../../../../shared/domain/files/ports';
 import { fileKeys } from '../../../../shared/domain/files/file-keys';
 import { storeSearchablePdf } from '../../../../shared/domain/ocr/searchable-pdf';
 import { testClients, uniqueName } from '../../../support/aws-resources';
 import { aDocumentRecord } from '../../../support/builders';
 import { pngImage } from '../../../support/fixtures';
-import { testContainer } from '../../../support/test-container';
+import { testKit } from '../../../support/test-kit';
 
 /**
- * The OCR worker's side (the container's repositories on DynamoDB Local and the S3 emulator, the imaging pool's
+ * The OCR worker's side (the kit's repositories on DynamoDB Local and the S3 emulator, the imaging pool's
  * writer): a PDF a tight plan has no room for is not kept, and the document says why.
  */
 describe('a searchable PDF past the plan', () => {
   const writer = new PoolSearchablePdfWriter({ poolOptions: { size: 1 } });
-  let w: ReturnType<typeof inWorkspace<AppContainer>>;
+  let w: Pick<WorkspaceTableStores, 'documents' | 'ocrJobs'> & { files: FileStore; clock: Clock };
   const image = pngImage(400, 200);
 
   beforeAll(async () => {
@@ -25,10 +28,10 @@ describe('a searchable PDF past the plan', () => {
     await ensureBucket(s3, bucket);
     // A plan with room for the original and not much more.
     const plan = { documents_stored: 'unlimited', bytes_stored: image.byteLength + 10, ocr_pages_per_month: 'unlimited', sources: 'unlimited', members: 'unlimited', api_tokens: 'unlimited' };
-    const { c } = await testContainer({ files: new S3FileStore(s3, bucket), env: { PLANS: JSON.stringify({ tight: plan }), DEFAULT_PLAN: 'tight' } });
+    const kit = await testKit({ env: { PLANS: JSON.stringify({ tight: plan }), DEFAULT_PLAN: 'tight' } });
     const workspaceId = crypto.randomUUID();
-    await c.workspaces.create({ id: workspaceId, name: 'tight', created_at: new Date().toISOString() });
-    w = inWorkspace(c, { workspaceId });
+    await kit.gate.workspaces.create({ id: workspaceId, name: 'tight', created_at: new Date().toISOString() });
+    w = { ...kit.stores('documents', 'ocrJobs')(workspaceId), clock: kit.clock, files: workspaceFileStore(new S3FileStore(s3, bucket), workspaceId) };
   });
 
   afterAll(() => writer.close());

@@ -2,12 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tarGzipCodec } from '../../../../shared/adapters/archive/tar-gzip-codec';
 import { ensureBucket } from '../../../../shared/adapters/aws/provisioning';
-import { S3FileStore } from '../../../../shared/adapters/aws/s3/file-store';
-import { AesGcmCredentialVault } from '../../../../shared/adapters/crypto/aes-gcm-credential-vault';
-import { inWorkspace, type AppContainer } from '../../../../shared/container/app-container';
-import { dynamoPortabilityServices, exportDepsOf, importDepsOf, type PortabilityServices } from '../../../../shared/container/portability-services';
-import { dynamoSourceStores } from '../../../../shared/container/source-stores';
-import { dynamoWebhookStores } from '../../../../shared/container/webhook-services';
+import { inWorkspace } from '../../../../shared/container/kit/workspace-scope';
+import { exportDepsOf, importDepsOf } from '../../../../shared/container/kit/portability';
 import { downloadSearchablePdf } from '../../../../shared/domain/documents/searchable-pdf-download';
 import { fileKeys } from '../../../../shared/domain/files/file-keys';
 import { MANIFEST_ENTRY, type ArchiveManifest } from '../../../../shared/domain/portability/archive-format';
@@ -16,7 +12,7 @@ import { runExport } from '../../../../shared/domain/portability/run-export';
 import { runImport } from '../../../../shared/domain/portability/run-import';
 import { freshTable, testClients, uniqueName } from '../../../support/aws-resources';
 import { aDocumentRecord } from '../../../support/builders';
-import { testContainer } from '../../../support/test-container';
+import { portabilityDeps, testKit } from '../../../support/test-kit';
 
 const SEARCHABLE_PDF_FIELDS = ['searchable_pdf_size', 'searchable_pdf_reason', 'searchable_pdf_message'];
 
@@ -59,7 +55,7 @@ async function withEditedDocuments(archive: Buffer, edit: (line: Record<string, 
  * the archive, so neither is its state on the record, and an import keeps only a document's own fields.
  */
 describe('document fields through an export and an import', () => {
-  let c: AppContainer & PortabilityServices;
+  let c: ReturnType<typeof portabilityDeps>;
   let archive: Buffer;
   let documentId: string;
 
@@ -67,10 +63,9 @@ describe('document fields through an export and an import', () => {
     const { s3 } = testClients();
     const bucket = uniqueName('portability-fields');
     await ensureBucket(s3, bucket);
-    const files = new S3FileStore(s3, bucket);
     const audit = await freshTable();
-    const built = await testContainer({ files, vault: new AesGcmCredentialVault(new Uint8Array(32)), sourceStores: dynamoSourceStores, auditTableName: audit.tableName });
-    c = { ...built.c, portability: dynamoPortabilityServices(built.db, built.tableName, s3, bucket, { enqueue: async () => undefined }) };
+    const kit = await testKit();
+    c = portabilityDeps(kit, { s3, bucket, auditTableName: audit.tableName });
     // A workspace of one OCRed document whose searchable PDF was written beside its original.
     const source = inWorkspace(c, { workspaceId: crypto.randomUUID() });
     const bytes = randomBytes(2048);
@@ -86,7 +81,7 @@ describe('document fields through an export and an import', () => {
       id: exportId, state: 'queued', created_by: 'u', created_at: at, updated_at: at, finished_at: null, documents_total: 0, documents_done: 0, bytes_done: 0,
       archive_key: null, archive_size: null, archive_sha256: null, failure_reason: null,
     });
-    const exported = await runExport(exportDepsOf({ ...c, webhookStores: dynamoWebhookStores(built.db, built.tableName) }, source.workspaceId), exportId);
+    const exported = await runExport(exportDepsOf(c, source.workspaceId), exportId);
     expect(exported).toBe('completed');
     archive = await collect((await c.portability.archives(source.workspaceId).read(archiveKeys.export(exportId)))!.body);
   });

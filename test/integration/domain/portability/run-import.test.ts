@@ -1,34 +1,29 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBucket } from '../../../../shared/adapters/aws/provisioning';
-import { S3FileStore } from '../../../../shared/adapters/aws/s3/file-store';
-import { AesGcmCredentialVault } from '../../../../shared/adapters/crypto/aes-gcm-credential-vault';
-import { inWorkspace, type AppContainer } from '../../../../shared/container/app-container';
-import { dynamoPortabilityServices, exportDepsOf, importDepsOf, type PortabilityServices } from '../../../../shared/container/portability-services';
-import { dynamoWebhookStores } from '../../../../shared/container/webhook-services';
+import { inWorkspace } from '../../../../shared/container/kit/workspace-scope';
+import { exportDepsOf, importDepsOf } from '../../../../shared/container/kit/portability';
 import { fileKeys } from '../../../../shared/domain/files/file-keys';
 import { archiveKeys, type ImportJob } from '../../../../shared/domain/portability/jobs';
 import { runExport } from '../../../../shared/domain/portability/run-export';
 import { runImport } from '../../../../shared/domain/portability/run-import';
 import { aDocumentRecord } from '../../../support/builders';
 import { freshTable, testClients, uniqueName } from '../../../support/aws-resources';
-import { testContainer } from '../../../support/test-container';
-import { dynamoSourceStores } from '../../../../shared/container/source-stores';
+import { portabilityDeps, testKit } from '../../../support/test-kit';
 
 /** An import on DynamoDB Local and the S3 emulator: what a failure while writing leaves behind. */
 describe('an import that fails while writing', () => {
-  let c: AppContainer & PortabilityServices;
+  let c: ReturnType<typeof portabilityDeps>;
   let archive: Buffer;
 
   beforeAll(async () => {
     const { s3 } = testClients();
     const bucket = uniqueName('portability');
     await ensureBucket(s3, bucket);
-    const files = new S3FileStore(s3, bucket);
     // An audit table of its own: the export reads the workspace's audit log into the archive.
     const audit = await freshTable();
-    const built = await testContainer({ files, vault: new AesGcmCredentialVault(new Uint8Array(32)), sourceStores: dynamoSourceStores, auditTableName: audit.tableName });
-    c = { ...built.c, portability: dynamoPortabilityServices(built.db, built.tableName, s3, bucket, { enqueue: async () => undefined }) };
+    const kit = await testKit();
+    c = portabilityDeps(kit, { s3, bucket, auditTableName: audit.tableName });
     // A workspace of a label, a rule and three documents with their files, exported once.
     const source = inWorkspace(c, { workspaceId: crypto.randomUUID() });
     const label = crypto.randomUUID();
@@ -45,8 +40,7 @@ describe('an import that fails while writing', () => {
       id: exportId, state: 'queued', created_by: 'u', created_at: at, updated_at: at, finished_at: null, documents_total: 0, documents_done: 0, bytes_done: 0,
       archive_key: null, archive_size: null, archive_sha256: null, failure_reason: null,
     });
-    const withWebhooks = { ...c, webhookStores: dynamoWebhookStores(built.db, built.tableName) };
-    const exported = await runExport(exportDepsOf(withWebhooks, source.workspaceId), exportId);
+    const exported = await runExport(exportDepsOf(c, source.workspaceId), exportId);
     expect({ exported, reason: (await c.portability.jobs(source.workspaceId).getExport(exportId))?.failure_reason }).toEqual({ exported: 'completed', reason: null });
     const stored = await c.portability.archives(source.workspaceId).read(archiveKeys.export(exportId));
     const parts: Uint8Array[] = [];

@@ -1,15 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SqliteSearchIndex } from '../../../../shared/adapters/local/sqlite-search-index';
-import type { AppContainer } from '../../../../shared/container/app-container';
+import { S3FileStore } from '../../../../shared/adapters/aws/s3/file-store';
+import { indexSources } from '../../../../shared/container/kit/workspace-stores';
 import type { SearchIndex } from '../../../../shared/domain/search/ports';
 import { reconcileSearchIndex, type ReconcileDeps } from '../../../../shared/domain/search/reconcile-index';
 import { createDocumentIndexer, toIndexedDocument } from '../../../../shared/domain/search/document-indexer';
 import { createReconcileHandler } from '../../../../functions/indexer/reconcile';
 import { isReconcileEvent } from '../../../../shared/manifest';
-import { reconcileDepsOf } from '../../../../shared/container/consumer-deps';
+import { reconcileDepsOf } from '../../../../shared/container/kit/consumer-deps';
 import type { Logger } from '../../../../shared/observability/logger';
 import { aDocumentRecord, aSearchRequest } from '../../../support/builders';
-import { testContainer } from '../../../support/test-container';
+import { testClients } from '../../../support/aws-resources';
+import { testKit } from '../../../support/test-kit';
 
 const stores: SqliteSearchIndex[] = [];
 afterEach(() => {
@@ -20,13 +22,15 @@ afterEach(() => {
 const NOW = { settleMs: 0 };
 
 /**
- * The app container on a fresh DynamoDB Local table with an in-memory SQLite index, the reconciliation's deps
- * as the indexer function builds them, and the index writes each workspace's view received during the run.
+ * What indexing reads (the kit's `indexSources`) over a fresh DynamoDB Local table and an in-memory SQLite index,
+ * the reconciliation's deps as the indexer function builds them, and the index writes each workspace's view received during the run.
  */
 async function setUp() {
   const store = new SqliteSearchIndex(':memory:');
   stores.push(store);
-  const { c } = await testContainer({ search: store });
+  const kit = await testKit();
+  // Long texts only are read from the bucket: these documents have none.
+  const c = indexSources(kit.table, kit.clock, kit.gate, new S3FileStore(testClients().s3, 'unused-bucket'), store);
   const writes: { workspaceId: string; call: 'upsert' | 'remove'; id: string }[] = [];
   const recorded = (workspaceId: string, view: SearchIndex): SearchIndex => ({
     ...view,
@@ -38,8 +42,8 @@ async function setUp() {
   return { c, store, deps, writes };
 }
 
-/** A workspace of the container with `count` documents, each in the table and (unless `indexed` is false) in the index. */
-async function aWorkspace(c: AppContainer, count: number, options: { indexed?: boolean } = {}) {
+/** A workspace with `count` documents, each in the table and (unless `indexed` is false) in the index. */
+async function aWorkspace(c: ReturnType<typeof indexSources>, count: number, options: { indexed?: boolean } = {}) {
   const workspaceId = crypto.randomUUID();
   await c.workspaces.create({ id: workspaceId, name: `ws ${workspaceId}`, created_at: new Date().toISOString() });
   const scoped = c.forWorkspace(workspaceId);
@@ -279,7 +283,7 @@ describe('the scheduled reconciliation of the indexer function', () => {
 });
 
 /** A document written to the table only (its change never reached the index). */
-async function addUnindexed(c: AppContainer, workspaceId: string) {
+async function addUnindexed(c: ReturnType<typeof indexSources>, workspaceId: string) {
   const record = { ...aDocumentRecord({ title: 'Late arrival' }), version: 1 };
   await c.forWorkspace(workspaceId).documents.create(record);
   return record;

@@ -19,7 +19,7 @@ import type { Principal, Role } from '../../../../shared/domain/principal';
 import { UNLIMITED_CATALOG, type PlanCatalog } from '../../../../shared/domain/quotas/plans';
 import { freshTable } from '../../../support/aws-resources';
 import { ManualClock } from '../../../support/builders';
-import { TEST_JWT_KEY } from '../../../support/test-container';
+import { TEST_JWT_KEY } from '../../../support/test-kit';
 
 /** A token lifetime and refresh grace window for these tests. */
 export const TTL_SECONDS = 3600;

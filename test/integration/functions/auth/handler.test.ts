@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuthHandler } from '../../../../functions/auth/handler';
+import { createAuthHandler, type AuthDeps } from '../../../../functions/auth/handler';
 import { lazyOpenIdClient } from '../../../../shared/adapters/oidc/lazy-openid-client';
-import type { AppContainer } from '../../../../shared/container/app-container';
-import { buildAppContainer } from '../../../../shared/container/build-app-container';
-import { commonEnvSchema, parseEnv } from '../../../../shared/container/config';
-import { requestServing } from '../../../../shared/container/request-serving';
+import { oidcServices } from '../../../../shared/container/kit/oidc';
+import { noAuthenticationEvents } from '../../../../shared/domain/audit/ports';
 import { freePort } from '../../../../shared/local/emulators/ports';
-import { freshTable } from '../../../support/aws-resources';
+import { testKit } from '../../../support/test-kit';
 import { httpEvent, lambdaTestContext } from '../../../support/http-events';
 import { signInAtProvider, startOidcProvider, type TestOidcProvider } from '../../../support/oidc-provider';
-import { joseTokens } from '../../../../shared/adapters/jwt/jose-token-service';
-import { absentParts } from '../../../support/absent-parts';
 
 /** The workspace first logins join (OIDC_WORKSPACE_ID). */
 const SSO_WORKSPACE = crypto.randomUUID();
@@ -25,7 +21,7 @@ const FRONTEND_URL = 'https://app.example/signed-in';
  */
 describe('OIDC login through the auth handler', () => {
   let provider: TestOidcProvider;
-  let container: AppContainer;
+  let container: AuthDeps;
   let handler: ReturnType<typeof createAuthHandler>;
 
   beforeAll(async () => {
@@ -37,27 +33,29 @@ describe('OIDC login through the auth handler', () => {
         { sub: 'no-email', preferred_username: 'nomail' },
       ],
     });
-    const { db, tableName } = await freshTable();
-    container = buildAppContainer({
-    ...absentParts(),
-      db,
-      tableName,
-      tokens: joseTokens(async () => new TextEncoder().encode('integration-test-signing-key-of-32-bytes')),
-      oidcClient: lazyOpenIdClient,
-      serving: requestServing,
-      env: parseEnv(commonEnvSchema, {
-        OIDC_ISSUER: provider.issuer,
-        OIDC_CLIENT_ID: 'docservice',
-        OIDC_CLIENT_SECRET: 'docservice-secret',
-        OIDC_REDIRECT_URI: REDIRECT_URI,
-        OIDC_FRONTEND_URL: FRONTEND_URL,
-        OIDC_SCOPES: 'openid email profile groups',
-        OIDC_ROLE_CLAIM: 'groups',
-        OIDC_ROLE_MAP: 'doc-editors=editor,doc-admins=admin',
-        OIDC_WORKSPACE_ID: SSO_WORKSPACE,
-      }),
-      healthProbes: [],
+    const kit = await testKit({
+      env: {
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: 'docservice',
+      OIDC_CLIENT_SECRET: 'docservice-secret',
+      OIDC_REDIRECT_URI: REDIRECT_URI,
+      OIDC_FRONTEND_URL: FRONTEND_URL,
+      OIDC_SCOPES: 'openid email profile groups',
+      OIDC_ROLE_CLAIM: 'groups',
+      OIDC_ROLE_MAP: 'doc-editors=editor,doc-admins=admin',
+      OIDC_WORKSPACE_ID: SSO_WORKSPACE,
+    },
     });
+    container = {
+      ...kit.gate,
+      passwords: kit.passwords,
+      connections: kit.connections,
+      quotaCounts: kit.quotaCounts,
+      registrationMode: kit.env.REGISTRATION_MODE,
+      refreshGraceSeconds: kit.env.JWT_REFRESH_GRACE_SECONDS,
+      authEvents: noAuthenticationEvents,
+      oidc: oidcServices({ table: kit.table, env: kit.env, clock: kit.clock, client: lazyOpenIdClient }),
+    };
     await container.workspaces.create({ id: SSO_WORKSPACE, name: 'Corp', created_at: new Date().toISOString() });
     handler = createAuthHandler(container);
   });

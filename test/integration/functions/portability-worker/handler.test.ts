@@ -1,13 +1,10 @@
 import type { SQSEvent } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createPortabilityWorkerHandler } from '../../../../functions/portability-worker/handler';
-import { dynamoPortabilityServices, type PortabilityServices } from '../../../../shared/container/portability-services';
-import { dynamoWebhookStores } from '../../../../shared/container/webhook-services';
-import type { AppContainer } from '../../../../shared/container/app-container';
+import { createPortabilityWorkerHandler, type PortabilityWorkerDeps } from '../../../../functions/portability-worker/handler';
 import type { ExportJob } from '../../../../shared/domain/portability/jobs';
 import type { WorkspaceStatus } from '../../../../shared/domain/workspaces/workspace';
 import { testClients } from '../../../support/aws-resources';
-import { testContainer } from '../../../support/test-container';
+import { portabilityDeps, testKit } from '../../../support/test-kit';
 
 const at = '2026-11-29T08:00:00.000Z';
 const sqsEvent = (body: unknown): SQSEvent =>
@@ -15,13 +12,14 @@ const sqsEvent = (body: unknown): SQSEvent =>
 
 /** The portability worker against DynamoDB Local: what it does with jobs of a workspace that does not serve. */
 describe('the portability worker', () => {
-  let c: AppContainer & PortabilityServices;
+  let c: PortabilityWorkerDeps;
   let handler: ReturnType<typeof createPortabilityWorkerHandler>;
 
   beforeAll(async () => {
-    const built = await testContainer();
-    c = { ...built.c, portability: dynamoPortabilityServices(built.db, built.tableName, testClients().s3, 'unused-bucket', { enqueue: async () => undefined }) };
-    handler = createPortabilityWorkerHandler({ ...c, webhookStores: dynamoWebhookStores(built.db, built.tableName) });
+    const kit = await testKit();
+    // The bucket and the audit table are never reached: no job of a workspace that does not serve runs.
+    c = portabilityDeps(kit, { s3: testClients().s3, bucket: 'unused-bucket', auditTableName: 'unused-audit-table' });
+    handler = createPortabilityWorkerHandler(c);
   });
 
   /** A workspace in `status` with a queued export. */

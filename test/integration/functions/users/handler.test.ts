@@ -1,27 +1,24 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createUsersHandler } from '../../../../functions/users/handler';
-import type { AppContainer } from '../../../../shared/container/app-container';
-import { buildAppContainer } from '../../../../shared/container/build-app-container';
-import { commonEnvSchema, parseEnv } from '../../../../shared/container/config';
-import { requestServing } from '../../../../shared/container/request-serving';
-import { dynamoLegacyItems } from '../../../../shared/container/legacy-data';
+import { createUsersHandler, type UsersDeps } from '../../../../functions/users/handler';
+import { dynamoLegacyItems } from '../../../../shared/container/kit/legacy-data';
 import { login } from '../../../../shared/domain/auth/login';
 import { createWorkspaceUser } from '../../../../shared/domain/users/create-workspace-user';
 import { ensureAdmin } from '../../../../shared/domain/users/ensure-admin';
 import { BOOTSTRAP_WORKSPACE_ID } from '../../../../shared/domain/workspaces/workspace';
-import { freshTable } from '../../../support/aws-resources';
+import { testKit } from '../../../support/test-kit';
+import type { RequestGate } from '../../../../shared/container/kit/request-gate';
+import type { WorkspaceTableStores } from '../../../../shared/container/kit/workspace-data';
 import { aDocumentRecord, ManualClock } from '../../../support/builders';
 import { httpEvent, lambdaTestContext } from '../../../support/http-events';
-import { joseTokens } from '../../../../shared/adapters/jwt/jose-token-service';
-import { absentParts } from '../../../support/absent-parts';
 
 const SECOND = '22222222-2222-4222-8222-222222222222';
 const operatorAccount = { username: 'operator', email: 'operator@example.com', password: 'operator-password' };
 const password = 'member-password';
 
-/** GET /api/usage and GET /api/usage/workspaces through the users function, over the real container. */
+/** GET /api/usage and GET /api/usage/workspaces through the users function, over the kit's stores. */
 describe('usage endpoints', () => {
-  let c: AppContainer;
+  let c: UsersDeps & RequestGate;
+  let documentsOf: (workspaceId: string) => Pick<WorkspaceTableStores, 'documents'>;
   let handler: ReturnType<typeof createUsersHandler>;
   const tokens: Record<'operator' | 'admin' | 'editor', string> = { operator: '', admin: '', editor: '' };
 
@@ -32,20 +29,11 @@ describe('usage endpoints', () => {
   };
 
   beforeAll(async () => {
-    const { db, tableName } = await freshTable();
-    c = buildAppContainer({
-    ...absentParts(),
-      db,
-      tableName,
-      tokens: joseTokens(async () => new TextEncoder().encode('k'.repeat(64))),
-      env: parseEnv(commonEnvSchema, {}),
-      healthProbes: [],
-      clock: new ManualClock(new Date('2026-03-10T08:00:00Z')),
-      serving: requestServing,
-      legacyData: dynamoLegacyItems,
-    });
+    const kit = await testKit({ clock: new ManualClock(new Date('2026-03-10T08:00:00Z')) });
+    c = { ...kit.gate, passwords: kit.passwords, connections: kit.connections, quotaCounts: kit.quotaCounts, apiTokenMaxDays: kit.env.API_TOKEN_MAX_DAYS };
+    documentsOf = kit.stores('documents');
     handler = createUsersHandler(c);
-    await ensureAdmin(c, operatorAccount);
+    await ensureAdmin({ ...c, legacyData: dynamoLegacyItems(kit.db, kit.tableName) }, operatorAccount);
     tokens.operator = (await login(c, { username: 'operator', password: operatorAccount.password })).token;
     const operator = await c.authenticate(tokens.operator);
     await c.workspaces.create({ id: SECOND, name: 'second', created_at: '2026-03-01T00:00:00.000Z' });
@@ -54,9 +42,9 @@ describe('usage endpoints', () => {
     await createWorkspaceUser(c, inSecond, { username: 'second_editor', email: 'second_editor@example.com', password, role: 'editor' });
     tokens.admin = (await login(c, { username: 'second_admin', password })).token;
     tokens.editor = (await login(c, { username: 'second_editor', password })).token;
-    await c.forWorkspace(SECOND).documents.create(aDocumentRecord({ size: 1234 }));
-    await c.forWorkspace(SECOND).documents.create(aDocumentRecord({ size: 66 }));
-    await c.forWorkspace(BOOTSTRAP_WORKSPACE_ID).documents.create(aDocumentRecord({ size: 5 }));
+    await documentsOf(SECOND).documents.create(aDocumentRecord({ size: 1234 }));
+    await documentsOf(SECOND).documents.create(aDocumentRecord({ size: 66 }));
+    await documentsOf(BOOTSTRAP_WORKSPACE_ID).documents.create(aDocumentRecord({ size: 5 }));
   });
 
   it("answers a workspace admin with their workspace's counters of the current month, this request counted", async () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDynamoDocumentClient } from '../../../../shared/adapters/aws/clients';
-import { localClientOptions } from '../../../../shared/container/local';
+import { localClientOptions } from '../../../../shared/local/local-clients';
 import { startDynamoDbLocal, type RunningEmulator } from '../../../../shared/local/emulators/dynamodb-local';
 import { freePort } from '../../../../shared/local/emulators/ports';
 

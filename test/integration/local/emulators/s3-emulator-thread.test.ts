@@ -7,7 +7,7 @@ import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Event } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Client } from '../../../../shared/adapters/aws/s3/client';
-import { localClientOptions } from '../../../../shared/container/local';
+import { localClientOptions } from '../../../../shared/local/local-clients';
 import type { RunningEmulator } from '../../../../shared/local/emulators/dynamodb-local';
 import { startS3Emulator } from '../../../../shared/local/emulators/s3-emulator';
 

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSearchHandler } from '../../../../functions/search/handler';
+import { createSearchHandler, type SearchHandlerDeps } from '../../../../functions/search/handler';
 import { SqliteSearchIndex } from '../../../../shared/adapters/local/sqlite-search-index';
-import type { AppContainer } from '../../../../shared/container/app-container';
 import type { Principal } from '../../../../shared/domain/principal';
 import { aSearchRequest } from '../../../support/builders';
 import { httpEvent, lambdaTestContext } from '../../../support/http-events';
 
 const viewer: Principal = { userId: 'u1', username: 'viewer', email: 'v@example.com', role: 'viewer', workspaceId: 'w1', jti: 'j1', tokenExpiresAt: new Date(Date.now() + 3_600_000) };
 
-/** The handler over a real in-memory index; only the parts of the container it reads are given. */
+/** The handler over a real in-memory index; only the deps it reads are given. */
 const store = new SqliteSearchIndex(':memory:');
 const index = store.forWorkspace(viewer.workspaceId);
 /** The searches counted in each workspace's usage. */
@@ -20,7 +19,7 @@ const handler = createSearchHandler({
     searchIndex: store.forWorkspace(workspaceId),
     usageMeter: { count: async (counts: unknown) => void searches.push({ workspaceId, counts }) },
   }),
-} as unknown as AppContainer);
+} as unknown as SearchHandlerDeps);
 const auth = { authorization: 'Bearer token' };
 
 const call = async (routeKey: string, options: Parameters<typeof httpEvent>[1]) => {

@@ -4,24 +4,22 @@ import { ensureTable } from '../../../../../shared/adapters/aws/provisioning';
 import { withAuditTrail } from '../../../../../shared/adapters/aws/dynamodb/audit-records';
 import { DynamoAuditLog } from '../../../../../shared/adapters/aws/dynamodb/audit-log';
 import { runAsActor, type RequestActor } from '../../../../../shared/adapters/actor-context';
-import { buildAppContainer } from '../../../../../shared/container/build-app-container';
-import { commonEnvSchema, parseEnv } from '../../../../../shared/container/config';
-import { requestServing } from '../../../../../shared/container/request-serving';
-import type { AppContainer } from '../../../../../shared/container/app-container';
+import { commonEnvSchema, parseEnv } from '../../../../../shared/container/kit/config';
+import { workspaceDirectory } from '../../../../../shared/container/kit/accounts';
+import { workspaceTableStores, type WorkspaceTableStores } from '../../../../../shared/container/kit/workspace-data';
+import { systemClock } from '../../../../../shared/domain/clock';
 import type { AuditEntry } from '../../../../../shared/domain/audit/audit';
 import { aDocumentRecord } from '../../../../support/builders';
 import { freshAppStreamTable } from '../../../../support/app-stream-table';
 import { uniqueName } from '../../../../support/aws-resources';
 import { until } from '../../../../support/until';
-import { absentParts } from '../../../../support/absent-parts';
-import { auditOver } from '../../../../../shared/container/kit/audit';
 
 /**
  * The audit log derived from the table's stream: what a request writes is stamped with its actor by the DynamoDB
  * client, and the derivation (folded into the `events` consumer) turns the stream's records into entries.
  */
 describe('audit trail from the change stream', () => {
-  let c: AppContainer;
+  let c: { forWorkspace: (workspaceId: string) => Pick<WorkspaceTableStores, 'documents'> };
   let audit: DynamoAuditLog;
   let poller: StreamPoller;
   const workspaceId = crypto.randomUUID();
@@ -39,8 +37,8 @@ describe('audit trail from the change stream', () => {
     const { db, streams, tableName, streamArn } = await freshAppStreamTable();
     const auditTable = uniqueName('audit');
     await ensureTable(db, auditTable);
-    c = buildAppContainer({
-    ...absentParts(), db, tableName, env: parseEnv(commonEnvSchema, {}), healthProbes: [], serving: requestServing, audit: auditOver(auditTable) });
+    const table = { db, name: tableName };
+    c = { forWorkspace: workspaceTableStores(table, systemClock, workspaceDirectory(table, parseEnv(commonEnvSchema, {}), systemClock))('documents') };
     audit = new DynamoAuditLog(db, auditTable);
     poller = startStreamPoller({
       streams,

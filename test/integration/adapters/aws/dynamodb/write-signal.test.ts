@@ -5,7 +5,7 @@ import { signalWrites } from '../../../../../shared/adapters/aws/dynamodb/write-
 import { freshTable } from '../../../../support/aws-resources';
 
 /**
- * The local runtime wakes its stream consumers after its own writes to the table (shared/container/local.ts):
+ * The local runtime wakes its stream consumers after its own writes to the table (shared/local/composition.ts):
  * each successful write signals once, reads never do, and the change ledger's own writes (which no consumer
  * follows) do not either.
  */

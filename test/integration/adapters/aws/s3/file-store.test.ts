@@ -4,7 +4,7 @@ import { ensureBucket } from '../../../../../shared/adapters/aws/provisioning';
 import { lazyS3FileStore } from '../../../../../shared/adapters/aws/s3/lazy-file-store';
 import { S3FileStore } from '../../../../../shared/adapters/aws/s3/file-store';
 import type { FileStore } from '../../../../../shared/domain/files/ports';
-import { localClientOptions } from '../../../../../shared/container/local';
+import { localClientOptions } from '../../../../../shared/local/local-clients';
 import { testClients, uniqueName } from '../../../../support/aws-resources';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { FileTooLargeError } from '../../../../../shared/domain/files/ports';

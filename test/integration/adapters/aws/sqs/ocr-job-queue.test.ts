@@ -4,7 +4,7 @@ import { lazySqsOcrJobQueues } from '../../../../../shared/adapters/aws/sqs/lazy
 import { ensureQueueWithDlq } from '../../../../../shared/adapters/aws/provisioning';
 import { SqsOcrJobQueue } from '../../../../../shared/adapters/aws/sqs/ocr-job-queue';
 import type { OcrJobQueues } from '../../../../../shared/domain/ocr/ports';
-import { localClientOptions } from '../../../../../shared/container/local';
+import { localClientOptions } from '../../../../../shared/local/local-clients';
 import { testClients, uniqueName } from '../../../../support/aws-resources';
 
 /** The queues as built, or loaded on their first send (the OCR worker's). */

@@ -1,11 +1,11 @@
-import { tarGzipCodec } from '../adapters/archive/tar-gzip-codec';
-import { DynamoImportedTexts, DynamoPortabilityJobRepository, DynamoUnfinishedPortabilityJobs } from '../adapters/aws/dynamodb/portability-job-repository';
-import { S3ArchiveStore } from '../adapters/aws/s3/archive-store';
-import type { EmptinessDeps } from '../domain/portability/workspace-emptiness';
-import type { PortabilityDeps } from '../domain/portability/manage-portability';
-import type { ExportDeps } from '../domain/portability/run-export';
-import { auditTrailOf } from '../domain/portability/audit-trail';
-import type { ImportDeps } from '../domain/portability/run-import';
+import { tarGzipCodec } from '../../adapters/archive/tar-gzip-codec';
+import { DynamoImportedTexts, DynamoPortabilityJobRepository, DynamoUnfinishedPortabilityJobs } from '../../adapters/aws/dynamodb/portability-job-repository';
+import { S3ArchiveStore } from '../../adapters/aws/s3/archive-store';
+import type { EmptinessDeps } from '../../domain/portability/workspace-emptiness';
+import type { PortabilityDeps } from '../../domain/portability/manage-portability';
+import type { ExportDeps } from '../../domain/portability/run-export';
+import { auditTrailOf } from '../../domain/portability/audit-trail';
+import type { ImportDeps } from '../../domain/portability/run-import';
 import type {
   ArchiveCodec,
   ArchiveStore,
@@ -13,14 +13,23 @@ import type {
   PortabilityJobRepository,
   PortabilityQueue,
   UnfinishedPortabilityJobs,
-} from '../domain/portability/ports';
-import { logger } from '../observability/logger';
-import type { AppContainer, WorkspaceData } from './app-container';
-import { inWorkspace, type WorkspaceScoped } from './kit/workspace-scope';
-import type { ContainerParts } from './build-app-container';
-import type { WebhookServices } from './webhook-services';
+} from '../../domain/portability/ports';
+import { logger } from '../../observability/logger';
+import type { AuditLog } from '../../domain/audit/ports';
+import type { Clock } from '../../domain/clock';
+import type { DocumentRepository } from '../../domain/documents/ports';
+import type { FileStore } from '../../domain/files/ports';
+import type { LabelRepository } from '../../domain/labels/ports';
+import type { RuleRepository } from '../../domain/rules/ports';
+import type { CredentialVault, SourceRepository } from '../../domain/sources/ports';
+import type { UsageRepository } from '../../domain/usage/ports';
+import type { UserRepository } from '../../domain/users/ports';
+import type { WorkspaceRepository } from '../../domain/workspaces/ports';
+import { inWorkspace, type WorkspaceScoped } from './workspace-scope';
+import type { Table } from './table';
+import type { WebhookServices } from './webhooks';
 
-/** What the export and import routes and their worker take beyond the app container. */
+/** What the export and import routes and their worker take. */
 export interface PortabilityServices {
   portability: {
     jobs(workspaceId: string): PortabilityJobRepository;
@@ -34,7 +43,7 @@ export interface PortabilityServices {
 
 /** The portability stores over the application table and the bucket. */
 export function dynamoPortabilityServices(
-  db: ContainerParts['db'],
+  db: Table['db'],
   tableName: string,
   s3: ConstructorParameters<typeof S3ArchiveStore>[0],
   bucket: string,
@@ -52,8 +61,7 @@ export function dynamoPortabilityServices(
 
 /** What the routes take, for one workspace. */
 export function portabilityDepsOf(
-  c: Pick<AppContainer, 'clock'> &
-    WorkspaceScoped<Pick<WorkspaceData, 'documents' | 'labels' | 'sources' | 'rules'>> & { portability: Pick<PortabilityServices['portability'], 'jobs' | 'archives' | 'queue'> },
+  c: { clock: Clock } & WorkspaceScoped<{ documents: DocumentRepository; labels: LabelRepository; sources: SourceRepository; rules: RuleRepository }> & { portability: Pick<PortabilityServices['portability'], 'jobs' | 'archives' | 'queue'> },
   workspaceId: string,
 ): PortabilityDeps & EmptinessDeps {
   const data = c.forWorkspace(workspaceId);
@@ -70,15 +78,24 @@ export function portabilityDepsOf(
   };
 }
 
-/** What an export reads, for one workspace. */
+/** What an archive holds of one workspace. */
+interface PortableStores {
+  workspaceId: string;
+  documents: DocumentRepository;
+  files: FileStore;
+  labels: LabelRepository;
+  sources: SourceRepository;
+  rules: RuleRepository;
+}
+
 /** What an export reads: the workspace's stores, its webhooks, members and usage, and its audit log. */
-export type ExportSources = Pick<AppContainer, 'clock' | 'workspaces' | 'users' | 'usage' | 'audit'> &
-  WorkspaceScoped<Pick<WorkspaceData, 'workspaceId' | 'documents' | 'files' | 'labels' | 'sources' | 'rules'>> &
+export type ExportSources = { clock: Clock; workspaces: WorkspaceRepository; users: UserRepository; usage: UsageRepository; audit: AuditLog } &
+  WorkspaceScoped<PortableStores> &
   PortabilityServices & Pick<WebhookServices, 'webhookStores'>;
 
 /** What an import writes: the workspace's stores, the vault that seals imported sources' passwords. */
-export type ImportTargets = Pick<AppContainer, 'clock' | 'vault'> &
-  WorkspaceScoped<Pick<WorkspaceData, 'workspaceId' | 'documents' | 'files' | 'labels' | 'sources' | 'rules'>> &
+export type ImportTargets = { clock: Clock; vault: CredentialVault } &
+  WorkspaceScoped<PortableStores> &
   PortabilityServices;
 
 export function exportDepsOf(c: ExportSources, workspaceId: string): ExportDeps {

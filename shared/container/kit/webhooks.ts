@@ -1,16 +1,21 @@
-import { workspaceServes } from '../domain/workspaces/workspace-status';
-import { DynamoWebhookDeliveryRepository } from '../adapters/aws/dynamodb/webhook-delivery-repository';
-import { DynamoWebhookRepository } from '../adapters/aws/dynamodb/webhook-repository';
-import { notifyUser } from '../domain/notifications/notify-user';
-import type { DeliverDeps } from '../domain/webhooks/deliver-webhook';
-import type { DispatchDeps } from '../domain/webhooks/dispatch-webhook-events';
-import type { ResumeDeliveriesDeps } from '../domain/webhooks/resume-deliveries';
-import type { WebhookAdminDeps } from '../domain/webhooks/manage-deps';
-import type { DeliveryQueue, WebhookDeliveryRepository, WebhookRepository, WebhookSender } from '../domain/webhooks/ports';
-import type { AppContainer } from './app-container';
-import type { ContainerParts } from './build-app-container';
+import { workspaceServes } from '../../domain/workspaces/workspace-status';
+import { DynamoWebhookDeliveryRepository } from '../../adapters/aws/dynamodb/webhook-delivery-repository';
+import { DynamoWebhookRepository } from '../../adapters/aws/dynamodb/webhook-repository';
+import { notifyUser } from '../../domain/notifications/notify-user';
+import type { DeliverDeps } from '../../domain/webhooks/deliver-webhook';
+import type { DispatchDeps } from '../../domain/webhooks/dispatch-webhook-events';
+import type { ResumeDeliveriesDeps } from '../../domain/webhooks/resume-deliveries';
+import type { WebhookAdminDeps } from '../../domain/webhooks/manage-deps';
+import type { DeliveryQueue, WebhookDeliveryRepository, WebhookRepository, WebhookSender } from '../../domain/webhooks/ports';
+import type { Clock } from '../../domain/clock';
+import type { NotificationRepository } from '../../domain/notifications/ports';
+import type { SettingsRepository } from '../../domain/settings/ports';
+import type { CredentialVault } from '../../domain/sources/ports';
+import type { UserRepository } from '../../domain/users/ports';
+import type { WorkspaceRepository, WorkspaceStatusReader } from '../../domain/workspaces/ports';
+import type { Table } from './table';
 
-/** What the webhook endpoints, their stream consumer and their delivery worker take beyond the app container. */
+/** What the webhook endpoints, their stream consumer and their delivery worker take. */
 export interface WebhookServices {
   /** One workspace's endpoints and deliveries. */
   webhookStores(workspaceId: string): { webhooks: WebhookRepository; deliveries: WebhookDeliveryRepository };
@@ -20,14 +25,14 @@ export interface WebhookServices {
 
 /** The webhook stores over the application table. */
 export const dynamoWebhookStores =
-  (db: ContainerParts['db'], tableName: string): WebhookServices['webhookStores'] =>
+  (db: Table['db'], tableName: string): WebhookServices['webhookStores'] =>
   (workspaceId) => ({
     webhooks: new DynamoWebhookRepository(db, tableName, workspaceId),
     deliveries: new DynamoWebhookDeliveryRepository(db, tableName, workspaceId),
   });
 
 /** What the admin's webhook operations take, for one workspace. */
-export const webhookAdminDepsOf = (c: Pick<AppContainer, 'vault' | 'clock'> & WebhookServices, workspaceId: string): WebhookAdminDeps => ({
+export const webhookAdminDepsOf = (c: { vault: CredentialVault; clock: Clock } & WebhookServices, workspaceId: string): WebhookAdminDeps => ({
   workspaceId,
   ...c.webhookStores(workspaceId),
   deliveryQueue: c.deliveryQueue,
@@ -40,7 +45,14 @@ export const dispatchDepsOf = (c: WebhookServices): DispatchDeps => ({ inWorkspa
 
 /** What the delivery worker takes: the stores, the sender, the secrets' vault, and the admins to tell. */
 export const deliverDepsOf = (
-  c: Pick<AppContainer, 'users' | 'notifications' | 'settings' | 'clock' | 'vault' | 'workspaceStatus'> & WebhookServices,
+  c: {
+    users: Pick<UserRepository, 'list'>;
+    notifications: NotificationRepository;
+    settings: SettingsRepository;
+    clock: Clock;
+    vault: CredentialVault;
+    workspaceStatus: WorkspaceStatusReader;
+  } & WebhookServices,
   sender: WebhookSender,
 ): DeliverDeps => ({
   inWorkspace: (workspaceId) => ({
@@ -61,7 +73,7 @@ export const deliverDepsOf = (
 });
 
 /** What resuming the pending deliveries reads: every workspace's endpoints and deliveries. */
-export const resumeDepsOf = (c: AppContainer & WebhookServices): ResumeDeliveriesDeps => ({
+export const resumeDepsOf = (c: { workspaces: WorkspaceRepository; clock: Clock } & WebhookServices): ResumeDeliveriesDeps => ({
   workspaces: c.workspaces,
   inWorkspace: c.webhookStores,
   deliveryQueue: c.deliveryQueue,

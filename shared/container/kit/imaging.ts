@@ -1,8 +1,8 @@
-import * as z from '../zod';
-import { PdfTextLayerReader } from '../adapters/imaging/pdf-text-layer-reader';
-import { CanvasThumbnailRenderer } from '../adapters/imaging/canvas-thumbnail-renderer';
-import { ImagingPool } from '../adapters/imaging/worker-pool';
-import { PoolSearchablePdfWriter } from '../adapters/pdf/pool-searchable-pdf-writer';
+import * as z from '../../zod';
+import { PdfTextLayerReader } from '../../adapters/imaging/pdf-text-layer-reader';
+import { CanvasThumbnailRenderer } from '../../adapters/imaging/canvas-thumbnail-renderer';
+import { ImagingPool } from '../../adapters/imaging/worker-pool';
+import { PoolSearchablePdfWriter } from '../../adapters/pdf/pool-searchable-pdf-writer';
 import { parseEnv } from './config';
 
 /** Settings of the imaging workers (thumbnails, PDF text layers), in both runtimes. */

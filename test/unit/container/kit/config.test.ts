@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commonEnvSchema, parseEnv, planCatalog, oidcSettings } from '../../../shared/container/config';
+import { commonEnvSchema, parseEnv, planCatalog, oidcSettings } from '../../../../shared/container/kit/config';
 
 describe('configuration', () => {
   it('fills in defaults for what is not set', () => {

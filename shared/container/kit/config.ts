@@ -1,10 +1,10 @@
-import { REGISTRATION_MODES } from '../manifest';
-import * as z from '../zod';
-import { ROLES, type Role } from '../domain/principal';
-import { BOOTSTRAP_WORKSPACE_ID } from '../domain/workspaces/workspace';
-import { parsePlans, type PlanCatalog } from '../domain/quotas/plans';
-import { parseCorsOrigins } from '../http/cors';
-import { LOG_FORMATS, LOG_LEVELS } from '../observability/log-lines';
+import { REGISTRATION_MODES } from '../../manifest';
+import * as z from '../../zod';
+import { ROLES, type Role } from '../../domain/principal';
+import { BOOTSTRAP_WORKSPACE_ID } from '../../domain/workspaces/workspace';
+import { parsePlans, type PlanCatalog } from '../../domain/quotas/plans';
+import { parseCorsOrigins } from '../../http/cors';
+import { LOG_FORMATS, LOG_LEVELS } from '../../observability/log-lines';
 
 /**
  * A variable of the environment that is missing or wrong. Its message is one line naming the variable, which is

@@ -1,18 +1,18 @@
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { S3LegacyObjectAdopter } from '../../../shared/adapters/aws/s3/legacy-object-adoption';
-import { dynamoLegacyItems } from '../../../shared/container/legacy-data';
-import { ensureBucket } from '../../../shared/adapters/aws/provisioning';
-import { S3FileStore } from '../../../shared/adapters/aws/s3/file-store';
-import type { AppContainer } from '../../../shared/container/app-container';
-import { dataKeys } from '../../../shared/adapters/aws/dynamodb/keys';
-import { labelShardOf } from '../../../shared/adapters/aws/dynamodb/label-membership';
-import { fileKeys } from '../../../shared/domain/files/file-keys';
-import { ensureAdmin } from '../../../shared/domain/users/ensure-admin';
-import { BOOTSTRAP_WORKSPACE_ID } from '../../../shared/domain/workspaces/workspace';
-import { testClients, uniqueName } from '../../support/aws-resources';
-import { testContainer } from '../../support/test-container';
+import { S3LegacyObjectAdopter } from '../../../../shared/adapters/aws/s3/legacy-object-adoption';
+import { dynamoLegacyItems } from '../../../../shared/container/kit/legacy-data';
+import { ensureBucket } from '../../../../shared/adapters/aws/provisioning';
+import { S3FileStore } from '../../../../shared/adapters/aws/s3/file-store';
+import { workspaceFileStore } from '../../../../shared/domain/documents/bucket-layout';
+import { dataKeys } from '../../../../shared/adapters/aws/dynamodb/keys';
+import { labelShardOf } from '../../../../shared/adapters/aws/dynamodb/label-membership';
+import { fileKeys } from '../../../../shared/domain/files/file-keys';
+import { ensureAdmin } from '../../../../shared/domain/users/ensure-admin';
+import { BOOTSTRAP_WORKSPACE_ID } from '../../../../shared/domain/workspaces/workspace';
+import { testClients, uniqueName } from '../../../support/aws-resources';
+import { testKit, type TestKit } from '../../../support/test-kit';
 
 /**
  * Items and objects exactly as the version before workspaces wrote them (keys without a workspace), so that the
@@ -108,9 +108,22 @@ function legacyItems(documentId: string, labelId: string, uploadId: string) {
   ];
 }
 
+/** What creates the operator's account, with the adoption of the table's items and the bucket's objects, and the stores that read them. */
+async function adoptingKit(bucket: string) {
+  const kit = await testKit();
+  const { s3 } = testClients();
+  const files = new S3FileStore(s3, bucket);
+  return {
+    ...kit,
+    ...kit.gate,
+    legacyData: [...dynamoLegacyItems(kit.db, kit.tableName), new S3LegacyObjectAdopter(s3, bucket)],
+    forWorkspace: (workspaceId: string) => ({ ...kit.stores('documents', 'ocrJobs', 'labels', 'uploads')(workspaceId), files: workspaceFileStore(files, workspaceId) }),
+  };
+}
+
 describe('adoption of data written before workspaces', () => {
-  let c: AppContainer;
-  let db: Awaited<ReturnType<typeof testContainer>>['db'];
+  let c: Awaited<ReturnType<typeof adoptingKit>>;
+  let db: TestKit['db'];
   let tableName: string;
   let bucket: string;
   const { s3 } = testClients();
@@ -122,12 +135,8 @@ describe('adoption of data written before workspaces', () => {
   beforeEach(async () => {
     bucket = uniqueName('legacy');
     await ensureBucket(s3, bucket);
-    const built = await testContainer({
-      files: new S3FileStore(s3, bucket),
-      legacyData: (table, name) => [...dynamoLegacyItems(table, name), new S3LegacyObjectAdopter(s3, bucket)],
-    });
-    c = built.c;
-    ({ db, tableName } = built);
+    c = await adoptingKit(bucket);
+    ({ db, tableName } = c);
     await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: legacyItems(documentId, labelId, uploadId).map((Item) => ({ PutRequest: { Item } })) } }));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `documents/${documentId}/original`, Body: '%PDF-1.4 ', ContentType: 'application/pdf' }));
     await s3.send(new PutObjectCommand({ Bucket: bucket, Key: `uploads/${uploadId}`, Body: '%PDF-1.4 x' }));
