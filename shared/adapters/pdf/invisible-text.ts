@@ -195,7 +195,11 @@ const lineOperators = (line: readonly Box[]): PDFOperator[] => {
   return operators;
 };
 
-/** Below this many points a word's box is too small to place text in (a speck read as a letter). */
+/**
+ * A word's box is at least this many points a side: a speck read as a letter (a dash on a map, two pixels high)
+ * is kept, its box grown from its top left corner, since every word OCR read must be found. Smaller, the text
+ * matrix in tenths of a point would be all but singular.
+ */
 const MIN_SIDE = 0.5;
 
 /**
@@ -217,9 +221,9 @@ export const addInvisibleWords = (document: PDFDocument, page: PDFPage, font: PD
     op(Ops.SetTextRenderingMode, 3),
     op(Ops.SetFontAndSize, fontName, 1),
   ];
-  const boxes = placed.flatMap((word): Box[] => {
-    const box = { text: word.text.trim(), left: word.left * pageWidth, width: word.width * pageWidth, size: word.height * pageHeight };
-    return box.width < MIN_SIDE || box.size < MIN_SIDE ? [] : [{ ...box, bottom: pageHeight - (word.top + word.height) * pageHeight }];
+  const boxes = placed.map((word): Box => {
+    const size = Math.max(MIN_SIDE, word.height * pageHeight);
+    return { text: word.text.trim(), left: word.left * pageWidth, width: Math.max(MIN_SIDE, word.width * pageWidth), size, bottom: pageHeight - word.top * pageHeight - size };
   });
   // Each word's box is shown within 1 % of the page's height of the engine's, top and bottom.
   for (const line of lines(boxes, pageHeight * LINE_TOLERANCE)) operators.push(...lineOperators(line));

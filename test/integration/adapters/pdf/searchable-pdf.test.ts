@@ -196,6 +196,19 @@ describe('writeSearchablePdf', () => {
       expect(second!.words.map((word) => word.text)).toEqual(['Scanned']);
     });
 
+    it('keeps a word whose box is under half a point high (a dash read from a map), for pdftotext to find', async () => {
+      const source = await PDFDocument.create();
+      source.addPage([154, 164]);
+      const words: OcrWord[] = [
+        { text: 'frenbideak', left: 0.1, top: 0.9, width: 0.3, height: 0.04 },
+        { text: '-', left: 0.925, top: 0.921, width: 0.009, height: 0.003 },
+      ];
+
+      const pdf = await write(await source.save(), 'pdf', [words]);
+
+      await expectWordsInPlace(pdf, [words]);
+    });
+
     it('writes a page on which OCR read no word as it was, with no text', async () => {
       const source = await PDFDocument.create();
       source.addPage([300, 300]);

@@ -4,6 +4,7 @@ import { type DetectDocumentTextCommandOutput, DetectDocumentTextCommand, Textra
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { TextractOcrEngine } from '../../../../shared/adapters/aws/textract/ocr-engine';
+import { PdfTextLayerReader } from '../../../../shared/adapters/imaging/pdf-text-layer-reader';
 import { TesseractOcrEngine } from '../../../../shared/adapters/local/tesseract-ocr-engine';
 import { PoolSearchablePdfWriter } from '../../../../shared/adapters/pdf/pool-searchable-pdf-writer';
 import { writeSearchablePdf } from '../../../../shared/adapters/pdf/searchable-pdf';
@@ -119,6 +120,28 @@ describe('OCR worker: the searchable PDF', () => {
 describe('OCR worker: the searchable PDF in the cloud (Textract\'s recorded answer)', () => {
   const textract = mockClient(TextractClient);
   afterEach(() => textract.reset());
+
+  it('assembles a mixed PDF read page by page: the text page as it was, the scanned page with every WORD at its geometry', async () => {
+    const recorded = JSON.parse(readFileSync(path.join(import.meta.dirname, '../../../fixtures/textract/linn.png.json'), 'utf8')) as { DetectDocumentText: DetectDocumentTextCommandOutput };
+    textract.on(DetectDocumentTextCommand).resolves(recorded.DetectDocumentText);
+    const reader = new PdfTextLayerReader({ poolOptions: { size: 1 } });
+    const engine = new TextractOcrEngine({ client: new TextractClient({ region: 'eu-west-1' }), bucket: 'documents', pagePdfs: (bytes, pages) => reader.pagePdfs(bytes, pages) });
+    const { deps, files, upload } = await ocrPipeline(engine, { searchablePdf: writer });
+    const document = await upload(await mixedPdf([{ text: ['Cover letter with an exact text layer'] }, { png: LINN }]));
+
+    expect(await run({ ...deps, blankPages: reader }, document.id)).toBe('completed');
+
+    const [cover, scan] = await extractWords((await files.get(fileKeys.searchablePdf(document.id)))!);
+    expect(cover!.words.map((word) => word.text).join(' ')).toBe('Cover letter with an exact text layer');
+    const textractWords = recorded.DetectDocumentText.Blocks!.filter((block) => block.BlockType === 'WORD');
+    expect(wordRecall(textractWords.map((block) => block.Text!), scan!.words.map((word) => word.text))).toBe(1);
+    const boxes = textractWords.map(({ Text, Geometry }) => {
+      const { Left, Top, Width, Height } = Geometry!.BoundingBox!;
+      return { text: Text!, left: Left!, top: Top!, width: Width!, height: Height! };
+    });
+    expect(Math.max(...placementErrors(boxes, scan!))).toBeLessThanOrEqual(0.02);
+    await reader.close();
+  }, 60_000);
 
   it('lays every WORD Textract returned at its geometry, within 2 % of the page', async () => {
     const recorded = JSON.parse(readFileSync(path.join(import.meta.dirname, '../../../fixtures/textract/linn.png.json'), 'utf8')) as { DetectDocumentText: DetectDocumentTextCommandOutput };
