@@ -77,7 +77,8 @@ export async function domainStores(options: { clock?: Clock } = {}) {
   const ocrMessages = async (workspaceId: string, priority: OcrPriority = 'normal'): Promise<OcrQueueMessageBody[]> => {
     const queueUrl = queues[priority].queueUrl;
     for (;;) {
-      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+      // No wait: what was sent before this call is visible at once, so an empty receive means there is no more.
+      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
       if (!Messages.length) break;
       for (const message of Messages) {
         const body = JSON.parse(message.Body!) as OcrQueueMessageBody;

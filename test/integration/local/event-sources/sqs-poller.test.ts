@@ -86,14 +86,18 @@ async function ocrQueues(visibilityTimeoutSeconds = 30) {
   return { sqs, queueUrl: normal.queueUrl, enqueue, sent };
 }
 
-/** A worker that takes `ms` per job and records, per job, its workspace and receive count as it starts and ends. */
-function recordingWorker(ms: number) {
+/**
+ * A worker that takes `ms` per job and records, per job, its workspace and receive count as it starts and ends.
+ * With `held`, each job waits for it to settle before it takes its time.
+ */
+function recordingWorker(ms: number, held: Promise<void> = Promise.resolve()) {
   const started: { workspace: string; receiveCount: string }[] = [];
   const finished: string[] = [];
   const handler = async (event: SQSEvent) => {
     for (const record of event.Records) {
       const workspace = (JSON.parse(record.body) as OcrQueueMessageBody).workspace_id;
       started.push({ workspace, receiveCount: record.attributes.ApproximateReceiveCount });
+      await held;
       await sleep(ms);
       finished.push(workspace);
     }
@@ -103,14 +107,18 @@ function recordingWorker(ms: number) {
 
 describe('OCR jobs taking turns by workspace on the SQS emulator', () => {
   it("starts another workspace's job queued behind 20 of one workspace before half of those 20 are done, with two workers", async () => {
+    // The first jobs are held until the other workspace's job is queued, so that the backlog it meets is the
+    // same however fast this machine works through it.
     const { sqs, queueUrl, enqueue } = await ocrQueues();
-    const worker = recordingWorker(150);
+    let release!: () => void;
+    const worker = recordingWorker(150, new Promise<void>((resolve) => (release = resolve)));
     const [busy, quiet] = [crypto.randomUUID(), crypto.randomUUID()];
     const poller = startQueuePoller({ sqs, queueUrl, handler: worker.handler, batchSize: 1, concurrency: 2, ...LOCAL_OCR_POLLING });
 
     await enqueue(busy, 20);
     await until(() => worker.started.length > 0);
     await enqueue(quiet, 1);
+    release();
     await until(() => worker.finished.length === 21);
     await poller.stop();
 
