@@ -28,12 +28,40 @@ parentPort.on('message', ({ id, sql, params, rank }) => {
     const pairs = statement.raw().all(...params);
     const sequences = new Uint32Array(pairs.length);
     for (let i = 0; i < pairs.length; i++) sequences[i] = pairs[i][0] - rank.base;
-    const rows = pairs
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, rank.limit)
-      .map(([rid, score]) => ({ rid, score }));
+    const rows = best(pairs, rank.limit).map(([rid, score]) => ({ rid, score }));
     parentPort.postMessage({ id, rows, sequences }, [sequences.buffer]);
   } catch (error) {
     parentPort.postMessage({ id, error: error instanceof Error ? error.message : String(error) });
   }
 });
+
+/**
+ * The `limit` rows of highest score, best first, without sorting them all (a common word matches most of a
+ * workspace): a heap of the best so far, the lowest on top. Which of several rows with the score at the cut are
+ * kept does not change a page: the ranking falls back to the general query when such a run reaches into it.
+ * The twin of `best` in sqlite-search-ranking.ts.
+ */
+function best(rows, limit) {
+  if (rows.length <= limit) return rows.sort((a, b) => b[1] - a[1]);
+  const heap = rows.slice(0, limit);
+  const down = (at) => {
+    for (;;) {
+      const left = 2 * at + 1;
+      const right = left + 1;
+      let low = at;
+      if (left < limit && heap[left][1] < heap[low][1]) low = left;
+      if (right < limit && heap[right][1] < heap[low][1]) low = right;
+      if (low === at) return;
+      [heap[at], heap[low]] = [heap[low], heap[at]];
+      at = low;
+    }
+  };
+  for (let at = (limit >> 1) - 1; at >= 0; at--) down(at);
+  for (let i = limit; i < rows.length; i++) {
+    if (rows[i][1] > heap[0][1]) {
+      heap[0] = rows[i];
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => b[1] - a[1]);
+}

@@ -68,10 +68,7 @@ export class SqliteRanking {
     const end = offset + perPage;
     const limit = end + TIE_MARGIN;
     if (limit > MAX_RANKED_ROWS) return { page: null, sequences };
-    const ranked = rows
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, limit)
-      .map(([rid, score]) => ({ rid, score }));
+    const ranked = best(rows, limit).map(([rid, score]) => ({ rid, score }));
     if (ranked.length === limit && ranked[end - 1]!.score === ranked[limit - 1]!.score) return { page: null, sequences };
     return { page: this.named(range, ranked, offset, end), sequences };
   }
@@ -160,4 +157,35 @@ export class SqliteRanking {
       .all(range.first, range.last, ...rids);
     return new Map(rows.map((row) => [row.rid, row]));
   }
+}
+
+/**
+ * The `limit` rows of highest score, best first, without sorting them all (a common word matches most of a
+ * workspace): a heap of the best so far, the lowest on top. Which of several rows with the score at the cut are
+ * kept does not change a page: the caller falls back to the general query when such a run reaches into it.
+ * The twin of `best` in sqlite-read-worker.mjs (plain JavaScript, which imports nothing of this).
+ */
+export function best(rows: [number, number][], limit: number): [number, number][] {
+  if (rows.length <= limit) return rows.sort((a, b) => b[1] - a[1]);
+  const heap = rows.slice(0, limit);
+  const down = (from: number) => {
+    for (let at = from; ; ) {
+      const left = 2 * at + 1;
+      const right = left + 1;
+      let low = at;
+      if (left < limit && heap[left]![1] < heap[low]![1]) low = left;
+      if (right < limit && heap[right]![1] < heap[low]![1]) low = right;
+      if (low === at) return;
+      [heap[at], heap[low]] = [heap[low]!, heap[at]!];
+      at = low;
+    }
+  };
+  for (let at = (limit >> 1) - 1; at >= 0; at--) down(at);
+  for (let i = limit; i < rows.length; i++) {
+    if (rows[i]![1] > heap[0]![1]) {
+      heap[0] = rows[i]!;
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => b[1] - a[1]);
 }
