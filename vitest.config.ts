@@ -15,7 +15,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/integration/global-setup.ts'],
-          testTimeout: 30_000,
+          testTimeout: 60_000,
           hookTimeout: 90_000,
         },
       },
@@ -34,8 +34,8 @@ export default defineConfig({
           name: 'bundles',
           include: ['test/bundles/**/*.test.ts'],
           globalSetup: ['test/bundles/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
           fileParallelism: false,
         },
       },
@@ -45,8 +45,11 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
           setupFiles: ['test/e2e/remove-data-dirs.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 120_000,
+          // A test may start two runtimes in turn, which a loaded machine makes slow.
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          // One runtime for the files of a run (global setup), one file at a time: files count its connections
+          // and its OCR queue. scripts/test.sh runs the files in shards side by side, each with its own runtime.
           fileParallelism: false,
         },
       },
