@@ -68,7 +68,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# npm ci when node_modules is missing or older than the lock file.
+# npm ci when node_modules is missing or older than the lock file. A build of better-sqlite3 (when no prebuilt
+# module can be fetched) compiles its sources side by side on every core: the longest step of a fresh install.
+export JOBS="${JOBS:-max}"
 stamp=node_modules/.package-lock.json
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
   echo "Installing npm packages (npm ci)"
