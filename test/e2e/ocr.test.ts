@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { ApiClient, type ApiResponse } from '../support/api-client';
 import { characterErrorRate } from '../support/text-metrics';
+import { eventually } from '../support/until';
 import { mixedPdf } from '../support/mixed-pdf';
 import { emptyPdf, encryptedPdf, textPdf } from '../support/text-pdf';
 import { E2E_ADMIN } from './global-setup';
@@ -43,7 +44,15 @@ describe('OCR pipeline', () => {
     expect(characterErrorRate(readFileSync(join(CORPUS, 'linn.txt'), 'utf8'), document.content)).toBeLessThan(0.02);
     expect(document.ocr_confidence).toBeGreaterThan(0.5);
     expect(document.ocr_confidence).toBeLessThanOrEqual(1);
-    const { notifications } = (await editor.get('/api/notifications')).body;
+    // The run ends the document completed, then writes its notification: a client may see the one first.
+    const { notifications } = (
+      await eventually(
+        () => editor.get('/api/notifications'),
+        (response) => response.body.notifications.some((notification: { type: string }) => notification.type === 'ocr_completed'),
+        60_000,
+        'the ocr_completed notification',
+      )
+    ).body;
     expect(notifications).toContainEqual(
       expect.objectContaining({ type: 'ocr_completed', read: false, data: { document_id: id }, title: expect.any(String), message: expect.any(String) }),
     );
