@@ -24,7 +24,7 @@ const spec = {
         { name: 'ADMIN_PASSWORD', description: 'its password, used only when it is created', default: 'generated, printed once, kept in DATA_DIR/secrets/admin-password' },
         { name: 'ADMIN_EMAIL', description: 'its email', default: '<ADMIN_USERNAME>@docservice.local' },
         { name: 'REGISTRATION_MODE', description: 'workspace (a sign-up gets a new workspace) or closed', default: 'workspace' },
-        { name: 'PASSWORD_HASH_COST', description: "scrypt's cost as log2 N", default: '17' },
+        { name: 'PASSWORD_HASH_COST', description: "Argon2id's passes at 19 MiB (1..10)", default: '2' },
         { name: 'LOG_LEVEL', description: 'debug, info, warn or error', default: 'info' },
         { name: 'LOG_FORMAT', description: 'text or json', default: 'text' },
       ],

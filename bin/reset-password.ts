@@ -30,7 +30,7 @@ const spec = {
   name: 'reset-password',
   usage: 'npm run reset-password -- --username <name> [--password-stdin] [--target local|aws] [--data-dir <path>]',
   summary: [
-    "Gives a user a new password, hashed as the service hashes it (scrypt at PASSWORD_HASH_COST), and ends the user's",
+    "Gives a user a new password, hashed as the service hashes it (Argon2id, PASSWORD_HASH_COST), and ends the user's",
     'sessions as a password change does: every token issued before stops working and their WebSocket connections',
     'are closed. Without --password-stdin a strong password is generated and printed once, on stdout; a password is',
     'never taken from the command line, where other users of the machine can read it.',
@@ -40,7 +40,7 @@ const spec = {
     {
       heading: 'Environment',
       entries: [
-        { name: 'PASSWORD_HASH_COST', description: "scrypt's cost as log2 N: set it as the service has it", default: '17' },
+        { name: 'PASSWORD_HASH_COST', description: "Argon2id's passes at 19 MiB: set it as the service has it", default: '2' },
         ...TARGET_SETTINGS,
       ],
     },

@@ -45,7 +45,7 @@ const SOURCE_STORES_USERS = ['portability', 'portability-worker', 'sources', 'so
  */
 const RATE_LIMITS_CODE = /shared\/adapters\/aws\/dynamodb\/rate-limit-store\.ts$/u;
 const RATE_LIMITS_USERS = ['audit', 'auth', 'documents', 'labels', 'notifications', 'ocr', 'portability', 'realtime', 'search', 'settings', 'sources', 'users', 'webhooks', 'workspaces'];
-const PASSWORDS_CODE = /shared\/adapters\/crypto\/scrypt-password-hasher\.ts$/u;
+const PASSWORDS_CODE = /shared\/adapters\/crypto\/argon2id-password-hasher\.ts$/u;
 const PASSWORDS_USERS = ['auth', 'bootstrap', 'users'];
 const HOST_PROBE_CODE = /shared\/adapters\/node\/host-probe\.ts$/u;
 const HOST_PROBE_USERS = ['ocr'];

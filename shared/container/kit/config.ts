@@ -93,10 +93,10 @@ export const commonEnvSchema = z.object({
   /** Uploads per user (upload, bulk-upload, upload-url), on top of the general limit; the burst is the same number. */
   UPLOAD_RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(1)), 10),
   /**
-   * scrypt's cost as log2(N), r = 8, p = 1: 17 is OWASP's minimum. Lower values are for test suites that create
-   * many users; a stored hash weaker than this is replaced at its user's next login.
+   * Argon2id's passes (t) at 19 MiB and one lane; unset, the hasher's own, 2 (OWASP's minimum). 1 is for test suites
+   * that create many users; a stored hash weaker than this is replaced at its user's next login.
    */
-  PASSWORD_HASH_COST: z._default(z.coerce.number().check(z.int(), z.gte(12), z.lte(20)), 17),
+  PASSWORD_HASH_COST: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(10))),
   /** Requests without a user (login, register, refresh, OIDC), per client IP. */
   IP_RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(1)), 60),
   IP_RATE_LIMIT_BURST: z._default(z.coerce.number().check(z.int(), z.gte(1)), 20),

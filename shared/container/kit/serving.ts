@@ -1,10 +1,11 @@
 import { tmpdir } from 'node:os';
-import { DEFAULT_SCRYPT_PARAMS, ScryptPasswordHasher } from '../../adapters/crypto/scrypt-password-hasher';
+import { Argon2idPasswordHasher, DEFAULT_ARGON2ID_PARAMS } from '../../adapters/crypto/argon2id-password-hasher';
 import { NodeHostProbe } from '../../adapters/node/host-probe';
 import type { CommonEnv } from './config';
 
-/** scrypt at PASSWORD_HASH_COST: for what checks or sets passwords (auth, users, workspaces, the bootstrap). */
-export const passwordHasher = (env: Pick<CommonEnv, 'PASSWORD_HASH_COST'>) => new ScryptPasswordHasher({ ...DEFAULT_SCRYPT_PARAMS, N: 2 ** env.PASSWORD_HASH_COST });
+/** Argon2id, with PASSWORD_HASH_COST passes when set: for what checks or sets passwords (auth, users, workspaces, the bootstrap). */
+export const passwordHasher = (env: Pick<CommonEnv, 'PASSWORD_HASH_COST'>) =>
+  new Argon2idPasswordHasher({ ...DEFAULT_ARGON2ID_PARAMS, t: env.PASSWORD_HASH_COST ?? DEFAULT_ARGON2ID_PARAMS.t });
 
 /** What the system metrics report on: the data path (default: the temp dir, Lambda's /tmp) and a memory bound. */
 export type HostOptions = ConstructorParameters<typeof NodeHostProbe>[0];

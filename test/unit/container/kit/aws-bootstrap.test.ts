@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScryptPasswordHasher } from '../../../../shared/adapters/crypto/scrypt-password-hasher';
+import { Argon2idPasswordHasher } from '../../../../shared/adapters/crypto/argon2id-password-hasher';
 import { DynamoLegacyItemAdopter } from '../../../../shared/adapters/aws/dynamodb/legacy-item-adoption';
 import { awsBootstrapDependencies } from '../../../../shared/container/kit/aws-bootstrap';
 
@@ -20,7 +20,7 @@ describe("the bootstrap's deps", () => {
     const { accounts } = awsBootstrapDependencies(env);
 
     // Assert
-    expect([accounts.passwords, accounts.legacyData]).toEqual([expect.any(ScryptPasswordHasher), expect.arrayContaining([expect.any(DynamoLegacyItemAdopter)])]);
+    expect([accounts.passwords, accounts.legacyData]).toEqual([expect.any(Argon2idPasswordHasher), expect.arrayContaining([expect.any(DynamoLegacyItemAdopter)])]);
   });
 
   it('name the missing variable when the admin is not configured', () => {

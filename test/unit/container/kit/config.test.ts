@@ -5,7 +5,7 @@ describe('configuration', () => {
   it('fills in defaults for what is not set', () => {
     const config = parseEnv(commonEnvSchema, {});
 
-    expect(config).toMatchObject({ JWT_TTL_SECONDS: 3600, REGISTRATION_MODE: 'workspace', CORS_ORIGINS: '*', PASSWORD_HASH_COST: 17 });
+    expect(config).toMatchObject({ JWT_TTL_SECONDS: 3600, REGISTRATION_MODE: 'workspace', CORS_ORIGINS: '*' });
   });
 
   it('parses booleans, numbers and origin lists', () => {
@@ -28,6 +28,12 @@ describe('configuration', () => {
     expect(parse).toThrow(/^Invalid configuration: /);
     expect(parse).toThrow(/REGISTRATION_MODE: /);
     expect(parse).toThrow(/JWT_TTL_SECONDS: /);
+  });
+
+  it.each(['0', '11', '17'])("refuses a PASSWORD_HASH_COST of %s, outside Argon2id's 1 to 10 passes", (value) => {
+    const parse = () => parseEnv(commonEnvSchema, { PASSWORD_HASH_COST: value });
+
+    expect(parse).toThrow(/PASSWORD_HASH_COST: /);
   });
 });
 
