@@ -251,6 +251,15 @@ describe('PoolSearchablePdfWriter', () => {
     expect(error.message).toMatch(/encrypted/);
   }, 60_000);
 
+  it('refuses a file with more pages than its bound unread', async () => {
+    const few = new PoolSearchablePdfWriter({ poolOptions: { size: 1 }, maxPages: 1 });
+
+    const error = await rejectionOf(few.write({ bytes: textPdf([['one'], ['two']]), mimeType: 'application/pdf' }, [[], []]), SearchablePdfRefused);
+
+    expect(error.message).toMatch(/more than 1 pages/);
+    await few.close();
+  });
+
   it('refuses a file above its size bound unread', async () => {
     const small = new PoolSearchablePdfWriter({ poolOptions: { size: 1 }, maxInputBytes: 100 });
 

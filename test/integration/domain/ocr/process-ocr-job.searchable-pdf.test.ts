@@ -70,6 +70,21 @@ describe('OCR worker: the searchable PDF', () => {
     expect(await stored()).toBe(before - LINN.byteLength);
   }, 120_000);
 
+  it('writes a new PDF when OCR is retried', async () => {
+    const { deps, files, upload, worker } = await ocrPipeline(new TesseractOcrEngine(), { searchablePdf: writer });
+    const document = await upload(LINN, 'image/png');
+    expect(await run(deps, document.id)).toBe('completed');
+    // Gone from the bucket: only a new write can bring it back.
+    await files.deletePrefix(fileKeys.searchablePdf(document.id));
+
+    await retryOcr({ ...deps, ocrLanguages: () => worker.engine.languages() }, document.id, { priority: 'normal', by: document.created_by });
+    expect(await run(deps, document.id, 2)).toBe('completed');
+
+    const pdf = await files.get(fileKeys.searchablePdf(document.id));
+    expect(pdf).not.toBeNull();
+    expect((await extractWords(pdf!))[0]!.words.map((word) => word.text)).toContain('LinnSequencer');
+  }, 120_000);
+
   it('writes none for a born-digital PDF, every page kept its layer: 404 no_ocred_pages', async () => {
     const { deps, files, upload } = await ocrPipeline(new TesseractOcrEngine(), { searchablePdf: writer });
     const document = await upload(textPdf([['Every page of this report has its own exact text layer']]));
