@@ -12,7 +12,7 @@ import { awsIndexSources } from '../shared/container/kit/aws-search-index';
 import { workspaceDirectory } from '../shared/container/kit/accounts';
 import { indexSources } from '../shared/container/kit/workspace-stores';
 import { systemClock } from '../shared/domain/clock';
-import { rebuildDepsOf } from '../shared/container/kit/consumer-deps';
+import { rebuildDepsOf } from '../functions/indexer/deps';
 import { rebuildSearchIndex, type RebuildDeps } from '../shared/domain/search/rebuild-search-index';
 import { parseCommandLine, runCommand, type CommandSpec } from './support/cli';
 import { withLocalData } from './support/local-data';

@@ -4,7 +4,7 @@ import { DynamoOcrJobRepository } from '../../shared/adapters/aws/dynamodb/ocr-j
 import { DynamoUserRepository } from '../../shared/adapters/aws/dynamodb/user-repository';
 import { systemClock } from '../../shared/domain/clock';
 import { DynamoConnectionRepository } from '../../shared/adapters/aws/dynamodb/connection-repository';
-import { eventsDepsOf } from '../../shared/container/kit/consumer-deps';
+import { eventsDepsOf } from './deps';
 import { auditLog } from '../../shared/container/kit/audit';
 import { awsConnectionSender } from '../../shared/container/kit/aws-connections';
 import { auditTableName } from '../../shared/container/kit/aws-env';

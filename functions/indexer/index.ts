@@ -1,6 +1,6 @@
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 import { lambdaEntry } from '../../shared/adapters/powertools/lambda-handler';
-import { indexerDepsOf, reconcileDepsOf } from '../../shared/container/kit/consumer-deps';
+import { indexerDepsOf, reconcileDepsOf } from './deps';
 import { awsIndexSources } from '../../shared/container/kit/aws-search-index';
 import { createIndexerHandler } from './handler';
 import { createReconcileHandler } from './reconcile';

@@ -1,6 +1,6 @@
 import * as z from '../../shared/zod';
 import type { WorkspaceStatusReader } from '../../shared/domain/workspaces/ports';
-import { exportDepsOf, importDepsOf, type ExportSources, type ImportTargets } from '../../shared/container/kit/portability';
+import { exportDepsOf, importDepsOf, type ExportSources, type ImportTargets } from './deps';
 import { runExport } from '../../shared/domain/portability/run-export';
 import { runImport } from '../../shared/domain/portability/run-import';
 import { refusePortabilityJob } from '../../shared/domain/portability/manage-portability';

@@ -7,7 +7,8 @@ import { workspaceDirectory } from '../../shared/container/kit/accounts';
 import { awsWebhookDeliveryQueue } from '../../shared/container/kit/aws-queues';
 import { awsCredentialVault } from '../../shared/container/kit/aws-vault';
 import { awsWorker } from '../../shared/container/kit/aws-worker';
-import { deliverDepsOf, dynamoWebhookStores } from '../../shared/container/kit/webhooks';
+import { dynamoWebhookStores } from '../../shared/container/kit/webhooks';
+import { deliverDepsOf } from './deps';
 import { createWebhookDeliveryHandler } from './handler';
 
 /*

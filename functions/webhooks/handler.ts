@@ -1,7 +1,8 @@
 import type { HttpGate } from '../../shared/container/kit/request-gate';
 import type { Clock } from '../../shared/domain/clock';
 import type { CredentialVault } from '../../shared/domain/sources/ports';
-import { webhookAdminDepsOf, type WebhookServices } from '../../shared/container/kit/webhooks';
+import type { WebhookServices } from '../../shared/container/kit/webhooks';
+import type { WebhookAdminDeps } from '../../shared/domain/webhooks/manage-deps';
 import { createWebhook } from '../../shared/domain/webhooks/create-webhook';
 import { getWebhook, listDeliveries, listWebhooks } from '../../shared/domain/webhooks/read-webhooks';
 import { rotateWebhookSecret } from '../../shared/domain/webhooks/rotate-webhook-secret';
@@ -11,6 +12,15 @@ import { httpHandler } from '../../shared/http/pipeline';
 import { json, noContent } from '../../shared/http/responses';
 import { route } from '../../shared/http/route';
 import { routes } from './schemas';
+
+/** What the admin's webhook operations take, for one workspace. */
+const webhookAdminDepsOf = (c: WebhooksDeps, workspaceId: string): WebhookAdminDeps => ({
+  workspaceId,
+  ...c.webhookStores(workspaceId),
+  deliveryQueue: c.deliveryQueue,
+  vault: c.vault,
+  clock: c.clock,
+});
 
 /** What the webhook endpoints use: each workspace's endpoints and deliveries, the delivery queue, the secrets' vault. */
 export type WebhooksDeps = HttpGate & { clock: Clock; vault: CredentialVault } & WebhookServices;

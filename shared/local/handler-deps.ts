@@ -25,13 +25,17 @@ import { S3WorkspaceEraser } from '../adapters/aws/s3/workspace-eraser';
 import { queueProbe } from '../adapters/aws/sqs/queue-probe';
 import { sha256 } from '../adapters/crypto/sha256';
 import { lazyOpenIdClient } from '../adapters/oidc/lazy-openid-client';
-import { eventsDepsOf, indexerDepsOf, type IndexSources } from '../container/kit/consumer-deps';
+import { eventsDepsOf } from '../../functions/events/deps';
+import { indexerDepsOf } from '../../functions/indexer/deps';
+import { deliverDepsOf } from '../../functions/webhook-delivery/deps';
+import type { IndexSources } from '../container/kit/workspace-stores';
 import { eraserDepsOf } from '../container/kit/eraser';
 import { dynamoLegacyItems } from '../container/kit/legacy-data';
 import { oidcServices } from '../container/kit/oidc';
 import { hostProbe } from '../container/kit/serving';
-import { deliverDepsOf, dispatchDepsOf, resumeDepsOf } from '../container/kit/webhooks';
 import { ruleLog, workspaceUsageMeter } from '../container/kit/workspace-stores';
+import type { ResumeDeliveriesDeps } from '../domain/webhooks/resume-deliveries';
+import type { DispatchDeps } from '../domain/webhooks/dispatch-webhook-events';
 import { workspaceFileStore } from '../domain/documents/bucket-layout';
 import type { HealthProbe } from '../domain/health/ports';
 import type { OcrSweeperDeps } from '../domain/ocr/requeue-stuck-jobs';
@@ -217,7 +221,7 @@ export function localHandlerDeps(p: LocalParts) {
     portabilityWorker,
     /** The delivery worker's deps, with the sender of its attempts. */
     webhookDelivery: (sender: WebhookSender) => deliverDepsOf({ ...gate, notifications: p.notifications, vault: p.vault, ...webhookStores }, sender),
-    resumeDeliveries: resumeDepsOf({ workspaces: gate.workspaces, clock, ...webhookStores }),
+    resumeDeliveries: { workspaces: gate.workspaces, clock, inWorkspace: p.webhookStores, deliveryQueue: p.deliveryQueue } satisfies ResumeDeliveriesDeps,
     resumeRuleRuns: { workspaces: gate.workspaces, ruleJobs: p.ruleJobs, forWorkspace: stores('rules') },
     resumeErasures: { erasures: p.erasures, erasureQueue: p.erasureQueue },
     eraser: eraserDepsOf(
@@ -240,7 +244,7 @@ export function localHandlerDeps(p: LocalParts) {
       changeLedger: p.changeLedger,
       forWorkspace: stores('ocrJobs'),
     }),
-    dispatch: dispatchDepsOf(webhookStores),
+    dispatch: { inWorkspace: p.webhookStores, deliveryQueue: p.deliveryQueue } satisfies DispatchDeps,
     admin: {
       users: gate.users,
       workspaces: gate.workspaces,

@@ -1,5 +1,6 @@
 import { createReconcileHandler } from '../../functions/indexer/reconcile';
-import { reconcileDepsOf, type IndexSources } from '../container/kit/consumer-deps';
+import { reconcileDepsOf } from '../../functions/indexer/deps';
+import type { IndexSources } from '../container/kit/workspace-stores';
 import type { WorkspaceRepository } from '../domain/workspaces/ports';
 import type { SearchIndexStore } from '../domain/search/ports';
 import { logger } from '../observability/logger';

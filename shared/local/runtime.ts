@@ -38,7 +38,7 @@ import { createSqsClient } from '../adapters/aws/sqs/client';
 import { LOCAL_OCR_POLLING } from './event-sources/ocr-polling';
 import { startQueuePoller, type QueuePoller } from './event-sources/sqs-poller';
 import { jsonMessageSender } from '../adapters/aws/sqs/send';
-import { rebuildDepsOf } from '../container/kit/consumer-deps';
+import { rebuildDepsOf } from '../../functions/indexer/deps';
 import { LOCAL_OCR_JOBS, localParts } from './composition';
 import { localHandlerDeps } from './handler-deps';
 import { LOCAL_REGION, localClientOptions } from './local-clients';

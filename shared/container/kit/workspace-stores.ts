@@ -15,8 +15,9 @@ import { DynamoLabelRepository } from '../../adapters/aws/dynamodb/label-reposit
 import { workspaceFileStore } from '../../domain/documents/bucket-layout';
 import type { ErasureRepository } from '../../domain/erasure/ports';
 import type { FileStore } from '../../domain/files/ports';
-import type { SearchIndexStore } from '../../domain/search/ports';
-import type { IndexSources } from './consumer-deps';
+import type { SearchIndex, SearchIndexStore } from '../../domain/search/ports';
+import type { LabelRepository } from '../../domain/labels/ports';
+import type { WorkspaceScoped } from './workspace-scope';
 
 /*
  * Builders of one workspace's stores that hold more than a constructor call. An entry's `forWorkspace` puts
@@ -49,6 +50,9 @@ export const workspaceUsageMeter = (meter: RequestMeter, workspaceId: string): W
 
 /** Where a failure to apply rules to a new or newly read document is logged. */
 export const ruleLog = (message: string, fields: Record<string, unknown>): void => logger.warn(message, fields);
+
+/** What indexing reads: each workspace's documents, labels, files and view of the index. */
+export type IndexSources = WorkspaceScoped<{ documents: DocumentRepository; labels: LabelRepository; files: FileStore; searchIndex: SearchIndex }>;
 
 /** What indexing reads (the indexer, the reconciliation, a rebuild): each workspace's documents, labels, files and index view. */
 export function indexSources(

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tarGzipCodec } from '../../../../shared/adapters/archive/tar-gzip-codec';
 import { ensureBucket } from '../../../../shared/adapters/aws/provisioning';
 import { inWorkspace } from '../../../../shared/container/kit/workspace-scope';
-import { exportDepsOf, importDepsOf } from '../../../../shared/container/kit/portability';
+import { exportDepsOf, importDepsOf } from '../../../../functions/portability-worker/deps';
 import { downloadSearchablePdf } from '../../../../shared/domain/documents/searchable-pdf-download';
 import { fileKeys } from '../../../../shared/domain/files/file-keys';
 import { MANIFEST_ENTRY, type ArchiveManifest } from '../../../../shared/domain/portability/archive-format';

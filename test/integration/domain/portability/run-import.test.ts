@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBucket } from '../../../../shared/adapters/aws/provisioning';
 import { inWorkspace } from '../../../../shared/container/kit/workspace-scope';
-import { exportDepsOf, importDepsOf } from '../../../../shared/container/kit/portability';
+import { exportDepsOf, importDepsOf } from '../../../../functions/portability-worker/deps';
 import { fileKeys } from '../../../../shared/domain/files/file-keys';
 import { archiveKeys, type ImportJob } from '../../../../shared/domain/portability/jobs';
 import { runExport } from '../../../../shared/domain/portability/run-export';

@@ -7,7 +7,7 @@ import { reconcileSearchIndex, type ReconcileDeps } from '../../../../shared/dom
 import { createDocumentIndexer, toIndexedDocument } from '../../../../shared/domain/search/document-indexer';
 import { createReconcileHandler } from '../../../../functions/indexer/reconcile';
 import { isReconcileEvent } from '../../../../shared/manifest';
-import { reconcileDepsOf } from '../../../../shared/container/kit/consumer-deps';
+import { reconcileDepsOf } from '../../../../functions/indexer/deps';
 import type { Logger } from '../../../../shared/observability/logger';
 import { aDocumentRecord, aSearchRequest } from '../../../support/builders';
 import { testClients } from '../../../support/aws-resources';
