@@ -11,8 +11,8 @@
  * with the limits out of reach, as the test runtimes have them):
  *
  * 1. over HTTP: `GET /api/documents` (a page of 20) against the runtime, limiter on: what a client sees;
- * 2. in process: the documents handler the runtime serves the route with, built twice from one container over the
- *    runtime's table and JWT key, once with the container's limiter and once with a limiter that counts nothing
+ * 2. in process: the documents handler the runtime serves the route with, built twice from the kit over the
+ *    runtime's table and JWT key, once with the gate's limiter and once with a limiter that counts nothing
  *    (the pipeline then adds no X-RateLimit-* headers either), called with the same API Gateway event, in pairs of
  *    random order so that drift (JIT, DynamoDB Local's JVM, the other load on the machine) falls on both alike;
  * 3. in process: the limiter call alone (`limits()`, one conditional UpdateItem on the user's `RATE#` item), which

@@ -25,7 +25,7 @@ const jobMessage = z.object({
   deferrals: z._default(z.number().check(z.int(), z.gte(0), z.lte(MAX_DEFERRALS)), 0),
 });
 
-/** The worker's dependencies: the container (each job is run in its workspace, named by its message) and the engines. */
+/** The worker's dependencies: the stores of each job's workspace (named by its message), the engines and the counters. */
 export type OcrWorkerHandlerDeps = Pick<RequestGate, 'clock' | 'settings' | 'plans' | 'workspaceStatus' | 'usage'> &
   Pick<RuleApplyDeps, 'regex' | 'ruleLog'> & { metrics: BusinessMetrics; notifications: NotificationRepository; quotaCounts: QuotaCounts } &
   WorkspaceScoped<{

@@ -85,7 +85,7 @@ export interface LocalPartsOptions {
   onTableWrite?: () => void;
 }
 
-/** What the local runtime builds once and hands to each handler's deps (see handler-deps.ts). */
+/** What the local runtime builds once and hands to each handler's deps (`localHandlerDeps`, handler-deps.ts). */
 export type LocalParts = ReturnType<typeof localParts>;
 
 /**
@@ -128,7 +128,7 @@ export function localParts(options: LocalPartsOptions) {
     sqs,
     gate,
     clock,
-    /** The write-behind stores, flushed on stop. */
+    /** The write-behind stores, flushed on stop (the gate's decorations made them as it was built). */
     rateLimits: rateLimits!,
     usageMeter: usageMeter!,
     stores: workspaceTableStores(table, clock, gate),

@@ -46,7 +46,7 @@ export interface GatewayOptions {
   /** A larger request body is 413 before any handler runs. @default DEFAULT_MAX_REQUEST_BYTES */
   maxBodyBytes?: number;
   /**
-   * Checks a bearer token as the handlers do (the container's `authenticate`). A body sent to a route that needs
+   * Checks a bearer token as the handlers do (the request gate's `authenticate`). A body sent to a route that needs
    * a token is read only once this accepts the token; without it only a missing token is refused unread.
    */
   authenticate?: (token: string) => Promise<unknown>;

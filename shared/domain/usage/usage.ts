@@ -12,7 +12,7 @@
  * is retried and completes again counts again: each one was work done.
  *
  * Requests: `search_requests` counts every search that ran (GET /api/search, POST /api/search/advanced);
- * `api_requests` every authenticated HTTP request, refused by a rate limit or not (see the container).
+ * `api_requests` every authenticated HTTP request, refused by a rate limit or not (see the request gate, `shared/container/kit/request-gate.ts`).
  */
 
 /** A calendar month, `YYYY-MM` (UTC). */
