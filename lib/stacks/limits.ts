@@ -13,7 +13,7 @@ import type { RouteKey } from '../../shared/manifest';
 export const HTTP_STAGE_THROTTLE = { rateLimit: 100, burstLimit: 200 } as const satisfies ThrottleSettings;
 
 /**
- * Routes that cost more than the rest, tighter: password checks (scrypt, and the target of guessing), uploads
+ * Routes that cost more than the rest, tighter: password checks (an Argon2id hash each, and the target of guessing), uploads
  * and thumbnails (whole files in a 1.5 GB function), and searches (one small OpenSearch node in `dev`). Each
  * burst holds one caller's burst at the default limits (20, uploads 10).
  */
