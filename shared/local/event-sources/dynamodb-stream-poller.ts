@@ -97,11 +97,15 @@ export function startStreamPoller(options: StreamPollerOptions): StreamPoller {
   return { wake: () => poller.wake(), stop: () => poller.stop() };
 }
 
-/** Where the reading of one shard is: its iterator, and the last record done (reading resumes after it). */
+/**
+ * Where the reading of one shard is: its iterator, the last record done (a restart resumes after it) and the
+ * last record handed to delivery (a read that lost its iterator resumes after it).
+ */
 interface ShardRead {
   streamArn: string;
   shard: ShardState;
   checkpoint: string | undefined;
+  readThrough?: string;
   iterator: string | undefined;
 }
 
@@ -173,11 +177,14 @@ class DynamoStreamPoller {
     });
   }
 
-  /** Waits `ms` for new records, or less when stop or a wake comes; not at all when a wake came since `readAfterWake`. */
-  private async poll(ms: number, readAfterWake: number): Promise<void> {
+  /**
+   * Waits `ms` for new records, or less when stop, a wake or `until` comes; not at all when a wake came since
+   * `readAfterWake`.
+   */
+  private async poll(ms: number, readAfterWake: number, until?: Promise<void>): Promise<void> {
     if (readAfterWake < this.wakes) return;
     let waking: (() => void) | undefined;
-    await Promise.race([this.sleep(ms), new Promise<void>((resolve) => this.idle.add((waking = resolve)))]);
+    await Promise.race([this.sleep(ms), new Promise<void>((resolve) => this.idle.add((waking = resolve))), ...(until ? [until] : [])]);
     this.idle.delete(waking!);
   }
 
@@ -233,10 +240,14 @@ class DynamoStreamPoller {
     return undefined;
   }
 
-  /** An iterator after the checkpoint, else at the first record `pending` (read, not yet delivered), else at the start. */
+  /**
+   * An iterator after the last record handed to delivery or else the checkpoint, else at the first record
+   * `pending` (read, not yet handed on), else at the start.
+   */
   private position(read: ShardRead, pending: DynamoDBRecord[]): Promise<string | undefined> {
     const { streamArn, shard } = read;
-    if (read.checkpoint !== undefined) return this.iteratorFor(streamArn, shard.shardId, 'AFTER_SEQUENCE_NUMBER', read.checkpoint);
+    const after = read.readThrough ?? read.checkpoint;
+    if (after !== undefined) return this.iteratorFor(streamArn, shard.shardId, 'AFTER_SEQUENCE_NUMBER', after);
     if (pending[0]) return this.iteratorFor(streamArn, shard.shardId, 'AT_SEQUENCE_NUMBER', sequenceOf(pending[0]));
     return this.iteratorFor(streamArn, shard.shardId, shard.initial);
   }
@@ -260,17 +271,34 @@ class DynamoStreamPoller {
           .catch((error: unknown) => logger.warn('stream poller: could not keep a checkpoint', { shard_id: shardId, error }));
       },
     };
-    /** The wake count when the read that drained the shard began (null: the last read filled its batch). */
-    let drainedAfterWake: number | null = null;
-    while (!this.stopped && read.iterator !== undefined) {
-      // A drained shard is read again after the next wake (or the idle interval), not at once: a read then finds
-      // nothing unless a write came meanwhile, and every write of this process wakes the poller.
+    /**
+     * Reads the next batch, after the last one handed on. A drained shard is read again after the next wake (or
+     * the idle interval), not at once: a read then finds nothing unless a write came meanwhile, and every write
+     * of this process wakes the poller.
+     */
+    const readNext = async (drainedAfterWake: number | null, delivered?: Promise<void>) => {
       if (drainedAfterWake !== null) await this.poll(this.pollIntervalMs, drainedAfterWake);
-      if (this.stopped) return false;
-      const next = await this.readBatch(read);
-      drainedAfterWake = next.drainedAfterWake;
-      if (this.stopped) return false;
-      if (next.batch.length > 0 && !(await deliverBatch(this.delivery, target, next.batch))) return false;
+      if (this.stopped) return { batch: [], drainedAfterWake: null };
+      const next = await this.readBatch(read, delivered);
+      if (next.batch.length > 0) read.readThrough = sequenceOf(next.batch.at(-1)!);
+      return next;
+    };
+    let next = await readNext(null);
+    while (!this.stopped) {
+      // The next batch is gathered while this one is delivered, and handed on as soon as this one is done
+      // (batches are still delivered one at a time, in order, and delivery never goes back before the batch it
+      // was given): in a burst, a batch waits for no read of its own.
+      let done!: () => void;
+      const delivered = new Promise<void>((resolve) => (done = resolve));
+      const reading = read.iterator !== undefined ? readNext(next.drainedAfterWake, delivered) : undefined;
+      const ok = next.batch.length === 0 || (await deliverBatch(this.delivery, target, next.batch));
+      done();
+      if (!ok) {
+        await reading;
+        return false;
+      }
+      if (!reading) break;
+      next = await reading;
     }
     // A closed shard (no next iterator) is done once its last batch is; a stopped one is read again later.
     return !this.stopped;
@@ -278,13 +306,16 @@ class DynamoStreamPoller {
 
   /**
    * Reads the shard's next batch: up to `batchSize` records, waiting up to the batching window for more once the
-   * first came, and for new records while there are none. With the wake count when the read that drained the
-   * shard began (null when the batch filled or the shard ended).
+   * first came (and, until `delivered`, while the batch before is delivered), and for new records while there
+   * are none. With the wake count when the read that drained the shard began (null when the batch filled or the
+   * shard ended).
    */
-  private async readBatch(read: ShardRead): Promise<{ batch: DynamoDBRecord[]; drainedAfterWake: number | null }> {
+  private async readBatch(read: ShardRead, delivered?: Promise<void>): Promise<{ batch: DynamoDBRecord[]; drainedAfterWake: number | null }> {
     const { streamArn, shard } = read;
     let batch: DynamoDBRecord[] = [];
     let firstAt = 0;
+    let deliveryDone = delivered === undefined;
+    void delivered?.then(() => (deliveryDone = true));
     while (!this.stopped && read.iterator !== undefined && batch.length < this.batchSize) {
       const wanted = Math.min(1000, this.batchSize - batch.length);
       const readAfterWake = this.wakes;
@@ -315,7 +346,13 @@ class DynamoStreamPoller {
       batch.push(...records);
       if (records.length === wanted) continue;
       const windowLeft = firstAt + this.batchingWindowMs - Date.now();
-      if (batch.length > 0 && windowLeft <= 0) return { batch, drainedAfterWake: readAfterWake };
+      if (batch.length > 0 && windowLeft <= 0) {
+        if (deliveryDone) return { batch, drainedAfterWake: readAfterWake };
+        // The batch before is still being delivered: records written meanwhile join this one.
+        await this.poll(this.pollIntervalMs, readAfterWake, delivered);
+        if (deliveryDone) return { batch, drainedAfterWake: readAfterWake };
+        continue;
+      }
       if (read.iterator !== undefined) {
         await (batch.length > 0 ? this.sleep(Math.min(this.pollIntervalMs, windowLeft)) : this.poll(this.pollIntervalMs, readAfterWake));
       }
