@@ -33,6 +33,8 @@ const FILLER = '0';
  * longer than the longest common stem by more cannot stem to a common word.
  */
 const MAX_STRIPPED = 20;
+/** Words whose stem is remembered, at most: OCR text brings words without end, and a forgotten one is stemmed again. */
+const MAX_REMEMBERED = 200_000;
 
 /**
  * Turns a document's columns into the pair table's text, and a phrase into the pair table's terms. Words are
@@ -98,6 +100,7 @@ export class PairText {
       else stems[i] = null;
     }
     if (unknown) {
+      if (this.commonOf.size > MAX_REMEMBERED) this.commonOf.clear();
       const distinct = [...new Set(unknown.map((i) => tokens[i]!))];
       this.stemmer.stems(distinct).forEach((stem, i) => this.commonOf.set(distinct[i]!, this.common.has(stem) ? stem : null));
       for (const i of unknown) stems[i] = this.commonOf.get(tokens[i]!)!;
