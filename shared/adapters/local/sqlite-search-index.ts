@@ -74,6 +74,7 @@ export interface SqliteSearchIndexOptions {
  *   column weights; phrases, prefixes and highlights come from FTS5 itself.
  * - `raw_N`: the same text unstemmed, without positions, and `tok_N`: the trigrams of the workspace's distinct
  *   tokens, for `contains` (substrings of words and numbers, see SqliteSubstrings).
+ * - `pairs_N`: adjacent common words as one token each, for phrases of common words (see PairText).
  * - `words`: each workspace's vocabulary, for fuzzy queries (a word becomes itself OR its close spellings, by
  *   edit distance) and prefixes, so that no workspace's words are tried in another's queries.
  * - `docs`: the text (once, the content compressed), the filterable and sortable fields, the version of each
@@ -272,7 +273,7 @@ export class SqliteSearchIndex implements SearchIndexStore {
 
   /**
    * The workspace's slot with its tables, both committed first in a transaction of their own (an empty workspace
-   * costs three empty tables), so that a write's rollback never leaves prepared statements on missing tables.
+   * costs four empty tables), so that a write's rollback never leaves prepared statements on missing tables.
    */
   private tablesOf(workspaceId: string): ReturnType<typeof workspaceWriteStatements> {
     const slot = this.slotOf(workspaceId) ?? this.db.transaction(() => this.slotFor(workspaceId))();
