@@ -3,9 +3,11 @@
 # project of vitest.config.ts).
 #
 # The typecheck and the lint run side by side (each is one process on one core). Then several vitest processes
-# side by side, so that the cores stay busy while tests wait on processes, sockets and queues:
+# side by side, so that the cores stay busy while tests wait on processes, sockets and queues, and so that no
+# project's global setup holds up another's files (a vitest runs every global setup before its first file):
 #   - unit, integration and infra, TEST_WORKERS files at a time (vitest's own default leaves one core idle, which
-#     on two cores means one file at a time), then bundles (one file at a time: one synth, shared emulators);
+#     on two cores means one file at a time);
+#   - bundles, one file at a time (one synth, shared emulators);
 #   - the e2e files in E2E_SHARDS shards (vitest --shard), each its own vitest process with its own local runtime
 #     (test/e2e/global-setup.ts), files one at a time within a shard.
 # The first e2e shard's output is shown as it runs, the others' after it. Arguments (a file filter,
@@ -45,8 +47,10 @@ else
   workers="${TEST_WORKERS:-$((cores > 2 ? cores : 2))}"
   shards="${E2E_SHARDS:-2}"
   pids=()
-  run_vitest "$work/parallel.json" --project unit --project integration --project infra --project bundles --maxWorkers="$workers" \
+  run_vitest "$work/parallel.json" --project unit --project integration --project infra --maxWorkers="$workers" \
     > "$work/parallel.log" 2>&1 &
+  pids+=($!)
+  run_vitest "$work/bundles.json" --project bundles > "$work/bundles.log" 2>&1 &
   pids+=($!)
   for shard in $(seq 2 "$shards"); do
     run_vitest "$work/e2e-$shard.json" --project e2e --shard="$shard/$shards" --passWithNoTests > "$work/e2e-$shard.log" 2>&1 &
@@ -60,8 +64,16 @@ else
     cat "$work/e2e-$shard.log"
   done
   echo
-  echo "== unit, integration, infra and bundles (run beside the above) =="
+  echo "== bundles (run beside the above) =="
+  cat "$work/bundles.log"
+  echo
+  echo "== unit, integration and infra (run beside the above) =="
   cat "$work/parallel.log"
+fi
+# TEST_REPORTS_DIR keeps each vitest's JSON report (per-file durations) and log, for CI to archive.
+if [ -n "${TEST_REPORTS_DIR:-}" ]; then
+  mkdir -p "$TEST_REPORTS_DIR"
+  cp "$work"/*.json "$work"/*.log "$TEST_REPORTS_DIR"/ 2>/dev/null || true
 fi
 # A plain closing line that any CI reader understands, whatever the runner prints above it.
 node -e '
