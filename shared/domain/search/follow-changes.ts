@@ -35,8 +35,8 @@ interface Work {
  *   turn and keeps the newest whatever order or how often changes arrive. Its text is the batch's latest image
  *   of it when the batch wrote it, or known empty (see {@link textsOf}), else read as it is now; its label names
  *   are read (once per batch and label, see batchScope);
- * - a document's text written alone in a batch reindexes it from its current state (a document found gone is
- *   removed); with a change of the document in the same batch, that change's image serves;
+ * - a document's text written alone in a batch reindexes it from its current state (nothing for a document not
+ *   found, see reindexIfPresent); with a change of the document in the same batch, that change's image serves;
  * - a document removed is removed for ever (a tombstone no later upsert passes), so a document deleted while
  *   its OCR completes never comes back, whichever of the two changes is applied last;
  * - a label renamed or deleted reindexes every document its memberships still name. The label repository
@@ -113,7 +113,7 @@ function plan(deps: BatchScope, change: ItemChange, texts: Map<string, DocumentC
       }
       // A text removed goes with its document, whose own removal the index follows.
       if (change.new === null) return null;
-      return { key, workspaceId, rank: 1, run: () => indexer().reindex(documentId) };
+      return { key, workspaceId, rank: 1, run: () => reindexIfPresent(deps, workspaceId, documentId) };
     }
     case 'label': {
       const renamed = change.old !== null && (change.new === null || change.new.name !== change.old.name);
@@ -124,6 +124,17 @@ function plan(deps: BatchScope, change: ItemChange, texts: Map<string, DocumentC
     default:
       return null;
   }
+}
+
+/**
+ * Reindexes a document whose text was written, from its current record, if it has one. A text may be written
+ * before its document exists (an import writes the text first), and the document's insert, followed in turn,
+ * reads it; a document deleted is removed by its own change.
+ */
+async function reindexIfPresent(deps: BatchScope, workspaceId: string, documentId: string): Promise<void> {
+  const scoped = deps.inWorkspace(workspaceId);
+  const record = await scoped.documents.get(documentId);
+  if (record) await createDocumentIndexer(scoped).index(record);
 }
 
 /** Reindexes every document the label's memberships name (each reads its current labels and their names). */

@@ -104,6 +104,32 @@ describe('the indexer following a burst of uploads', () => {
     expect(reads.texts).toBe(1);
   });
 
+  it('indexes a document an import wrote with the text it wrote first, when the two come in two batches', async () => {
+    // Arrange
+    const w = stores.inWorkspace();
+    const { deps, view } = following(w);
+    const document = aDocumentRecord({ title: 'zqsplit', status: 'completed', ocr_enabled: true });
+    await new DynamoImportedTexts(stores.db, stores.tableName, w.workspaceId).put(document.id, { text: 'zqearlier batch' });
+    const textWritten: ItemChange = {
+      id: 'event-1',
+      sequence: '000000000000000000001',
+      at: document.created_at,
+      entity: 'document_content',
+      workspaceId: w.workspaceId,
+      documentId: document.id,
+      old: null,
+      new: { text: 'zqearlier batch' },
+    };
+
+    // Act
+    await followChanges(deps, [textWritten]);
+    await w.documents.create(document);
+    await followChanges(deps, [inserted(w, document, 2)]);
+
+    // Assert
+    expect(await found(view, 'zqearlier')).toEqual([document.id]);
+  });
+
   it("reads a label's name once for a burst of documents carrying it, and finds each by it", async () => {
     // Arrange
     const w = stores.inWorkspace();
