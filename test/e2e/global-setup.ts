@@ -23,6 +23,9 @@ export async function setup(project: TestProject): Promise<void> {
       WS_AUTH_TIMEOUT_SECONDS: String(E2E_WS_AUTH_TIMEOUT_SECONDS),
       // The sources suite stops its WebDAV server mid-sync: a short timeout keeps it quick.
       SOURCE_REQUEST_TIMEOUT_SECONDS: '3',
+      // A render limit no loaded machine reaches: past it a file is refused for good, and the suites render real
+      // scans. Renders stopped by their limit are tested on a runtime of their own (test/e2e/hostile-files.test.ts).
+      THUMBNAIL_TIMEOUT_SECONDS: '60',
       PLANS: JSON.stringify({ default: UNLIMITED, [E2E_SECOND_PLAN]: UNLIMITED }),
       DEFAULT_PLAN: 'default',
     },
