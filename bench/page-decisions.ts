@@ -9,6 +9,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { readTextLayer } from '../shared/adapters/imaging/text-layer';
 import { openPdf } from '../shared/adapters/imaging/pdf-engine';
 import { blankPages } from '../shared/adapters/imaging/blank-pages';
@@ -18,7 +19,7 @@ import { jpegScanPdf } from '../test/support/scan-pdf';
 import { mixedPdf } from '../test/support/mixed-pdf';
 import { paperPng } from '../test/support/paper-scan';
 
-const CORPUS = '/work/shared/corpus/ocrmypdf';
+const CORPUS = path.resolve(fileURLToPath(new URL('..', import.meta.url)), '../shared/corpus/ocrmypdf');
 const repeat = Number(process.argv.find((arg) => arg.startsWith('--repeat='))?.split('=')[1] ?? 5);
 const MiB = 1024 * 1024;
 
