@@ -96,6 +96,20 @@ describe('SQLite FTS5 index: the phrase index of common word pairs', () => {
     },
   );
 
+  it('scores a phrase of common words as the word index does when reader threads rank it', async () => {
+    // Arrange
+    const file = await fileIndex();
+    const store = new SqliteSearchIndex(file, { readers: 2, readersFromDocuments: 1 });
+    store.forWorkspace(WORKSPACE).upsertMany(CORPUS);
+
+    // Act
+    const results = await store.forWorkspace(WORKSPACE).search(request(phrase('of the')));
+    store.close();
+
+    // Assert
+    expect(scored(results)).toEqual(byDocument(wordIndexScores(file, 'of the')));
+  });
+
   it('keeps a phrase of common words to the words in that order', async () => {
     // Arrange
     const { store } = await indexed();
