@@ -8,22 +8,29 @@
  * - An image file becomes one page per image (image-pages.ts), at its stated resolution.
  * - An encrypted PDF is refused, as OCR refuses it.
  */
-import { degrees, PDFDocument, PDFNumber, PDFOperator, PDFOperatorNames as Ops, type PDFName, type PDFPage, type PDFRef } from '@cantoo/pdf-lib';
+import { degrees, PDFDocument, PDFNumber, PDFOperator, PDFOperatorNames as Ops, type PDFName, type PDFPage } from '@cantoo/pdf-lib';
 import { rasterDimensions, type ImageFormat } from '../imaging/formats';
 import { FileRefusal, type PlacedWord, type SearchablePdfJob } from '../imaging/jobs';
 import { imagePages, pageSize } from './image-pages';
-import { addInvisibleWords, embedGlyphlessFont, type PageFrame } from './invisible-text';
+import { textLayer, type PageFrame, type TextLayer } from './invisible-text';
 import { turnWord, uprightTurn } from './text-direction';
 
 /**
  * Lays the words on the page; a page whose words run other than left to right (scanned sideways or upside down)
  * is turned upright first (its `/Rotate` grows by the turn), and its words with it.
  */
-const layWords = (document: PDFDocument, page: PDFPage, font: PDFRef, words: readonly PlacedWord[]): void => {
+const layWords = (layer: TextLayer, page: PDFPage, words: readonly PlacedWord[]): void => {
   const turn = uprightTurn(words);
   if (turn !== 0) page.setRotation(degrees((page.getRotation().angle + turn) % 360));
-  addInvisibleWords(document, page, font, frameOf(page), turn === 0 ? words : words.map((word) => turnWord(word, turn)));
+  layer.add(page, frameOf(page), turn === 0 ? words : words.map((word) => turnWord(word, turn)));
 };
+
+/** Words from which the font's widths (about 140 bytes) cost less than they save (a byte a word or so). */
+const PROPORTIONAL_FROM_WORDS = 200;
+
+/** The words' layer for a document: Helvetica's widths for ASCII (glyphless-font.ts) once it has enough words. */
+const layerOf = (document: PDFDocument, pages: SearchablePdfJob['pages']): TextLayer =>
+  textLayer(document, { proportional: pages.reduce((sum, words) => sum + (words?.length ?? 0), 0) >= PROPORTIONAL_FROM_WORDS });
 
 const frameOf = (page: PDFPage): PageFrame => {
   const box = page.getCropBox();
@@ -32,6 +39,17 @@ const frameOf = (page: PDFPage): PageFrame => {
   return { box, rotation };
 };
 
+/**
+ * Saved with object streams and a cross-reference stream, whatever the input's PDF version (its header becomes
+ * 1.7): the font's dictionaries and the file's structure compressed, the layer's fixed cost on a small scan. A
+ * PDF/A-1 file, whose part forbids them (pdf-lib refuses before writing anything), is saved without.
+ */
+const save = (document: PDFDocument): Promise<Uint8Array> =>
+  document.save({ useObjectStreams: true }).catch((error: unknown) => {
+    if (error instanceof Error && error.message.includes('PDF/A-1')) return document.save({ useObjectStreams: false });
+    throw error;
+  });
+
 const fromPdf = async (job: SearchablePdfJob): Promise<Uint8Array> => {
   // Loaded whatever its encryption, then asked: pdf-lib's own refusal is an error class of its bundle.
   const document = await PDFDocument.load(job.bytes, { updateMetadata: false, throwOnInvalidObject: false, ignoreEncryption: true });
@@ -39,12 +57,12 @@ const fromPdf = async (job: SearchablePdfJob): Promise<Uint8Array> => {
   const pages = document.getPages();
   if (pages.length > job.maxPages) throw new FileRefusal(`the PDF has more than ${job.maxPages} pages`);
   if (pages.length !== job.pages.length) throw new FileRefusal(`the PDF has ${pages.length} pages where OCR read ${job.pages.length}`);
-  const font = embedGlyphlessFont(document);
+  const layer = layerOf(document, job.pages);
   pages.forEach((page, i) => {
     const words = job.pages[i];
-    if (words?.length) layWords(document, page, font, words);
+    if (words?.length) layWords(layer, page, words);
   });
-  return document.save();
+  return save(document);
 };
 
 const fromImage = async (job: SearchablePdfJob & { format: Exclude<ImageFormat, 'pdf'> }): Promise<Uint8Array> => {
@@ -52,7 +70,7 @@ const fromImage = async (job: SearchablePdfJob & { format: Exclude<ImageFormat, 
   if (images.length > job.maxPages) throw new FileRefusal(`the image has more than ${job.maxPages} pages`);
   if (images.length !== job.pages.length) throw new FileRefusal(`the image has ${images.length} pages where OCR read ${job.pages.length}`);
   const document = await PDFDocument.create({ updateMetadata: false });
-  const font = embedGlyphlessFont(document);
+  const layer = layerOf(document, job.pages);
   for (const [i, image] of images.entries()) {
     const { width, height } = pageSize(image);
     const page = document.addPage([width, height]);
@@ -64,9 +82,9 @@ const fromImage = async (job: SearchablePdfJob & { format: Exclude<ImageFormat, 
       page.pushOperators(...drawXObject(name, width, height));
     }
     const words = job.pages[i];
-    if (words?.length) layWords(document, page, font, words);
+    if (words?.length) layWords(layer, page, words);
   }
-  return document.save();
+  return save(document);
 };
 
 const drawXObject = (name: PDFName, width: number, height: number): PDFOperator[] => [

@@ -158,6 +158,26 @@ describe('writeSearchablePdf', () => {
       expect(pdf.byteLength).toBeLessThanOrEqual(scan.byteLength * 1.2);
     }, 60_000);
 
+    it('lays the words on a scan of a few kilobytes (CCITT, 4.4 KB) within 1.2x of its size', async () => {
+      const scan = await corpus('kcs.pdf');
+      const words = await ocrWords(scan, 'pdf');
+
+      const pdf = await write(scan, 'pdf', words);
+
+      await expectWordsInPlace(pdf, words);
+      expect(pdf.byteLength).toBeLessThanOrEqual(scan.byteLength * 1.2);
+    }, 60_000);
+
+    it('lays the words of four pages drawing one shared image, each turned upright, within 1.2x of the file', async () => {
+      const scan = await corpus('cardinal.pdf');
+      const words = await ocrWords(scan, 'pdf');
+
+      const pdf = await write(scan, 'pdf', words);
+
+      expect(await imageStreams(pdf)).toHaveLength(1);
+      expect(pdf.byteLength).toBeLessThanOrEqual(scan.byteLength * 1.2);
+    }, 180_000);
+
     it('aligns the words of a page shown turned by its /Rotate with what it shows', async () => {
       const scan = await corpus('rotated_skew.pdf');
       const words = await ocrWords(scan, 'pdf');
@@ -206,6 +226,21 @@ describe('writeSearchablePdf', () => {
 
       const pdf = await write(await source.save(), 'pdf', [words]);
 
+      await expectWordsInPlace(pdf, [words]);
+    });
+
+    it('gives back the words of any script as read: Latin-1, typographic marks, Greek, Cyrillic, Chinese, and a line mixing them', async () => {
+      const source = await PDFDocument.create();
+      source.addPage([612, 792]);
+      const texts = [['naïve', 'Ærø', '“quoted”', '€5', '—', '½'], ['λόγος', 'слово', '文字', 'ﬁnal'], ['mixed', 'ελληνικά', 'and', 'Latin']];
+      const words: OcrWord[] = texts.flatMap((line, row) =>
+        line.map((text, column) => ({ text, left: 0.05 + column * 0.15, top: 0.1 + row * 0.1, width: 0.03 + text.length * 0.012, height: 0.025 })),
+      );
+
+      const pdf = await write(await source.save(), 'pdf', [words]);
+
+      const [page] = await extractWords(pdf);
+      expect(page!.words.map((word) => word.text).sort()).toEqual(texts.flat().sort());
       await expectWordsInPlace(pdf, [words]);
     });
 
