@@ -49,7 +49,7 @@ export const handler = lambdaEntry(
     // Pages that need OCR beside pages with a text layer go to Textract one by one, as one-page PDFs.
     engine: new TextractOcrEngine({ client: createTextractClient(), bucket, metrics, pagePdfs: (bytes, pages) => textLayer.pagePdfs(bytes, pages) }),
     textLayer,
-    // Scanned blank pages are found from their pixels drawn small, and never sent to Textract.
+    // Scanned blank pages, and image files of blank paper, are found from their pixels drawn small, and never sent to Textract.
     blankPages: textLayer,
     searchablePdf,
     staleAfterSeconds: OCR_STALE_AFTER_SECONDS,

@@ -67,6 +67,18 @@ export interface BlankPagesJob {
   maxContentBytes: number;
 }
 
+/** Draw each page of an image file small and tell which are blank paper (the blank rule of the per-page decision). */
+export interface BlankImageJob {
+  bytes: Uint8Array;
+  format: Exclude<ImageFormat, 'pdf'>;
+  /** The resolution the pages are drawn at, in dots per inch of the page the image makes (its stated resolution). */
+  dpi: number;
+  /** A page with more pixels than this is not decoded (answered not blank). */
+  maxPixels: number;
+  /** A file with more pages than this is not decoded (each answered not blank). */
+  maxPages: number;
+}
+
 /** One word to lay on a page of a searchable PDF, its box as fractions of the upright page (origin top left). */
 export interface PlacedWord {
   text: string;
@@ -94,6 +106,7 @@ export interface ImagingJobs {
   'page-pdf': { input: PagePdfJob; output: Uint8Array[] };
   'searchable-pdf': { input: SearchablePdfJob; output: Uint8Array };
   'blank-pages': { input: BlankPagesJob; output: boolean[] };
+  'blank-image': { input: BlankImageJob; output: boolean[] };
 }
 
 export type ImagingJobKind = keyof ImagingJobs;

@@ -139,6 +139,26 @@ export class PdfTextLayerReader implements TextLayerReader, BlankPageDetector {
     }
   }
 
+  /**
+   * Whether each page of an image file (one for PNG, JPEG, WebP; each of a TIFF) is blank paper (`blankPixels`),
+   * drawn at `blankCheckDpi` as the page of its stated resolution. Same lane and bounds as {@link blankPages}: a
+   * page above `maxBlankCheckPixels` or a file of more than `maxBlankCheckPages` pages is not decoded; a file not
+   * checked (a bound, a format or file it cannot decode) is answered empty, and OCR reads it.
+   */
+  async blankImagePages(bytes: Uint8Array): Promise<boolean[]> {
+    const { timeoutMs, maxWaitMs, blankCheckDpi, maxBlankCheckPages, maxBlankCheckPixels, maxInputBytes } = this.options;
+    const format = bytes.length > 0 && bytes.length <= maxInputBytes ? sniffFormat(bytes) : undefined;
+    if (!format || format === 'pdf') return [];
+    try {
+      const job = { bytes, format, dpi: blankCheckDpi, maxPixels: maxBlankCheckPixels, maxPages: maxBlankCheckPages };
+      return await this.pool.run('blank-image', job, { timeoutMs, maxWaitMs, lane: TEXT_LAYER_LANE });
+    } catch (error) {
+      if (error instanceof FileFault) return [];
+      if (error instanceof PoolBusy) throw new Error(`The image's pages could not be checked for blanks: ${error.message}`, { cause: error });
+      throw error;
+    }
+  }
+
   /** Stops the reader's own pool; a later read starts new workers. A shared pool is left to its owner. */
   async close(): Promise<void> {
     if (this.ownsPool) await this.pool.close();

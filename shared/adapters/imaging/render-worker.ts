@@ -13,6 +13,7 @@ import { setCanvasPixelCap } from './pdf-engine';
 import { renderThumbnail } from './render-page';
 import { pagePdfs } from './page-pdf';
 import { blankPages } from './blank-pages';
+import { blankImagePages } from './blank-image';
 import { writeSearchablePdf } from '../pdf/searchable-pdf';
 import { readTextLayer } from './text-layer';
 import { capWasmMemory, isAllocationFailure } from './wasm-memory-cap';
@@ -49,6 +50,7 @@ const handlers: { [K in ImagingJobKind]: (input: ImagingJobs[K]['input']) => Pro
   'page-pdf': (job) => pagePdfs(job),
   'searchable-pdf': (job) => writeSearchablePdf(job),
   'blank-pages': (job) => blankPages(job),
+  'blank-image': (job) => blankImagePages(job),
 };
 
 process.on('message', async ({ id, kind, input }: WorkerRequest) => {

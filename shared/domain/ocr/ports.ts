@@ -100,7 +100,7 @@ export interface TextLayerReader {
 }
 
 /**
- * Tells which pages of a PDF are blank paper from their pixels, drawn small (`blankPixels` in page-texts.ts): a
+ * Tells which pages of a PDF or an image file are blank paper from their pixels, drawn small (`blankPixels` in page-texts.ts): a
  * scanned blank page draws an image, and only its pixels tell that the image is empty. For an engine that is paid
  * for every page it is sent and does not draw them itself (Textract); the local engine checks the pages it draws.
  */
@@ -110,6 +110,12 @@ export interface BlankPageDetector {
    * checks) is answered false: the engine reads it.
    */
   blankPages(bytes: Uint8Array, pages: readonly number[]): Promise<boolean[]>;
+  /**
+   * For each page of an image file (PNG, JPEG, WebP: one; TIFF: each), in order, whether it is blank paper, drawn
+   * as the page of its stated resolution (300 dpi when none). Empty when the file was not checked (a bound, not an
+   * image it decodes): the engine reads it.
+   */
+  blankImagePages(bytes: Uint8Array): Promise<boolean[]>;
 }
 
 /**

@@ -30,8 +30,9 @@ export interface OcrWorkerServices {
   /** Writes the searchable PDF of a document with OCRed pages once its run completed; none without it. */
   searchablePdf?: SearchablePdfDeps['searchablePdf'];
   /**
-   * Finds the scanned blank pages of a PDF before the engine is asked, so that none is sent: the cloud's (Textract
-   * bills every page it reads). Without it the engine is sent them; the local one finds them in the pages it draws.
+   * Finds the scanned blank pages of a PDF, and an image file of blank paper, before the engine is asked, so that
+   * none is sent: the cloud's (Textract bills every page it reads). Without it the engine is sent them; the local
+   * one finds them in the pages it draws.
    */
   blankPages?: BlankPageDetector;
 }
@@ -143,6 +144,8 @@ async function read(deps: OcrWorkerDeps, job: OcrJob, document: OcrDocument, fil
   // A PDF above the reader's bound goes to the engine unread: in the cloud Textract reads it from the bucket.
   const layer =
     document.mime_type === 'application/pdf' && document.size <= deps.textLayer.maxInputBytes ? await deps.textLayer.read(await file.readBytes()) : null;
+  const blankImage = layer ? null : await blankImageFile(deps, document, file, engineName);
+  if (blankImage) return blankImage;
   const decisions = layer && (await withScannedBlanks(deps, file, layer.pages, layer.pages.map(decidePage)));
   if (layer && decisions && !decisions.includes('ocr')) {
     const combined = combinePages(
@@ -189,6 +192,22 @@ async function withScannedBlanks(deps: OcrWorkerDeps, file: ReadFile, pages: rea
   const blank = await deps.blankPages.blankPages(await file.readBytes(), scans.map((i) => i + 1)).catch(() => scans.map(() => false));
   const found = new Set(scans.filter((_, k) => blank[k] === true));
   return decisions.map((decision, i) => (found.has(i) ? 'blank' : decision));
+}
+
+/**
+ * An image file of blank paper, read by nobody (`deps.blankPages`): every page blank, as the engine would have
+ * found it, so no page is counted. A multi-page TIFF is sent whole unless every page is blank (the engine reads an
+ * image's pages all together). Null when some page is not blank or the check failed: the engine reads the file.
+ */
+async function blankImageFile(deps: OcrWorkerDeps, document: OcrDocument, file: ReadFile, engineName: string): Promise<ReadText | null> {
+  if (!deps.blankPages || !document.mime_type.startsWith('image/')) return null;
+  const detector = deps.blankPages;
+  const blank = await file
+    .readBytes()
+    .then((bytes) => detector.blankImagePages(bytes))
+    .catch((): boolean[] => []);
+  if (blank.length === 0 || !blank.every((page) => page)) return null;
+  return { ...combinePages(blank.map((): ReadPage => ({ by: 'blank' })), engineName), pageWords: blank.map(() => null) };
 }
 
 async function recognize(

@@ -274,7 +274,8 @@ describe('OCR worker: per page, in the cloud (Textract mocked)', () => {
     const { reader, engine } = cloud();
     const { deps, documents, upload } = await ocrPipeline(engine);
     const document = await upload(await mixedPdf([{ text: ['Cover letter with an exact text layer'] }, { png: await paperPng(1275, 1650, 246), dpi: 150 }]));
-    const failing = { blankPages: async () => Promise.reject(new Error('every imaging worker is busy')) };
+    const busy = async () => Promise.reject(new Error('every imaging worker is busy'));
+    const failing = { blankPages: busy, blankImagePages: busy };
 
     expect(await run({ ...deps, blankPages: failing }, document.id)).toBe('completed');
 
