@@ -48,7 +48,10 @@ describe('OCR pipeline', () => {
     const { notifications } = (
       await eventually(
         () => editor.get('/api/notifications'),
-        (response) => response.body.notifications.some((notification: { type: string }) => notification.type === 'ocr_completed'),
+        (response) =>
+          response.body.notifications.some(
+            (notification: { type: string; data?: { document_id?: string } }) => notification.type === 'ocr_completed' && notification.data?.document_id === id,
+          ),
         60_000,
         'the ocr_completed notification',
       )
