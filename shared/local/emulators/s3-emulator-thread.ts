@@ -1,4 +1,5 @@
 /** The S3 emulator's own thread (see `startS3Emulator`). */
+import { unlink } from 'node:fs/promises';
 import { workerData } from 'node:worker_threads';
 import S3rver from '@20minutes/s3rver';
 import { serveOnThisThread } from './emulator-thread';
@@ -34,6 +35,19 @@ await serveOnThisThread(async (post) => {
     allowMismatchedSignatures: true,
     ...(settings.uploadsBucket ? { configureBuckets: [{ name: settings.uploadsBucket, configs: [BROWSER_UPLOADS_CORS] }] } : {}),
   });
+  // s3rver prunes a deleted object's emptied folders by checking they are empty, then removing them recursively: a
+  // concurrent PUT into the same folder in between (two files of a sync staged side by side) loses its object.
+  // Empty folders hold no objects and list as nothing, so they are left in place.
+  server.store.deleteObject = async (bucket, key) => {
+    const files = (['object', 'object.md5', 'metadata.json'] as const).map((resource) => server.store.getResourcePath(bucket, key, resource));
+    await Promise.all(
+      files.map((file) =>
+        unlink(file).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+        }),
+      ),
+    );
+  };
   // First in the chain (Koa composes it at run()), before s3rver reads anything.
   server.middleware.unshift(async (ctx, next) => {
     if (isAdmittedRequest(ctx.req, settings.uploadsBucket)) return next();

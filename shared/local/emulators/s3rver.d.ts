@@ -14,6 +14,11 @@ declare module '@20minutes/s3rver' {
     run(): Promise<{ address: string; port: number; family: string }>;
     close(): Promise<void>;
     on(event: 'event', listener: (event: { Records: unknown[] }) => void): this;
+    /** Where objects live: files under the directory, a key's slashes as folders. */
+    store: {
+      getResourcePath(bucket: string, key: string, resource: 'object' | 'object.md5' | 'metadata.json'): string;
+      deleteObject(bucket: string, key: string): Promise<void>;
+    };
     /** Koa's middleware chain (S3rver extends Koa), composed when run() starts the server. */
     middleware: ((
       ctx: { req: IncomingMessage; status: number; type: string; body: unknown },

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CreateBucketCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, DeleteObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { S3Event } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createS3Client } from '../../../../shared/adapters/aws/s3/client';
@@ -12,6 +12,8 @@ import type { RunningEmulator } from '../../../../shared/local/emulators/dynamod
 import { startS3Emulator } from '../../../../shared/local/emulators/s3-emulator';
 
 const BUCKET = 'thread-bucket';
+/** The objects written beside the one deleted, in each folder. */
+const SIBLINGS = ['second', 'third', 'fourth', 'fifth'];
 
 describe('the S3 emulator', () => {
   let s3: RunningEmulator;
@@ -59,5 +61,32 @@ describe('the S3 emulator', () => {
 
     // Assert
     expect(reported()).toMatchObject({ eventName: 'ObjectCreated:Put', s3: { bucket: { name: BUCKET } } });
+  });
+  it('keeps an object written into a folder while another object of that folder is deleted', async () => {
+    // Arrange: rounds of a folder holding one object, which is deleted while four more are written beside it.
+    const client = createS3Client(localClientOptions(s3.endpoint));
+    const rounds = Array.from({ length: 100 }, (_, round) => `staging/round-${round}`);
+    await Promise.all(rounds.map((folder) => client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `${folder}/first`, Body: 'first' }))));
+
+    // Act
+    await Promise.all(
+      rounds.map((folder) =>
+        Promise.all([
+          client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: `${folder}/first` })),
+          ...SIBLINGS.map((sibling) => client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `${folder}/${sibling}`, Body: sibling }))),
+        ]),
+      ),
+    );
+    const kept = await Promise.all(
+      rounds.flatMap((folder) => SIBLINGS.map((sibling) => `${folder}/${sibling}`)).map((key) =>
+        client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key })).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
+
+    // Assert
+    expect(kept.filter((found) => !found)).toHaveLength(0);
   });
 });
