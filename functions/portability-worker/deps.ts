@@ -36,13 +36,17 @@ export type ImportTargets = { clock: Clock; vault: CredentialVault } &
   WorkspaceScoped<PortableStores> &
   PortabilityServices;
 
+/** What an export and an import both use: the workspace's stores, its portability jobs and archives, the codec. */
+const portableStoresOf = (c: { clock: Clock } & WorkspaceScoped<PortableStores> & PortabilityServices, workspaceId: string) => ({
+  ...inWorkspace(c, { workspaceId }),
+  portabilityJobs: c.portability.jobs(workspaceId),
+  archives: c.portability.archives(workspaceId),
+  codec: c.portability.codec,
+});
+
 export function exportDepsOf(c: ExportSources, workspaceId: string): ExportDeps {
-  const data = inWorkspace(c, { workspaceId });
   return {
-    ...data,
-    portabilityJobs: c.portability.jobs(workspaceId),
-    archives: c.portability.archives(workspaceId),
-    codec: c.portability.codec,
+    ...portableStoresOf(c, workspaceId),
     webhooks: c.webhookStores(workspaceId).webhooks,
     workspace: () => c.workspaces.findById(workspaceId),
     members: () => c.users.list(workspaceId),
@@ -55,12 +59,8 @@ export function exportDepsOf(c: ExportSources, workspaceId: string): ExportDeps 
 
 /** What an import writes, for one workspace. */
 export function importDepsOf(c: ImportTargets, workspaceId: string): ImportDeps {
-  const data = inWorkspace(c, { workspaceId });
   return {
-    ...data,
-    portabilityJobs: c.portability.jobs(workspaceId),
-    archives: c.portability.archives(workspaceId),
-    codec: c.portability.codec,
+    ...portableStoresOf(c, workspaceId),
     texts: c.portability.texts(workspaceId),
     vault: c.vault,
     log: (message, fields) => logger.error(message, fields),

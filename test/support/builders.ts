@@ -1,6 +1,6 @@
 import type { Clock } from '../../shared/domain/clock';
 import type { DocumentRecord } from '../../shared/domain/documents/document';
-import type { SearchRequest } from '../../shared/domain/search/ports';
+import type { IndexedDocument, SearchRequest } from '../../shared/domain/search/ports';
 import type { User } from '../../shared/domain/users/user';
 import { BOOTSTRAP_WORKSPACE_ID } from '../../shared/domain/workspaces/workspace';
 import type { SourceRecord } from '../../shared/domain/sources/source';
@@ -122,6 +122,26 @@ export function aSyncJob(sourceId: string, overrides: Partial<SyncJob> = {}): Sy
     started_at: null,
     finished_at: null,
     failure: null,
+    ...overrides,
+  };
+}
+
+/** A completed document as the search index holds it. */
+export function anIndexedDocument(overrides: Partial<IndexedDocument> = {}): IndexedDocument {
+  return {
+    id: 'd1',
+    version: 4,
+    title: 'Invoice',
+    filename: 'a.pdf',
+    content: 'text',
+    mime_type: 'application/pdf',
+    status: 'completed',
+    labels: [],
+    metadata: {},
+    ocr_confidence: 0.9,
+    size: 10,
+    created_at: '2024-01-01T00:00:00.000Z',
+    updated_at: '2024-01-01T00:00:00.000Z',
     ...overrides,
   };
 }

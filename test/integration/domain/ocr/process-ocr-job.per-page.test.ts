@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { type Block, DetectDocumentTextCommand, StartDocumentTextDetectionCommand, TextractClient } from '@aws-sdk/client-textract';
-import { createCanvas } from '@napi-rs/canvas';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { countPdfPages } from '../../../../shared/adapters/aws/textract/file-inspection';
@@ -18,19 +17,6 @@ import { ocrPipeline, RecordedMetrics } from '../../../support/ocr-pipeline';
 import { textPdf } from '../../../support/text-pdf';
 
 const LINN = new Uint8Array(readFileSync(path.join(OCR_CORPUS_DIR, 'linn.png')));
-
-/** A PNG of one grey level with scanner-like noise of +-3 levels: a scan of blank paper. */
-const flatPng = async (width: number, height: number, grey: number): Promise<Buffer> => {
-  const canvas = createCanvas(width, height);
-  const context = canvas.getContext('2d');
-  const image = context.createImageData(width, height);
-  for (let i = 0; i < width * height; i++) {
-    const value = grey + ((i * 7919) % 7) - 3;
-    image.data.set([value, value, value, 255], i * 4);
-  }
-  context.putImageData(image, 0, 0);
-  return canvas.encode('png');
-};
 
 /** An engine that must not be asked: every page had its text. */
 const noEngine = () => {
@@ -123,7 +109,7 @@ describe('OCR worker: per page', () => {
     const tesseract = new TesseractOcrEngine();
     const metrics = new RecordedMetrics();
     const { deps, documents, upload } = await ocrPipeline(tesseract, { metrics });
-    const paper = new Uint8Array(await flatPng(1275, 1650, 250));
+    const paper = await paperPng(1275, 1650, 250);
     const document = await upload(await mixedPdf([{ text: ['Cover letter with an exact text layer'] }, { png: paper, dpi: 150 }, { png: LINN }]));
 
     expect(await run(deps, document.id)).toBe('completed');
@@ -138,7 +124,7 @@ describe('OCR worker: per page', () => {
   it('gives a scan of blank paper alone confidence 1 and counts its page under no engine', async () => {
     const tesseract = new TesseractOcrEngine();
     const { deps, documents, upload } = await ocrPipeline(tesseract);
-    const document = await upload(await mixedPdf([{ png: new Uint8Array(await flatPng(1275, 1650, 245)), dpi: 150 }]));
+    const document = await upload(await mixedPdf([{ png: await paperPng(1275, 1650, 245), dpi: 150 }]));
 
     expect(await run(deps, document.id)).toBe('completed');
 

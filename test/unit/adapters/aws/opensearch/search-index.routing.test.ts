@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OpenSearchSearchIndex } from '../../../../../shared/adapters/aws/opensearch/search-index';
-import type { IndexedDocument } from '../../../../../shared/domain/search/ports';
-import { aSearchRequest } from '../../../../support/builders';
+import { aSearchRequest, anIndexedDocument } from '../../../../support/builders';
 import { fakeOpenSearch, paramOf, type OpenSearchCall, type OpenSearchReply } from '../../../../support/opensearch-transport';
 
 /*
@@ -12,21 +11,7 @@ import { fakeOpenSearch, paramOf, type OpenSearchCall, type OpenSearchReply } fr
 const WORKSPACE = '3a3a0000-0000-4000-8000-000000000001';
 const OTHER = '3a3a0000-0000-4000-8000-000000000002';
 
-const document: IndexedDocument = {
-  id: 'd1',
-  version: 4,
-  title: 'Invoice',
-  filename: 'a.pdf',
-  content: 'text',
-  mime_type: 'application/pdf',
-  status: 'completed',
-  labels: [],
-  metadata: {},
-  ocr_confidence: 0.9,
-  size: 10,
-  created_at: '2024-01-01T00:00:00.000Z',
-  updated_at: '2024-01-01T00:00:00.000Z',
-};
+const document = anIndexedDocument();
 
 /** Answers each kind of request with the smallest body the adapter reads. */
 function replyOf(call: OpenSearchCall): OpenSearchReply {

@@ -1,25 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ADOPT_SCRIPT } from '../../../../../shared/adapters/aws/opensearch/query';
 import { OpenSearchSearchIndex } from '../../../../../shared/adapters/aws/opensearch/search-index';
-import { aSearchRequest } from '../../../../support/builders';
-import type { IndexedDocument } from '../../../../../shared/domain/search/ports';
+import { aSearchRequest, anIndexedDocument } from '../../../../support/builders';
 import { fakeOpenSearch as fakeClient, paramOf } from '../../../../support/opensearch-transport';
 
-const document: IndexedDocument = {
-  id: 'd1',
-  version: 4,
-  title: 'Invoice',
-  filename: 'a.pdf',
-  content: 'text',
-  mime_type: 'application/pdf',
-  status: 'completed',
-  labels: [],
-  metadata: {},
-  ocr_confidence: 0.9,
-  size: 10,
-  created_at: '2024-01-01T00:00:00.000Z',
-  updated_at: '2024-01-01T00:00:00.000Z',
-};
+const document = anIndexedDocument();
 
 const ok = { status: 200, body: { acknowledged: true } };
 const WORKSPACE = '3a3a0000-0000-4000-8000-000000000001';
